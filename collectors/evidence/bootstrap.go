@@ -1,0 +1,96 @@
+package evidence
+
+// BootstrapFormat names how a node is told to join a cluster.
+type BootstrapFormat string
+
+// Bootstrap formats.
+const (
+	// FormatNone: no bootstrap instruction was found (empty user data or a script that never
+	// calls a bootstrap entry point).
+	FormatNone BootstrapFormat = "none"
+	// FormatBootstrapSh: a shell script (or eksctl cloud-config) calling /etc/eks/bootstrap.sh (AL2, Ubuntu).
+	FormatBootstrapSh BootstrapFormat = "bootstrap.sh"
+	// FormatNodeConfig: AL2023 nodeadm NodeConfig documents (application/node.eks.aws).
+	FormatNodeConfig BootstrapFormat = "nodeconfig"
+	// FormatBottlerocket: Bottlerocket TOML settings.
+	FormatBottlerocket BootstrapFormat = "bottlerocket"
+	// FormatWindows: PowerShell calling Start-EKSBootstrap.ps1.
+	FormatWindows BootstrapFormat = "windows"
+)
+
+// BootstrapConfig is one normalised view of how the node was told to join, whatever format
+// carried it. Empty strings and nil pointers mean "not set by the user data" (the node then
+// uses its own default or discovers the value, e.g. bootstrap.sh calls DescribeCluster).
+type BootstrapConfig struct {
+	Format BootstrapFormat
+	// Formats lists every format seen, in document order (a MIME document may mix them).
+	Formats []BootstrapFormat
+	// RawBytes is the size of the user data after base64 decoding (EC2's 16 KB limit applies
+	// to this size: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-add-user-data.html).
+	RawBytes int
+	// Gzipped is true when the user data (or a part) was gzip-compressed.
+	Gzipped bool
+	// Parts describes each part found, e.g. "part 1 (text/x-shellscript)".
+	Parts []string
+
+	ClusterName       string
+	APIServerEndpoint string
+	// CertificateAuthority is base64 of the PEM CA bundle, as bootstrap.sh --b64-cluster-ca,
+	// NodeConfig certificateAuthority and Bottlerocket cluster-certificate carry it.
+	CertificateAuthority string
+	// ClusterDNS lists cluster DNS IPs (--dns-cluster-ip, clusterDNS, cluster-dns-ip).
+	ClusterDNS []string
+	// ServiceCIDR is NodeConfig spec.cluster.cidr (nodeadm derives clusterDNS from it).
+	ServiceCIDR string
+	// MaxPods is the max pods explicitly configured (kubelet flag, NodeConfig maxPods,
+	// Bottlerocket max-pods); nil when left to the default.
+	MaxPods *int
+	// UseMaxPods is bootstrap.sh --use-max-pods (nil = default true).
+	UseMaxPods       *bool
+	Labels           map[string]string
+	Taints           []string
+	ContainerRuntime string
+	// KubeletFlags are extra kubelet flags in "--name=value" form, in order.
+	KubeletFlags []string
+	// CallsBootstrap is true when a bootstrap entry point is invoked (bootstrap.sh,
+	// NodeConfig present, Bottlerocket settings.kubernetes, Start-EKSBootstrap.ps1).
+	CallsBootstrap bool
+	// Unresolved lists values that came from variables the decoder could not resolve,
+	// keyed by field (clusterName, apiServerEndpoint, certificateAuthority, clusterDNS,
+	// kubeletExtraArgs, ...), with a sentence naming the variable.
+	Unresolved map[string]string
+	// Issues are parse problems, in document order.
+	Issues []ParseIssue
+}
+
+// IssueLevel says whether the consumer on the node rejects or merely tolerates a problem.
+type IssueLevel string
+
+// Issue levels.
+const (
+	// IssueError: cloud-init, nodeadm or Bottlerocket rejects or drops this content.
+	IssueError IssueLevel = "error"
+	// IssueWarning: accepted on the node, but suspicious (for example a missing closing
+	// boundary that cloud-init tolerates).
+	IssueWarning IssueLevel = "warning"
+)
+
+// ParseIssue is one problem found while decoding user data.
+type ParseIssue struct {
+	Level IssueLevel
+	// Part names where, e.g. "user data", "part 2 (application/node.eks.aws)".
+	Part string
+	// Line is 1-based within the decoded user data text (0 when unknown).
+	Line    int
+	Message string
+}
+
+// HasErrors reports whether any issue is an error.
+func (b *BootstrapConfig) HasErrors() bool {
+	for _, i := range b.Issues {
+		if i.Level == IssueError {
+			return true
+		}
+	}
+	return false
+}

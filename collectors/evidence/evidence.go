@@ -1,0 +1,155 @@
+// Package evidence defines the one typed value that collectors fill and checks judge.
+//
+// Evidence is plain data: it performs no I/O and carries no behaviour beyond small accessors.
+// Every kind of evidence is either collected (Have reports true and Source names where it came
+// from, e.g. "snapshot:ec2/describe-subnets.json") or missing, in which case Gaps records why
+// ("not in snapshot", "AccessDenied on ec2:DescribeSubnets", a parse error). Checks never guess
+// about missing evidence: the runner turns a gap into a skipped finding.
+package evidence
+
+import (
+	"sort"
+	"time"
+)
+
+// Kind names one kind of evidence. The string form is stable and appears in JSON output
+// and in skip reasons.
+type Kind string
+
+// Evidence kinds. Each comment names the AWS CLI / kubectl output (see docs/snapshot-format.md)
+// or node artefact it comes from.
+const (
+	KindCluster          Kind = "eks:cluster"             // eks describe-cluster
+	KindAccessEntries    Kind = "eks:access-entries"      // eks list-access-entries + describe-access-entry
+	KindNodegroups       Kind = "eks:nodegroups"          // eks list-nodegroups + describe-nodegroup
+	KindInstance         Kind = "ec2:instance"            // ec2 describe-instances
+	KindUserData         Kind = "ec2:user-data"           // ec2 describe-instance-attribute --attribute userData
+	KindImage            Kind = "ec2:image"               // ec2 describe-images
+	KindInstanceType     Kind = "ec2:instance-type"       // ec2 describe-instance-types
+	KindSubnets          Kind = "ec2:subnets"             // ec2 describe-subnets
+	KindVPCs             Kind = "ec2:vpcs"                // ec2 describe-vpcs
+	KindInstanceProfile  Kind = "iam:instance-profile"    // iam get-instance-profile
+	KindNodeRole         Kind = "iam:node-role"           // iam get-role
+	KindNodeRolePolicies Kind = "iam:node-role-policies"  // iam list-attached-role-policies
+	KindAutoScaling      Kind = "autoscaling:groups"      // autoscaling describe-auto-scaling-groups
+	KindAWSAuth          Kind = "kube:aws-auth"           // kubectl -n kube-system get configmap aws-auth
+	KindVPCCNIConfig     Kind = "kube:amazon-vpc-cni"     // kubectl -n kube-system get configmap amazon-vpc-cni
+	KindNodes            Kind = "kube:nodes"              // kubectl get nodes
+	KindCSRs             Kind = "kube:csrs"               // kubectl get csr
+	KindAWSNode          Kind = "kube:aws-node"           // kubectl -n kube-system get daemonset aws-node
+	KindBootstrap        Kind = "node:bootstrap-config"   // decoded user data (or node-side configuration)
+)
+
+// Gap says why one kind of evidence is missing. Reason is a short human sentence such as
+// "not in snapshot" or "parse error in ec2/describe-subnets.json: invalid character 'x'".
+type Gap struct {
+	Kind   Kind   `json:"kind"`
+	Reason string `json:"reason"`
+}
+
+// Target identifies what is being diagnosed.
+type Target struct {
+	InstanceID string `json:"instanceId,omitempty"`
+	Cluster    string `json:"cluster,omitempty"`
+	Region     string `json:"region,omitempty"`
+	// ClusterSource says how Cluster was chosen: "flag", "instance tag <key>", "user data",
+	// "snapshot manifest" or "describe-cluster".
+	ClusterSource string `json:"clusterSource,omitempty"`
+	// Source names the evidence origin, e.g. "snapshot:fixtures/healthy-al2023".
+	Source string `json:"source,omitempty"`
+}
+
+// Evidence is everything known about one diagnosis target. A nil pointer or nil slice field
+// is meaningless on its own: use Have to know whether a kind was collected.
+type Evidence struct {
+	Target Target
+	// CollectedAt is the time the evidence was captured (snapshot manifest collectedAt or the
+	// newest timestamp seen). Checks judge ages against it, never against the wall clock.
+	// The zero value means unknown; age-based judgements are then skipped.
+	CollectedAt time.Time
+
+	Cluster         *Cluster
+	AccessEntries   []AccessEntry
+	Nodegroups      []Nodegroup
+	Instance        *Instance
+	UserData        *UserData
+	Image           *Image
+	InstanceType    *InstanceType
+	Subnets         []Subnet
+	VPCs            []VPC
+	InstanceProfile *InstanceProfile
+	NodeRole        *Role
+	// NodeRolePolicies lists the managed policies attached to the node role.
+	NodeRolePolicies []AttachedPolicy
+	AutoScalingGroups []AutoScalingGroup
+	AWSAuth          *AWSAuth
+	// VPCCNIConfig is the data of ConfigMap kube-system/amazon-vpc-cni.
+	VPCCNIConfig map[string]string
+	Nodes        []Node
+	CSRs         []CSR
+	AWSNode      *DaemonSet
+	// Bootstrap is the node bootstrap configuration decoded from user data.
+	Bootstrap *BootstrapConfig
+
+	sources map[Kind]string
+	gaps    map[Kind]Gap
+}
+
+// Mark records that kind was collected from source (for example
+// "snapshot:ec2/describe-instances.json"). It clears a previous gap for that kind.
+func (e *Evidence) Mark(kind Kind, source string) {
+	if e.sources == nil {
+		e.sources = map[Kind]string{}
+	}
+	e.sources[kind] = source
+	delete(e.gaps, kind)
+}
+
+// AddGap records that kind could not be collected and why. A kind already marked collected
+// is left as it is.
+func (e *Evidence) AddGap(kind Kind, reason string) {
+	if _, ok := e.sources[kind]; ok {
+		return
+	}
+	if e.gaps == nil {
+		e.gaps = map[Kind]Gap{}
+	}
+	e.gaps[kind] = Gap{Kind: kind, Reason: reason}
+}
+
+// Have reports whether kind was collected.
+func (e *Evidence) Have(kind Kind) bool {
+	_, ok := e.sources[kind]
+	return ok
+}
+
+// Source returns where kind was collected from, or "" when it was not.
+func (e *Evidence) Source(kind Kind) string { return e.sources[kind] }
+
+// GapFor returns the reason kind is missing; "not collected" when no gap was recorded.
+func (e *Evidence) GapFor(kind Kind) Gap {
+	if g, ok := e.gaps[kind]; ok {
+		return g
+	}
+	return Gap{Kind: kind, Reason: "not collected"}
+}
+
+// Gaps returns every recorded gap, sorted by kind.
+func (e *Evidence) Gaps() []Gap {
+	out := make([]Gap, 0, len(e.gaps))
+	for _, g := range e.gaps {
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Kind < out[j].Kind })
+	return out
+}
+
+// CollectedKinds returns the kinds that were collected, sorted.
+func (e *Evidence) CollectedKinds() []Kind {
+	out := make([]Kind, 0, len(e.sources))
+	for k := range e.sources {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}

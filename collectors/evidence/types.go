@@ -1,0 +1,257 @@
+package evidence
+
+import "time"
+
+// Cluster is the part of EKS DescribeCluster the checks use
+// (https://docs.aws.amazon.com/eks/latest/APIReference/API_Cluster.html).
+type Cluster struct {
+	Name    string
+	Arn     string
+	Version string // Kubernetes minor, e.g. "1.30"
+	// Status is one of CREATING, ACTIVE, DELETING, FAILED, UPDATING, PENDING.
+	Status   string
+	Endpoint string // https URL of the API server
+	// CertificateAuthority is certificateAuthority.data: base64 of a PEM bundle.
+	CertificateAuthority string
+	RoleArn              string
+	PlatformVersion      string
+	VpcID                string
+	SubnetIDs            []string
+	SecurityGroupIDs     []string
+	ClusterSecurityGroup string
+	EndpointPublicAccess  bool
+	EndpointPrivateAccess bool
+	PublicAccessCidrs     []string
+	ServiceIPv4CIDR       string
+	ServiceIPv6CIDR       string
+	IPFamily              string
+	// AuthenticationMode is accessConfig.authenticationMode: CONFIG_MAP, API_AND_CONFIG_MAP or
+	// API. Empty means the field was absent, which EKS documents as CONFIG_MAP.
+	AuthenticationMode string
+	HealthIssues       []HealthIssue
+	Tags               map[string]string
+	CreatedAt          time.Time
+}
+
+// HealthIssue is one entry of a cluster's or node group's health.issues.
+type HealthIssue struct {
+	Code        string
+	Message     string
+	ResourceIDs []string
+}
+
+// AccessEntry is one EKS access entry (DescribeAccessEntry).
+type AccessEntry struct {
+	PrincipalArn     string
+	Type             string // STANDARD, EC2_LINUX, EC2_WINDOWS, FARGATE_LINUX, HYBRID_LINUX
+	Username         string
+	KubernetesGroups []string
+	// Described is false when only list-access-entries named the principal (type unknown).
+	Described bool
+}
+
+// Nodegroup is the part of EKS DescribeNodegroup the checks use.
+type Nodegroup struct {
+	Name            string
+	Status          string
+	Version         string
+	ReleaseVersion  string
+	AmiType         string // AL2_x86_64, AL2023_x86_64_STANDARD, BOTTLEROCKET_x86_64, WINDOWS_*, CUSTOM...
+	NodeRole        string
+	Subnets         []string
+	AutoScalingGroups []string
+	LaunchTemplateID      string
+	LaunchTemplateVersion string
+	HealthIssues    []HealthIssue
+}
+
+// Instance is the part of EC2 DescribeInstances the checks use.
+type Instance struct {
+	ID             string
+	ImageID        string
+	InstanceType   string
+	State          string // pending, running, shutting-down, terminated, stopping, stopped
+	StateReason    string
+	LaunchTime     time.Time
+	AvailabilityZone string
+	SubnetID       string
+	VpcID          string
+	PrivateIP      string
+	PrivateDNSName string
+	PublicIP       string
+	// Platform is "windows" for Windows instances and empty otherwise (EC2 semantics).
+	Platform        string
+	PlatformDetails string
+	// InstanceProfileArn is IamInstanceProfile.Arn; empty when the instance has no profile.
+	InstanceProfileArn string
+	SecurityGroupIDs   []string
+	Tags               map[string]string
+	Metadata           MetadataOptions
+}
+
+// MetadataOptions mirrors EC2 InstanceMetadataOptionsResponse
+// (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_InstanceMetadataOptionsResponse.html).
+type MetadataOptions struct {
+	HttpEndpoint string // enabled | disabled ("" = not reported)
+	HttpTokens   string // optional | required
+	// HopLimit is HttpPutResponseHopLimit (1..64); 0 means not reported.
+	HopLimit int
+}
+
+// UserData is the raw user data of the instance.
+type UserData struct {
+	// Base64 is the value exactly as EC2 returns it.
+	Base64 string
+	// Empty is true when the instance has no user data.
+	Empty bool
+}
+
+// Image is the part of EC2 DescribeImages the checks use.
+type Image struct {
+	ID          string
+	Name        string
+	Description string
+	Platform    string
+	PlatformDetails string
+	OwnerID     string
+}
+
+// InstanceType holds the network limits of an instance type (EC2 DescribeInstanceTypes
+// NetworkInfo), which bound the pods the VPC CNI can address.
+type InstanceType struct {
+	Name           string
+	MaxENIs        int // NetworkInfo.MaximumNetworkInterfaces
+	IPv4PerENI     int // NetworkInfo.Ipv4AddressesPerInterface
+}
+
+// Subnet is the part of EC2 DescribeSubnets the checks use.
+type Subnet struct {
+	ID           string
+	VpcID        string
+	CIDR         string
+	AvailableIPs int // AvailableIpAddressCount
+	AvailabilityZone string
+	Tags         map[string]string
+}
+
+// VPC is the part of EC2 DescribeVpcs the checks use.
+type VPC struct {
+	ID    string
+	CIDRs []string
+}
+
+// InstanceProfile is the part of IAM GetInstanceProfile the checks use.
+type InstanceProfile struct {
+	Name  string
+	Arn   string
+	Roles []Role
+}
+
+// Role is an IAM role (GetRole). TrustPolicy is nil when the document was not returned.
+type Role struct {
+	Name        string
+	Arn         string
+	Path        string
+	TrustPolicy *PolicyDocument
+}
+
+// AttachedPolicy is one managed policy attached to a role.
+type AttachedPolicy struct {
+	Name string
+	Arn  string
+}
+
+// PolicyDocument is an IAM policy document
+// (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_grammar.html).
+type PolicyDocument struct {
+	Version   string
+	Statement []PolicyStatement
+}
+
+// PolicyStatement is one statement; list-or-string fields are normalised to lists.
+type PolicyStatement struct {
+	Sid    string
+	Effect string
+	Action []string
+	// Principal maps a principal type (Service, AWS, Federated, "*") to its values.
+	Principal map[string][]string
+	HasCondition bool
+}
+
+// AutoScalingGroup is the part of DescribeAutoScalingGroups the checks use.
+type AutoScalingGroup struct {
+	Name        string
+	InstanceIDs []string
+	Tags        map[string]string
+}
+
+// AWSAuth is ConfigMap kube-system/aws-auth parsed the way aws-iam-authenticator parses it.
+type AWSAuth struct {
+	// Present is false when the ConfigMap does not exist (kubectl NotFound).
+	Present  bool
+	Roles    []RoleMapping
+	Users    []UserMapping
+	Accounts []string
+	// Problems are parse errors and silently ignored content, in file order.
+	Problems []AuthProblem
+}
+
+// RoleMapping is one mapRoles entry.
+type RoleMapping struct {
+	RoleArn  string
+	Username string
+	Groups   []string
+	// Index is the entry's 0-based position in mapRoles.
+	Index int
+}
+
+// UserMapping is one mapUsers entry.
+type UserMapping struct {
+	UserArn  string
+	Username string
+	Groups   []string
+}
+
+// AuthProblem is something in aws-auth that the authenticator rejects or ignores.
+type AuthProblem struct {
+	Key     string // mapRoles, mapUsers, mapAccounts or "" for the object
+	Line    int    // 1-based line inside the key's value, 0 when unknown
+	Message string
+}
+
+// Node is a Kubernetes Node.
+type Node struct {
+	Name           string
+	Labels         map[string]string
+	ProviderID     string
+	KubeletVersion string
+	OS             string // status.nodeInfo.operatingSystem or label kubernetes.io/os
+	Ready          bool
+}
+
+// CSR is a certificates.k8s.io/v1 CertificateSigningRequest.
+type CSR struct {
+	Name       string
+	SignerName string
+	Username   string
+	// CommonName is the subject CN of the embedded request, when it decodes.
+	CommonName string
+	Created    time.Time
+	// State is Pending, Approved, Denied or Failed (from status.conditions).
+	State   string
+	Reason  string
+	Message string
+	Issued  bool
+}
+
+// DaemonSet is the part of a DaemonSet (aws-node) the checks use.
+type DaemonSet struct {
+	Name               string
+	ServiceAccountName string
+	// Env holds the env vars of the aws-node container (value or "valueFrom").
+	Env map[string]string
+	// ProjectedTokenAudiences lists audiences of projected service account tokens
+	// (sts.amazonaws.com means IRSA; pods.eks.amazonaws.com means Pod Identity).
+	ProjectedTokenAudiences []string
+	Annotations map[string]string
+}

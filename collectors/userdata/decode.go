@@ -1,0 +1,272 @@
+// Package userdata decodes EC2 user data into one normalised node bootstrap configuration
+// (evidence.BootstrapConfig).
+//
+// It accepts what the consumers on a real node accept: base64 (as EC2 returns it), optional
+// gzip, MIME multipart documents as cloud-init and nodeadm read them (any boundary, nested
+// multipart, base64 transfer encoding), shell scripts calling /etc/eks/bootstrap.sh (AL2),
+// eksctl's cloud-config with kubelet.env, AL2023 nodeadm NodeConfig YAML documents, Bottlerocket
+// TOML settings and Windows PowerShell calling Start-EKSBootstrap.ps1. Whatever those consumers
+// would reject or silently drop is reported as a ParseIssue with the part and line.
+//
+// The decoder never panics on hostile input; sizes are bounded by Limits.
+package userdata
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/klauspost/compress/gzip"
+)
+
+// EC2UserDataLimit is the maximum size of user data in raw form, before base64 encoding:
+// 16 KB (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-add-user-data.html).
+const EC2UserDataLimit = 16 * 1024
+
+// Limits bound the work done on one user data document.
+type Limits struct {
+	// MaxDecodedBytes caps the decoded (and decompressed) text that is parsed, in bytes.
+	// Content beyond it is not parsed and an issue says so.
+	MaxDecodedBytes int
+	// MaxParts caps the number of MIME parts visited (nested parts included).
+	MaxParts int
+}
+
+// DefaultLimits are generous for real user data (16 KB raw) and safe for hostile input.
+var DefaultLimits = Limits{MaxDecodedBytes: 1 << 20, MaxParts: 256}
+
+// DecodeBase64 decodes user data as EC2 returns it (base64) and then parses it with Decode.
+// An empty string yields a config with Format none. Input that is not base64 yields an error
+// issue and nothing else.
+func DecodeBase64(b64 string) *evidence.BootstrapConfig {
+	clean := strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\n' || r == '\r' || r == '\t' {
+			return -1
+		}
+		return r
+	}, b64)
+	if clean == "" {
+		return Decode(nil)
+	}
+	raw, err := base64.StdEncoding.DecodeString(clean)
+	if err != nil {
+		raw, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(clean, "="))
+	}
+	if err != nil {
+		cfg := &evidence.BootstrapConfig{Format: evidence.FormatNone, RawBytes: len(b64)}
+		cfg.Issues = append(cfg.Issues, evidence.ParseIssue{Level: evidence.IssueError, Part: "user data",
+			Message: fmt.Sprintf("user data is not valid base64 (%v); EC2 returns user data base64-encoded", err)})
+		return cfg
+	}
+	return Decode(raw)
+}
+
+// Decode parses raw (already base64-decoded) user data with DefaultLimits.
+func Decode(raw []byte) *evidence.BootstrapConfig { return DecodeWithLimits(raw, DefaultLimits) }
+
+// DecodeWithLimits parses raw user data. It never returns nil.
+func DecodeWithLimits(raw []byte, lim Limits) *evidence.BootstrapConfig {
+	d := &decoder{cfg: &evidence.BootstrapConfig{RawBytes: len(raw)}, lim: lim, env: map[string]string{}}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		d.cfg.Format = evidence.FormatNone
+		return d.cfg
+	}
+	text, ok := d.gunzipIfNeeded(raw, "user data")
+	if !ok {
+		d.finish()
+		return d.cfg
+	}
+	d.handle(text, "user data", "", 0, 0)
+	d.finish()
+	return d.cfg
+}
+
+type decoder struct {
+	cfg   *evidence.BootstrapConfig
+	lim   Limits
+	parts int
+	// env holds shell variables assigned so far (scripts run in order, eksctl kubelet.env).
+	env map[string]string
+	// nodeConfigs collects NodeConfig documents in order; merged in finish.
+	nodeConfigs       []nodeConfigDoc
+	sawNodeConfigPart bool
+	// eksctlEnv is true when an eksctl kubelet.env file was found.
+	eksctlEnv bool
+}
+
+func (d *decoder) issue(level evidence.IssueLevel, part string, line int, format string, args ...any) {
+	d.cfg.Issues = append(d.cfg.Issues, evidence.ParseIssue{Level: level, Part: part, Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+func (d *decoder) addFormat(f evidence.BootstrapFormat) {
+	for _, x := range d.cfg.Formats {
+		if x == f {
+			return
+		}
+	}
+	d.cfg.Formats = append(d.cfg.Formats, f)
+}
+
+// gunzipIfNeeded returns data decompressed when it starts with the gzip magic, bounded by
+// MaxDecodedBytes; otherwise data itself (truncated to the limit).
+func (d *decoder) gunzipIfNeeded(data []byte, part string) ([]byte, bool) {
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		d.cfg.Gzipped = true
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			d.issue(evidence.IssueError, part, 0, "gzip header is corrupt: %v", err)
+			return nil, false
+		}
+		out, err := io.ReadAll(io.LimitReader(zr, int64(d.lim.MaxDecodedBytes)+1))
+		if err != nil {
+			d.issue(evidence.IssueError, part, 0, "gzip stream is corrupt or truncated: %v", err)
+			if len(out) == 0 {
+				return nil, false
+			}
+		}
+		if len(out) > d.lim.MaxDecodedBytes {
+			d.issue(evidence.IssueWarning, part, 0, "decompressed user data exceeds %d bytes; only the first %d bytes were parsed", d.lim.MaxDecodedBytes, d.lim.MaxDecodedBytes)
+			out = out[:d.lim.MaxDecodedBytes]
+		}
+		return out, true
+	}
+	if len(data) > d.lim.MaxDecodedBytes {
+		d.issue(evidence.IssueWarning, part, 0, "user data exceeds %d bytes; only the first %d bytes were parsed", d.lim.MaxDecodedBytes, d.lim.MaxDecodedBytes)
+		data = data[:d.lim.MaxDecodedBytes]
+	}
+	return data, true
+}
+
+// handle classifies one document or part and dispatches it. contentType is the MIME type
+// declared for a part ("" for the top level); firstLine is the 1-based line of text within
+// the whole user data (for issue positions).
+func (d *decoder) handle(text []byte, part, contentType string, firstLine, depth int) {
+	d.parts++
+	if d.parts > d.lim.MaxParts {
+		if d.parts == d.lim.MaxParts+1 {
+			d.issue(evidence.IssueWarning, part, firstLine, "more than %d parts; the rest were not parsed", d.lim.MaxParts)
+		}
+		return
+	}
+	if depth > 8 {
+		d.issue(evidence.IssueError, part, firstLine, "MIME parts nested more than 8 deep")
+		return
+	}
+	s := string(text)
+	trimmed := strings.TrimLeft(s, " \t\r\n")
+	ct := strings.ToLower(contentType)
+	switch {
+	case strings.HasPrefix(ct, "multipart/") || (ct == "" && looksLikeMIME(trimmed)):
+		d.handleMIME(text, part, firstLine, depth)
+	case ct == "application/node.eks.aws":
+		d.sawNodeConfigPart = true
+		d.handleNodeConfig(s, part, firstLine)
+	case ct == "text/cloud-config" || ct == "text/cloud-config-archive" || strings.HasPrefix(trimmed, "#cloud-config"):
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "cloud-config"))
+		d.handleCloudConfig(s, part, firstLine)
+	case ct == "text/x-shellscript" || ct == "text/x-shellscript-per-boot" || ct == "text/x-shellscript-per-instance" ||
+		ct == "text/x-shellscript-per-once" || ct == "text/cloud-boothook" ||
+		strings.HasPrefix(trimmed, "#!") || strings.HasPrefix(trimmed, "#cloud-boothook"):
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "shell script"))
+		if !strings.HasPrefix(trimmed, "#!") && !strings.HasPrefix(trimmed, "#cloud-boothook") && ct != "text/cloud-boothook" {
+			d.issue(evidence.IssueWarning, part, firstLine, "shell script has no #! line; cloud-init executes the part directly and it may fail with 'Exec format error' (start it with #!/bin/bash)")
+		}
+		d.handleShell(s, part, firstLine)
+	case strings.HasPrefix(strings.ToLower(trimmed), "<powershell>") || strings.HasPrefix(strings.ToLower(trimmed), "<script>"):
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "powershell"))
+		d.handleWindows(s, part, firstLine)
+	case looksLikeNodeConfig(trimmed):
+		d.sawNodeConfigPart = true
+		d.handleNodeConfig(s, part, firstLine)
+	case ct == "" && looksLikeTOML(trimmed):
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "bottlerocket TOML"))
+		d.handleBottlerocket(s, part, firstLine)
+	case ct == "" && strings.Contains(s, "bootstrap.sh"):
+		// A bare script with no #!: cloud-init treats it as unknown text and does not run it.
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "text"))
+		d.issue(evidence.IssueError, part, firstLine, "user data calls bootstrap.sh but is neither a MIME document nor a script starting with #!; cloud-init does not run it")
+		d.handleShell(s, part, firstLine)
+		d.cfg.CallsBootstrap = false
+	case ct == "text/plain" || ct == "":
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "text"))
+		if ct == "" {
+			d.issue(evidence.IssueWarning, part, firstLine, "user data is not a format cloud-init, nodeadm or Bottlerocket recognises; it is ignored")
+		}
+	default:
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, contentType))
+		d.issue(evidence.IssueWarning, part, firstLine, "content type %q is not handled by cloud-init or nodeadm; the part is ignored", contentType)
+	}
+}
+
+func describe(part, kind string) string {
+	if part == "user data" {
+		return kind
+	}
+	return part + " (" + kind + ")"
+}
+
+func looksLikeMIME(s string) bool {
+	head := strings.ToLower(s)
+	if len(head) > 512 {
+		head = head[:512]
+	}
+	return strings.HasPrefix(head, "mime-version:") || strings.HasPrefix(head, "content-type:")
+}
+
+func looksLikeNodeConfig(s string) bool {
+	head := s
+	if len(head) > 2048 {
+		head = head[:2048]
+	}
+	return strings.Contains(head, "node.eks.aws/") && strings.Contains(head, "NodeConfig")
+}
+
+func looksLikeTOML(s string) bool {
+	for _, line := range strings.SplitN(s, "\n", 64) {
+		l := strings.TrimSpace(line)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		return strings.HasPrefix(l, "[settings") || strings.HasPrefix(l, "settings.") || strings.HasPrefix(l, "[ settings")
+	}
+	return false
+}
+
+// lineOf returns the 1-based line number of byte offset off in s.
+func lineOf(s string, off int) int {
+	if off > len(s) {
+		off = len(s)
+	}
+	return strings.Count(s[:off], "\n") + 1
+}
+
+// finish merges NodeConfig documents and settles the primary format.
+func (d *decoder) finish() {
+	d.mergeNodeConfigs()
+	c := d.cfg
+	has := func(f evidence.BootstrapFormat) bool {
+		for _, x := range c.Formats {
+			if x == f {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case len(d.nodeConfigs) > 0 || has(evidence.FormatNodeConfig):
+		c.Format = evidence.FormatNodeConfig
+	case has(evidence.FormatBootstrapSh) && c.CallsBootstrap:
+		c.Format = evidence.FormatBootstrapSh
+	case has(evidence.FormatBottlerocket):
+		c.Format = evidence.FormatBottlerocket
+	case has(evidence.FormatWindows):
+		c.Format = evidence.FormatWindows
+	case has(evidence.FormatBootstrapSh):
+		c.Format = evidence.FormatBootstrapSh
+	default:
+		c.Format = evidence.FormatNone
+	}
+}

@@ -1,0 +1,225 @@
+package userdata
+
+import (
+	"bytes"
+	"encoding/base64"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/klauspost/compress/gzip"
+)
+
+func load(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func errorsOf(c *evidence.BootstrapConfig) []string {
+	var out []string
+	for _, i := range c.Issues {
+		if i.Level == evidence.IssueError {
+			out = append(out, i.Message)
+		}
+	}
+	return out
+}
+
+func TestDecodeAL2MimeWithVariables(t *testing.T) {
+	c := Decode(load(t, "al2-mime-vars.txt"))
+	if c.Format != evidence.FormatBootstrapSh || !c.CallsBootstrap {
+		t.Fatalf("format = %s calls=%v", c.Format, c.CallsBootstrap)
+	}
+	if c.ClusterName != "ironman-2022" {
+		t.Errorf("cluster = %q", c.ClusterName)
+	}
+	if c.APIServerEndpoint != "https://1234567890ABCDEFGHIJKLMNOPQRSTUV.gr7.eu-west-1.eks.amazonaws.com" {
+		t.Errorf("endpoint = %q", c.APIServerEndpoint)
+	}
+	if c.CertificateAuthority != "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==" {
+		t.Errorf("ca = %q", c.CertificateAuthority)
+	}
+	if !reflect.DeepEqual(c.ClusterDNS, []string{"10.100.0.10"}) {
+		t.Errorf("dns = %v", c.ClusterDNS)
+	}
+	if c.MaxPods == nil || *c.MaxPods != 29 {
+		t.Errorf("maxPods = %v", c.MaxPods)
+	}
+	if c.UseMaxPods == nil || *c.UseMaxPods {
+		t.Errorf("useMaxPods = %v", c.UseMaxPods)
+	}
+	if c.Labels["eks.amazonaws.com/nodegroup"] != "ng1-public-ssh" || len(c.Labels) != 3 {
+		t.Errorf("labels = %v", c.Labels)
+	}
+	if errs := errorsOf(c); len(errs) != 0 {
+		t.Errorf("unexpected errors %v", errs)
+	}
+}
+
+func TestDecodeClosingBoundaryBeforeLastPart(t *testing.T) {
+	c := Decode(load(t, "al2023-closed-early.txt"))
+	errs := errorsOf(c)
+	if len(errs) != 1 || !strings.Contains(errs[0], "closing boundary --BOUNDARY--") || !strings.Contains(errs[0], "application/node.eks.aws") {
+		t.Fatalf("want one closed-early error, got %v", errs)
+	}
+	if c.Issues[0].Line != 17 {
+		t.Errorf("line = %d, want 17", c.Issues[0].Line)
+	}
+	// The first part still applies: cluster details are known.
+	if c.Format != evidence.FormatNodeConfig || c.ClusterName != "my-cluster" || c.ServiceCIDR != "172.20.0.0/16" {
+		t.Errorf("got %+v", c)
+	}
+}
+
+func TestDecodeAL2023Injected(t *testing.T) {
+	c := Decode(load(t, "al2023-injected.txt"))
+	if c.Format != evidence.FormatNodeConfig || c.ClusterName != "my-cluster" {
+		t.Fatalf("got %+v", c)
+	}
+	if c.MaxPods == nil || *c.MaxPods != 17 || !reflect.DeepEqual(c.ClusterDNS, []string{"172.20.0.10"}) {
+		t.Errorf("maxPods=%v dns=%v", c.MaxPods, c.ClusterDNS)
+	}
+	if c.Labels["eks.amazonaws.com/nodegroup"] != "ng-al2023" {
+		t.Errorf("labels = %v", c.Labels)
+	}
+	if len(c.Issues) != 0 {
+		t.Errorf("issues = %+v", c.Issues)
+	}
+}
+
+func TestDecodeBottlerocket(t *testing.T) {
+	c := Decode(load(t, "bottlerocket.toml"))
+	if c.Format != evidence.FormatBottlerocket || c.ClusterName != "bys-dev-eks-sec" || c.MaxPods == nil || *c.MaxPods != 20 {
+		t.Fatalf("got %+v", c)
+	}
+	if c.Labels["eks.amazonaws.com/capacityType"] != "ON_DEMAND" {
+		t.Errorf("labels = %v", c.Labels)
+	}
+}
+
+func TestDecodeEksctlCloudConfigGzipBase64(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(load(t, "eksctl-cloud-config.yaml"))
+	zw.Close()
+	c := DecodeBase64(base64.StdEncoding.EncodeToString(buf.Bytes()))
+	if !c.Gzipped || c.Format != evidence.FormatBootstrapSh {
+		t.Fatalf("got %+v", c)
+	}
+	if c.ClusterName != "ironman-2022" || c.ContainerRuntime != "dockerd" || c.CertificateAuthority == "" {
+		t.Errorf("got %+v", c)
+	}
+	if c.Labels["alpha.eksctl.io/nodegroup-name"] != "demo-self-ng" {
+		t.Errorf("labels = %v", c.Labels)
+	}
+	if _, ok := c.Unresolved["kubeletExtraArgs"]; ok {
+		t.Errorf("kubelet.env should resolve extra args: %v", c.Unresolved)
+	}
+}
+
+func TestDecodeVariablesSetOutsideUserData(t *testing.T) {
+	c := Decode(load(t, "ssm-params.sh"))
+	if c.ClusterName != "foo-eks-cluster" {
+		t.Fatalf("heredoc content must not be taken as the call: %q", c.ClusterName)
+	}
+	if c.CertificateAuthority != "" || c.APIServerEndpoint != "" {
+		t.Errorf("unresolved values must stay empty: %+v", c)
+	}
+	if !strings.Contains(c.Unresolved["certificateAuthority"], "$B64_CLUSTER_CA") || c.Unresolved["apiServerEndpoint"] == "" {
+		t.Errorf("unresolved = %v", c.Unresolved)
+	}
+}
+
+func TestDecodeWindows(t *testing.T) {
+	c := Decode(load(t, "windows.ps1"))
+	if c.Format != evidence.FormatWindows || !c.CallsBootstrap || c.ClusterName != "my-cluster" || c.Labels["os"] != "windows" {
+		t.Fatalf("got %+v", c)
+	}
+}
+
+func TestDecodeProblems(t *testing.T) {
+	cases := []struct {
+		name, in string
+		want     string // substring of an error issue; "" = no error
+		format   evidence.BootstrapFormat
+	}{
+		{"empty", "", "", evidence.FormatNone},
+		{"flag with equals", "#!/bin/bash\n/etc/eks/bootstrap.sh --apiserver-endpoint=https://x my-cluster\n", "does not accept --apiserver-endpoint=VALUE", evidence.FormatBootstrapSh},
+		{"unknown flag", "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --kubelet-args x\n", "no option --kubelet-args", evidence.FormatBootstrapSh},
+		{"no cluster", "#!/bin/bash\n/etc/eks/bootstrap.sh --use-max-pods false\n", "without a cluster name", evidence.FormatBootstrapSh},
+		{"no closing boundary with nodeconfig", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: c\n", "no closing boundary", evidence.FormatNodeConfig},
+		{"no closing boundary shell only", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\n/etc/eks/bootstrap.sh c\n", "", evidence.FormatBootstrapSh},
+		{"bad toml", "[settings.kubernetes]\ncluster-name = 'a\n", "TOML does not parse", evidence.FormatBottlerocket},
+		{"nodeconfig wrong content type", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/plain\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: {}\n--B--\n", "only from parts of type application/node.eks.aws", evidence.FormatNone},
+		{"nodeconfig bad yaml", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster: [\n", "does not parse", evidence.FormatNodeConfig},
+		{"bare script", "/etc/eks/bootstrap.sh my-cluster\n", "cloud-init does not run it", evidence.FormatBootstrapSh},
+		{"unbound value", "#!/bin/bash\n/etc/eks/bootstrap.sh c --b64-cluster-ca\n", "has no value", evidence.FormatBootstrapSh},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Decode([]byte(tc.in))
+			errs := errorsOf(c)
+			if tc.want == "" && len(errs) > 0 {
+				t.Fatalf("unexpected errors %v", errs)
+			}
+			if tc.want != "" && (len(errs) == 0 || !strings.Contains(strings.Join(errs, "|"), tc.want)) {
+				t.Fatalf("want error containing %q, got %v", tc.want, errs)
+			}
+			if c.Format != tc.format {
+				t.Errorf("format = %s, want %s", c.Format, tc.format)
+			}
+		})
+	}
+}
+
+func TestDecodeNotBase64(t *testing.T) {
+	c := DecodeBase64("this is #!/bin/bash not base64!!")
+	if errs := errorsOf(c); len(errs) != 1 || !strings.Contains(errs[0], "not valid base64") {
+		t.Fatalf("got %v", errs)
+	}
+}
+
+func TestDecodeHugeInputIsBounded(t *testing.T) {
+	big := bytes.Repeat([]byte("#!/bin/bash\necho aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"), 20<<20/56)
+	c := Decode(big)
+	if c.RawBytes != len(big) {
+		t.Errorf("RawBytes = %d", c.RawBytes)
+	}
+	found := false
+	for _, i := range c.Issues {
+		found = found || strings.Contains(i.Message, "only the first")
+	}
+	if !found {
+		t.Error("want a truncation warning")
+	}
+}
+
+func TestGzipBomb(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(bytes.Repeat([]byte{'#'}, 64<<20))
+	zw.Close()
+	c := Decode(buf.Bytes())
+	if !c.Gzipped {
+		t.Fatal("gzip not detected")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, n := range []string{"al2-mime-vars.txt", "al2023-closed-early.txt", "al2023-injected.txt", "bottlerocket.toml", "eksctl-cloud-config.yaml", "ssm-params.sh", "windows.ps1"} {
+		b, _ := os.ReadFile("testdata/" + n)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		c := DecodeWithLimits(in, Limits{MaxDecodedBytes: 64 << 10, MaxParts: 32})
+		if c == nil {
+			t.Fatal("nil config")
+		}
+	})
+}

@@ -1,0 +1,209 @@
+package userdata
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"sigs.k8s.io/yaml"
+)
+
+// nodeConfigDoc is the AL2023 nodeadm NodeConfig (apiVersion node.eks.aws/v1alpha1), limited to
+// the fields eksdoctor reads; see https://awslabs.github.io/amazon-eks-ami/nodeadm/doc/api/.
+type nodeConfigDoc struct {
+	APIVersion string         `json:"apiVersion"`
+	Kind       string         `json:"kind"`
+	Metadata   map[string]any `json:"metadata,omitempty"`
+	Spec       struct {
+		Cluster struct {
+			Name                 string `json:"name,omitempty"`
+			APIServerEndpoint    string `json:"apiServerEndpoint,omitempty"`
+			CertificateAuthority string `json:"certificateAuthority,omitempty"`
+			CIDR                 string `json:"cidr,omitempty"`
+			EnableOutpost        *bool  `json:"enableOutpost,omitempty"`
+			ID                   string `json:"id,omitempty"`
+		} `json:"cluster"`
+		Kubelet struct {
+			Config map[string]any `json:"config,omitempty"`
+			Flags  []string       `json:"flags,omitempty"`
+		} `json:"kubelet"`
+		Containerd   map[string]any  `json:"containerd,omitempty"`
+		Instance     map[string]any  `json:"instance,omitempty"`
+		FeatureGates map[string]bool `json:"featureGates,omitempty"`
+	} `json:"spec"`
+}
+
+// yamlDocs splits YAML text into documents at "---" lines, returning each with its first line
+// (relative to the text, 1-based).
+func yamlDocs(s string) (docs []string, lines []int) {
+	var cur strings.Builder
+	start := 1
+	for i, l := range strings.Split(s, "\n") {
+		if strings.TrimRight(l, " \t\r") == "---" || strings.HasPrefix(l, "--- ") {
+			if strings.TrimSpace(cur.String()) != "" {
+				docs = append(docs, cur.String())
+				lines = append(lines, start)
+			}
+			cur.Reset()
+			start = i + 2
+			continue
+		}
+		cur.WriteString(l)
+		cur.WriteByte('\n')
+	}
+	if strings.TrimSpace(stripComments(cur.String())) != "" {
+		docs = append(docs, cur.String())
+		lines = append(lines, start)
+	}
+	return docs, lines
+}
+
+func stripComments(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// handleNodeConfig reads one application/node.eks.aws part (one or several YAML documents).
+func (d *decoder) handleNodeConfig(s, part string, firstLine int) {
+	d.cfg.Parts = append(d.cfg.Parts, describe(part, "NodeConfig"))
+	d.addFormat(evidence.FormatNodeConfig)
+	base := firstLine
+	if base == 0 {
+		base = 1
+	}
+	docs, lines := yamlDocs(s)
+	for k, doc := range docs {
+		line := base + lines[k] - 1
+		if strings.TrimSpace(stripComments(doc)) == "" {
+			continue
+		}
+		js, err := yaml.YAMLToJSON([]byte(doc))
+		if err != nil {
+			d.issue(evidence.IssueError, part, line+yamlErrLine(err)-1, "NodeConfig YAML does not parse: %v", err)
+			continue
+		}
+		var nc nodeConfigDoc
+		if err := json.Unmarshal(js, &nc); err != nil {
+			d.issue(evidence.IssueError, part, line, "NodeConfig does not decode (nodeadm rejects it): %v", err)
+			continue
+		}
+		if nc.Kind != "NodeConfig" || !strings.HasPrefix(nc.APIVersion, "node.eks.aws/") {
+			d.issue(evidence.IssueError, part, line, "document has apiVersion %q kind %q; nodeadm expects apiVersion node.eks.aws/v1alpha1 kind NodeConfig", nc.APIVersion, nc.Kind)
+			continue
+		}
+		strict := json.NewDecoder(bytes.NewReader(js))
+		strict.DisallowUnknownFields()
+		var probe nodeConfigDoc
+		if err := strict.Decode(&probe); err != nil && strings.Contains(err.Error(), "unknown field") {
+			d.issue(evidence.IssueWarning, part, line, "NodeConfig has a field nodeadm does not know and ignores: %v", strings.TrimPrefix(err.Error(), "json: "))
+		}
+		if ca := nc.Spec.Cluster.CertificateAuthority; ca != "" {
+			if _, err := base64.StdEncoding.DecodeString(strings.TrimSpace(ca)); err != nil {
+				d.issue(evidence.IssueError, part, line, "spec.cluster.certificateAuthority is not valid base64 (%v); nodeadm fails to decode the NodeConfig", err)
+			}
+		}
+		d.nodeConfigs = append(d.nodeConfigs, nc)
+	}
+	if len(d.nodeConfigs) > 0 {
+		d.cfg.CallsBootstrap = true
+	}
+}
+
+func yamlErrLine(err error) int {
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		rest := msg[i+5:]
+		j := 0
+		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+			j++
+		}
+		if n, e := strconv.Atoi(rest[:j]); e == nil {
+			return n
+		}
+	}
+	return 1
+}
+
+// mergeNodeConfigs merges documents in order as nodeadm does: later non-empty values win,
+// kubelet config keys are merged, kubelet flags are appended.
+func (d *decoder) mergeNodeConfigs() {
+	if len(d.nodeConfigs) == 0 {
+		return
+	}
+	kcfg := map[string]any{}
+	var flags []string
+	for _, nc := range d.nodeConfigs {
+		c := nc.Spec.Cluster
+		if c.Name != "" {
+			d.cfg.ClusterName = c.Name
+		}
+		if c.APIServerEndpoint != "" {
+			d.cfg.APIServerEndpoint = c.APIServerEndpoint
+		}
+		if c.CertificateAuthority != "" {
+			d.cfg.CertificateAuthority = strings.TrimSpace(c.CertificateAuthority)
+		}
+		if c.CIDR != "" {
+			d.cfg.ServiceCIDR = c.CIDR
+		}
+		for k, v := range nc.Spec.Kubelet.Config {
+			kcfg[k] = v
+		}
+		flags = append(flags, nc.Spec.Kubelet.Flags...)
+	}
+	d.cfg.ContainerRuntime = "containerd"
+	if v, ok := kcfg["clusterDNS"]; ok {
+		d.cfg.ClusterDNS = nil
+		switch t := v.(type) {
+		case []any:
+			for _, x := range t {
+				d.cfg.ClusterDNS = append(d.cfg.ClusterDNS, fmt.Sprint(x))
+			}
+		case string:
+			d.cfg.ClusterDNS = []string{t}
+		}
+	}
+	if v, ok := kcfg["maxPods"]; ok {
+		switch t := v.(type) {
+		case float64:
+			n := int(t)
+			d.cfg.MaxPods = &n
+		default:
+			d.issue(evidence.IssueError, "NodeConfig", 0, "spec.kubelet.config.maxPods is %v, not a number; kubelet rejects the configuration", v)
+		}
+	}
+	if v, ok := kcfg["registerWithTaints"].([]any); ok {
+		for _, t := range v {
+			if m, ok := t.(map[string]any); ok {
+				d.cfg.Taints = append(d.cfg.Taints, fmt.Sprintf("%v=%v:%v", m["key"], valueOr(m["value"]), m["effect"]))
+			}
+		}
+	}
+	d.applyKubeletArgs(splitFlags(flags), "NodeConfig", 0)
+}
+
+func valueOr(v any) any {
+	if v == nil {
+		return ""
+	}
+	return v
+}
+
+// splitFlags turns NodeConfig kubelet.flags entries (each "--name=value", sometimes several
+// separated by blanks) into single flags.
+func splitFlags(in []string) []string {
+	var out []string
+	for _, f := range in {
+		out = append(out, strings.Fields(strings.Trim(f, `"`))...)
+	}
+	return out
+}
