@@ -19,25 +19,25 @@ type Kind string
 // Evidence kinds. Each comment names the AWS CLI / kubectl output (see docs/snapshot-format.md)
 // or node artefact it comes from.
 const (
-	KindCluster          Kind = "eks:cluster"             // eks describe-cluster
-	KindAccessEntries    Kind = "eks:access-entries"      // eks list-access-entries + describe-access-entry
-	KindNodegroups       Kind = "eks:nodegroups"          // eks list-nodegroups + describe-nodegroup
-	KindInstance         Kind = "ec2:instance"            // ec2 describe-instances
-	KindUserData         Kind = "ec2:user-data"           // ec2 describe-instance-attribute --attribute userData
-	KindImage            Kind = "ec2:image"               // ec2 describe-images
-	KindInstanceType     Kind = "ec2:instance-type"       // ec2 describe-instance-types
-	KindSubnets          Kind = "ec2:subnets"             // ec2 describe-subnets
-	KindVPCs             Kind = "ec2:vpcs"                // ec2 describe-vpcs
-	KindInstanceProfile  Kind = "iam:instance-profile"    // iam get-instance-profile
-	KindNodeRole         Kind = "iam:node-role"           // iam get-role
-	KindNodeRolePolicies Kind = "iam:node-role-policies"  // iam list-attached-role-policies
-	KindAutoScaling      Kind = "autoscaling:groups"      // autoscaling describe-auto-scaling-groups
-	KindAWSAuth          Kind = "kube:aws-auth"           // kubectl -n kube-system get configmap aws-auth
-	KindVPCCNIConfig     Kind = "kube:amazon-vpc-cni"     // kubectl -n kube-system get configmap amazon-vpc-cni
-	KindNodes            Kind = "kube:nodes"              // kubectl get nodes
-	KindCSRs             Kind = "kube:csrs"               // kubectl get csr
-	KindAWSNode          Kind = "kube:aws-node"           // kubectl -n kube-system get daemonset aws-node
-	KindBootstrap        Kind = "node:bootstrap-config"   // decoded user data (or node-side configuration)
+	KindCluster          Kind = "eks:cluster"            // eks describe-cluster
+	KindAccessEntries    Kind = "eks:access-entries"     // eks list-access-entries + describe-access-entry
+	KindNodegroups       Kind = "eks:nodegroups"         // eks list-nodegroups + describe-nodegroup
+	KindInstance         Kind = "ec2:instance"           // ec2 describe-instances
+	KindUserData         Kind = "ec2:user-data"          // ec2 describe-instance-attribute --attribute userData
+	KindImage            Kind = "ec2:image"              // ec2 describe-images
+	KindInstanceType     Kind = "ec2:instance-type"      // ec2 describe-instance-types
+	KindSubnets          Kind = "ec2:subnets"            // ec2 describe-subnets
+	KindVPCs             Kind = "ec2:vpcs"               // ec2 describe-vpcs
+	KindInstanceProfile  Kind = "iam:instance-profile"   // iam get-instance-profile
+	KindNodeRole         Kind = "iam:node-role"          // iam get-role
+	KindNodeRolePolicies Kind = "iam:node-role-policies" // iam list-attached-role-policies
+	KindAutoScaling      Kind = "autoscaling:groups"     // autoscaling describe-auto-scaling-groups
+	KindAWSAuth          Kind = "kube:aws-auth"          // kubectl -n kube-system get configmap aws-auth
+	KindVPCCNIConfig     Kind = "kube:amazon-vpc-cni"    // kubectl -n kube-system get configmap amazon-vpc-cni
+	KindNodes            Kind = "kube:nodes"             // kubectl get nodes
+	KindCSRs             Kind = "kube:csrs"              // kubectl get csr
+	KindAWSNode          Kind = "kube:aws-node"          // kubectl -n kube-system get daemonset aws-node
+	KindBootstrap        Kind = "node:bootstrap-config"  // decoded user data (or node-side configuration)
 )
 
 // Gap says why one kind of evidence is missing. Reason is a short human sentence such as
@@ -80,9 +80,9 @@ type Evidence struct {
 	InstanceProfile *InstanceProfile
 	NodeRole        *Role
 	// NodeRolePolicies lists the managed policies attached to the node role.
-	NodeRolePolicies []AttachedPolicy
+	NodeRolePolicies  []AttachedPolicy
 	AutoScalingGroups []AutoScalingGroup
-	AWSAuth          *AWSAuth
+	AWSAuth           *AWSAuth
 	// VPCCNIConfig is the data of ConfigMap kube-system/amazon-vpc-cni.
 	VPCCNIConfig map[string]string
 	Nodes        []Node

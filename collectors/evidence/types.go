@@ -12,13 +12,13 @@ type Cluster struct {
 	Status   string
 	Endpoint string // https URL of the API server
 	// CertificateAuthority is certificateAuthority.data: base64 of a PEM bundle.
-	CertificateAuthority string
-	RoleArn              string
-	PlatformVersion      string
-	VpcID                string
-	SubnetIDs            []string
-	SecurityGroupIDs     []string
-	ClusterSecurityGroup string
+	CertificateAuthority  string
+	RoleArn               string
+	PlatformVersion       string
+	VpcID                 string
+	SubnetIDs             []string
+	SecurityGroupIDs      []string
+	ClusterSecurityGroup  string
 	EndpointPublicAccess  bool
 	EndpointPrivateAccess bool
 	PublicAccessCidrs     []string
@@ -52,33 +52,33 @@ type AccessEntry struct {
 
 // Nodegroup is the part of EKS DescribeNodegroup the checks use.
 type Nodegroup struct {
-	Name            string
-	Status          string
-	Version         string
-	ReleaseVersion  string
-	AmiType         string // AL2_x86_64, AL2023_x86_64_STANDARD, BOTTLEROCKET_x86_64, WINDOWS_*, CUSTOM...
-	NodeRole        string
-	Subnets         []string
-	AutoScalingGroups []string
+	Name                  string
+	Status                string
+	Version               string
+	ReleaseVersion        string
+	AmiType               string // AL2_x86_64, AL2023_x86_64_STANDARD, BOTTLEROCKET_x86_64, WINDOWS_*, CUSTOM...
+	NodeRole              string
+	Subnets               []string
+	AutoScalingGroups     []string
 	LaunchTemplateID      string
 	LaunchTemplateVersion string
-	HealthIssues    []HealthIssue
+	HealthIssues          []HealthIssue
 }
 
 // Instance is the part of EC2 DescribeInstances the checks use.
 type Instance struct {
-	ID             string
-	ImageID        string
-	InstanceType   string
-	State          string // pending, running, shutting-down, terminated, stopping, stopped
-	StateReason    string
-	LaunchTime     time.Time
+	ID               string
+	ImageID          string
+	InstanceType     string
+	State            string // pending, running, shutting-down, terminated, stopping, stopped
+	StateReason      string
+	LaunchTime       time.Time
 	AvailabilityZone string
-	SubnetID       string
-	VpcID          string
-	PrivateIP      string
-	PrivateDNSName string
-	PublicIP       string
+	SubnetID         string
+	VpcID            string
+	PrivateIP        string
+	PrivateDNSName   string
+	PublicIP         string
 	// Platform is "windows" for Windows instances and empty otherwise (EC2 semantics).
 	Platform        string
 	PlatformDetails string
@@ -108,30 +108,30 @@ type UserData struct {
 
 // Image is the part of EC2 DescribeImages the checks use.
 type Image struct {
-	ID          string
-	Name        string
-	Description string
-	Platform    string
+	ID              string
+	Name            string
+	Description     string
+	Platform        string
 	PlatformDetails string
-	OwnerID     string
+	OwnerID         string
 }
 
 // InstanceType holds the network limits of an instance type (EC2 DescribeInstanceTypes
 // NetworkInfo), which bound the pods the VPC CNI can address.
 type InstanceType struct {
-	Name           string
-	MaxENIs        int // NetworkInfo.MaximumNetworkInterfaces
-	IPv4PerENI     int // NetworkInfo.Ipv4AddressesPerInterface
+	Name       string
+	MaxENIs    int // NetworkInfo.MaximumNetworkInterfaces
+	IPv4PerENI int // NetworkInfo.Ipv4AddressesPerInterface
 }
 
 // Subnet is the part of EC2 DescribeSubnets the checks use.
 type Subnet struct {
-	ID           string
-	VpcID        string
-	CIDR         string
-	AvailableIPs int // AvailableIpAddressCount
+	ID               string
+	VpcID            string
+	CIDR             string
+	AvailableIPs     int // AvailableIpAddressCount
 	AvailabilityZone string
-	Tags         map[string]string
+	Tags             map[string]string
 }
 
 // VPC is the part of EC2 DescribeVpcs the checks use.
@@ -174,7 +174,7 @@ type PolicyStatement struct {
 	Effect string
 	Action []string
 	// Principal maps a principal type (Service, AWS, Federated, "*") to its values.
-	Principal map[string][]string
+	Principal    map[string][]string
 	HasCondition bool
 }
 
@@ -253,5 +253,5 @@ type DaemonSet struct {
 	// ProjectedTokenAudiences lists audiences of projected service account tokens
 	// (sts.amazonaws.com means IRSA; pods.eks.amazonaws.com means Pod Identity).
 	ProjectedTokenAudiences []string
-	Annotations map[string]string
+	Annotations             map[string]string
 }

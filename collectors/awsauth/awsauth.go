@@ -1,0 +1,153 @@
+// Package awsauth parses the kube-system/aws-auth ConfigMap the way EKS's aws-iam-authenticator
+// does (pkg/mapper/configmap ParseMap): each of mapRoles, mapUsers and mapAccounts is YAML,
+// converted to JSON and decoded with encoding/json, so field names match case-insensitively,
+// unknown fields are silently ignored, and an error in one key leaves the others usable.
+// Everything the authenticator would reject or silently ignore is reported as a problem.
+package awsauth
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"sigs.k8s.io/yaml"
+)
+
+var knownRoleFields = map[string]bool{"rolearn": true, "username": true, "groups": true, "sso": true}
+var knownUserFields = map[string]bool{"userarn": true, "username": true, "groups": true}
+
+// Parse parses ConfigMap data (the ConfigMap's .data). It never fails: problems are returned
+// inside the result, which has Present set.
+func Parse(data map[string]string) *evidence.AWSAuth {
+	a := &evidence.AWSAuth{Present: true}
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		switch k {
+		case "mapRoles", "mapUsers", "mapAccounts":
+		default:
+			if strings.EqualFold(k, "mapRoles") || strings.EqualFold(k, "mapUsers") || strings.EqualFold(k, "mapAccounts") || strings.EqualFold(k, "map_roles") {
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: k, Message: fmt.Sprintf("data key %q is ignored: the authenticator reads only mapRoles, mapUsers and mapAccounts (case-sensitive)", k)})
+			}
+		}
+	}
+	if v, ok := data["mapRoles"]; ok && !skippable(v) {
+		for i, entry := range decodeList(a, "mapRoles", v, knownRoleFields) {
+			var rm struct {
+				RoleArn  string   `json:"rolearn"`
+				Username string   `json:"username"`
+				Groups   []string `json:"groups"`
+				SSO      any      `json:"sso"`
+			}
+			if err := json.Unmarshal(entry, &rm); err != nil {
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapRoles", Message: fmt.Sprintf("entry %d does not decode: %v", i+1, err)})
+			}
+			if rm.RoleArn == "" && rm.SSO == nil {
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapRoles", Message: fmt.Sprintf("entry %d has no rolearn; it can never match a role", i+1)})
+			}
+			a.Roles = append(a.Roles, evidence.RoleMapping{RoleArn: strings.TrimSpace(rm.RoleArn), Username: rm.Username, Groups: rm.Groups, Index: i})
+		}
+	}
+	if v, ok := data["mapUsers"]; ok && !skippable(v) {
+		for i, entry := range decodeList(a, "mapUsers", v, knownUserFields) {
+			var um struct {
+				UserArn  string   `json:"userarn"`
+				Username string   `json:"username"`
+				Groups   []string `json:"groups"`
+			}
+			if err := json.Unmarshal(entry, &um); err != nil {
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapUsers", Message: fmt.Sprintf("entry %d does not decode: %v", i+1, err)})
+			}
+			a.Users = append(a.Users, evidence.UserMapping{UserArn: um.UserArn, Username: um.Username, Groups: um.Groups})
+		}
+	}
+	if v, ok := data["mapAccounts"]; ok && !skippable(v) {
+		var accts []string
+		if err := yaml.Unmarshal([]byte(v), &accts); err != nil {
+			a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapAccounts", Line: errLine(err), Message: "mapAccounts does not parse: " + err.Error()})
+		}
+		a.Accounts = accts
+	}
+	return a
+}
+
+// skippable mirrors the authenticator: an empty value, “ or "" is no mapping at all.
+func skippable(v string) bool {
+	t := strings.TrimSpace(v)
+	return t == "" || t == "``" || t == `""`
+}
+
+// decodeList converts a YAML list to JSON entries, recording YAML errors, duplicate keys (which
+// the authenticator resolves silently, last one wins) and ignored field names.
+func decodeList(a *evidence.AWSAuth, key, v string, known map[string]bool) []json.RawMessage {
+	js, err := yaml.YAMLToJSON([]byte(v))
+	if err != nil {
+		a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Line: errLine(err), Message: fmt.Sprintf("%s is not valid YAML, so the authenticator loads none of its entries: %v", key, cleanErr(err))})
+		return nil
+	}
+	if _, serr := yaml.YAMLToJSONStrict([]byte(v)); serr != nil {
+		a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Line: errLine(serr), Message: fmt.Sprintf("%s has a duplicate key (the authenticator silently keeps the last value): %v", key, cleanErr(serr))})
+	}
+	if strings.TrimSpace(string(js)) == "null" {
+		return nil
+	}
+	var entries []json.RawMessage
+	if err := json.Unmarshal(js, &entries); err != nil {
+		a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Message: fmt.Sprintf("%s must be a YAML list of mappings (\"- rolearn: ...\"), so the authenticator loads none of it: %v", key, err)})
+		return nil
+	}
+	for i, e := range entries {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(e, &fields); err != nil {
+			a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Message: fmt.Sprintf("entry %d is not a mapping: %s", i+1, string(e))})
+			continue
+		}
+		names := make([]string, 0, len(fields))
+		for f := range fields {
+			names = append(names, f)
+		}
+		sort.Strings(names)
+		for _, f := range names {
+			if !known[strings.ToLower(f)] {
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Message: fmt.Sprintf("entry %d has field %q, which the authenticator ignores (known fields: %s)", i+1, f, knownList(known))})
+			}
+		}
+	}
+	return entries
+}
+
+func knownList(m map[string]bool) string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+func cleanErr(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "error converting YAML to JSON: ")
+	return strings.TrimPrefix(s, "yaml: ")
+}
+
+func errLine(err error) int {
+	s := err.Error()
+	i := strings.Index(s, "line ")
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range s[i+5:] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

@@ -1,0 +1,648 @@
+package snapshot
+
+import (
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/awsauth"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/userdata"
+)
+
+// ErrUnknownInstance is wrapped by Evidence when the instance is not in
+// ec2/describe-instances.json.
+var ErrUnknownInstance = errors.New("instance not in snapshot")
+
+// InstanceIDs lists the instances in ec2/describe-instances.json, sorted.
+func (s *Snapshot) InstanceIDs() []string {
+	var ids []string
+	decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
+		for _, r := range o.Reservations {
+			for _, i := range r.Instances {
+				ids = append(ids, i.InstanceID)
+			}
+		}
+	})
+	sort.Strings(ids)
+	return ids
+}
+
+func tagMap(tags []Tag) map[string]string {
+	m := make(map[string]string, len(tags))
+	for _, t := range tags {
+		m[t.Key] = t.Value
+	}
+	return m
+}
+
+// Evidence builds the Evidence for one instance. cluster may be empty: it is then inferred
+// from the instance's tags (eks:cluster-name, aws:eks:cluster-name, kubernetes.io/cluster/*),
+// the user data, the manifest, or describe-cluster, in that order. Errors: ErrUnknownInstance
+// (wrapped, listing the instances present), or a message when ec2/describe-instances.json is
+// missing or unreadable.
+func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, error) {
+	ev := &evidence.Evidence{CollectedAt: s.CollectedAt()}
+	ev.Target = evidence.Target{InstanceID: instanceID, Source: "snapshot:" + s.Origin}
+	src := func(p string) string { return "snapshot:" + p }
+
+	// instance (required)
+	var inst *EC2Instance
+	res, reason := decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
+		for _, r := range o.Reservations {
+			for k := range r.Instances {
+				if r.Instances[k].InstanceID == instanceID {
+					inst = &r.Instances[k]
+				}
+			}
+		}
+	})
+	if res != readOK {
+		return nil, fmt.Errorf("cannot diagnose %s: %s", instanceID, reason)
+	}
+	if inst == nil {
+		return nil, fmt.Errorf("%w: %s is not in ec2/describe-instances.json (instances there: %s)", ErrUnknownInstance, instanceID, strings.Join(s.InstanceIDs(), ", "))
+	}
+	ev.Instance = convertInstance(inst)
+	ev.Mark(evidence.KindInstance, src("ec2/describe-instances.json"))
+
+	// user data → bootstrap config
+	udPath := "ec2/instance-user-data/" + instanceID + ".json"
+	res, reason = decodeInto(s, udPath, func(o *InstanceAttributeOutput) {
+		ud := &evidence.UserData{Empty: true}
+		if o.UserData != nil && o.UserData.Value != nil && *o.UserData.Value != "" {
+			ud = &evidence.UserData{Base64: *o.UserData.Value}
+		}
+		ev.UserData = ud
+	})
+	switch res {
+	case readOK:
+		ev.Mark(evidence.KindUserData, src(udPath))
+	default:
+		if !s.userDataFromLaunchTemplate(ev, inst) {
+			ev.AddGap(evidence.KindUserData, reason)
+		}
+	}
+	if ev.Have(evidence.KindUserData) {
+		ev.Bootstrap = userdata.DecodeBase64(ev.UserData.Base64)
+		ev.Mark(evidence.KindBootstrap, ev.Source(evidence.KindUserData))
+	} else {
+		ev.AddGap(evidence.KindBootstrap, ev.GapFor(evidence.KindUserData).Reason)
+	}
+
+	s.resolveCluster(ev, inst, cluster)
+	s.loadCluster(ev)
+	s.loadEC2(ev, inst)
+	s.loadIAM(ev, inst)
+	s.loadEKS(ev)
+	s.loadAutoScaling(ev)
+	s.loadKube(ev)
+	if ev.CollectedAt.IsZero() {
+		ev.CollectedAt = newestTime(ev)
+	}
+	return ev, nil
+}
+
+func convertInstance(i *EC2Instance) *evidence.Instance {
+	out := &evidence.Instance{
+		ID: i.InstanceID, ImageID: i.ImageID, InstanceType: i.InstanceType, State: i.State.Name,
+		LaunchTime: i.LaunchTime.Time, AvailabilityZone: i.Placement.AvailabilityZone,
+		SubnetID: i.SubnetID, VpcID: i.VpcID, PrivateIP: i.PrivateIPAddress, PrivateDNSName: i.PrivateDNSName,
+		PublicIP: i.PublicIPAddress, Platform: strings.ToLower(i.Platform), PlatformDetails: i.PlatformDetails,
+		Tags: tagMap(i.Tags),
+		Metadata: evidence.MetadataOptions{HttpEndpoint: i.MetadataOptions.HTTPEndpoint, HttpTokens: i.MetadataOptions.HTTPTokens,
+			HopLimit: i.MetadataOptions.HTTPPutResponseHopLimit},
+	}
+	if i.StateReason != nil {
+		out.StateReason = i.StateReason.Message
+	}
+	if i.IamInstanceProfile != nil {
+		out.InstanceProfileArn = i.IamInstanceProfile.Arn
+	}
+	for _, sg := range i.SecurityGroups {
+		out.SecurityGroupIDs = append(out.SecurityGroupIDs, sg.GroupID)
+	}
+	return out
+}
+
+// userDataFromLaunchTemplate falls back to the launch template version the instance was
+// launched from (tags aws:ec2launchtemplate:id / :version) when the instance attribute is absent.
+func (s *Snapshot) userDataFromLaunchTemplate(ev *evidence.Evidence, inst *EC2Instance) bool {
+	tags := tagMap(inst.Tags)
+	lt, ver := tags["aws:ec2launchtemplate:id"], tags["aws:ec2launchtemplate:version"]
+	if lt == "" {
+		return false
+	}
+	p := "ec2/describe-launch-template-versions/" + lt + ".json"
+	found := false
+	decodeInto(s, p, func(o *LaunchTemplateVersionsOutput) {
+		for _, v := range o.LaunchTemplateVersions {
+			if fmt.Sprint(v.VersionNumber) == ver || (ver == "" && v.DefaultVersion) {
+				ev.UserData = &evidence.UserData{Base64: v.LaunchTemplateData.UserData, Empty: v.LaunchTemplateData.UserData == ""}
+				found = true
+			}
+		}
+	})
+	if found {
+		ev.Mark(evidence.KindUserData, "snapshot:"+p+" (launch template version "+ver+")")
+	}
+	return found
+}
+
+// ClusterTagKeys are the instance tags that name the cluster, in the order they are trusted:
+// eks:cluster-name (managed node groups), aws:eks:cluster-name (EKS-created resources), then
+// kubernetes.io/cluster/<name> (self-managed nodes).
+var ClusterTagKeys = []string{"eks:cluster-name", "aws:eks:cluster-name"}
+
+func (s *Snapshot) resolveCluster(ev *evidence.Evidence, inst *EC2Instance, flag string) {
+	t := &ev.Target
+	tags := tagMap(inst.Tags)
+	switch {
+	case flag != "":
+		t.Cluster, t.ClusterSource = flag, "flag"
+	default:
+		for _, k := range ClusterTagKeys {
+			if v := tags[k]; v != "" {
+				t.Cluster, t.ClusterSource = v, "instance tag "+k
+				break
+			}
+		}
+		if t.Cluster == "" {
+			keys := make([]string, 0, len(tags))
+			for k := range tags {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if name, ok := strings.CutPrefix(k, "kubernetes.io/cluster/"); ok && name != "" {
+					t.Cluster, t.ClusterSource = name, "instance tag "+k
+					break
+				}
+			}
+		}
+		if t.Cluster == "" && ev.Bootstrap != nil && ev.Bootstrap.ClusterName != "" {
+			t.Cluster, t.ClusterSource = ev.Bootstrap.ClusterName, "user data"
+		}
+		if t.Cluster == "" && s.Manifest != nil && s.Manifest.Cluster != "" {
+			t.Cluster, t.ClusterSource = s.Manifest.Cluster, "snapshot manifest"
+		}
+	}
+	if s.Manifest != nil && s.Manifest.Region != "" {
+		t.Region = s.Manifest.Region
+	} else if az := inst.Placement.AvailabilityZone; len(az) > 1 {
+		t.Region = strings.TrimRight(az, "abcdefghijklmnopqrstuvwxyz")
+		if t.Region == "" || strings.HasSuffix(az, t.Region) {
+			t.Region = az[:len(az)-1]
+		}
+	}
+}
+
+func (s *Snapshot) loadCluster(ev *evidence.Evidence) {
+	p := "eks/describe-cluster.json"
+	var c *evidence.Cluster
+	res, reason := decodeInto(s, p, func(o *DescribeClusterOutput) {
+		x := o.Cluster
+		c = &evidence.Cluster{Name: x.Name, Arn: x.Arn, Version: x.Version, Status: x.Status, Endpoint: x.Endpoint,
+			CertificateAuthority: x.CertificateAuthority.Data, RoleArn: x.RoleArn, PlatformVersion: x.PlatformVersion,
+			VpcID: x.ResourcesVpcConfig.VpcID, SubnetIDs: x.ResourcesVpcConfig.SubnetIDs, SecurityGroupIDs: x.ResourcesVpcConfig.SecurityGroupIDs,
+			ClusterSecurityGroup: x.ResourcesVpcConfig.ClusterSecurityGroupID, EndpointPublicAccess: x.ResourcesVpcConfig.EndpointPublicAccess,
+			EndpointPrivateAccess: x.ResourcesVpcConfig.EndpointPrivateAccess, PublicAccessCidrs: x.ResourcesVpcConfig.PublicAccessCidrs,
+			ServiceIPv4CIDR: x.KubernetesNetworkConfig.ServiceIPv4CIDR, ServiceIPv6CIDR: x.KubernetesNetworkConfig.ServiceIPv6CIDR,
+			IPFamily: x.KubernetesNetworkConfig.IPFamily, AuthenticationMode: x.AccessConfig.AuthenticationMode, Tags: x.Tags,
+			CreatedAt: x.CreatedAt.Time}
+		for _, i := range x.Health.Issues {
+			c.HealthIssues = append(c.HealthIssues, evidence.HealthIssue{Code: i.Code, Message: i.Message, ResourceIDs: i.ResourceIDs})
+		}
+	})
+	switch {
+	case res == readOK && c != nil:
+		if ev.Target.Cluster == "" {
+			ev.Target.Cluster, ev.Target.ClusterSource = c.Name, "describe-cluster"
+		}
+		if ev.Target.Cluster != c.Name {
+			ev.AddGap(evidence.KindCluster, fmt.Sprintf("%s describes cluster %q, not %q", p, c.Name, ev.Target.Cluster))
+			return
+		}
+		ev.Cluster = c
+		ev.Mark(evidence.KindCluster, "snapshot:"+p)
+	case res == readNotFound:
+		ev.AddGap(evidence.KindCluster, fmt.Sprintf("cluster %q does not exist (%s: %s)", ev.Target.Cluster, p, reason))
+	default:
+		ev.AddGap(evidence.KindCluster, reason)
+	}
+}
+
+func (s *Snapshot) loadEC2(ev *evidence.Evidence, inst *EC2Instance) {
+	p := "ec2/describe-images.json"
+	res, reason := decodeInto(s, p, func(o *DescribeImagesOutput) {
+		for _, im := range o.Images {
+			if im.ImageID == inst.ImageID {
+				ev.Image = &evidence.Image{ID: im.ImageID, Name: im.Name, Description: im.Description, Platform: im.Platform, PlatformDetails: im.PlatformDetails, OwnerID: im.OwnerID}
+			}
+		}
+	})
+	markFound(ev, evidence.KindImage, res, reason, p, ev.Image != nil, "image "+inst.ImageID)
+
+	p = "ec2/describe-instance-types.json"
+	res, reason = decodeInto(s, p, func(o *DescribeInstanceTypesOutput) {
+		for _, it := range o.InstanceTypes {
+			if it.InstanceType == inst.InstanceType {
+				ev.InstanceType = &evidence.InstanceType{Name: it.InstanceType, MaxENIs: it.NetworkInfo.MaximumNetworkInterfaces, IPv4PerENI: it.NetworkInfo.IPv4AddressesPerInterface}
+			}
+		}
+	})
+	markFound(ev, evidence.KindInstanceType, res, reason, p, ev.InstanceType != nil, "instance type "+inst.InstanceType)
+
+	p = "ec2/describe-subnets.json"
+	res, reason = decodeInto(s, p, func(o *DescribeSubnetsOutput) {
+		for _, sn := range o.Subnets {
+			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock,
+				AvailableIPs: sn.AvailableIPAddressCount, AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags)})
+		}
+	})
+	markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
+
+	p = "ec2/describe-vpcs.json"
+	res, reason = decodeInto(s, p, func(o *DescribeVpcsOutput) {
+		for _, v := range o.Vpcs {
+			vpc := evidence.VPC{ID: v.VpcID}
+			for _, a := range v.CidrBlockAssociationSet {
+				vpc.CIDRs = append(vpc.CIDRs, a.CidrBlock)
+			}
+			if len(vpc.CIDRs) == 0 && v.CidrBlock != "" {
+				vpc.CIDRs = []string{v.CidrBlock}
+			}
+			ev.VPCs = append(ev.VPCs, vpc)
+		}
+	})
+	markFound(ev, evidence.KindVPCs, res, reason, p, true, "")
+}
+
+// markFound marks kind collected when the file read and the wanted item was in it.
+func markFound(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string, found bool, what string) {
+	switch {
+	case res == readOK && found:
+		ev.Mark(kind, "snapshot:"+p)
+	case res == readOK:
+		ev.AddGap(kind, fmt.Sprintf("%s is not in %s", what, p))
+	case res == readNotFound:
+		ev.AddGap(kind, fmt.Sprintf("%s does not exist (%s)", what, reason))
+	default:
+		ev.AddGap(kind, reason)
+	}
+}
+
+// nameFromArn returns the last path component of an ARN's resource (role or instance profile
+// name without its path).
+func nameFromArn(arn string) string {
+	if i := strings.LastIndexByte(arn, '/'); i >= 0 {
+		return arn[i+1:]
+	}
+	return arn
+}
+
+func convertRole(r IAMRole) evidence.Role {
+	out := evidence.Role{Name: r.RoleName, Arn: r.Arn, Path: r.Path}
+	if d := r.AssumeRolePolicyDocument; d != nil {
+		out.TrustPolicy = &evidence.PolicyDocument{Version: d.Version}
+		for _, st := range d.Statement {
+			out.TrustPolicy.Statement = append(out.TrustPolicy.Statement, evidence.PolicyStatement{Sid: st.Sid, Effect: st.Effect,
+				Action: st.Action, Principal: st.Principal, HasCondition: len(st.Condition) > 0 && string(st.Condition) != "null"})
+		}
+	}
+	return out
+}
+
+func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
+	if inst.IamInstanceProfile == nil || inst.IamInstanceProfile.Arn == "" {
+		ev.Mark(evidence.KindInstanceProfile, "snapshot:ec2/describe-instances.json (no IamInstanceProfile)")
+		ev.AddGap(evidence.KindNodeRole, "the instance has no instance profile")
+		ev.AddGap(evidence.KindNodeRolePolicies, "the instance has no instance profile")
+		return
+	}
+	profile := nameFromArn(inst.IamInstanceProfile.Arn)
+	p := "iam/get-instance-profile/" + profile + ".json"
+	res, reason := decodeInto(s, p, func(o *GetInstanceProfileOutput) {
+		ip := &evidence.InstanceProfile{Name: o.InstanceProfile.InstanceProfileName, Arn: o.InstanceProfile.Arn}
+		for _, r := range o.InstanceProfile.Roles {
+			ip.Roles = append(ip.Roles, convertRole(r))
+		}
+		ev.InstanceProfile = ip
+	})
+	switch res {
+	case readOK:
+		ev.Mark(evidence.KindInstanceProfile, "snapshot:"+p)
+	case readNotFound:
+		// The profile named on the instance no longer exists: a fact, recorded as an empty profile.
+		ev.InstanceProfile = &evidence.InstanceProfile{Name: profile, Arn: inst.IamInstanceProfile.Arn}
+		ev.Mark(evidence.KindInstanceProfile, "snapshot:"+p+" ("+reason+")")
+	default:
+		ev.AddGap(evidence.KindInstanceProfile, reason)
+	}
+	var roleName string
+	if ev.InstanceProfile != nil && len(ev.InstanceProfile.Roles) > 0 {
+		roleName = ev.InstanceProfile.Roles[0].Name
+	}
+	if roleName == "" {
+		why := "the instance profile has no role"
+		if !ev.Have(evidence.KindInstanceProfile) {
+			why = "the instance profile was not collected"
+		}
+		ev.AddGap(evidence.KindNodeRole, why)
+		ev.AddGap(evidence.KindNodeRolePolicies, why)
+		return
+	}
+	p = "iam/get-role/" + roleName + ".json"
+	res, reason = decodeInto(s, p, func(o *GetRoleOutput) {
+		r := convertRole(o.Role)
+		ev.NodeRole = &r
+	})
+	switch {
+	case res == readOK:
+		ev.Mark(evidence.KindNodeRole, "snapshot:"+p)
+	case res == readMissing && ev.InstanceProfile.Roles[0].Arn != "":
+		r := ev.InstanceProfile.Roles[0]
+		ev.NodeRole = &r
+		ev.Mark(evidence.KindNodeRole, ev.Source(evidence.KindInstanceProfile))
+	default:
+		ev.AddGap(evidence.KindNodeRole, reason)
+	}
+	p = "iam/list-attached-role-policies/" + roleName + ".json"
+	res, reason = decodeInto(s, p, func(o *ListAttachedRolePoliciesOutput) {
+		for _, ap := range o.AttachedPolicies {
+			ev.NodeRolePolicies = append(ev.NodeRolePolicies, evidence.AttachedPolicy{Name: ap.PolicyName, Arn: ap.PolicyArn})
+		}
+	})
+	markFound(ev, evidence.KindNodeRolePolicies, res, reason, p, true, "")
+}
+
+func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
+	// node groups: every describe-nodegroup file (list-nodegroups only names them)
+	files := s.dirFiles("eks/describe-nodegroup")
+	if len(files) == 0 {
+		if res, reason := s.decode("eks/list-nodegroups.json", func(json.RawMessage) error { return nil }); res == readOK {
+			var l ListNodegroupsOutput
+			decodeInto(s, "eks/list-nodegroups.json", func(o *ListNodegroupsOutput) { l.Nodegroups = append(l.Nodegroups, o.Nodegroups...) })
+			if len(l.Nodegroups) == 0 {
+				ev.Mark(evidence.KindNodegroups, "snapshot:eks/list-nodegroups.json (no node groups)")
+			} else {
+				ev.AddGap(evidence.KindNodegroups, "eks/describe-nodegroup/*.json not in snapshot")
+			}
+		} else {
+			ev.AddGap(evidence.KindNodegroups, reason)
+		}
+	} else {
+		ok := true
+		for _, p := range files {
+			res, reason := decodeInto(s, p, func(o *DescribeNodegroupOutput) {
+				n := o.Nodegroup
+				ng := evidence.Nodegroup{Name: n.NodegroupName, Status: n.Status, Version: n.Version, ReleaseVersion: n.ReleaseVersion,
+					AmiType: n.AmiType, NodeRole: n.NodeRole, Subnets: n.Subnets, LaunchTemplateID: n.LaunchTemplate.ID, LaunchTemplateVersion: n.LaunchTemplate.Version}
+				for _, a := range n.Resources.AutoScalingGroups {
+					ng.AutoScalingGroups = append(ng.AutoScalingGroups, a.Name)
+				}
+				for _, i := range n.Health.Issues {
+					ng.HealthIssues = append(ng.HealthIssues, evidence.HealthIssue{Code: i.Code, Message: i.Message, ResourceIDs: i.ResourceIDs})
+				}
+				ev.Nodegroups = append(ev.Nodegroups, ng)
+			})
+			if res != readOK {
+				ok = false
+				ev.AddGap(evidence.KindNodegroups, reason)
+			}
+		}
+		if ok {
+			ev.Mark(evidence.KindNodegroups, "snapshot:eks/describe-nodegroup/")
+		}
+	}
+
+	// access entries
+	p := "eks/list-access-entries.json"
+	var principals []string
+	res, reason := decodeInto(s, p, func(o *ListAccessEntriesOutput) { principals = append(principals, o.AccessEntries...) })
+	if res != readOK {
+		ev.AddGap(evidence.KindAccessEntries, reason)
+		return
+	}
+	described := map[string]evidence.AccessEntry{}
+	for _, f := range s.dirFiles("eks/describe-access-entry") {
+		decodeInto(s, f, func(o *DescribeAccessEntryOutput) {
+			a := o.AccessEntry
+			described[a.PrincipalArn] = evidence.AccessEntry{PrincipalArn: a.PrincipalArn, Type: a.Type, Username: a.Username, KubernetesGroups: a.KubernetesGroups, Described: true}
+		})
+	}
+	for _, pa := range principals {
+		if d, ok := described[pa]; ok {
+			ev.AccessEntries = append(ev.AccessEntries, d)
+		} else {
+			ev.AccessEntries = append(ev.AccessEntries, evidence.AccessEntry{PrincipalArn: pa})
+		}
+	}
+	ev.Mark(evidence.KindAccessEntries, "snapshot:"+p)
+}
+
+func (s *Snapshot) loadAutoScaling(ev *evidence.Evidence) {
+	p := "autoscaling/describe-auto-scaling-groups.json"
+	res, reason := decodeInto(s, p, func(o *DescribeAutoScalingGroupsOutput) {
+		for _, g := range o.AutoScalingGroups {
+			asg := evidence.AutoScalingGroup{Name: g.AutoScalingGroupName, Tags: tagMap(g.Tags)}
+			for _, i := range g.Instances {
+				asg.InstanceIDs = append(asg.InstanceIDs, i.InstanceID)
+			}
+			ev.AutoScalingGroups = append(ev.AutoScalingGroups, asg)
+		}
+	})
+	markFound(ev, evidence.KindAutoScaling, res, reason, p, true, "")
+}
+
+// decodeKubeItems calls each for every object in a kubectl List, or for the single object.
+func decodeKubeItems(s *Snapshot, p string, each func(json.RawMessage) error) (readResult, string) {
+	return s.decode(p, func(raw json.RawMessage) error {
+		var l kubeList
+		if err := json.Unmarshal(raw, &l); err != nil {
+			return err
+		}
+		if strings.HasSuffix(l.Kind, "List") || l.Items != nil {
+			for _, it := range l.Items {
+				if err := each(it); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return each(raw)
+	})
+}
+
+func (s *Snapshot) loadKube(ev *evidence.Evidence) {
+	// aws-auth
+	p := s.kubePath("aws-auth")
+	var cm *ConfigMap
+	res, reason := decodeInto(s, p, func(o *ConfigMap) { cm = o })
+	switch res {
+	case readOK:
+		ev.AWSAuth = awsauth.Parse(cm.Data)
+		ev.Mark(evidence.KindAWSAuth, "snapshot:"+p)
+	case readNotFound:
+		ev.AWSAuth = &evidence.AWSAuth{Present: false}
+		ev.Mark(evidence.KindAWSAuth, "snapshot:"+p+" (NotFound)")
+	default:
+		ev.AddGap(evidence.KindAWSAuth, reason)
+	}
+
+	p = s.kubePath("amazon-vpc-cni")
+	res, reason = decodeInto(s, p, func(o *ConfigMap) {
+		ev.VPCCNIConfig = o.Data
+		if ev.VPCCNIConfig == nil {
+			ev.VPCCNIConfig = map[string]string{}
+		}
+	})
+	switch res {
+	case readOK:
+		ev.Mark(evidence.KindVPCCNIConfig, "snapshot:"+p)
+	case readNotFound:
+		ev.VPCCNIConfig = nil
+		ev.Mark(evidence.KindVPCCNIConfig, "snapshot:"+p+" (NotFound)")
+	default:
+		ev.AddGap(evidence.KindVPCCNIConfig, reason)
+	}
+
+	p = s.kubePath("nodes")
+	res, reason = decodeKubeItems(s, p, func(raw json.RawMessage) error {
+		var n KubeNode
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return err
+		}
+		node := evidence.Node{Name: n.Metadata.Name, Labels: n.Metadata.Labels, ProviderID: n.Spec.ProviderID,
+			KubeletVersion: n.Status.NodeInfo.KubeletVersion, OS: n.Status.NodeInfo.OperatingSystem}
+		if node.OS == "" {
+			node.OS = n.Metadata.Labels["kubernetes.io/os"]
+		}
+		for _, c := range n.Status.Conditions {
+			if c.Type == "Ready" {
+				node.Ready = c.Status == "True"
+			}
+		}
+		ev.Nodes = append(ev.Nodes, node)
+		return nil
+	})
+	markKube(ev, evidence.KindNodes, res, reason, p)
+
+	p = s.kubePath("csrs")
+	res, reason = decodeKubeItems(s, p, func(raw json.RawMessage) error {
+		var c KubeCSR
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return err
+		}
+		ev.CSRs = append(ev.CSRs, convertCSR(&c))
+		return nil
+	})
+	markKube(ev, evidence.KindCSRs, res, reason, p)
+
+	p = s.kubePath("aws-node")
+	res, reason = decodeInto(s, p, func(o *KubeDaemonSet) { ev.AWSNode = convertDaemonSet(o) })
+	switch res {
+	case readOK:
+		ev.Mark(evidence.KindAWSNode, "snapshot:"+p)
+	case readNotFound:
+		ev.AWSNode = nil
+		ev.Mark(evidence.KindAWSNode, "snapshot:"+p+" (NotFound)")
+	default:
+		ev.AddGap(evidence.KindAWSNode, reason)
+	}
+}
+
+func markKube(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string) {
+	switch res {
+	case readOK, readNotFound:
+		ev.Mark(kind, "snapshot:"+p)
+	default:
+		ev.AddGap(kind, reason)
+	}
+}
+
+func convertCSR(c *KubeCSR) evidence.CSR {
+	out := evidence.CSR{Name: c.Metadata.Name, SignerName: c.Spec.SignerName, Username: c.Spec.Username,
+		Created: c.Metadata.CreationTimestamp.Time, State: "Pending", Issued: c.Status.Certificate != ""}
+	for _, cond := range c.Status.Conditions {
+		if cond.Status != "" && cond.Status != "True" {
+			continue
+		}
+		switch cond.Type {
+		case "Denied", "Failed":
+			out.State, out.Reason, out.Message = cond.Type, cond.Reason, cond.Message
+		case "Approved":
+			if out.State == "Pending" {
+				out.State, out.Reason, out.Message = "Approved", cond.Reason, cond.Message
+			}
+		}
+	}
+	if c.Spec.Request != "" {
+		if der, err := decodeB64PEM(c.Spec.Request); err == nil {
+			if req, err := x509.ParseCertificateRequest(der); err == nil {
+				out.CommonName = req.Subject.CommonName
+			}
+		}
+	}
+	return out
+}
+
+func decodeB64PEM(s string) ([]byte, error) {
+	b, err := decodeStdBase64(s)
+	if err != nil {
+		return nil, err
+	}
+	blk, _ := pem.Decode(b)
+	if blk == nil {
+		return nil, errors.New("no PEM block")
+	}
+	return blk.Bytes, nil
+}
+
+func convertDaemonSet(o *KubeDaemonSet) *evidence.DaemonSet {
+	ds := &evidence.DaemonSet{Name: o.Metadata.Name, ServiceAccountName: o.Spec.Template.Spec.ServiceAccountName,
+		Env: map[string]string{}, Annotations: o.Metadata.Annotations}
+	for _, c := range o.Spec.Template.Spec.Containers {
+		if c.Name != "aws-node" && len(o.Spec.Template.Spec.Containers) > 1 {
+			continue
+		}
+		for _, e := range c.Env {
+			v := e.Value
+			if len(e.ValueFrom) > 0 && v == "" {
+				v = "valueFrom"
+			}
+			ds.Env[e.Name] = v
+		}
+	}
+	for _, v := range o.Spec.Template.Spec.Volumes {
+		if v.Projected == nil {
+			continue
+		}
+		for _, src := range v.Projected.Sources {
+			if src.ServiceAccountToken != nil && src.ServiceAccountToken.Audience != "" {
+				ds.ProjectedTokenAudiences = append(ds.ProjectedTokenAudiences, src.ServiceAccountToken.Audience)
+			}
+		}
+	}
+	return ds
+}
+
+// newestTime estimates when evidence was collected when the manifest does not say: the newest
+// timestamp found in it (launch time, CSR creation). Zero when none is known.
+func newestTime(ev *evidence.Evidence) time.Time {
+	var t time.Time
+	if ev.Instance != nil && ev.Instance.LaunchTime.After(t) {
+		t = ev.Instance.LaunchTime
+	}
+	for _, c := range ev.CSRs {
+		if c.Created.After(t) {
+			t = c.Created
+		}
+	}
+	return t
+}

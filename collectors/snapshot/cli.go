@@ -1,0 +1,484 @@
+package snapshot
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// This file declares the JSON shapes the AWS CLI v2 and kubectl print, limited to the fields
+// eksdoctor reads. EC2, IAM and Auto Scaling print PascalCase keys; EKS prints camelCase.
+// (encoding/json matches keys case-insensitively, the tags document the printed spelling.)
+
+// Time accepts the timestamp spellings the AWS CLI and kubectl print: RFC 3339 with or
+// without fractional seconds and with a Z or numeric offset
+// (e.g. "2022-09-14T09:54:36.211000+00:00"), and epoch seconds.
+type Time struct{ time.Time }
+
+// UnmarshalJSON implements json.Unmarshaler. It returns an error naming the text when no
+// layout matches.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	if s == "" || s == "null" {
+		return nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999-0700", "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999-07:00", "2006-01-02 15:04:05"} {
+		if v, err := time.Parse(layout, s); err == nil {
+			t.Time = v.UTC()
+			return nil
+		}
+	}
+	var epoch float64
+	if _, err := fmt.Sscanf(s, "%g", &epoch); err == nil && !strings.ContainsAny(s, "-:T") {
+		t.Time = time.Unix(int64(epoch), 0).UTC()
+		return nil
+	}
+	return fmt.Errorf("timestamp %q is not ISO 8601", s)
+}
+
+// StringList accepts a JSON string or a list of strings (IAM policy Action, Principal values).
+type StringList []string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (l *StringList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*l = StringList{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("want a string or a list of strings: %w", err)
+	}
+	*l = many
+	return nil
+}
+
+// PolicyDoc is an IAM policy document as the CLI prints it (a JSON object) or as the API
+// returns it (a URL-encoded JSON string). Both decode to the same value.
+type PolicyDoc struct {
+	Version   string       `json:"Version"`
+	Statement []PolicyStmt `json:"-"`
+}
+
+// PolicyStmt is one policy statement.
+type PolicyStmt struct {
+	Sid       string              `json:"Sid"`
+	Effect    string              `json:"Effect"`
+	Action    StringList          `json:"Action"`
+	Principal map[string][]string `json:"-"`
+	Condition json.RawMessage     `json:"Condition"`
+}
+
+// UnmarshalJSON implements json.Unmarshaler for both encodings of a policy document.
+func (p *PolicyDoc) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		dec, err := url.QueryUnescape(s)
+		if err != nil {
+			return fmt.Errorf("policy document string is not URL-encoded JSON: %w", err)
+		}
+		b = []byte(dec)
+	}
+	var raw struct {
+		Version   string          `json:"Version"`
+		Statement json.RawMessage `json:"Statement"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("policy document: %w", err)
+	}
+	p.Version = raw.Version
+	var stmts []json.RawMessage
+	if len(raw.Statement) > 0 && raw.Statement[0] == '{' {
+		stmts = []json.RawMessage{raw.Statement}
+	} else if len(raw.Statement) > 0 {
+		if err := json.Unmarshal(raw.Statement, &stmts); err != nil {
+			return fmt.Errorf("policy Statement: %w", err)
+		}
+	}
+	for _, r := range stmts {
+		var st PolicyStmt
+		var aux struct {
+			Principal json.RawMessage `json:"Principal"`
+		}
+		if err := json.Unmarshal(r, &st); err != nil {
+			return fmt.Errorf("policy statement: %w", err)
+		}
+		_ = json.Unmarshal(r, &aux)
+		st.Principal = map[string][]string{}
+		if len(aux.Principal) > 0 {
+			var star string
+			if json.Unmarshal(aux.Principal, &star) == nil {
+				st.Principal["*"] = []string{star}
+			} else {
+				var m map[string]StringList
+				if err := json.Unmarshal(aux.Principal, &m); err != nil {
+					return fmt.Errorf("policy Principal: %w", err)
+				}
+				for k, v := range m {
+					st.Principal[k] = v
+				}
+			}
+		}
+		p.Statement = append(p.Statement, st)
+	}
+	return nil
+}
+
+// Tag is an EC2 / Auto Scaling tag.
+type Tag struct {
+	Key   string `json:"Key"`
+	Value string `json:"Value"`
+}
+
+// --- EKS (camelCase) ---
+
+type eksIssue struct {
+	Code        string   `json:"code"`
+	Message     string   `json:"message"`
+	ResourceIDs []string `json:"resourceIds"`
+}
+
+// DescribeClusterOutput is `aws eks describe-cluster`.
+type DescribeClusterOutput struct {
+	Cluster struct {
+		Name               string `json:"name"`
+		Arn                string `json:"arn"`
+		CreatedAt          Time   `json:"createdAt"`
+		Version            string `json:"version"`
+		Endpoint           string `json:"endpoint"`
+		RoleArn            string `json:"roleArn"`
+		ResourcesVpcConfig struct {
+			SubnetIDs              []string `json:"subnetIds"`
+			SecurityGroupIDs       []string `json:"securityGroupIds"`
+			ClusterSecurityGroupID string   `json:"clusterSecurityGroupId"`
+			VpcID                  string   `json:"vpcId"`
+			EndpointPublicAccess   bool     `json:"endpointPublicAccess"`
+			EndpointPrivateAccess  bool     `json:"endpointPrivateAccess"`
+			PublicAccessCidrs      []string `json:"publicAccessCidrs"`
+		} `json:"resourcesVpcConfig"`
+		KubernetesNetworkConfig struct {
+			ServiceIPv4CIDR string `json:"serviceIpv4Cidr"`
+			ServiceIPv6CIDR string `json:"serviceIpv6Cidr"`
+			IPFamily        string `json:"ipFamily"`
+		} `json:"kubernetesNetworkConfig"`
+		Status               string `json:"status"`
+		CertificateAuthority struct {
+			Data string `json:"data"`
+		} `json:"certificateAuthority"`
+		PlatformVersion string            `json:"platformVersion"`
+		Tags            map[string]string `json:"tags"`
+		Health          struct {
+			Issues []eksIssue `json:"issues"`
+		} `json:"health"`
+		AccessConfig struct {
+			AuthenticationMode string `json:"authenticationMode"`
+		} `json:"accessConfig"`
+	} `json:"cluster"`
+}
+
+// ListAccessEntriesOutput is `aws eks list-access-entries`.
+type ListAccessEntriesOutput struct {
+	AccessEntries []string `json:"accessEntries"`
+}
+
+// DescribeAccessEntryOutput is `aws eks describe-access-entry`.
+type DescribeAccessEntryOutput struct {
+	AccessEntry struct {
+		ClusterName      string   `json:"clusterName"`
+		PrincipalArn     string   `json:"principalArn"`
+		KubernetesGroups []string `json:"kubernetesGroups"`
+		Username         string   `json:"username"`
+		Type             string   `json:"type"`
+	} `json:"accessEntry"`
+}
+
+// ListNodegroupsOutput is `aws eks list-nodegroups`.
+type ListNodegroupsOutput struct {
+	Nodegroups []string `json:"nodegroups"`
+}
+
+// DescribeNodegroupOutput is `aws eks describe-nodegroup`.
+type DescribeNodegroupOutput struct {
+	Nodegroup struct {
+		NodegroupName  string   `json:"nodegroupName"`
+		ClusterName    string   `json:"clusterName"`
+		Version        string   `json:"version"`
+		ReleaseVersion string   `json:"releaseVersion"`
+		Status         string   `json:"status"`
+		Subnets        []string `json:"subnets"`
+		AmiType        string   `json:"amiType"`
+		NodeRole       string   `json:"nodeRole"`
+		Resources      struct {
+			AutoScalingGroups []struct {
+				Name string `json:"name"`
+			} `json:"autoScalingGroups"`
+		} `json:"resources"`
+		Health struct {
+			Issues []eksIssue `json:"issues"`
+		} `json:"health"`
+		LaunchTemplate struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+			ID      string `json:"id"`
+		} `json:"launchTemplate"`
+	} `json:"nodegroup"`
+}
+
+// --- EC2 (PascalCase) ---
+
+// EC2Instance is one element of Reservations[].Instances[].
+type EC2Instance struct {
+	InstanceID   string `json:"InstanceId"`
+	ImageID      string `json:"ImageId"`
+	InstanceType string `json:"InstanceType"`
+	LaunchTime   Time   `json:"LaunchTime"`
+	Placement    struct {
+		AvailabilityZone string `json:"AvailabilityZone"`
+	} `json:"Placement"`
+	PrivateDNSName   string `json:"PrivateDnsName"`
+	PrivateIPAddress string `json:"PrivateIpAddress"`
+	PublicIPAddress  string `json:"PublicIpAddress"`
+	State            struct {
+		Code int    `json:"Code"`
+		Name string `json:"Name"`
+	} `json:"State"`
+	StateReason *struct {
+		Code    string `json:"Code"`
+		Message string `json:"Message"`
+	} `json:"StateReason"`
+	SubnetID           string `json:"SubnetId"`
+	VpcID              string `json:"VpcId"`
+	Platform           string `json:"Platform"`
+	PlatformDetails    string `json:"PlatformDetails"`
+	IamInstanceProfile *struct {
+		Arn string `json:"Arn"`
+		ID  string `json:"Id"`
+	} `json:"IamInstanceProfile"`
+	SecurityGroups []struct {
+		GroupName string `json:"GroupName"`
+		GroupID   string `json:"GroupId"`
+	} `json:"SecurityGroups"`
+	Tags            []Tag `json:"Tags"`
+	MetadataOptions struct {
+		State                   string `json:"State"`
+		HTTPTokens              string `json:"HttpTokens"`
+		HTTPPutResponseHopLimit int    `json:"HttpPutResponseHopLimit"`
+		HTTPEndpoint            string `json:"HttpEndpoint"`
+	} `json:"MetadataOptions"`
+}
+
+// DescribeInstancesOutput is `aws ec2 describe-instances`.
+type DescribeInstancesOutput struct {
+	Reservations []struct {
+		Instances []EC2Instance `json:"Instances"`
+	} `json:"Reservations"`
+}
+
+// InstanceAttributeOutput is `aws ec2 describe-instance-attribute --attribute userData`.
+type InstanceAttributeOutput struct {
+	InstanceID string `json:"InstanceId"`
+	UserData   *struct {
+		Value *string `json:"Value"`
+	} `json:"UserData"`
+}
+
+// LaunchTemplateVersionsOutput is `aws ec2 describe-launch-template-versions`.
+type LaunchTemplateVersionsOutput struct {
+	LaunchTemplateVersions []struct {
+		LaunchTemplateID   string `json:"LaunchTemplateId"`
+		VersionNumber      int    `json:"VersionNumber"`
+		DefaultVersion     bool   `json:"DefaultVersion"`
+		LaunchTemplateData struct {
+			UserData string `json:"UserData"`
+			ImageID  string `json:"ImageId"`
+		} `json:"LaunchTemplateData"`
+	} `json:"LaunchTemplateVersions"`
+}
+
+// DescribeImagesOutput is `aws ec2 describe-images`.
+type DescribeImagesOutput struct {
+	Images []struct {
+		ImageID         string `json:"ImageId"`
+		Name            string `json:"Name"`
+		Description     string `json:"Description"`
+		Platform        string `json:"Platform"`
+		PlatformDetails string `json:"PlatformDetails"`
+		OwnerID         string `json:"OwnerId"`
+	} `json:"Images"`
+}
+
+// DescribeInstanceTypesOutput is `aws ec2 describe-instance-types`.
+type DescribeInstanceTypesOutput struct {
+	InstanceTypes []struct {
+		InstanceType string `json:"InstanceType"`
+		NetworkInfo  struct {
+			MaximumNetworkInterfaces  int `json:"MaximumNetworkInterfaces"`
+			IPv4AddressesPerInterface int `json:"Ipv4AddressesPerInterface"`
+		} `json:"NetworkInfo"`
+	} `json:"InstanceTypes"`
+}
+
+// DescribeSubnetsOutput is `aws ec2 describe-subnets`.
+type DescribeSubnetsOutput struct {
+	Subnets []struct {
+		SubnetID                string `json:"SubnetId"`
+		VpcID                   string `json:"VpcId"`
+		CidrBlock               string `json:"CidrBlock"`
+		AvailableIPAddressCount int    `json:"AvailableIpAddressCount"`
+		AvailabilityZone        string `json:"AvailabilityZone"`
+		Tags                    []Tag  `json:"Tags"`
+	} `json:"Subnets"`
+}
+
+// DescribeVpcsOutput is `aws ec2 describe-vpcs`.
+type DescribeVpcsOutput struct {
+	Vpcs []struct {
+		VpcID                   string `json:"VpcId"`
+		CidrBlock               string `json:"CidrBlock"`
+		CidrBlockAssociationSet []struct {
+			CidrBlock string `json:"CidrBlock"`
+		} `json:"CidrBlockAssociationSet"`
+	} `json:"Vpcs"`
+}
+
+// --- IAM (PascalCase) ---
+
+// IAMRole is an IAM Role as GetRole and GetInstanceProfile print it.
+type IAMRole struct {
+	Path                     string     `json:"Path"`
+	RoleName                 string     `json:"RoleName"`
+	RoleID                   string     `json:"RoleId"`
+	Arn                      string     `json:"Arn"`
+	AssumeRolePolicyDocument *PolicyDoc `json:"AssumeRolePolicyDocument"`
+}
+
+// GetInstanceProfileOutput is `aws iam get-instance-profile`.
+type GetInstanceProfileOutput struct {
+	InstanceProfile struct {
+		Path                string    `json:"Path"`
+		InstanceProfileName string    `json:"InstanceProfileName"`
+		Arn                 string    `json:"Arn"`
+		Roles               []IAMRole `json:"Roles"`
+	} `json:"InstanceProfile"`
+}
+
+// GetRoleOutput is `aws iam get-role`.
+type GetRoleOutput struct {
+	Role IAMRole `json:"Role"`
+}
+
+// ListAttachedRolePoliciesOutput is `aws iam list-attached-role-policies`.
+type ListAttachedRolePoliciesOutput struct {
+	AttachedPolicies []struct {
+		PolicyName string `json:"PolicyName"`
+		PolicyArn  string `json:"PolicyArn"`
+	} `json:"AttachedPolicies"`
+}
+
+// --- Auto Scaling ---
+
+// DescribeAutoScalingGroupsOutput is `aws autoscaling describe-auto-scaling-groups`.
+type DescribeAutoScalingGroupsOutput struct {
+	AutoScalingGroups []struct {
+		AutoScalingGroupName string `json:"AutoScalingGroupName"`
+		Instances            []struct {
+			InstanceID string `json:"InstanceId"`
+		} `json:"Instances"`
+		Tags []Tag `json:"Tags"`
+	} `json:"AutoScalingGroups"`
+}
+
+// --- kubectl ---
+
+type objectMeta struct {
+	Name              string            `json:"name"`
+	Namespace         string            `json:"namespace"`
+	Labels            map[string]string `json:"labels"`
+	Annotations       map[string]string `json:"annotations"`
+	CreationTimestamp Time              `json:"creationTimestamp"`
+}
+
+// ConfigMap is a v1 ConfigMap.
+type ConfigMap struct {
+	Kind     string            `json:"kind"`
+	Metadata objectMeta        `json:"metadata"`
+	Data     map[string]string `json:"data"`
+}
+
+// KubeNode is a v1 Node.
+type KubeNode struct {
+	Metadata objectMeta `json:"metadata"`
+	Spec     struct {
+		ProviderID string `json:"providerID"`
+	} `json:"spec"`
+	Status struct {
+		NodeInfo struct {
+			KubeletVersion  string `json:"kubeletVersion"`
+			OperatingSystem string `json:"operatingSystem"`
+		} `json:"nodeInfo"`
+		Conditions []struct {
+			Type   string `json:"type"`
+			Status string `json:"status"`
+		} `json:"conditions"`
+	} `json:"status"`
+}
+
+// KubeCSR is a certificates.k8s.io/v1 CertificateSigningRequest.
+type KubeCSR struct {
+	Metadata objectMeta `json:"metadata"`
+	Spec     struct {
+		SignerName string `json:"signerName"`
+		Username   string `json:"username"`
+		Request    string `json:"request"`
+	} `json:"spec"`
+	Status struct {
+		Certificate string `json:"certificate"`
+		Conditions  []struct {
+			Type           string `json:"type"`
+			Status         string `json:"status"`
+			Reason         string `json:"reason"`
+			Message        string `json:"message"`
+			LastUpdateTime Time   `json:"lastUpdateTime"`
+		} `json:"conditions"`
+	} `json:"status"`
+}
+
+// KubeDaemonSet is an apps/v1 DaemonSet, limited to what aws-node checks read.
+type KubeDaemonSet struct {
+	Metadata objectMeta `json:"metadata"`
+	Spec     struct {
+		Template struct {
+			Metadata objectMeta `json:"metadata"`
+			Spec     struct {
+				ServiceAccountName string `json:"serviceAccountName"`
+				Containers         []struct {
+					Name string `json:"name"`
+					Env  []struct {
+						Name      string          `json:"name"`
+						Value     string          `json:"value"`
+						ValueFrom json.RawMessage `json:"valueFrom"`
+					} `json:"env"`
+				} `json:"containers"`
+				Volumes []struct {
+					Name      string `json:"name"`
+					Projected *struct {
+						Sources []struct {
+							ServiceAccountToken *struct {
+								Audience string `json:"audience"`
+							} `json:"serviceAccountToken"`
+						} `json:"sources"`
+					} `json:"projected"`
+				} `json:"volumes"`
+			} `json:"spec"`
+		} `json:"template"`
+	} `json:"spec"`
+}
+
+// kubeList is a v1 List (or NodeList, CertificateSigningRequestList).
+type kubeList struct {
+	Kind  string            `json:"kind"`
+	Items []json.RawMessage `json:"items"`
+}

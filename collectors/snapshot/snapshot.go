@@ -1,0 +1,383 @@
+// Package snapshot reads an offline snapshot: a directory (or a .tar.gz of one) of plain AWS
+// CLI v2 and kubectl outputs at fixed paths, as specified in docs/snapshot-format.md. It turns
+// them into Evidence for one instance; it never judges.
+//
+// A missing file is "not in snapshot". A file holding an AWS CLI or kubectl error message
+// ("An error occurred (AccessDenied) when calling the GetRole operation: ...",
+// "Error from server (Forbidden): ...") becomes a gap with that reason, except NotFound /
+// NoSuchEntity, which is a fact (the object does not exist). A file that does not parse is a
+// gap naming the path and the parse error; the rest of the snapshot still loads.
+package snapshot
+
+import (
+	"archive/tar"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"sigs.k8s.io/yaml"
+)
+
+// Limits bound what Open reads.
+type Limits struct {
+	// MaxFileBytes caps one file (bytes); larger files are reported and skipped.
+	MaxFileBytes int64
+	// MaxTotalBytes caps all files read together (bytes, uncompressed).
+	MaxTotalBytes int64
+	// MaxFiles caps the number of archive members or directory entries visited.
+	MaxFiles int
+}
+
+// DefaultLimits fit snapshots of clusters with thousands of instances.
+var DefaultLimits = Limits{MaxFileBytes: 64 << 20, MaxTotalBytes: 512 << 20, MaxFiles: 20000}
+
+// Manifest is the optional manifest.json.
+type Manifest struct {
+	Cluster     string   `json:"cluster"`
+	Region      string   `json:"region"`
+	InstanceIDs []string `json:"instanceIds"`
+	CollectedAt Time     `json:"collectedAt"`
+	Tool        string   `json:"tool"`
+}
+
+// FileProblem is a snapshot file that could not be used.
+type FileProblem struct {
+	Path string
+	Err  string
+}
+
+// Snapshot is a loaded snapshot: the raw bytes of every file under a known top-level folder.
+type Snapshot struct {
+	// Origin is the path given to Open.
+	Origin   string
+	Manifest *Manifest
+	files    map[string][]byte
+	// Problems lists files that were skipped or did not parse, sorted by path.
+	Problems []FileProblem
+}
+
+// ErrNotSnapshot is returned when the path holds none of the snapshot's folders.
+var ErrNotSnapshot = errors.New("not a snapshot: no eks/, ec2/, iam/, autoscaling/ or kube/ folder found")
+
+var topFolders = map[string]bool{"eks": true, "ec2": true, "iam": true, "autoscaling": true, "kube": true}
+
+// Open loads a snapshot directory or a gzip-compressed tar of one. Archive members may sit
+// below one top-level folder (snap/eks/...). Links, devices, absolute paths and paths with ..
+// are skipped and recorded as problems; nothing is written to disk. Errors: the path cannot be
+// read, the archive is corrupt or truncated, a limit is exceeded, or ErrNotSnapshot.
+func Open(p string, lim Limits) (*Snapshot, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Origin: p, files: map[string][]byte{}}
+	if st.IsDir() {
+		err = s.readDir(p, lim)
+	} else {
+		err = s.readTarGz(p, lim)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.stripCommonPrefix()
+	if len(s.files) == 0 {
+		return nil, ErrNotSnapshot
+	}
+	if b, ok := s.files["manifest.json"]; ok {
+		var m Manifest
+		if err := json.Unmarshal(b, &m); err != nil {
+			s.problem("manifest.json", err.Error())
+		} else {
+			s.Manifest = &m
+		}
+	}
+	sort.Slice(s.Problems, func(i, j int) bool { return s.Problems[i].Path < s.Problems[j].Path })
+	return s, nil
+}
+
+func (s *Snapshot) problem(p, msg string) { s.Problems = append(s.Problems, FileProblem{p, msg}) }
+
+func (s *Snapshot) readDir(root string, lim Limits) error {
+	var total int64
+	n := 0
+	return filepath.WalkDir(root, func(fp string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		n++
+		if n > lim.MaxFiles {
+			return fmt.Errorf("more than %d entries under %s", lim.MaxFiles, root)
+		}
+		rel, _ := filepath.Rel(root, fp)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			s.problem(rel, "not a regular file (link or device); skipped")
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if info.Size() > lim.MaxFileBytes {
+			s.problem(rel, fmt.Sprintf("%d bytes is over the %d-byte limit; skipped", info.Size(), lim.MaxFileBytes))
+			return nil
+		}
+		total += info.Size()
+		if total > lim.MaxTotalBytes {
+			return fmt.Errorf("snapshot is larger than %d bytes", lim.MaxTotalBytes)
+		}
+		b, err := os.ReadFile(fp)
+		if err != nil {
+			return err
+		}
+		s.files[rel] = b
+		return nil
+	})
+}
+
+func (s *Snapshot) readTarGz(p string, lim Limits) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("%s is neither a directory nor a gzip-compressed tar: %w", p, err)
+	}
+	tr := tar.NewReader(zr)
+	var total int64
+	for n := 0; ; n++ {
+		if n >= lim.MaxFiles {
+			return fmt.Errorf("%s has more than %d members", p, lim.MaxFiles)
+		}
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s is corrupt or truncated: %w", p, err)
+		}
+		name := strings.TrimPrefix(h.Name, "./")
+		if h.Typeflag == tar.TypeDir {
+			continue
+		}
+		clean := path.Clean(name)
+		if path.IsAbs(name) || clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(name, "\\") {
+			s.problem(name, "member path is absolute or leaves the archive; skipped")
+			continue
+		}
+		if h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeRegA {
+			s.problem(name, "member is not a regular file (link or device); skipped")
+			continue
+		}
+		if h.Size > lim.MaxFileBytes {
+			s.problem(name, fmt.Sprintf("%d bytes is over the %d-byte limit; skipped", h.Size, lim.MaxFileBytes))
+			continue
+		}
+		total += h.Size
+		if total > lim.MaxTotalBytes {
+			return fmt.Errorf("%s holds more than %d uncompressed bytes", p, lim.MaxTotalBytes)
+		}
+		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
+		if err != nil {
+			return fmt.Errorf("%s is corrupt or truncated at member %s: %w", p, name, err)
+		}
+		s.files[clean] = b
+	}
+}
+
+// stripCommonPrefix handles archives whose files sit below one folder (snap/eks/...).
+func (s *Snapshot) stripCommonPrefix() {
+	for p := range s.files {
+		if topFolders[strings.SplitN(p, "/", 2)[0]] || p == "manifest.json" {
+			return
+		}
+	}
+	prefixes := map[string]bool{}
+	for p := range s.files {
+		parts := strings.SplitN(p, "/", 3)
+		if len(parts) >= 2 && (topFolders[parts[1]] || parts[1] == "manifest.json") {
+			prefixes[parts[0]] = true
+		}
+	}
+	if len(prefixes) != 1 {
+		s.files = map[string][]byte{}
+		return
+	}
+	var prefix string
+	for k := range prefixes {
+		prefix = k + "/"
+	}
+	out := map[string][]byte{}
+	for p, b := range s.files {
+		if strings.HasPrefix(p, prefix) {
+			out[strings.TrimPrefix(p, prefix)] = b
+		}
+	}
+	s.files = out
+}
+
+// Files lists the loaded file paths, sorted.
+func (s *Snapshot) Files() []string {
+	out := make([]string, 0, len(s.files))
+	for p := range s.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readResult says what reading one file gave.
+type readResult int
+
+const (
+	readOK       readResult = iota
+	readMissing             // file absent
+	readNotFound            // file holds a NotFound / NoSuchEntity error: the object does not exist
+	readGap                 // file holds another error, or does not parse; reason set
+)
+
+// cliError recognises error text the AWS CLI or kubectl printed instead of JSON.
+func cliError(b []byte) (notFound bool, reason string, ok bool) {
+	t := strings.TrimSpace(string(b))
+	switch {
+	case strings.HasPrefix(t, "An error occurred ("):
+		code := t[len("An error occurred ("):]
+		code = code[:max(0, strings.IndexByte(code, ')'))]
+		op := ""
+		if i := strings.Index(t, "when calling the "); i >= 0 {
+			op = strings.Fields(t[i+len("when calling the "):])[0]
+		}
+		if code == "NoSuchEntity" || code == "ResourceNotFoundException" || strings.HasSuffix(code, ".NotFound") {
+			return true, code, true
+		}
+		if op != "" {
+			return false, fmt.Sprintf("%s on %s", code, op), true
+		}
+		return false, code, true
+	case strings.HasPrefix(t, "Error from server (NotFound)"):
+		return true, "NotFound", true
+	case strings.HasPrefix(t, "Error from server ("):
+		code := t[len("Error from server ("):]
+		code = code[:max(0, strings.IndexByte(code, ')'))]
+		return false, "kubectl: " + code, true
+	}
+	return false, "", false
+}
+
+// decode reads p (JSON, possibly several concatenated pages, or YAML for .yaml/.yml) calling
+// each for every document. It returns the outcome and, for gaps, the reason.
+func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResult, string) {
+	b, ok := s.files[p]
+	if !ok {
+		return readMissing, "not in snapshot (" + p + ")"
+	}
+	if nf, reason, isErr := cliError(b); isErr {
+		if nf {
+			return readNotFound, reason
+		}
+		return readGap, reason + " (" + p + ")"
+	}
+	if strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") {
+		for _, doc := range splitYAML(b) {
+			js, err := yaml.YAMLToJSON(doc)
+			if err != nil {
+				s.problem(p, err.Error())
+				return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
+			}
+			if err := each(js); err != nil {
+				s.problem(p, err.Error())
+				return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
+			}
+		}
+		return readOK, ""
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	docs := 0
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = each(raw)
+		}
+		if err != nil {
+			s.problem(p, err.Error())
+			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
+		}
+		docs++
+	}
+	if docs == 0 {
+		s.problem(p, "empty file")
+		return readGap, "empty file " + p
+	}
+	return readOK, ""
+}
+
+func splitYAML(b []byte) [][]byte {
+	var out [][]byte
+	for _, d := range bytes.Split(b, []byte("\n---")) {
+		if len(bytes.TrimSpace(d)) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// decodeInto decodes every document of p into a fresh T and passes it to each.
+func decodeInto[T any](s *Snapshot, p string, each func(*T)) (readResult, string) {
+	return s.decode(p, func(raw json.RawMessage) error {
+		v := new(T)
+		if err := json.Unmarshal(raw, v); err != nil {
+			return err
+		}
+		each(v)
+		return nil
+	})
+}
+
+// kubePath returns the path of a kube/ file, trying .json then .yaml then .yml.
+func (s *Snapshot) kubePath(base string) string {
+	for _, ext := range []string{".json", ".yaml", ".yml"} {
+		if _, ok := s.files["kube/"+base+ext]; ok {
+			return "kube/" + base + ext
+		}
+	}
+	return "kube/" + base + ".json"
+}
+
+// dirFiles lists files directly under dir (e.g. "eks/describe-nodegroup"), sorted.
+func (s *Snapshot) dirFiles(dir string) []string {
+	var out []string
+	for p := range s.files {
+		if path.Dir(p) == dir {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CollectedAt returns the manifest's collectedAt, or the zero time.
+func (s *Snapshot) CollectedAt() time.Time {
+	if s.Manifest != nil {
+		return s.Manifest.CollectedAt.Time
+	}
+	return time.Time{}
+}
