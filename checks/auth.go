@@ -1,0 +1,284 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+const (
+	docAWSAuth           = "https://docs.aws.amazon.com/eks/latest/userguide/auth-configmap.html"
+	docAccessEntries     = "https://docs.aws.amazon.com/eks/latest/userguide/access-entries.html"
+	docSetAuthMode       = "https://docs.aws.amazon.com/eks/latest/userguide/setting-up-access-entries.html"
+	docCreateAccessEntry = "https://docs.aws.amazon.com/eks/latest/userguide/creating-access-entries.html"
+)
+
+// NodeUsername is the username a node's mapping must carry: the authenticator replaces the
+// template with the instance's private DNS name, which is the node name the kubelet registers.
+const NodeUsername = "system:node:{{EC2PrivateDNSName}}"
+
+// authMode returns the cluster's authentication mode; an absent accessConfig means CONFIG_MAP.
+func authMode(ev *evidence.Evidence) string {
+	if ev.Cluster == nil || ev.Cluster.AuthenticationMode == "" {
+		return "CONFIG_MAP"
+	}
+	return ev.Cluster.AuthenticationMode
+}
+
+// missingAll returns a skipped finding when none of kinds was collected.
+func missingAll(ev *evidence.Evidence, resource string, kinds ...evidence.Kind) (Finding, bool) {
+	var reasons []string
+	for _, k := range kinds {
+		if ev.Have(k) {
+			return Finding{}, false
+		}
+		reasons = append(reasons, fmt.Sprintf("%s: %s", k, ev.GapFor(k).Reason))
+	}
+	return Finding{Status: StatusSkipped, Resource: resource, Message: "missing evidence: " + strings.Join(reasons, "; ")}, true
+}
+
+func authChecks() []Check {
+	return []Check{
+		{Meta: Meta{ID: "auth.role-not-mapped", Title: "Node role is not mapped to a Kubernetes identity", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries, evidence.KindCluster},
+			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group", "auth.wrong-username", "auth.missing-groups"),
+			Why: "EKS turns the node's IAM role into the Kubernetes user system:node:<private DNS name> only through an aws-auth mapRoles entry or an EC2_LINUX / EC2_WINDOWS access entry; without one the kubelet gets 401 Unauthorized and the node never registers.",
+			Remediation: "Create an access entry: aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (EC2_WINDOWS for Windows), or add to aws-auth mapRoles: '- rolearn: ROLE_ARN_WITHOUT_PATH / username: system:node:{{EC2PrivateDNSName}} / groups: [system:bootstrappers, system:nodes]' (kubectl edit -n kube-system configmap/aws-auth).",
+			Docs: []string{docAWSAuth, docAccessEntries, docCreateAccessEntry}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				roleArn := nodeRoleArn(ev)
+				if f, skip := missingAll(ev, roleArn, evidence.KindAWSAuth, evidence.KindAccessEntries); skip {
+					return one(f)
+				}
+				var its []EvidenceItem
+				mapped := false
+				if ev.Have(evidence.KindAWSAuth) {
+					if m := exactRoleMapping(ev.AWSAuth, roleArn); m != nil {
+						mapped = true
+						its = append(its, item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d: rolearn %s", m.Index+1, m.RoleArn))
+					} else if !ev.AWSAuth.Present {
+						its = append(its, item(ev.Source(evidence.KindAWSAuth), "ConfigMap kube-system/aws-auth does not exist"))
+					} else {
+						its = append(its, item(ev.Source(evidence.KindAWSAuth), "no mapRoles entry has rolearn %s", canonicalArnForDisplay(roleArn)))
+					}
+				}
+				if ev.Have(evidence.KindAccessEntries) {
+					if e := nodeAccessEntry(ev, roleArn); e != nil {
+						mapped = true
+						its = append(its, item(ev.Source(evidence.KindAccessEntries), "access entry for %s (type %s)", e.PrincipalArn, orUnknown(e.Type)))
+					} else {
+						its = append(its, item(ev.Source(evidence.KindAccessEntries), "no access entry for %s among %d entries", roleArn, len(ev.AccessEntries)))
+					}
+				}
+				if mapped {
+					return one(pass(roleArn, "node role is mapped", its...))
+				}
+				var near []string
+				if len(roleMatches(ev.AWSAuth, roleArn)) > 0 {
+					near = append(near, "aws-auth maps the role with an IAM path (see auth.role-path)")
+				}
+				if ev.Instance != nil && ev.AWSAuth != nil && instanceProfileMapping(ev.AWSAuth, ev.Instance.InstanceProfileArn) != nil {
+					near = append(near, "aws-auth maps the instance profile ARN instead of the role (see auth.instance-profile-arn)")
+				}
+				msg := fmt.Sprintf("node role %s is in neither aws-auth mapRoles nor an access entry", roleArn)
+				if len(near) > 0 {
+					msg += ": " + strings.Join(near, "; ")
+				}
+				if !ev.Have(evidence.KindAWSAuth) || !ev.Have(evidence.KindAccessEntries) {
+					mode := authMode(ev)
+					otherAdmitted := (!ev.Have(evidence.KindAWSAuth) && mode != "API") || (!ev.Have(evidence.KindAccessEntries) && mode != "CONFIG_MAP")
+					if otherAdmitted || !ev.Have(evidence.KindCluster) {
+						return one(warn(roleArn, msg+" (the other mapping source was not collected, so it may be mapped there)", its...))
+					}
+				}
+				return one(fail(roleArn, msg, its...))
+			}},
+		{Meta: Meta{ID: "auth.role-path", Title: "aws-auth maps the role ARN with its IAM path", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindNodeRole}, Stage: StageAuth,
+			Explains: explains("auth.role-not-mapped", "runtime.unauthorized"),
+			Why: "The authenticator compares the caller's role ARN as STS reports it, which never contains the IAM path; a mapRoles rolearn such as arn:aws:iam::111122223333:role/eks/NodeRole therefore never matches and the kubelet is Unauthorized.",
+			Remediation: "Edit aws-auth (kubectl edit -n kube-system configmap/aws-auth) and write the rolearn without the path: arn:aws:iam::ACCOUNT:role/ROLE_NAME.",
+			Docs: []string{docAWSAuth}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				roleArn := nodeRoleArn(ev)
+				exact := exactRoleMapping(ev.AWSAuth, roleArn)
+				for _, m := range roleMatches(ev.AWSAuth, roleArn) {
+					if roleArnHasPath(m.RoleArn) && exact == nil {
+						want, _ := canonicalRoleArn(roleArn)
+						return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d maps %s; the authenticator only matches %s (no path)", m.Index+1, m.RoleArn, canonicalArnForDisplay(roleArn)),
+							item(ev.Source(evidence.KindAWSAuth), "rolearn: %s (compared as %s)", m.RoleArn, want)))
+					}
+				}
+				return one(pass(roleArn, "no aws-auth mapping of the node role carries an IAM path", item(ev.Source(evidence.KindAWSAuth), "%d mapRoles entries", len(ev.AWSAuth.Roles))))
+			}},
+		{Meta: Meta{ID: "auth.instance-profile-arn", Title: "aws-auth maps the instance profile ARN instead of the role", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindInstance}, Stage: StageAuth,
+			Explains: explains("auth.role-not-mapped", "runtime.unauthorized"),
+			Why: "Nodes authenticate as their role, not as their instance profile; a mapRoles entry with an arn:aws:iam::…:instance-profile/… ARN never matches.",
+			Remediation: "Replace the instance-profile ARN in aws-auth mapRoles with the ARN of the role inside it (aws iam get-instance-profile --instance-profile-name PROFILE --query 'InstanceProfile.Roles[0].Arn').",
+			Docs: []string{docAWSAuth, docInstanceProfile}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				if m := instanceProfileMapping(ev.AWSAuth, ev.Instance.InstanceProfileArn); m != nil {
+					return one(fail(m.RoleArn, fmt.Sprintf("mapRoles entry %d maps instance profile %s instead of its role", m.Index+1, m.RoleArn),
+						item(ev.Source(evidence.KindAWSAuth), "rolearn: %s", m.RoleArn)))
+				}
+				return one(pass(ev.Instance.InstanceProfileArn, "no aws-auth entry maps an instance profile ARN", item(ev.Source(evidence.KindAWSAuth), "%d mapRoles entries", len(ev.AWSAuth.Roles))))
+			}},
+		{Meta: Meta{ID: "auth.wrong-username", Title: "Node mapping has the wrong username", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized", "runtime.node-name-not-found"),
+			Why: "The Node authorizer lets a kubelet create and update only the Node named after its user; the username must be system:node:{{EC2PrivateDNSName}} so it equals the node name the kubelet registers.",
+			Remediation: "Set the entry's username to system:node:{{EC2PrivateDNSName}} in aws-auth (kubectl edit -n kube-system configmap/aws-auth), or replace the mapping with an EC2_LINUX access entry, which sets it for you.",
+			Docs: []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/node/"}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				roleArn := nodeRoleArn(ev)
+				m := exactRoleMapping(ev.AWSAuth, roleArn)
+				if m == nil {
+					return one(notApplicable(roleArn, "aws-auth has no entry for the node role"))
+				}
+				it := item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d username: %q", m.Index+1, m.Username)
+				if strings.TrimSpace(m.Username) != NodeUsername {
+					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d maps the node role to username %q, not %s", m.Index+1, m.Username, NodeUsername), it))
+				}
+				return one(pass(roleArn, "username is "+NodeUsername, it))
+			}},
+		{Meta: Meta{ID: "auth.missing-groups", Title: "Node mapping lacks system:bootstrappers or system:nodes", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized"),
+			Why: "system:nodes lets the Node authorizer admit the kubelet and system:bootstrappers lets it create its certificate signing requests; without both the kubelet is Forbidden from registering or never gets a serving certificate.",
+			Remediation: "Give the node role's aws-auth entry groups: [system:bootstrappers, system:nodes] (kubectl edit -n kube-system configmap/aws-auth).",
+			Docs: []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/kubelet-tls-bootstrapping/"}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				roleArn := nodeRoleArn(ev)
+				m := exactRoleMapping(ev.AWSAuth, roleArn)
+				if m == nil {
+					return one(notApplicable(roleArn, "aws-auth has no entry for the node role"))
+				}
+				var missing []string
+				for _, g := range []string{"system:bootstrappers", "system:nodes"} {
+					if !hasString(m.Groups, g) {
+						missing = append(missing, g)
+					}
+				}
+				it := item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d groups: %s", m.Index+1, quoteList(m.Groups))
+				if len(missing) > 0 {
+					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d lacks group(s) %s", m.Index+1, strings.Join(missing, ", ")), it))
+				}
+				return one(pass(roleArn, "mapping has system:bootstrappers and system:nodes", it))
+			}},
+		{Meta: Meta{ID: "auth.aws-auth-malformed", Title: "aws-auth ConfigMap does not parse", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindAWSAuth}, Stage: StageAuth,
+			Explains: explains("auth.role-not-mapped", "auth.wrong-username", "auth.missing-groups", "runtime.unauthorized", "windows.kube-proxy-group"),
+			Why: "The authenticator loads nothing from a mapRoles/mapUsers value that is not valid YAML and silently ignores misspelled fields, so every node and user mapped there loses access at once.",
+			Remediation: "Fix the YAML shown (kubectl edit -n kube-system configmap/aws-auth), keeping each entry as '- rolearn: … / username: … / groups: [...]'; or move node mappings to access entries (aws eks create-access-entry --type EC2_LINUX).",
+			Docs: []string{docAWSAuth}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				a := ev.AWSAuth
+				src := ev.Source(evidence.KindAWSAuth)
+				if !a.Present {
+					return one(notApplicable("kube-system/aws-auth", "the ConfigMap does not exist"))
+				}
+				if len(a.Problems) == 0 {
+					return one(pass("kube-system/aws-auth", fmt.Sprintf("aws-auth parses: %d role and %d user mappings", len(a.Roles), len(a.Users)), item(src, "mapRoles, mapUsers and mapAccounts parse")))
+				}
+				var its []EvidenceItem
+				for _, p := range a.Problems {
+					where := p.Key
+					if p.Line > 0 {
+						where += fmt.Sprintf(" line %d", p.Line)
+					}
+					its = append(its, item(src, "%s: %s", where, p.Message))
+				}
+				return one(fail("kube-system/aws-auth", fmt.Sprintf("aws-auth has %d problem(s): %s", len(a.Problems), a.Problems[0].Message), its...))
+			}},
+		{Meta: Meta{ID: "auth.access-mode", Title: "Authentication mode ignores the mapping that exists", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries},
+			Stage: StageAuth, Explains: explains("auth.role-not-mapped", "runtime.unauthorized"),
+			Why: "With authenticationMode CONFIG_MAP EKS ignores access entries, and with API it ignores aws-auth; a node mapped only in the ignored source is Unauthorized.",
+			Remediation: "Switch to both sources: aws eks update-cluster-config --name CLUSTER --access-config authenticationMode=API_AND_CONFIG_MAP (modes can only move towards API), or create the mapping in the source the current mode reads.",
+			Docs: []string{docSetAuthMode, docAccessEntries}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				roleArn := nodeRoleArn(ev)
+				mode := authMode(ev)
+				it := item(ev.Source(evidence.KindCluster), "accessConfig.authenticationMode %s", mode)
+				inCM := ev.Have(evidence.KindAWSAuth) && exactRoleMapping(ev.AWSAuth, roleArn) != nil
+				inAPI := ev.Have(evidence.KindAccessEntries) && nodeAccessEntry(ev, roleArn) != nil
+				switch {
+				case mode == "CONFIG_MAP" && inAPI && !inCM && ev.Have(evidence.KindAWSAuth):
+					return one(fail(roleArn, "the node role has an access entry, but authenticationMode CONFIG_MAP reads only aws-auth", it))
+				case mode == "API" && inCM && !inAPI && ev.Have(evidence.KindAccessEntries):
+					return one(fail(roleArn, "the node role is mapped in aws-auth, but authenticationMode API ignores aws-auth", it))
+				case !inCM && !inAPI:
+					return one(notApplicable(roleArn, "the node role is mapped nowhere (see auth.role-not-mapped)"))
+				}
+				return one(pass(roleArn, fmt.Sprintf("authenticationMode %s admits the node role's mapping", mode), it))
+			}},
+		{Meta: Meta{ID: "auth.access-entry-type", Title: "Node role's access entry has the wrong type", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindAccessEntries, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindImage},
+			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group"),
+			Why: "Only EC2_LINUX and EC2_WINDOWS access entries make EKS map the role to system:node:{{EC2PrivateDNSName}} with the node groups; a STANDARD entry cannot hold system:nodes, and a Windows node also needs the eks:kube-proxy-windows group that only EC2_WINDOWS adds.",
+			Remediation: "The type of an access entry cannot be changed: aws eks delete-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN, then aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (or EC2_WINDOWS).",
+			Docs: []string{docAccessEntries, docCreateAccessEntry}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				roleArn := nodeRoleArn(ev)
+				e := nodeAccessEntry(ev, roleArn)
+				if e == nil {
+					return one(notApplicable(roleArn, "the node role has no access entry"))
+				}
+				if !e.Described {
+					return one(Finding{Status: StatusSkipped, Resource: roleArn, Message: "missing evidence: eks/describe-access-entry for " + e.PrincipalArn + " was not collected"})
+				}
+				it := item(ev.Source(evidence.KindAccessEntries), "access entry %s type %s", e.PrincipalArn, e.Type)
+				win := isWindows(ev)
+				switch {
+				case e.Type != "EC2_LINUX" && e.Type != "EC2_WINDOWS":
+					return one(fail(roleArn, fmt.Sprintf("access entry for the node role has type %s; nodes need EC2_LINUX or EC2_WINDOWS", e.Type), it))
+				case win && e.Type == "EC2_LINUX":
+					return one(fail(roleArn, "Windows node's role has an EC2_LINUX access entry; Windows nodes need EC2_WINDOWS (adds eks:kube-proxy-windows)", it))
+				}
+				return one(pass(roleArn, "access entry type "+e.Type, it))
+			}},
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "not described"
+	}
+	return s
+}
+
+// canonicalArnForDisplay shows the role ARN as aws-auth must spell it (path removed, case kept).
+func canonicalArnForDisplay(arn string) string {
+	i := strings.Index(arn, ":role/")
+	if i < 0 {
+		return arn
+	}
+	name := arn[i+len(":role/"):]
+	if j := strings.LastIndexByte(name, '/'); j >= 0 {
+		name = name[j+1:]
+	}
+	return arn[:i] + ":role/" + name
+}
+
+// instanceProfileMapping returns a mapRoles entry that maps an instance profile ARN (the given
+// one, compared case-insensitively and path-insensitively, or any when profileArn is empty).
+func instanceProfileMapping(a *evidence.AWSAuth, profileArn string) *evidence.RoleMapping {
+	if a == nil {
+		return nil
+	}
+	want := strings.ToLower(profileArn)
+	if i := strings.LastIndexByte(want, '/'); i >= 0 {
+		want = want[i+1:]
+	}
+	for i := range a.Roles {
+		r := strings.ToLower(a.Roles[i].RoleArn)
+		if !strings.Contains(r, ":instance-profile/") {
+			continue
+		}
+		name := r[strings.LastIndexByte(r, '/')+1:]
+		if want == "" || name == want {
+			return &a.Roles[i]
+		}
+	}
+	return nil
+}

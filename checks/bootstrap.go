@@ -1,0 +1,350 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+const (
+	docLaunchTemplates = "https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html"
+	docUserData        = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/user-data.html"
+	docNodeadm         = "https://awslabs.github.io/amazon-eks-ami/nodeadm/"
+	docBottlerocketK8s = "https://bottlerocket.dev/en/os/latest/api/settings/kubernetes/"
+	docBootstrapSh     = "https://github.com/awslabs/amazon-eks-ami/blob/main/templates/al2/runtime/bootstrap.sh"
+	docUserDataLimit   = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-add-user-data.html"
+	docMaxPods         = "https://docs.aws.amazon.com/eks/latest/userguide/choosing-instance-type.html"
+	docPrivateCluster  = "https://docs.aws.amazon.com/eks/latest/userguide/private-clusters.html"
+	docWindowsBoot     = "https://docs.aws.amazon.com/eks/latest/userguide/eks-optimized-windows-ami.html"
+)
+
+// EC2UserDataLimit is the 16 KB limit on raw user data (docUserDataLimit).
+const EC2UserDataLimit = 16 * 1024
+
+func bootstrapItem(ev *evidence.Evidence, format string, args ...any) EvidenceItem {
+	return item(ev.Source(evidence.KindBootstrap), format, args...)
+}
+
+// configured reports a value the user data sets; when it does not, it returns a skipped
+// finding saying whether the value is set at run time or left to the node's default.
+func configured(ev *evidence.Evidence, field, value, resource, defaultWhy string) (Finding, bool) {
+	if value != "" {
+		return Finding{}, true
+	}
+	if why, ok := ev.Bootstrap.Unresolved[field]; ok {
+		return Finding{Status: StatusSkipped, Resource: resource, Message: "cannot compare: " + why}, false
+	}
+	return notApplicable(resource, defaultWhy), false
+}
+
+func expectedFormat(f AMIFamily) evidence.BootstrapFormat {
+	switch f {
+	case FamilyAL2, FamilyUbuntu:
+		return evidence.FormatBootstrapSh
+	case FamilyAL2023:
+		return evidence.FormatNodeConfig
+	case FamilyBottlerocket:
+		return evidence.FormatBottlerocket
+	case FamilyWindows:
+		return evidence.FormatWindows
+	}
+	return ""
+}
+
+func bootstrapChecks() []Check {
+	return []Check{
+		{Meta: Meta{ID: "bootstrap.userdata-unparseable", Title: "User data does not parse", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap}, Stage: StageBootstrap,
+			Explains: explains("bootstrap.no-bootstrap", "bootstrap.nodeconfig-incomplete", "bootstrap.cluster-name-mismatch", "bootstrap.endpoint-mismatch", "bootstrap.ca-mismatch", "bootstrap.private-cluster-args", "runtime.*"),
+			Why: "cloud-init, nodeadm and Bottlerocket apply only what they can parse: a MIME document closed early drops its later parts, invalid YAML or TOML drops the whole configuration, and a script that is not run never bootstraps the node.",
+			Remediation: "Fix the user data at the part and line shown and roll the launch template: aws ec2 create-launch-template-version --launch-template-id LT --source-version N --launch-template-data '{\"UserData\":\"BASE64\"}', then update the node group or Auto Scaling group to the new version.",
+			Docs: []string{docLaunchTemplates, docUserData, docNodeadm, docBottlerocketK8s}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				b := ev.Bootstrap
+				var errs, warns []EvidenceItem
+				var first string
+				for _, i := range b.Issues {
+					where := i.Part
+					if i.Line > 0 {
+						where += fmt.Sprintf(", line %d", i.Line)
+					}
+					it := bootstrapItem(ev, "%s: %s", where, i.Message)
+					if i.Level == evidence.IssueError {
+						if first == "" {
+							first = where + ": " + i.Message
+						}
+						errs = append(errs, it)
+					} else {
+						warns = append(warns, it)
+					}
+				}
+				switch {
+				case len(errs) > 0:
+					return one(fail(ev.Target.InstanceID, first, append(errs, warns...)...))
+				case len(warns) > 0:
+					return one(warn(ev.Target.InstanceID, warns[0].Text, warns...))
+				}
+				return one(pass(ev.Target.InstanceID, fmt.Sprintf("user data parses (%s)", quoteList(b.Parts)), bootstrapItem(ev, "%d bytes, format %s", b.RawBytes, b.Format)))
+			}},
+		{Meta: Meta{ID: "bootstrap.userdata-too-large", Title: "User data over the 16 KB EC2 limit", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap}, Stage: StageBootstrap, Explains: explains(),
+			Why: "EC2 accepts at most 16 KB of user data (before base64 encoding); larger user data makes RunInstances or the launch template version fail, so no node with it is ever launched.",
+			Remediation: "Shrink the user data: gzip it (cloud-init and nodeadm accept gzip), move large files to S3 or SSM Parameter Store and fetch them at boot.",
+			Docs: []string{docUserDataLimit}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				n := ev.Bootstrap.RawBytes
+				it := bootstrapItem(ev, "user data is %d bytes after base64 decoding", n)
+				if n > EC2UserDataLimit {
+					return one(fail(ev.Target.InstanceID, fmt.Sprintf("user data is %d bytes, over the %d-byte limit", n, EC2UserDataLimit), it))
+				}
+				return one(pass(ev.Target.InstanceID, fmt.Sprintf("user data is %d bytes (limit %d)", n, EC2UserDataLimit), it))
+			}},
+		{Meta: Meta{ID: "bootstrap.no-bootstrap", Title: "User data never bootstraps the node", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
+			Stage: StageBootstrap, Explains: explains("bootstrap.nodeconfig-incomplete", "runtime.*"),
+			Why: "With a custom AMI or launch template user data, nothing joins the node unless the user data calls /etc/eks/bootstrap.sh (AL2), carries a nodeadm NodeConfig (AL2023), sets settings.kubernetes (Bottlerocket) or calls Start-EKSBootstrap.ps1 (Windows).",
+			Remediation: "Add the bootstrap step for the AMI family, e.g. for AL2023 a MIME part 'Content-Type: application/node.eks.aws' with a NodeConfig naming the cluster, apiServerEndpoint, certificateAuthority and cidr; for AL2 '/etc/eks/bootstrap.sh CLUSTER --apiserver-endpoint … --b64-cluster-ca …'.",
+			Docs: []string{docLaunchTemplates, docNodeadm, docBootstrapSh, docBottlerocketK8s}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				b := ev.Bootstrap
+				if b.CallsBootstrap {
+					return one(pass(ev.Target.InstanceID, "user data bootstraps the node ("+string(b.Format)+")", bootstrapItem(ev, "format %s", b.Format)))
+				}
+				if ev.UserData != nil && ev.UserData.Empty {
+					return one(fail(ev.Target.InstanceID, "the instance has no user data, so nothing tells the node which cluster to join", bootstrapItem(ev, "UserData is empty")))
+				}
+				return one(fail(ev.Target.InstanceID, "user data never calls bootstrap.sh, has no NodeConfig, no Bottlerocket settings.kubernetes and no Start-EKSBootstrap.ps1",
+					bootstrapItem(ev, "parts: %s", quoteList(b.Parts))))
+			}},
+		{Meta: Meta{ID: "bootstrap.wrong-format-for-ami", Title: "User data format does not match the AMI family", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindInstance}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
+			Stage: StageBootstrap, Explains: explains("bootstrap.no-bootstrap", "bootstrap.nodeconfig-incomplete", "runtime.*"),
+			Why: "Each AMI family reads only its own format: AL2023 has no /etc/eks/bootstrap.sh (nodeadm reads NodeConfig), AL2 ignores NodeConfig, Bottlerocket reads only TOML settings, and Windows runs only PowerShell.",
+			Remediation: "Rewrite the user data in the AMI's format (AL2→AL2023: replace the bootstrap.sh call with a NodeConfig: https://awslabs.github.io/amazon-eks-ami/nodeadm/), or launch the AMI family the user data was written for.",
+			Docs: []string{docNodeadm, docLaunchTemplates, docBottlerocketK8s, docWindowsBoot}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				fam, from := amiFamily(ev)
+				b := ev.Bootstrap
+				if fam == FamilyUnknown {
+					return one(notApplicable(ev.Target.InstanceID, "the AMI family is unknown (custom AMI or image not collected)"))
+				}
+				want := expectedFormat(fam)
+				it := item(ev.Source(evidence.KindImage)+ev.Source(evidence.KindNodegroups), "%s → %s expects %s; user data format %s", from, fam, want, b.Format)
+				if b.Format == evidence.FormatNone {
+					return one(notApplicable(ev.Target.InstanceID, "the user data has no bootstrap step (see bootstrap.no-bootstrap)"))
+				}
+				if b.Format != want {
+					return one(fail(ev.Target.InstanceID, fmt.Sprintf("%s AMI but the user data is %s; %s nodes read %s", fam, b.Format, fam, want), it))
+				}
+				if fam == FamilyAL2023 && hasFormat(b, evidence.FormatBootstrapSh) {
+					return one(warn(ev.Target.InstanceID, "a script in the user data also calls /etc/eks/bootstrap.sh, which does not exist on AL2023", it))
+				}
+				return one(pass(ev.Target.InstanceID, fmt.Sprintf("%s user data on a %s AMI", b.Format, fam), it))
+			}},
+		{Meta: Meta{ID: "bootstrap.cluster-name-mismatch", Title: "Cluster name in user data differs from the cluster", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindCluster},
+			Stage: StageBootstrap, Explains: explains("runtime.unauthorized", "bootstrap.endpoint-mismatch", "bootstrap.ca-mismatch"),
+			Why: "The kubelet's credential plugin signs its token for the cluster name in the user data; a token for another cluster is rejected (401), and bootstrap.sh/Bottlerocket look up endpoint and CA of the wrong cluster.",
+			Remediation: "Correct the cluster name in the user data (bootstrap.sh first argument, NodeConfig spec.cluster.name, settings.kubernetes.cluster-name) and roll the launch template.",
+			Docs: []string{docLaunchTemplates, docNodeadm, docBottlerocketK8s}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				b := ev.Bootstrap
+				want := ev.Target.Cluster
+				if ev.Cluster != nil {
+					want = ev.Cluster.Name
+				}
+				if f, ok := configured(ev, "clusterName", b.ClusterName, ev.Target.InstanceID, "the user data names no cluster"); !ok {
+					return one(f)
+				}
+				if want == "" || ev.Target.ClusterSource == "user data" {
+					return one(notApplicable(ev.Target.InstanceID, "the cluster was inferred from the user data itself"))
+				}
+				it := bootstrapItem(ev, "user data cluster name %q; target cluster %q (%s)", b.ClusterName, want, ev.Target.ClusterSource)
+				if b.ClusterName != want {
+					return one(fail(ev.Target.InstanceID, fmt.Sprintf("user data joins cluster %q, but the node belongs to %q", b.ClusterName, want), it))
+				}
+				return one(pass(ev.Target.InstanceID, "user data names cluster "+want, it))
+			}},
+		{Meta: Meta{ID: "bootstrap.endpoint-mismatch", Title: "API server endpoint in user data differs from the cluster's", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Stage: StageBootstrap,
+			Explains: explains("runtime.apiserver-timeout", "runtime.tls-untrusted"),
+			Why: "The kubelet's kubeconfig points at the endpoint from the user data; an endpoint of another (or a recreated) cluster times out or presents a certificate the node does not trust.",
+			Remediation: "Use the cluster's endpoint (aws eks describe-cluster --name CLUSTER --query cluster.endpoint) in --apiserver-endpoint / spec.cluster.apiServerEndpoint / settings.kubernetes.api-server and roll the launch template.",
+			Docs: []string{docLaunchTemplates, docNodeadm}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				b := ev.Bootstrap
+				if f, ok := configured(ev, "apiServerEndpoint", b.APIServerEndpoint, ev.Target.InstanceID, "the user data does not set the endpoint (the node looks it up with DescribeCluster)"); !ok {
+					return one(f)
+				}
+				it := bootstrapItem(ev, "user data endpoint %s; cluster endpoint %s", b.APIServerEndpoint, ev.Cluster.Endpoint)
+				if normalizeEndpoint(b.APIServerEndpoint) != normalizeEndpoint(ev.Cluster.Endpoint) {
+					return one(fail(ev.Target.InstanceID, fmt.Sprintf("user data points the kubelet at %s, but the cluster's endpoint is %s", b.APIServerEndpoint, ev.Cluster.Endpoint), it))
+				}
+				return one(pass(ev.Target.InstanceID, "user data endpoint matches the cluster", it))
+			}},
+		{Meta: Meta{ID: "bootstrap.ca-mismatch", Title: "CA bundle in user data differs from the cluster's", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Stage: StageBootstrap, Explains: explains("runtime.tls-untrusted"),
+			Why: "The kubelet trusts only the CA from the user data; if it is not the cluster's certificateAuthority (a recreated cluster, a copy-paste from another cluster, a truncated string) every TLS handshake with the API server fails with x509: certificate signed by unknown authority.",
+			Remediation: "Use the cluster's CA: aws eks describe-cluster --name CLUSTER --query cluster.certificateAuthority.data --output text, in --b64-cluster-ca / spec.cluster.certificateAuthority / settings.kubernetes.cluster-certificate, and roll the launch template.",
+			Docs: []string{docLaunchTemplates, docNodeadm, docBottlerocketK8s}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				b := ev.Bootstrap
+				if f, ok := configured(ev, "certificateAuthority", b.CertificateAuthority, ev.Target.InstanceID, "the user data does not set the CA (the node looks it up with DescribeCluster)"); !ok {
+					return one(f)
+				}
+				clusterCA, err := decodeCA(ev.Cluster.CertificateAuthority)
+				if err != nil {
+					return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "the cluster's certificateAuthority.data " + err.Error()})
+				}
+				nodeCA, err := decodeCA(b.CertificateAuthority)
+				if err != nil {
+					return one(fail(ev.Target.InstanceID, "the CA in the user data "+err.Error(), bootstrapItem(ev, "CA value starts %q", prefix(b.CertificateAuthority, 24))))
+				}
+				it := bootstrapItem(ev, "user data CA %s; cluster CA %s", caSubject(nodeCA[0]), caSubject(clusterCA[0]))
+				if !sameCA(nodeCA, clusterCA) {
+					return one(fail(ev.Target.InstanceID, "the CA in the user data is not the cluster's certificate authority", it))
+				}
+				return one(pass(ev.Target.InstanceID, "user data CA is the cluster's", it))
+			}},
+		{Meta: Meta{ID: "bootstrap.private-cluster-args", Title: "Private cluster but user data omits endpoint, CA or DNS IP", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Stage: StageBootstrap, Explains: explains("runtime.apiserver-timeout"),
+			Why: "When the user data omits the endpoint or CA, bootstrap.sh (and Bottlerocket) call eks:DescribeCluster at boot; in a private cluster without a route to the EKS API or an eks interface endpoint that call hangs and the node never starts its kubelet. Without a DNS IP bootstrap.sh guesses 10.100.0.10 or 172.20.0.10 from the VPC CIDR.",
+			Remediation: "Pass all three in the user data: --apiserver-endpoint ENDPOINT --b64-cluster-ca CA --dns-cluster-ip SERVICE_CIDR.10 (values from aws eks describe-cluster --name CLUSTER).",
+			Docs: []string{docPrivateCluster, docBootstrapSh}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				b, c := ev.Bootstrap, ev.Cluster
+				if c.EndpointPublicAccess {
+					return one(notApplicable(ev.Target.InstanceID, "the cluster endpoint is public"))
+				}
+				if b.Format != evidence.FormatBootstrapSh && b.Format != evidence.FormatBottlerocket {
+					return one(notApplicable(ev.Target.InstanceID, fmt.Sprintf("%s user data does not fall back to DescribeCluster", b.Format)))
+				}
+				var missing []string
+				for _, f := range []struct{ field, val, name string }{{"apiServerEndpoint", b.APIServerEndpoint, "endpoint"}, {"certificateAuthority", b.CertificateAuthority, "CA"}} {
+					if f.val == "" && b.Unresolved[f.field] == "" {
+						missing = append(missing, f.name)
+					}
+				}
+				it := bootstrapItem(ev, "endpointPublicAccess false; user data endpoint %q, CA set %v, DNS IP %s", b.APIServerEndpoint, b.CertificateAuthority != "", quoteList(b.ClusterDNS))
+				if len(missing) > 0 {
+					return one(fail(ev.Target.InstanceID, fmt.Sprintf("private cluster, but the user data omits the %s, so the node must reach the EKS API to call DescribeCluster", strings.Join(missing, " and ")), it))
+				}
+				if len(b.ClusterDNS) == 0 && b.Unresolved["clusterDNS"] == "" && b.Format == evidence.FormatBootstrapSh {
+					return one(warn(ev.Target.InstanceID, "private cluster, but the user data omits --dns-cluster-ip, so bootstrap.sh guesses it from the VPC CIDR", it))
+				}
+				return one(pass(ev.Target.InstanceID, "user data carries the endpoint and CA", it))
+			}},
+		{Meta: Meta{ID: "bootstrap.nodeconfig-incomplete", Title: "AL2023 NodeConfig lacks required cluster details", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap}, Stage: StageBootstrap, Explains: explains("runtime.*"),
+			Why: "nodeadm does not look the cluster up: its NodeConfig must name the cluster and give apiServerEndpoint, certificateAuthority and the service cidr, or nodeadm init fails validation and the kubelet never starts.",
+			Remediation: "Complete spec.cluster in the NodeConfig with name, apiServerEndpoint, certificateAuthority and cidr from 'aws eks describe-cluster --name CLUSTER --query cluster.[name,endpoint,certificateAuthority.data,kubernetesNetworkConfig.serviceIpv4Cidr]'.",
+			Docs: []string{docNodeadm, "https://docs.aws.amazon.com/eks/latest/userguide/al2023.html"}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				b := ev.Bootstrap
+				if b.Format != evidence.FormatNodeConfig {
+					return one(notApplicable(ev.Target.InstanceID, "the user data is not a NodeConfig"))
+				}
+				var missing []string
+				for _, f := range []struct{ name, val string }{{"name", b.ClusterName}, {"apiServerEndpoint", b.APIServerEndpoint}, {"certificateAuthority", b.CertificateAuthority}, {"cidr", b.ServiceCIDR}} {
+					if f.val == "" {
+						missing = append(missing, "spec.cluster."+f.name)
+					}
+				}
+				it := bootstrapItem(ev, "merged NodeConfig: name %q, apiServerEndpoint %q, certificateAuthority set %v, cidr %q", b.ClusterName, b.APIServerEndpoint, b.CertificateAuthority != "", b.ServiceCIDR)
+				if len(missing) > 0 {
+					return one(fail(ev.Target.InstanceID, "NodeConfig lacks "+strings.Join(missing, ", "), it))
+				}
+				return one(pass(ev.Target.InstanceID, "NodeConfig has name, apiServerEndpoint, certificateAuthority and cidr", it))
+			}},
+		{Meta: Meta{ID: "bootstrap.dns-ip", Title: "Cluster DNS IP outside the service CIDR", Severity: SeverityHigh,
+			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindInstance},
+			Stage: StageBootstrap,
+			Why: "The kubelet writes the cluster DNS IP into every pod's resolv.conf; it must be the kube-dns Service IP, which lies in the cluster's service CIDR (normally its .10 address). Otherwise pods on the node cannot resolve names.",
+			Remediation: "Set the DNS IP to the kube-dns ClusterIP (kubectl -n kube-system get svc kube-dns -o jsonpath='{.spec.clusterIP}'): --dns-cluster-ip for bootstrap.sh, spec.cluster.cidr (or kubelet.config.clusterDNS) for NodeConfig, settings.kubernetes.cluster-dns-ip for Bottlerocket.",
+			Docs: []string{docBootstrapSh, docNodeadm, docBottlerocketK8s}},
+			Eval: evalDNSIP},
+		{Meta: Meta{ID: "bootstrap.max-pods", Title: "max-pods above what the instance's ENIs can address", Severity: SeverityHigh,
+			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindInstanceType}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindInstance},
+			Stage: StageBootstrap,
+			Why: "Without prefix delegation the VPC CNI can give pods at most ENIs × (IPv4 addresses per ENI − 1) + 2 addresses; a higher max-pods makes the scheduler place pods that then fail with 'failed to assign an IP address to container'.",
+			Remediation: "Remove the max-pods override or set it to the computed limit (amazon-eks-ami max-pods-calculator.sh --instance-type TYPE --cni-version VERSION), or enable prefix delegation on aws-node.",
+			Docs: []string{docMaxPods, "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/AvailableIpPerENI.html"}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				b, it := ev.Bootstrap, ev.InstanceType
+				if it.MaxENIs == 0 || it.IPv4PerENI == 0 {
+					return one(Finding{Status: StatusSkipped, Resource: it.Name, Message: "missing evidence: NetworkInfo limits of " + it.Name + " not reported"})
+				}
+				if ev.AWSNode != nil && ev.AWSNode.Env["ENABLE_PREFIX_DELEGATION"] == "true" {
+					return one(notApplicable(it.Name, "prefix delegation is enabled on aws-node"))
+				}
+				limit := it.MaxENIs*(it.IPv4PerENI-1) + 2
+				how := fmt.Sprintf("%d ENIs × (%d − 1) + 2", it.MaxENIs, it.IPv4PerENI)
+				if isWindows(ev) {
+					limit, how = it.IPv4PerENI-1, fmt.Sprintf("Windows: %d addresses of the primary ENI − 1", it.IPv4PerENI)
+				}
+				src := item(ev.Source(evidence.KindInstanceType), "%s: %s = %d", it.Name, how, limit)
+				if b.MaxPods == nil {
+					return one(pass(it.Name, fmt.Sprintf("max-pods left to the default for %s (limit %d)", it.Name, limit), src))
+				}
+				if *b.MaxPods > limit {
+					return one(fail(it.Name, fmt.Sprintf("max-pods %d is above the %d pod addresses %s can provide", *b.MaxPods, limit, it.Name), src, bootstrapItem(ev, "max-pods %d", *b.MaxPods)))
+				}
+				return one(pass(it.Name, fmt.Sprintf("max-pods %d within the limit %d", *b.MaxPods, limit), src))
+			}},
+	}
+}
+
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func hasFormat(b *evidence.BootstrapConfig, f evidence.BootstrapFormat) bool {
+	for _, x := range b.Formats {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+func evalDNSIP(ev *evidence.Evidence) []Finding {
+	b, c := ev.Bootstrap, ev.Cluster
+	cidr := c.ServiceIPv4CIDR
+	if cidr == "" {
+		return one(notApplicable(ev.Target.InstanceID, "the cluster has no IPv4 service CIDR"))
+	}
+	var dns, from string
+	switch {
+	case len(b.ClusterDNS) > 0:
+		dns, from = b.ClusterDNS[0], "cluster DNS IP set in the user data"
+	case b.Unresolved["clusterDNS"] != "":
+		return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "cannot compare: " + b.Unresolved["clusterDNS"]})
+	case b.Format == evidence.FormatNodeConfig && b.ServiceCIDR != "":
+		dns, from = dotTen(b.ServiceCIDR), "derived by nodeadm from spec.cluster.cidr "+b.ServiceCIDR
+		if b.ServiceCIDR != cidr {
+			return one(fail(ev.Target.InstanceID, fmt.Sprintf("NodeConfig spec.cluster.cidr %s is not the cluster's service CIDR %s", b.ServiceCIDR, cidr),
+				bootstrapItem(ev, "spec.cluster.cidr %s", b.ServiceCIDR), item(ev.Source(evidence.KindCluster), "kubernetesNetworkConfig.serviceIpv4Cidr %s", cidr)))
+		}
+	case b.Format == evidence.FormatBootstrapSh && b.APIServerEndpoint != "" && b.CertificateAuthority != "" && ev.Instance != nil:
+		// bootstrap.sh skips DescribeCluster and guesses from the primary interface's address.
+		dns, from = "10.100.0.10", "guessed by bootstrap.sh (node address not in 10.0.0.0/8)"
+		if strings.HasPrefix(ev.Instance.PrivateIP, "10.") {
+			dns, from = "172.20.0.10", "guessed by bootstrap.sh (node address in 10.0.0.0/8)"
+		}
+	default:
+		return one(pass(ev.Target.InstanceID, "the node derives its DNS IP from the cluster's service CIDR", bootstrapItem(ev, "no DNS IP in the user data (%s)", b.Format)))
+	}
+	in, ok := cidrContains(cidr, dns)
+	it := bootstrapItem(ev, "%s: %s; service CIDR %s", from, dns, cidr)
+	switch {
+	case !ok:
+		return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %q is not an IP address", dns), it))
+	case !in:
+		return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is outside the service CIDR %s; kube-dns is %s", dns, from, cidr, dotTen(cidr)), it))
+	}
+	return one(pass(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s is inside %s", dns, cidr), it))
+}

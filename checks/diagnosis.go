@@ -1,0 +1,96 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Diagnosis states the most likely reason the node does not join.
+type Diagnosis struct {
+	// MostLikelyCause is the ID of the top-ranked failing finding; empty when nothing fails.
+	MostLikelyCause string `json:"mostLikelyCause"`
+	// Resource is the resource of that finding.
+	Resource string `json:"resource,omitempty"`
+	// Summary is one sentence for humans.
+	Summary string `json:"summary"`
+	// Chain lists the failing findings the cause explains (its symptoms), by ID.
+	Chain []string `json:"chain"`
+	// Ranked lists every failing finding ID, most likely cause first.
+	Ranked []string `json:"ranked"`
+}
+
+// Diagnose ranks failing findings: a finding explained by another failing finding (Meta.Explains)
+// is a symptom and ranks after causes; then higher severity, then more corroboration (failing
+// findings it explains), then earlier join stage, then ID. metas maps IDs to metadata.
+func Diagnose(findings []Finding, metas map[string]Meta) Diagnosis {
+	failing := map[string]Finding{}
+	var ids []string
+	for _, f := range findings {
+		if f.Status != StatusFail {
+			continue
+		}
+		if _, ok := failing[f.ID]; !ok {
+			ids = append(ids, f.ID)
+			failing[f.ID] = f
+		}
+	}
+	if len(ids) == 0 {
+		return Diagnosis{Summary: "no check failed: nothing in the evidence explains a failed join", Chain: []string{}, Ranked: []string{}}
+	}
+	explains := func(cause, effect string) bool {
+		if cause == effect {
+			return false
+		}
+		for _, p := range metas[cause].Explains {
+			if Matches(p, effect) {
+				return true
+			}
+		}
+		return false
+	}
+	symptom := map[string]bool{}
+	corroboration := map[string]int{}
+	for _, a := range ids {
+		for _, b := range ids {
+			if explains(a, b) && !explains(b, a) {
+				symptom[b] = true
+				corroboration[a]++
+			}
+		}
+	}
+	sort.SliceStable(ids, func(i, j int) bool {
+		a, b := ids[i], ids[j]
+		if symptom[a] != symptom[b] {
+			return !symptom[a]
+		}
+		if ra, rb := metas[a].Severity.Rank(), metas[b].Severity.Rank(); ra != rb {
+			return ra > rb
+		}
+		if corroboration[a] != corroboration[b] {
+			return corroboration[a] > corroboration[b]
+		}
+		if metas[a].Stage != metas[b].Stage {
+			return metas[a].Stage < metas[b].Stage
+		}
+		return a < b
+	})
+	top := failing[ids[0]]
+	var chain []string
+	for _, id := range ids[1:] {
+		if explains(ids[0], id) {
+			chain = append(chain, id)
+		}
+	}
+	if chain == nil {
+		chain = []string{}
+	}
+	summary := fmt.Sprintf("%s: %s", metas[top.ID].Title, top.Message)
+	if len(chain) > 0 {
+		summary += fmt.Sprintf(" (this also explains %s)", strings.Join(chain, ", "))
+	}
+	if n := len(ids) - 1 - len(chain); n > 0 {
+		summary += fmt.Sprintf("; %d other independent failure(s) follow", n)
+	}
+	return Diagnosis{MostLikelyCause: top.ID, Resource: top.Resource, Summary: summary, Chain: chain, Ranked: ids}
+}

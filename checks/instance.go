@@ -1,0 +1,340 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+const (
+	docInstanceLifecycle = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-lifecycle.html"
+	docIMDSOptions       = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-instance-metadata-options.html"
+	docEKSIMDS           = "https://docs.aws.amazon.com/eks/latest/best-practices/identity-and-access-management.html"
+	docSubnetReqs        = "https://docs.aws.amazon.com/eks/latest/userguide/network-reqs.html"
+	docIPOptimize        = "https://docs.aws.amazon.com/eks/latest/best-practices/ip-opt.html"
+	docLaunchWorkers     = "https://docs.aws.amazon.com/eks/latest/userguide/launch-workers.html"
+	docCSR               = "https://kubernetes.io/docs/reference/access-authn-authz/kubelet-tls-bootstrapping/"
+	docEKSCertSigning    = "https://docs.aws.amazon.com/eks/latest/userguide/cert-signing.html"
+	docWindows           = "https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html"
+)
+
+// pendingGrace is how long a launching instance or a kubelet CSR may stay pending before it
+// counts as stuck (judged against Evidence.CollectedAt).
+const pendingGrace = 10 * time.Minute
+
+// csrGrace is how long EKS normally takes to approve a kubelet CSR.
+const csrGrace = 5 * time.Minute
+
+func instanceChecks() []Check {
+	return []Check{
+		{Meta: Meta{ID: "instance.not-running", Title: "Instance is not running", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindInstance}, Stage: StageInstance, Explains: []string{"*"},
+			Why: "Only a running instance can start a kubelet; a stopped or terminated instance, or one stuck in pending, never registers.",
+			Remediation: "Read the state reason (aws ec2 describe-instances --instance-ids ID --query 'Reservations[].Instances[].StateReason'); start it (aws ec2 start-instances) or let the Auto Scaling group replace it, and fix what terminated it (capacity, EBS KMS key permissions, Spot interruption).",
+			Docs: []string{docInstanceLifecycle}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				in := ev.Instance
+				it := item(ev.Source(evidence.KindInstance), "State.Name %s%s, launched %s", in.State, reasonSuffix(in.StateReason), in.LaunchTime.Format(time.RFC3339))
+				switch in.State {
+				case "running":
+					return one(pass(in.ID, "instance is running", it))
+				case "pending":
+					if ev.CollectedAt.IsZero() || in.LaunchTime.IsZero() {
+						return one(warn(in.ID, "instance is pending (its age is unknown)", it))
+					}
+					age := ev.CollectedAt.Sub(in.LaunchTime)
+					if age > pendingGrace {
+						return one(fail(in.ID, fmt.Sprintf("instance has been pending for %s", age.Round(time.Minute)), it))
+					}
+					return one(warn(in.ID, fmt.Sprintf("instance is still launching (pending for %s)", age.Round(time.Second)), it))
+				}
+				return one(fail(in.ID, fmt.Sprintf("instance is %s%s", in.State, reasonSuffix(in.StateReason)), it))
+			}},
+		{Meta: Meta{ID: "instance.imds", Title: "Instance metadata service unusable for the node", Severity: SeverityHigh,
+			Needs: []evidence.Kind{evidence.KindInstance}, Stage: StageInstance, Explains: explains("bootstrap.private-cluster-args"),
+			Why: "bootstrap.sh, nodeadm and Bottlerocket read the region, instance ID and role credentials from IMDS; with the endpoint disabled bootstrap fails. With IMDSv2 required and a hop limit of 1, pods that are not on the host network (and need IMDS) cannot reach it.",
+			Remediation: "aws ec2 modify-instance-metadata-options --instance-id ID --http-endpoint enabled --http-tokens required --http-put-response-hop-limit 2 (set MetadataOptions in the launch template for new nodes).",
+			Docs: []string{docIMDSOptions, docEKSIMDS}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				in := ev.Instance
+				m := in.Metadata
+				it := item(ev.Source(evidence.KindInstance), "MetadataOptions HttpEndpoint=%s HttpTokens=%s HttpPutResponseHopLimit=%d", m.HttpEndpoint, m.HttpTokens, m.HopLimit)
+				switch {
+				case m.HttpEndpoint == "disabled":
+					return one(fail(in.ID, "the instance metadata endpoint is disabled", it))
+				case m.HttpTokens == "required" && m.HopLimit == 1:
+					return one(warn(in.ID, "IMDSv2 is required with hop limit 1: containers without host networking cannot reach IMDS", it))
+				case m.HttpEndpoint == "":
+					return one(Finding{Status: StatusSkipped, Resource: in.ID, Message: "MetadataOptions not reported"})
+				}
+				return one(pass(in.ID, "instance metadata is reachable by the node", it))
+			}},
+	}
+}
+
+func reasonSuffix(r string) string {
+	if r == "" {
+		return ""
+	}
+	return " (" + r + ")"
+}
+
+func subnetChecks() []Check {
+	return []Check{
+		{Meta: Meta{ID: "subnet.ip-exhausted", Title: "Node subnet is out of IPv4 addresses", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindSubnets}, Optional: []evidence.Kind{evidence.KindInstanceType, evidence.KindAWSNode},
+			Stage: StageNetwork, Explains: explains("runtime.ipamd-no-ips", "runtime.cni-not-ready"),
+			Why: "The VPC CNI gives every pod an address from the node's subnet and keeps a warm pool (by default a whole spare ENI's worth); with no free addresses aws-node cannot assign pod IPs, system pods stay pending and the node is useless or NotReady.",
+			Remediation: "Free or add addresses: launch nodes in subnets with room, add a secondary VPC CIDR with custom networking, enable prefix delegation (kubectl set env -n kube-system ds/aws-node ENABLE_PREFIX_DELEGATION=true), or lower WARM_ENI_TARGET / set WARM_IP_TARGET and MINIMUM_IP_TARGET.",
+			Docs: []string{docSubnetReqs, docIPOptimize}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				in := ev.Instance
+				var sn *evidence.Subnet
+				for i := range ev.Subnets {
+					if ev.Subnets[i].ID == in.SubnetID {
+						sn = &ev.Subnets[i]
+					}
+				}
+				if sn == nil {
+					return one(Finding{Status: StatusSkipped, Resource: in.SubnetID, Message: "missing evidence: subnet " + in.SubnetID + " is not in " + ev.Source(evidence.KindSubnets)})
+				}
+				need, how := 1, "at least one address for pods"
+				if it := ev.InstanceType; it != nil && it.IPv4PerENI > 0 {
+					need, how = it.IPv4PerENI, fmt.Sprintf("%d addresses for one warm ENI of %s (WARM_ENI_TARGET=1)", it.IPv4PerENI, it.Name)
+				}
+				if ds := ev.AWSNode; ds != nil {
+					if ds.Env["ENABLE_PREFIX_DELEGATION"] == "true" {
+						need, how = 16, "a free /28 prefix (prefix delegation)"
+					} else if w := atoiOr(ds.Env["WARM_IP_TARGET"], 0) + 0; w > 0 || atoiOr(ds.Env["MINIMUM_IP_TARGET"], 0) > 0 {
+						need = max(w, atoiOr(ds.Env["MINIMUM_IP_TARGET"], 0))
+						how = fmt.Sprintf("%d addresses (WARM_IP_TARGET/MINIMUM_IP_TARGET)", need)
+					}
+				}
+				it := item(ev.Source(evidence.KindSubnets), "subnet %s (%s) AvailableIpAddressCount %d", sn.ID, sn.CIDR, sn.AvailableIPs)
+				switch {
+				case sn.AvailableIPs == 0:
+					return one(fail(sn.ID, fmt.Sprintf("subnet %s has no free IPv4 address left for pods", sn.ID), it))
+				case sn.AvailableIPs < need:
+					return one(warn(sn.ID, fmt.Sprintf("subnet %s has %d free addresses; the VPC CNI wants %s", sn.ID, sn.AvailableIPs, how), it))
+				}
+				return one(pass(sn.ID, fmt.Sprintf("subnet %s has %d free addresses", sn.ID, sn.AvailableIPs), it))
+			}},
+		{Meta: Meta{ID: "subnet.cluster-tag", Title: "Self-managed node lacks the kubernetes.io/cluster tag", Severity: SeverityHigh,
+			Needs: []evidence.Kind{evidence.KindInstance}, Optional: []evidence.Kind{evidence.KindAutoScaling, evidence.KindNodegroups},
+			Stage: StageInstance,
+			Why: "Self-managed nodes must carry kubernetes.io/cluster/<cluster-name> = owned (or shared) so the AWS cloud provider and controllers treat the instance as part of the cluster; without it the node's cloud resources (load balancer targets, volumes) are not managed and some setups refuse the node.",
+			Remediation: "Tag the Auto Scaling group with kubernetes.io/cluster/CLUSTER=owned and PropagateAtLaunch=true (aws autoscaling create-or-update-tags), and tag running instances (aws ec2 create-tags --resources ID --tags Key=kubernetes.io/cluster/CLUSTER,Value=owned).",
+			Docs: []string{docLaunchWorkers}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				in := ev.Instance
+				if in.Tags["eks:nodegroup-name"] != "" {
+					return one(notApplicable(in.ID, "managed node group instances are tagged by EKS"))
+				}
+				cluster := ev.Target.Cluster
+				if cluster == "" {
+					return one(notApplicable(in.ID, "the cluster name is unknown"))
+				}
+				key := "kubernetes.io/cluster/" + cluster
+				v := in.Tags[key]
+				src := ev.Source(evidence.KindInstance)
+				if v == "" {
+					for _, g := range ev.AutoScalingGroups {
+						if g.Name == in.Tags["aws:autoscaling:groupName"] && g.Tags[key] != "" {
+							v, src = g.Tags[key], ev.Source(evidence.KindAutoScaling)
+						}
+					}
+				}
+				if v == "owned" || v == "shared" {
+					return one(pass(in.ID, fmt.Sprintf("tag %s = %s", key, v), item(src, "tag %s=%s", key, v)))
+				}
+				if v != "" {
+					return one(fail(in.ID, fmt.Sprintf("tag %s is %q, not owned or shared", key, v), item(src, "tag %s=%s", key, v)))
+				}
+				return one(fail(in.ID, fmt.Sprintf("instance and its Auto Scaling group lack tag %s", key), item(src, "tags: %s", tagKeys(in.Tags))))
+			}},
+	}
+}
+
+func tagKeys(m map[string]string) string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return quoteList(keys)
+}
+
+func atoiOr(s string, def int) int {
+	n := 0
+	if s == "" {
+		return def
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return def
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// nodeName returns the Kubernetes node name of the instance: its private DNS name.
+func nodeName(in *evidence.Instance) string {
+	return in.PrivateDNSName
+}
+
+func nodeCSRs(ev *evidence.Evidence) []evidence.CSR {
+	name := nodeName(ev.Instance)
+	if name == "" {
+		return nil
+	}
+	user := "system:node:" + name
+	var out []evidence.CSR
+	for _, c := range ev.CSRs {
+		if c.Username == user || c.CommonName == user {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func csrChecks() []Check {
+	return []Check{
+		{Meta: Meta{ID: "csr.pending", Title: "Kubelet certificate signing requests stay Pending", Severity: SeverityHigh,
+			Needs: []evidence.Kind{evidence.KindCSRs, evidence.KindInstance}, Stage: StageCerts,
+			Why: "The kubelet asks for its serving certificate with a kubernetes.io/kubelet-serving CSR that EKS approves automatically; while it stays Pending, kubectl logs/exec and metrics for the node fail, and a Pending client CSR means the node cannot register at all.",
+			Remediation: "Check why EKS does not approve it (the node's private DNS name and IPs must match the instance; the role must be mapped with system:nodes). Inspect with kubectl get csr; approve a legitimate one by hand with kubectl certificate approve NAME.",
+			Docs: []string{docCSR, docEKSCertSigning}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				name := nodeName(ev.Instance)
+				csrs := nodeCSRs(ev)
+				if len(csrs) == 0 {
+					return one(pass(name, "no certificate signing request of node "+name+" is pending", item(ev.Source(evidence.KindCSRs), "%d CSRs, none from system:node:%s", len(ev.CSRs), name)))
+				}
+				var out []Finding
+				for _, c := range csrs {
+					if c.State != "Pending" {
+						continue
+					}
+					it := item(ev.Source(evidence.KindCSRs), "CSR %s signer %s requestor %s created %s, no Approved/Denied condition", c.Name, c.SignerName, c.Username, c.Created.Format(time.RFC3339))
+					switch {
+					case ev.CollectedAt.IsZero() || c.Created.IsZero():
+						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) is Pending", c.Name, c.SignerName), it))
+					case ev.CollectedAt.Sub(c.Created) > csrGrace:
+						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) has been Pending for %s", c.Name, c.SignerName, ev.CollectedAt.Sub(c.Created).Round(time.Minute)), it))
+					default:
+						out = append(out, warn(c.Name, fmt.Sprintf("CSR %s (%s) was created %s before collection and is not approved yet", c.Name, c.SignerName, ev.CollectedAt.Sub(c.Created).Round(time.Second)), it))
+					}
+				}
+				if len(out) == 0 {
+					return one(pass(name, fmt.Sprintf("no CSR of node %s is pending (%d found)", name, len(csrs)), item(ev.Source(evidence.KindCSRs), "%d CSRs from system:node:%s", len(csrs), name)))
+				}
+				return out
+			}},
+		{Meta: Meta{ID: "csr.denied", Title: "Kubelet certificate signing request denied or failed", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindCSRs, evidence.KindInstance}, Stage: StageCerts,
+			Why: "A denied or failed kubelet CSR leaves the kubelet without the certificate it needs; the kubelet does not retry a denied request by itself.",
+			Remediation: "Read the condition's reason (kubectl get csr NAME -o yaml); fix the cause (node name not matching the instance's private DNS name, wrong groups), delete the CSR (kubectl delete csr NAME) and restart kubelet so it requests a new one.",
+			Docs: []string{docCSR, docEKSCertSigning}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				name := nodeName(ev.Instance)
+				var out []Finding
+				for _, c := range nodeCSRs(ev) {
+					if c.State == "Denied" || c.State == "Failed" {
+						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) was %s: %s %s", c.Name, c.SignerName, strings.ToLower(c.State), c.Reason, c.Message),
+							item(ev.Source(evidence.KindCSRs), "CSR %s condition %s reason %q message %q", c.Name, c.State, c.Reason, c.Message)))
+					}
+				}
+				if len(out) == 0 {
+					return one(pass(name, "no CSR of node "+name+" was denied or failed", item(ev.Source(evidence.KindCSRs), "%d CSRs in the cluster", len(ev.CSRs))))
+				}
+				return out
+			}},
+	}
+}
+
+func windowsChecks() []Check {
+	notWindows := func(ev *evidence.Evidence) []Finding {
+		return one(notApplicable(ev.Instance.ID, "the instance is not a Windows node"))
+	}
+	return []Check{
+		{Meta: Meta{ID: "windows.ipam-disabled", Title: "Windows IPAM is not enabled in amazon-vpc-cni", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindVPCCNIConfig}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
+			Stage: StagePostJoin, Explains: []string{"runtime.windows-ipam-label"},
+			Why: "Windows pods get their IPs from the VPC resource controller only when ConfigMap kube-system/amazon-vpc-cni has enable-windows-ipam: \"true\"; otherwise every Windows pod sandbox fails with 'does not have label vpc.amazonaws.com/PrivateIPv4Address'.",
+			Remediation: "kubectl patch configmap/amazon-vpc-cni -n kube-system --type merge -p '{\"data\":{\"enable-windows-ipam\":\"true\"}}' (create the ConfigMap if it does not exist).",
+			Docs: []string{docWindows}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				if !isWindows(ev) {
+					return notWindows(ev)
+				}
+				src := ev.Source(evidence.KindVPCCNIConfig)
+				if ev.VPCCNIConfig == nil {
+					return one(fail("kube-system/amazon-vpc-cni", "ConfigMap kube-system/amazon-vpc-cni does not exist", item(src, "NotFound")))
+				}
+				v := ev.VPCCNIConfig["enable-windows-ipam"]
+				it := item(src, "data.enable-windows-ipam = %q", v)
+				if v != "true" {
+					return one(fail("kube-system/amazon-vpc-cni", fmt.Sprintf("enable-windows-ipam is %q, not \"true\"", v), it))
+				}
+				return one(pass("kube-system/amazon-vpc-cni", "Windows IPAM is enabled", it))
+			}},
+		{Meta: Meta{ID: "windows.kube-proxy-group", Title: "Windows node mapping lacks eks:kube-proxy-windows", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries, evidence.KindImage, evidence.KindNodegroups},
+			Stage: StageAuth,
+			Why: "On Windows, kube-proxy runs with the node's identity and needs the group eks:kube-proxy-windows; without it kube-proxy is Forbidden and Services do not work on the node.",
+			Remediation: "Add eks:kube-proxy-windows to the Windows node role's aws-auth groups (with system:bootstrappers and system:nodes), or use an EC2_WINDOWS access entry, which adds it.",
+			Docs: []string{docWindows, docAWSAuth}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				if !isWindows(ev) {
+					return notWindows(ev)
+				}
+				roleArn := nodeRoleArn(ev)
+				if f, skip := missingAll(ev, roleArn, evidence.KindAWSAuth, evidence.KindAccessEntries); skip {
+					return one(f)
+				}
+				if e := nodeAccessEntry(ev, roleArn); e != nil && e.Type == "EC2_WINDOWS" {
+					return one(pass(roleArn, "EC2_WINDOWS access entry adds eks:kube-proxy-windows", item(ev.Source(evidence.KindAccessEntries), "access entry type EC2_WINDOWS")))
+				}
+				m := exactRoleMapping(ev.AWSAuth, roleArn)
+				if m == nil {
+					return one(notApplicable(roleArn, "the Windows node role has no aws-auth mapping (see auth.role-not-mapped)"))
+				}
+				it := item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d groups: %s", m.Index+1, quoteList(m.Groups))
+				if !hasString(m.Groups, "eks:kube-proxy-windows") {
+					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d for the Windows node role lacks group eks:kube-proxy-windows", m.Index+1), it))
+				}
+				return one(pass(roleArn, "mapping has eks:kube-proxy-windows", it))
+			}},
+		{Meta: Meta{ID: "windows.no-linux-nodes", Title: "Cluster has no Linux node", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindNodes}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
+			Stage: StagePostJoin,
+			Why: "CoreDNS, the VPC resource controller's webhook and other system pods run only on Linux; a cluster with only Windows nodes has no DNS and no Windows pod networking.",
+			Remediation: "Add at least one Linux node group (two nodes for CoreDNS availability), e.g. aws eks create-nodegroup --cluster-name CLUSTER --nodegroup-name linux --ami-type AL2023_x86_64_STANDARD --node-role ROLE_ARN --subnets ...",
+			Docs: []string{docWindows}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				if !isWindows(ev) {
+					return notWindows(ev)
+				}
+				linux, ready := 0, 0
+				for _, n := range ev.Nodes {
+					if n.OS == "linux" {
+						linux++
+						if n.Ready {
+							ready++
+						}
+					}
+				}
+				it := item(ev.Source(evidence.KindNodes), "%d nodes, %d Linux (%d Ready)", len(ev.Nodes), linux, ready)
+				switch {
+				case linux == 0:
+					return one(fail(ev.Target.Cluster, "the cluster has no Linux node", it))
+				case ready == 0:
+					return one(warn(ev.Target.Cluster, fmt.Sprintf("the cluster has %d Linux node(s), none Ready", linux), it))
+				}
+				return one(pass(ev.Target.Cluster, fmt.Sprintf("%d Linux node(s) Ready", ready), it))
+			}},
+	}
+}

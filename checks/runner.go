@@ -1,0 +1,113 @@
+package checks
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+// Run evaluates the checks against ev and returns their findings sorted by status (fail,
+// error, warn, skipped, pass), severity, ID and resource. A check whose required evidence is
+// missing yields one skipped finding with the gap's reason; a check that panics yields one
+// error finding with the panic value; a check that returns nothing yields an error finding.
+func Run(list []Check, ev *evidence.Evidence) []Finding {
+	var out []Finding
+	for _, c := range list {
+		out = append(out, runOne(c, ev)...)
+	}
+	SortFindings(out)
+	return out
+}
+
+func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
+	m := c.Meta
+	var missing []string
+	for _, k := range m.Needs {
+		if !ev.Have(k) {
+			g := ev.GapFor(k)
+			missing = append(missing, fmt.Sprintf("%s: %s", k, g.Reason))
+		}
+	}
+	resource := ev.Target.InstanceID
+	if len(missing) > 0 {
+		return []Finding{complete(m, Finding{Status: StatusSkipped, Resource: resource,
+			Message: "missing evidence: " + strings.Join(missing, "; ")})}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			stack := string(debug.Stack())
+			if len(stack) > 600 {
+				stack = stack[:600]
+			}
+			fs = []Finding{complete(m, Finding{Status: StatusError, Resource: resource,
+				Message:  fmt.Sprintf("check panicked: %v", r),
+				Evidence: []EvidenceItem{{Source: "eksdoctor", Text: stack}}})}
+		}
+	}()
+	res := c.Eval(ev)
+	if len(res) == 0 {
+		return []Finding{complete(m, Finding{Status: StatusError, Resource: resource, Message: "check returned no finding"})}
+	}
+	for i := range res {
+		if res[i].Resource == "" {
+			res[i].Resource = resource
+		}
+		res[i] = complete(m, res[i])
+	}
+	return res
+}
+
+func complete(m Meta, f Finding) Finding {
+	f.ID = m.ID
+	f.Severity = m.Severity
+	if f.Evidence == nil {
+		f.Evidence = []EvidenceItem{}
+	}
+	if f.Status == StatusFail || f.Status == StatusWarn || f.Status == StatusError {
+		f.Why = m.Why
+		f.Remediation = m.Remediation
+	}
+	f.Docs = append([]string(nil), m.Docs...)
+	return f
+}
+
+func statusRank(s Status) int {
+	switch s {
+	case StatusFail:
+		return 0
+	case StatusError:
+		return 1
+	case StatusWarn:
+		return 2
+	case StatusSkipped:
+		return 3
+	}
+	return 4
+}
+
+// SortFindings orders findings deterministically (see Run).
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if statusRank(a.Status) != statusRank(b.Status) {
+			return statusRank(a.Status) < statusRank(b.Status)
+		}
+		if a.Severity.Rank() != b.Severity.Rank() {
+			return a.Severity.Rank() > b.Severity.Rank()
+		}
+		if a.ID != b.ID {
+			return a.ID < b.ID
+		}
+		return a.Resource < b.Resource
+	})
+}
+
+func sprintf(format string, args ...any) string {
+	if len(args) == 0 {
+		return format
+	}
+	return fmt.Sprintf(format, args...)
+}
