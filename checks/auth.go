@@ -43,9 +43,9 @@ func authChecks() []Check {
 		{Meta: Meta{ID: "auth.role-not-mapped", Title: "Node role is not mapped to a Kubernetes identity", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries, evidence.KindCluster},
 			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group", "auth.wrong-username", "auth.missing-groups"),
-			Why: "EKS turns the node's IAM role into the Kubernetes user system:node:<private DNS name> only through an aws-auth mapRoles entry or an EC2_LINUX / EC2_WINDOWS access entry; without one the kubelet gets 401 Unauthorized and the node never registers.",
+			Why:         "EKS turns the node's IAM role into the Kubernetes user system:node:<private DNS name> only through an aws-auth mapRoles entry or an EC2_LINUX / EC2_WINDOWS access entry; without one the kubelet gets 401 Unauthorized and the node never registers.",
 			Remediation: "Create an access entry: aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (EC2_WINDOWS for Windows), or add to aws-auth mapRoles: '- rolearn: ROLE_ARN_WITHOUT_PATH / username: system:node:{{EC2PrivateDNSName}} / groups: [system:bootstrappers, system:nodes]' (kubectl edit -n kube-system configmap/aws-auth).",
-			Docs: []string{docAWSAuth, docAccessEntries, docCreateAccessEntry}},
+			Docs:        []string{docAWSAuth, docAccessEntries, docCreateAccessEntry}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				if f, skip := missingAll(ev, roleArn, evidence.KindAWSAuth, evidence.KindAccessEntries); skip {
@@ -96,10 +96,10 @@ func authChecks() []Check {
 			}},
 		{Meta: Meta{ID: "auth.role-path", Title: "aws-auth maps the role ARN with its IAM path", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindNodeRole}, Stage: StageAuth,
-			Explains: explains("auth.role-not-mapped", "runtime.unauthorized"),
-			Why: "The authenticator compares the caller's role ARN as STS reports it, which never contains the IAM path; a mapRoles rolearn such as arn:aws:iam::111122223333:role/eks/NodeRole therefore never matches and the kubelet is Unauthorized.",
+			Explains:    explains("auth.role-not-mapped", "runtime.unauthorized"),
+			Why:         "The authenticator compares the caller's role ARN as STS reports it, which never contains the IAM path; a mapRoles rolearn such as arn:aws:iam::111122223333:role/eks/NodeRole therefore never matches and the kubelet is Unauthorized.",
 			Remediation: "Edit aws-auth (kubectl edit -n kube-system configmap/aws-auth) and write the rolearn without the path: arn:aws:iam::ACCOUNT:role/ROLE_NAME.",
-			Docs: []string{docAWSAuth}},
+			Docs:        []string{docAWSAuth}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				exact := exactRoleMapping(ev.AWSAuth, roleArn)
@@ -114,10 +114,10 @@ func authChecks() []Check {
 			}},
 		{Meta: Meta{ID: "auth.instance-profile-arn", Title: "aws-auth maps the instance profile ARN instead of the role", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindInstance}, Stage: StageAuth,
-			Explains: explains("auth.role-not-mapped", "runtime.unauthorized"),
-			Why: "Nodes authenticate as their role, not as their instance profile; a mapRoles entry with an arn:aws:iam::…:instance-profile/… ARN never matches.",
+			Explains:    explains("auth.role-not-mapped", "runtime.unauthorized"),
+			Why:         "Nodes authenticate as their role, not as their instance profile; a mapRoles entry with an arn:aws:iam::…:instance-profile/… ARN never matches.",
 			Remediation: "Replace the instance-profile ARN in aws-auth mapRoles with the ARN of the role inside it (aws iam get-instance-profile --instance-profile-name PROFILE --query 'InstanceProfile.Roles[0].Arn').",
-			Docs: []string{docAWSAuth, docInstanceProfile}},
+			Docs:        []string{docAWSAuth, docInstanceProfile}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				if m := instanceProfileMapping(ev.AWSAuth, ev.Instance.InstanceProfileArn); m != nil {
 					return one(fail(m.RoleArn, fmt.Sprintf("mapRoles entry %d maps instance profile %s instead of its role", m.Index+1, m.RoleArn),
@@ -127,9 +127,9 @@ func authChecks() []Check {
 			}},
 		{Meta: Meta{ID: "auth.wrong-username", Title: "Node mapping has the wrong username", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized", "runtime.node-name-not-found"),
-			Why: "The Node authorizer lets a kubelet create and update only the Node named after its user; the username must be system:node:{{EC2PrivateDNSName}} so it equals the node name the kubelet registers.",
+			Why:         "The Node authorizer lets a kubelet create and update only the Node named after its user; the username must be system:node:{{EC2PrivateDNSName}} so it equals the node name the kubelet registers.",
 			Remediation: "Set the entry's username to system:node:{{EC2PrivateDNSName}} in aws-auth (kubectl edit -n kube-system configmap/aws-auth), or replace the mapping with an EC2_LINUX access entry, which sets it for you.",
-			Docs: []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/node/"}},
+			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/node/"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				m := exactRoleMapping(ev.AWSAuth, roleArn)
@@ -144,9 +144,9 @@ func authChecks() []Check {
 			}},
 		{Meta: Meta{ID: "auth.missing-groups", Title: "Node mapping lacks system:bootstrappers or system:nodes", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized"),
-			Why: "system:nodes lets the Node authorizer admit the kubelet and system:bootstrappers lets it create its certificate signing requests; without both the kubelet is Forbidden from registering or never gets a serving certificate.",
+			Why:         "system:nodes lets the Node authorizer admit the kubelet and system:bootstrappers lets it create its certificate signing requests; without both the kubelet is Forbidden from registering or never gets a serving certificate.",
 			Remediation: "Give the node role's aws-auth entry groups: [system:bootstrappers, system:nodes] (kubectl edit -n kube-system configmap/aws-auth).",
-			Docs: []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/kubelet-tls-bootstrapping/"}},
+			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/kubelet-tls-bootstrapping/"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				m := exactRoleMapping(ev.AWSAuth, roleArn)
@@ -167,10 +167,10 @@ func authChecks() []Check {
 			}},
 		{Meta: Meta{ID: "auth.aws-auth-malformed", Title: "aws-auth ConfigMap does not parse", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSAuth}, Stage: StageAuth,
-			Explains: explains("auth.role-not-mapped", "auth.wrong-username", "auth.missing-groups", "runtime.unauthorized", "windows.kube-proxy-group"),
-			Why: "The authenticator loads nothing from a mapRoles/mapUsers value that is not valid YAML and silently ignores misspelled fields, so every node and user mapped there loses access at once.",
+			Explains:    explains("auth.role-not-mapped", "auth.wrong-username", "auth.missing-groups", "runtime.unauthorized", "windows.kube-proxy-group"),
+			Why:         "The authenticator loads nothing from a mapRoles/mapUsers value that is not valid YAML and silently ignores misspelled fields, so every node and user mapped there loses access at once.",
 			Remediation: "Fix the YAML shown (kubectl edit -n kube-system configmap/aws-auth), keeping each entry as '- rolearn: … / username: … / groups: [...]'; or move node mappings to access entries (aws eks create-access-entry --type EC2_LINUX).",
-			Docs: []string{docAWSAuth}},
+			Docs:        []string{docAWSAuth}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				a := ev.AWSAuth
 				src := ev.Source(evidence.KindAWSAuth)
@@ -193,9 +193,9 @@ func authChecks() []Check {
 		{Meta: Meta{ID: "auth.access-mode", Title: "Authentication mode ignores the mapping that exists", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries},
 			Stage: StageAuth, Explains: explains("auth.role-not-mapped", "runtime.unauthorized"),
-			Why: "With authenticationMode CONFIG_MAP EKS ignores access entries, and with API it ignores aws-auth; a node mapped only in the ignored source is Unauthorized.",
+			Why:         "With authenticationMode CONFIG_MAP EKS ignores access entries, and with API it ignores aws-auth; a node mapped only in the ignored source is Unauthorized.",
 			Remediation: "Switch to both sources: aws eks update-cluster-config --name CLUSTER --access-config authenticationMode=API_AND_CONFIG_MAP (modes can only move towards API), or create the mapping in the source the current mode reads.",
-			Docs: []string{docSetAuthMode, docAccessEntries}},
+			Docs:        []string{docSetAuthMode, docAccessEntries}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				mode := authMode(ev)
@@ -215,9 +215,9 @@ func authChecks() []Check {
 		{Meta: Meta{ID: "auth.access-entry-type", Title: "Node role's access entry has the wrong type", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAccessEntries, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindImage},
 			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group"),
-			Why: "Only EC2_LINUX and EC2_WINDOWS access entries make EKS map the role to system:node:{{EC2PrivateDNSName}} with the node groups; a STANDARD entry cannot hold system:nodes, and a Windows node also needs the eks:kube-proxy-windows group that only EC2_WINDOWS adds.",
+			Why:         "Only EC2_LINUX and EC2_WINDOWS access entries make EKS map the role to system:node:{{EC2PrivateDNSName}} with the node groups; a STANDARD entry cannot hold system:nodes, and a Windows node also needs the eks:kube-proxy-windows group that only EC2_WINDOWS adds.",
 			Remediation: "The type of an access entry cannot be changed: aws eks delete-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN, then aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (or EC2_WINDOWS).",
-			Docs: []string{docAccessEntries, docCreateAccessEntry}},
+			Docs:        []string{docAccessEntries, docCreateAccessEntry}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				e := nodeAccessEntry(ev, roleArn)

@@ -56,10 +56,10 @@ func bootstrapChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "bootstrap.userdata-unparseable", Title: "User data does not parse", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Stage: StageBootstrap,
-			Explains: explains("bootstrap.no-bootstrap", "bootstrap.nodeconfig-incomplete", "bootstrap.cluster-name-mismatch", "bootstrap.endpoint-mismatch", "bootstrap.ca-mismatch", "bootstrap.private-cluster-args", "runtime.*"),
-			Why: "cloud-init, nodeadm and Bottlerocket apply only what they can parse: a MIME document closed early drops its later parts, invalid YAML or TOML drops the whole configuration, and a script that is not run never bootstraps the node.",
+			Explains:    explains("bootstrap.no-bootstrap", "bootstrap.nodeconfig-incomplete", "bootstrap.cluster-name-mismatch", "bootstrap.endpoint-mismatch", "bootstrap.ca-mismatch", "bootstrap.private-cluster-args", "runtime.*"),
+			Why:         "cloud-init, nodeadm and Bottlerocket apply only what they can parse: a MIME document closed early drops its later parts, invalid YAML or TOML drops the whole configuration, and a script that is not run never bootstraps the node.",
 			Remediation: "Fix the user data at the part and line shown and roll the launch template: aws ec2 create-launch-template-version --launch-template-id LT --source-version N --launch-template-data '{\"UserData\":\"BASE64\"}', then update the node group or Auto Scaling group to the new version.",
-			Docs: []string{docLaunchTemplates, docUserData, docNodeadm, docBottlerocketK8s}},
+			Docs:        []string{docLaunchTemplates, docUserData, docNodeadm, docBottlerocketK8s}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b := ev.Bootstrap
 				var errs, warns []EvidenceItem
@@ -89,9 +89,9 @@ func bootstrapChecks() []Check {
 			}},
 		{Meta: Meta{ID: "bootstrap.userdata-too-large", Title: "User data over the 16 KB EC2 limit", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Stage: StageBootstrap, Explains: explains(),
-			Why: "EC2 accepts at most 16 KB of user data (before base64 encoding); larger user data makes RunInstances or the launch template version fail, so no node with it is ever launched.",
+			Why:         "EC2 accepts at most 16 KB of user data (before base64 encoding); larger user data makes RunInstances or the launch template version fail, so no node with it is ever launched.",
 			Remediation: "Shrink the user data: gzip it (cloud-init and nodeadm accept gzip), move large files to S3 or SSM Parameter Store and fetch them at boot.",
-			Docs: []string{docUserDataLimit}},
+			Docs:        []string{docUserDataLimit}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				n := ev.Bootstrap.RawBytes
 				it := bootstrapItem(ev, "user data is %d bytes after base64 decoding", n)
@@ -103,9 +103,9 @@ func bootstrapChecks() []Check {
 		{Meta: Meta{ID: "bootstrap.no-bootstrap", Title: "User data never bootstraps the node", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
 			Stage: StageBootstrap, Explains: explains("bootstrap.nodeconfig-incomplete", "runtime.*"),
-			Why: "With a custom AMI or launch template user data, nothing joins the node unless the user data calls /etc/eks/bootstrap.sh (AL2), carries a nodeadm NodeConfig (AL2023), sets settings.kubernetes (Bottlerocket) or calls Start-EKSBootstrap.ps1 (Windows).",
+			Why:         "With a custom AMI or launch template user data, nothing joins the node unless the user data calls /etc/eks/bootstrap.sh (AL2), carries a nodeadm NodeConfig (AL2023), sets settings.kubernetes (Bottlerocket) or calls Start-EKSBootstrap.ps1 (Windows).",
 			Remediation: "Add the bootstrap step for the AMI family, e.g. for AL2023 a MIME part 'Content-Type: application/node.eks.aws' with a NodeConfig naming the cluster, apiServerEndpoint, certificateAuthority and cidr; for AL2 '/etc/eks/bootstrap.sh CLUSTER --apiserver-endpoint … --b64-cluster-ca …'.",
-			Docs: []string{docLaunchTemplates, docNodeadm, docBootstrapSh, docBottlerocketK8s}},
+			Docs:        []string{docLaunchTemplates, docNodeadm, docBootstrapSh, docBottlerocketK8s}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b := ev.Bootstrap
 				if b.CallsBootstrap {
@@ -120,9 +120,9 @@ func bootstrapChecks() []Check {
 		{Meta: Meta{ID: "bootstrap.wrong-format-for-ami", Title: "User data format does not match the AMI family", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindInstance}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
 			Stage: StageBootstrap, Explains: explains("bootstrap.no-bootstrap", "bootstrap.nodeconfig-incomplete", "runtime.*"),
-			Why: "Each AMI family reads only its own format: AL2023 has no /etc/eks/bootstrap.sh (nodeadm reads NodeConfig), AL2 ignores NodeConfig, Bottlerocket reads only TOML settings, and Windows runs only PowerShell.",
+			Why:         "Each AMI family reads only its own format: AL2023 has no /etc/eks/bootstrap.sh (nodeadm reads NodeConfig), AL2 ignores NodeConfig, Bottlerocket reads only TOML settings, and Windows runs only PowerShell.",
 			Remediation: "Rewrite the user data in the AMI's format (AL2→AL2023: replace the bootstrap.sh call with a NodeConfig: https://awslabs.github.io/amazon-eks-ami/nodeadm/), or launch the AMI family the user data was written for.",
-			Docs: []string{docNodeadm, docLaunchTemplates, docBottlerocketK8s, docWindowsBoot}},
+			Docs:        []string{docNodeadm, docLaunchTemplates, docBottlerocketK8s, docWindowsBoot}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				fam, from := amiFamily(ev)
 				b := ev.Bootstrap
@@ -145,9 +145,9 @@ func bootstrapChecks() []Check {
 		{Meta: Meta{ID: "bootstrap.cluster-name-mismatch", Title: "Cluster name in user data differs from the cluster", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindCluster},
 			Stage: StageBootstrap, Explains: explains("runtime.unauthorized", "bootstrap.endpoint-mismatch", "bootstrap.ca-mismatch"),
-			Why: "The kubelet's credential plugin signs its token for the cluster name in the user data; a token for another cluster is rejected (401), and bootstrap.sh/Bottlerocket look up endpoint and CA of the wrong cluster.",
+			Why:         "The kubelet's credential plugin signs its token for the cluster name in the user data; a token for another cluster is rejected (401), and bootstrap.sh/Bottlerocket look up endpoint and CA of the wrong cluster.",
 			Remediation: "Correct the cluster name in the user data (bootstrap.sh first argument, NodeConfig spec.cluster.name, settings.kubernetes.cluster-name) and roll the launch template.",
-			Docs: []string{docLaunchTemplates, docNodeadm, docBottlerocketK8s}},
+			Docs:        []string{docLaunchTemplates, docNodeadm, docBottlerocketK8s}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b := ev.Bootstrap
 				want := ev.Target.Cluster
@@ -168,10 +168,10 @@ func bootstrapChecks() []Check {
 			}},
 		{Meta: Meta{ID: "bootstrap.endpoint-mismatch", Title: "API server endpoint in user data differs from the cluster's", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Stage: StageBootstrap,
-			Explains: explains("runtime.apiserver-timeout", "runtime.tls-untrusted"),
-			Why: "The kubelet's kubeconfig points at the endpoint from the user data; an endpoint of another (or a recreated) cluster times out or presents a certificate the node does not trust.",
+			Explains:    explains("runtime.apiserver-timeout", "runtime.tls-untrusted"),
+			Why:         "The kubelet's kubeconfig points at the endpoint from the user data; an endpoint of another (or a recreated) cluster times out or presents a certificate the node does not trust.",
 			Remediation: "Use the cluster's endpoint (aws eks describe-cluster --name CLUSTER --query cluster.endpoint) in --apiserver-endpoint / spec.cluster.apiServerEndpoint / settings.kubernetes.api-server and roll the launch template.",
-			Docs: []string{docLaunchTemplates, docNodeadm}},
+			Docs:        []string{docLaunchTemplates, docNodeadm}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b := ev.Bootstrap
 				if f, ok := configured(ev, "apiServerEndpoint", b.APIServerEndpoint, ev.Target.InstanceID, "the user data does not set the endpoint (the node looks it up with DescribeCluster)"); !ok {
@@ -185,9 +185,9 @@ func bootstrapChecks() []Check {
 			}},
 		{Meta: Meta{ID: "bootstrap.ca-mismatch", Title: "CA bundle in user data differs from the cluster's", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Stage: StageBootstrap, Explains: explains("runtime.tls-untrusted"),
-			Why: "The kubelet trusts only the CA from the user data; if it is not the cluster's certificateAuthority (a recreated cluster, a copy-paste from another cluster, a truncated string) every TLS handshake with the API server fails with x509: certificate signed by unknown authority.",
+			Why:         "The kubelet trusts only the CA from the user data; if it is not the cluster's certificateAuthority (a recreated cluster, a copy-paste from another cluster, a truncated string) every TLS handshake with the API server fails with x509: certificate signed by unknown authority.",
 			Remediation: "Use the cluster's CA: aws eks describe-cluster --name CLUSTER --query cluster.certificateAuthority.data --output text, in --b64-cluster-ca / spec.cluster.certificateAuthority / settings.kubernetes.cluster-certificate, and roll the launch template.",
-			Docs: []string{docLaunchTemplates, docNodeadm, docBottlerocketK8s}},
+			Docs:        []string{docLaunchTemplates, docNodeadm, docBottlerocketK8s}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b := ev.Bootstrap
 				if f, ok := configured(ev, "certificateAuthority", b.CertificateAuthority, ev.Target.InstanceID, "the user data does not set the CA (the node looks it up with DescribeCluster)"); !ok {
@@ -209,9 +209,9 @@ func bootstrapChecks() []Check {
 			}},
 		{Meta: Meta{ID: "bootstrap.private-cluster-args", Title: "Private cluster but user data omits endpoint, CA or DNS IP", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Stage: StageBootstrap, Explains: explains("runtime.apiserver-timeout"),
-			Why: "When the user data omits the endpoint or CA, bootstrap.sh (and Bottlerocket) call eks:DescribeCluster at boot; in a private cluster without a route to the EKS API or an eks interface endpoint that call hangs and the node never starts its kubelet. Without a DNS IP bootstrap.sh guesses 10.100.0.10 or 172.20.0.10 from the VPC CIDR.",
+			Why:         "When the user data omits the endpoint or CA, bootstrap.sh (and Bottlerocket) call eks:DescribeCluster at boot; in a private cluster without a route to the EKS API or an eks interface endpoint that call hangs and the node never starts its kubelet. Without a DNS IP bootstrap.sh guesses 10.100.0.10 or 172.20.0.10 from the VPC CIDR.",
 			Remediation: "Pass all three in the user data: --apiserver-endpoint ENDPOINT --b64-cluster-ca CA --dns-cluster-ip SERVICE_CIDR.10 (values from aws eks describe-cluster --name CLUSTER).",
-			Docs: []string{docPrivateCluster, docBootstrapSh}},
+			Docs:        []string{docPrivateCluster, docBootstrapSh}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b, c := ev.Bootstrap, ev.Cluster
 				if c.EndpointPublicAccess {
@@ -237,9 +237,9 @@ func bootstrapChecks() []Check {
 			}},
 		{Meta: Meta{ID: "bootstrap.nodeconfig-incomplete", Title: "AL2023 NodeConfig lacks required cluster details", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Stage: StageBootstrap, Explains: explains("runtime.*"),
-			Why: "nodeadm does not look the cluster up: its NodeConfig must name the cluster and give apiServerEndpoint, certificateAuthority and the service cidr, or nodeadm init fails validation and the kubelet never starts.",
+			Why:         "nodeadm does not look the cluster up: its NodeConfig must name the cluster and give apiServerEndpoint, certificateAuthority and the service cidr, or nodeadm init fails validation and the kubelet never starts.",
 			Remediation: "Complete spec.cluster in the NodeConfig with name, apiServerEndpoint, certificateAuthority and cidr from 'aws eks describe-cluster --name CLUSTER --query cluster.[name,endpoint,certificateAuthority.data,kubernetesNetworkConfig.serviceIpv4Cidr]'.",
-			Docs: []string{docNodeadm, "https://docs.aws.amazon.com/eks/latest/userguide/al2023.html"}},
+			Docs:        []string{docNodeadm, "https://docs.aws.amazon.com/eks/latest/userguide/al2023.html"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b := ev.Bootstrap
 				if b.Format != evidence.FormatNodeConfig {
@@ -259,17 +259,17 @@ func bootstrapChecks() []Check {
 			}},
 		{Meta: Meta{ID: "bootstrap.dns-ip", Title: "Cluster DNS IP outside the service CIDR", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindInstance},
-			Stage: StageBootstrap,
-			Why: "The kubelet writes the cluster DNS IP into every pod's resolv.conf; it must be the kube-dns Service IP, which lies in the cluster's service CIDR (normally its .10 address). Otherwise pods on the node cannot resolve names.",
+			Stage:       StageBootstrap,
+			Why:         "The kubelet writes the cluster DNS IP into every pod's resolv.conf; it must be the kube-dns Service IP, which lies in the cluster's service CIDR (normally its .10 address). Otherwise pods on the node cannot resolve names.",
 			Remediation: "Set the DNS IP to the kube-dns ClusterIP (kubectl -n kube-system get svc kube-dns -o jsonpath='{.spec.clusterIP}'): --dns-cluster-ip for bootstrap.sh, spec.cluster.cidr (or kubelet.config.clusterDNS) for NodeConfig, settings.kubernetes.cluster-dns-ip for Bottlerocket.",
-			Docs: []string{docBootstrapSh, docNodeadm, docBottlerocketK8s}},
+			Docs:        []string{docBootstrapSh, docNodeadm, docBottlerocketK8s}},
 			Eval: evalDNSIP},
 		{Meta: Meta{ID: "bootstrap.max-pods", Title: "max-pods above what the instance's ENIs can address", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindInstanceType}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindInstance},
-			Stage: StageBootstrap,
-			Why: "Without prefix delegation the VPC CNI can give pods at most ENIs × (IPv4 addresses per ENI − 1) + 2 addresses; a higher max-pods makes the scheduler place pods that then fail with 'failed to assign an IP address to container'.",
+			Stage:       StageBootstrap,
+			Why:         "Without prefix delegation the VPC CNI can give pods at most ENIs × (IPv4 addresses per ENI − 1) + 2 addresses; a higher max-pods makes the scheduler place pods that then fail with 'failed to assign an IP address to container'.",
 			Remediation: "Remove the max-pods override or set it to the computed limit (amazon-eks-ami max-pods-calculator.sh --instance-type TYPE --cni-version VERSION), or enable prefix delegation on aws-node.",
-			Docs: []string{docMaxPods, "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/AvailableIpPerENI.html"}},
+			Docs:        []string{docMaxPods, "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/AvailableIpPerENI.html"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b, it := ev.Bootstrap, ev.InstanceType
 				if it.MaxENIs == 0 || it.IPv4PerENI == 0 {

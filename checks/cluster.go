@@ -22,9 +22,9 @@ func clusterChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "cluster.not-active", Title: "Cluster is not ACTIVE", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster}, Stage: StageCluster, Explains: []string{"*"},
-			Why: "Nodes register with the cluster's API server; while the cluster is CREATING, DELETING, FAILED or PENDING there is no API server to register with, and bootstrap.sh waits on 'aws eks wait cluster-active'.",
+			Why:         "Nodes register with the cluster's API server; while the cluster is CREATING, DELETING, FAILED or PENDING there is no API server to register with, and bootstrap.sh waits on 'aws eks wait cluster-active'.",
 			Remediation: "Wait for the cluster to become ACTIVE (aws eks wait cluster-active --name CLUSTER); for FAILED, read 'aws eks describe-cluster --name CLUSTER --query cluster.health' and recreate the cluster.",
-			Docs: []string{docClusterAPI, docEKSTroubleshoot}},
+			Docs:        []string{docClusterAPI, docEKSTroubleshoot}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				c := ev.Cluster
 				it := item(ev.Source(evidence.KindCluster), "cluster %s status %s", c.Name, c.Status)
@@ -35,9 +35,9 @@ func clusterChecks() []Check {
 			}},
 		{Meta: Meta{ID: "cluster.updating", Title: "Cluster update in progress", Severity: SeverityMedium,
 			Needs: []evidence.Kind{evidence.KindCluster}, Stage: StageCluster,
-			Why: "While a cluster update runs (version, endpoint access, logging), the control plane endpoints can be replaced and joins can stall or time out until it finishes.",
+			Why:         "While a cluster update runs (version, endpoint access, logging), the control plane endpoints can be replaced and joins can stall or time out until it finishes.",
 			Remediation: "Wait for the update to finish (aws eks list-updates --name CLUSTER; aws eks describe-update --name CLUSTER --update-id ID), then replace nodes that failed to join.",
-			Docs: []string{docClusterAPI, "https://docs.aws.amazon.com/eks/latest/userguide/update-cluster.html"}},
+			Docs:        []string{docClusterAPI, "https://docs.aws.amazon.com/eks/latest/userguide/update-cluster.html"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				c := ev.Cluster
 				it := item(ev.Source(evidence.KindCluster), "cluster %s status %s", c.Name, c.Status)
@@ -48,10 +48,10 @@ func clusterChecks() []Check {
 			}},
 		{Meta: Meta{ID: "cluster.health-issues", Title: "Cluster reports health issues", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster}, Stage: StageCluster,
-			Explains: []string{"nodegroup.health-issues", "csr.*", "auth.role-not-mapped"},
-			Why: "DescribeCluster health issues (Ec2SubnetNotFound, Ec2SecurityGroupNotFound, IamRoleNotFound, InsufficientFreeAddresses, StsRegionalEndpointDisabled, KMS key problems) mean the control plane cannot manage its network interfaces or authenticate callers, which breaks node registration.",
+			Explains:    []string{"nodegroup.health-issues", "csr.*", "auth.role-not-mapped"},
+			Why:         "DescribeCluster health issues (Ec2SubnetNotFound, Ec2SecurityGroupNotFound, IamRoleNotFound, InsufficientFreeAddresses, StsRegionalEndpointDisabled, KMS key problems) mean the control plane cannot manage its network interfaces or authenticate callers, which breaks node registration.",
 			Remediation: "Fix each issue named in 'aws eks describe-cluster --name CLUSTER --query cluster.health.issues': restore the deleted subnet/security group/role, free addresses in the cluster subnets, activate the regional STS endpoint, or re-enable the KMS key.",
-			Docs: []string{docClusterIssue, docEKSTroubleshoot}},
+			Docs:        []string{docClusterIssue, docEKSTroubleshoot}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				c := ev.Cluster
 				if len(c.HealthIssues) == 0 {
@@ -66,17 +66,17 @@ func clusterChecks() []Check {
 			}},
 		{Meta: Meta{ID: "cluster.version-skew", Title: "Node kubelet version outside the skew policy", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindNodes, evidence.KindImage, evidence.KindNodegroups},
-			Stage: StageBootstrap,
-			Why: "The kubelet must not be newer than the API server and may be at most three minor versions older (two before Kubernetes 1.28); outside that range the API server rejects or mishandles the node.",
+			Stage:       StageBootstrap,
+			Why:         "The kubelet must not be newer than the API server and may be at most three minor versions older (two before Kubernetes 1.28); outside that range the API server rejects or mishandles the node.",
 			Remediation: "Launch the node from an AMI for the cluster's Kubernetes version: aws ssm get-parameter --name /aws/service/eks/optimized-ami/VERSION/amazon-linux-2023/x86_64/standard/recommended/image_id, or update the node group (aws eks update-nodegroup-version).",
-			Docs: []string{docVersionSkew, docEKSVersions}},
+			Docs:        []string{docVersionSkew, docEKSVersions}},
 			Eval: evalVersionSkew},
 		{Meta: Meta{ID: "cluster.ami-family-unsupported", Title: "AMI family not offered for this Kubernetes version", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindInstance}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
 			Stage: StageBootstrap, Explains: []string{"bootstrap.wrong-format-for-ami"},
-			Why: "EKS publishes Amazon Linux 2 AMIs only up to Kubernetes 1.32; from 1.33 nodes must run AL2023, Bottlerocket or Windows. An AL2 AMI built for an older version cannot run a supported kubelet.",
+			Why:         "EKS publishes Amazon Linux 2 AMIs only up to Kubernetes 1.32; from 1.33 nodes must run AL2023, Bottlerocket or Windows. An AL2 AMI built for an older version cannot run a supported kubelet.",
 			Remediation: "Move the node group to AL2023 (amiType AL2023_x86_64_STANDARD / AL2023_ARM_64_STANDARD) or Bottlerocket and convert bootstrap.sh user data to a nodeadm NodeConfig.",
-			Docs: []string{docAMIDeprecation, "https://docs.aws.amazon.com/eks/latest/userguide/al2023.html"}},
+			Docs:        []string{docAMIDeprecation, "https://docs.aws.amazon.com/eks/latest/userguide/al2023.html"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				fam, from := amiFamily(ev)
 				c := ev.Cluster
@@ -135,9 +135,9 @@ func nodegroupChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "nodegroup.health-issues", Title: "Managed node group reports health issues", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodegroups, evidence.KindInstance}, Stage: StageInstance,
-			Why: "EKS records why a managed node group cannot launch or register nodes (NodeCreationFailure, AsgInstanceLaunchFailures, IamInstanceProfileNotFound, Ec2SecurityGroupNotFound, AccessDenied…); these are the service's own diagnosis of the join failure.",
+			Why:         "EKS records why a managed node group cannot launch or register nodes (NodeCreationFailure, AsgInstanceLaunchFailures, IamInstanceProfileNotFound, Ec2SecurityGroupNotFound, AccessDenied…); these are the service's own diagnosis of the join failure.",
 			Remediation: "Read 'aws eks describe-nodegroup --cluster-name CLUSTER --nodegroup-name NG --query nodegroup.health.issues' and fix the named resources; NodeCreationFailure usually means the instances could not join: check the other findings for the reason.",
-			Docs: []string{docNodegroupIssue, docManagedNodeGroups, docEKSTroubleshoot}},
+			Docs:        []string{docNodegroupIssue, docManagedNodeGroups, docEKSTroubleshoot}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				ng := instanceNodegroup(ev)
 				if ng == nil {

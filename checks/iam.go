@@ -30,10 +30,10 @@ func iamChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "iam.no-instance-profile", Title: "Instance has no instance profile or the profile has no role", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindInstanceProfile}, Stage: StageIdentity,
-			Explains: explains("iam.*", "auth.*", "windows.kube-proxy-group"),
-			Why: "The kubelet authenticates to EKS with the credentials of the instance profile's role; with no profile (or a profile without a role) the node has no IAM identity, so it cannot call DescribeCluster, pull from ECR or be mapped to a Kubernetes user.",
+			Explains:    explains("iam.*", "auth.*", "windows.kube-proxy-group"),
+			Why:         "The kubelet authenticates to EKS with the credentials of the instance profile's role; with no profile (or a profile without a role) the node has no IAM identity, so it cannot call DescribeCluster, pull from ECR or be mapped to a Kubernetes user.",
 			Remediation: "Attach an instance profile holding the node role: aws ec2 associate-iam-instance-profile --instance-id ID --iam-instance-profile Name=PROFILE (or set IamInstanceProfile in the launch template); add a missing role with aws iam add-role-to-instance-profile --instance-profile-name PROFILE --role-name ROLE.",
-			Docs: []string{docNodeRole, docInstanceProfile}},
+			Docs:        []string{docNodeRole, docInstanceProfile}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				in := ev.Instance
 				src := ev.Source(evidence.KindInstanceProfile)
@@ -49,9 +49,9 @@ func iamChecks() []Check {
 		{Meta: Meta{ID: "iam.node-role-policies", Title: "Node role lacks required managed policies", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole, evidence.KindNodeRolePolicies}, Optional: []evidence.Kind{evidence.KindAWSNode},
 			Stage: StageIdentity, Explains: explains("runtime.image-pull", "runtime.ipamd-no-ips", "runtime.cni-not-ready"),
-			Why: "AmazonEKSWorkerNodePolicy lets the node describe the cluster and itself, AmazonEC2ContainerRegistryReadOnly (or PullOnly) lets it pull the pause and add-on images, and AmazonEKS_CNI_Policy lets aws-node assign pod IPs unless aws-node has its own role (IRSA / Pod Identity); without them the node never becomes Ready.",
+			Why:         "AmazonEKSWorkerNodePolicy lets the node describe the cluster and itself, AmazonEC2ContainerRegistryReadOnly (or PullOnly) lets it pull the pause and add-on images, and AmazonEKS_CNI_Policy lets aws-node assign pod IPs unless aws-node has its own role (IRSA / Pod Identity); without them the node never becomes Ready.",
 			Remediation: "aws iam attach-role-policy --role-name ROLE --policy-arn arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy (likewise AmazonEC2ContainerRegistryReadOnly and AmazonEKS_CNI_Policy, or give aws-node an IRSA / Pod Identity role with AmazonEKS_CNI_Policy).",
-			Docs: []string{docNodeRole, docCNIIRSA}},
+			Docs:        []string{docNodeRole, docCNIIRSA}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				role := ev.NodeRole
 				have := map[string]bool{}
@@ -91,9 +91,9 @@ func iamChecks() []Check {
 			}},
 		{Meta: Meta{ID: "iam.node-role-trust", Title: "Node role cannot be assumed by EC2", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole}, Stage: StageIdentity, Explains: explains("auth.*"),
-			Why: "The instance gets its role's credentials only if the role's trust policy lets the service principal ec2.amazonaws.com call sts:AssumeRole; otherwise IMDS serves no credentials and nothing on the node can authenticate.",
+			Why:         "The instance gets its role's credentials only if the role's trust policy lets the service principal ec2.amazonaws.com call sts:AssumeRole; otherwise IMDS serves no credentials and nothing on the node can authenticate.",
 			Remediation: "aws iam update-assume-role-policy --role-name ROLE --policy-document '{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"Service\":\"ec2.amazonaws.com\"},\"Action\":\"sts:AssumeRole\"}]}'",
-			Docs: []string{docNodeRole, "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_principal.html"}},
+			Docs:        []string{docNodeRole, "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_principal.html"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				role := ev.NodeRole
 				src := ev.Source(evidence.KindNodeRole)

@@ -31,9 +31,9 @@ func instanceChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "instance.not-running", Title: "Instance is not running", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindInstance}, Stage: StageInstance, Explains: []string{"*"},
-			Why: "Only a running instance can start a kubelet; a stopped or terminated instance, or one stuck in pending, never registers.",
+			Why:         "Only a running instance can start a kubelet; a stopped or terminated instance, or one stuck in pending, never registers.",
 			Remediation: "Read the state reason (aws ec2 describe-instances --instance-ids ID --query 'Reservations[].Instances[].StateReason'); start it (aws ec2 start-instances) or let the Auto Scaling group replace it, and fix what terminated it (capacity, EBS KMS key permissions, Spot interruption).",
-			Docs: []string{docInstanceLifecycle}},
+			Docs:        []string{docInstanceLifecycle}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				in := ev.Instance
 				it := item(ev.Source(evidence.KindInstance), "State.Name %s%s, launched %s", in.State, reasonSuffix(in.StateReason), in.LaunchTime.Format(time.RFC3339))
@@ -54,9 +54,9 @@ func instanceChecks() []Check {
 			}},
 		{Meta: Meta{ID: "instance.imds", Title: "Instance metadata service unusable for the node", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindInstance}, Stage: StageInstance, Explains: explains("bootstrap.private-cluster-args"),
-			Why: "bootstrap.sh, nodeadm and Bottlerocket read the region, instance ID and role credentials from IMDS; with the endpoint disabled bootstrap fails. With IMDSv2 required and a hop limit of 1, pods that are not on the host network (and need IMDS) cannot reach it.",
+			Why:         "bootstrap.sh, nodeadm and Bottlerocket read the region, instance ID and role credentials from IMDS; with the endpoint disabled bootstrap fails. With IMDSv2 required and a hop limit of 1, pods that are not on the host network (and need IMDS) cannot reach it.",
 			Remediation: "aws ec2 modify-instance-metadata-options --instance-id ID --http-endpoint enabled --http-tokens required --http-put-response-hop-limit 2 (set MetadataOptions in the launch template for new nodes).",
-			Docs: []string{docIMDSOptions, docEKSIMDS}},
+			Docs:        []string{docIMDSOptions, docEKSIMDS}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				in := ev.Instance
 				m := in.Metadata
@@ -86,9 +86,9 @@ func subnetChecks() []Check {
 		{Meta: Meta{ID: "subnet.ip-exhausted", Title: "Node subnet is out of IPv4 addresses", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindSubnets}, Optional: []evidence.Kind{evidence.KindInstanceType, evidence.KindAWSNode},
 			Stage: StageNetwork, Explains: explains("runtime.ipamd-no-ips", "runtime.cni-not-ready"),
-			Why: "The VPC CNI gives every pod an address from the node's subnet and keeps a warm pool (by default a whole spare ENI's worth); with no free addresses aws-node cannot assign pod IPs, system pods stay pending and the node is useless or NotReady.",
+			Why:         "The VPC CNI gives every pod an address from the node's subnet and keeps a warm pool (by default a whole spare ENI's worth); with no free addresses aws-node cannot assign pod IPs, system pods stay pending and the node is useless or NotReady.",
 			Remediation: "Free or add addresses: launch nodes in subnets with room, add a secondary VPC CIDR with custom networking, enable prefix delegation (kubectl set env -n kube-system ds/aws-node ENABLE_PREFIX_DELEGATION=true), or lower WARM_ENI_TARGET / set WARM_IP_TARGET and MINIMUM_IP_TARGET.",
-			Docs: []string{docSubnetReqs, docIPOptimize}},
+			Docs:        []string{docSubnetReqs, docIPOptimize}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				in := ev.Instance
 				var sn *evidence.Subnet
@@ -123,10 +123,10 @@ func subnetChecks() []Check {
 			}},
 		{Meta: Meta{ID: "subnet.cluster-tag", Title: "Self-managed node lacks the kubernetes.io/cluster tag", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindInstance}, Optional: []evidence.Kind{evidence.KindAutoScaling, evidence.KindNodegroups},
-			Stage: StageInstance,
-			Why: "Self-managed nodes must carry kubernetes.io/cluster/<cluster-name> = owned (or shared) so the AWS cloud provider and controllers treat the instance as part of the cluster; without it the node's cloud resources (load balancer targets, volumes) are not managed and some setups refuse the node.",
+			Stage:       StageInstance,
+			Why:         "Self-managed nodes must carry kubernetes.io/cluster/<cluster-name> = owned (or shared) so the AWS cloud provider and controllers treat the instance as part of the cluster; without it the node's cloud resources (load balancer targets, volumes) are not managed and some setups refuse the node.",
 			Remediation: "Tag the Auto Scaling group with kubernetes.io/cluster/CLUSTER=owned and PropagateAtLaunch=true (aws autoscaling create-or-update-tags), and tag running instances (aws ec2 create-tags --resources ID --tags Key=kubernetes.io/cluster/CLUSTER,Value=owned).",
-			Docs: []string{docLaunchWorkers}},
+			Docs:        []string{docLaunchWorkers}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				in := ev.Instance
 				if in.Tags["eks:nodegroup-name"] != "" {
@@ -204,9 +204,9 @@ func csrChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "csr.pending", Title: "Kubelet certificate signing requests stay Pending", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindCSRs, evidence.KindInstance}, Stage: StageCerts,
-			Why: "The kubelet asks for its serving certificate with a kubernetes.io/kubelet-serving CSR that EKS approves automatically; while it stays Pending, kubectl logs/exec and metrics for the node fail, and a Pending client CSR means the node cannot register at all.",
+			Why:         "The kubelet asks for its serving certificate with a kubernetes.io/kubelet-serving CSR that EKS approves automatically; while it stays Pending, kubectl logs/exec and metrics for the node fail, and a Pending client CSR means the node cannot register at all.",
 			Remediation: "Check why EKS does not approve it (the node's private DNS name and IPs must match the instance; the role must be mapped with system:nodes). Inspect with kubectl get csr; approve a legitimate one by hand with kubectl certificate approve NAME.",
-			Docs: []string{docCSR, docEKSCertSigning}},
+			Docs:        []string{docCSR, docEKSCertSigning}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				name := nodeName(ev.Instance)
 				csrs := nodeCSRs(ev)
@@ -235,9 +235,9 @@ func csrChecks() []Check {
 			}},
 		{Meta: Meta{ID: "csr.denied", Title: "Kubelet certificate signing request denied or failed", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCSRs, evidence.KindInstance}, Stage: StageCerts,
-			Why: "A denied or failed kubelet CSR leaves the kubelet without the certificate it needs; the kubelet does not retry a denied request by itself.",
+			Why:         "A denied or failed kubelet CSR leaves the kubelet without the certificate it needs; the kubelet does not retry a denied request by itself.",
 			Remediation: "Read the condition's reason (kubectl get csr NAME -o yaml); fix the cause (node name not matching the instance's private DNS name, wrong groups), delete the CSR (kubectl delete csr NAME) and restart kubelet so it requests a new one.",
-			Docs: []string{docCSR, docEKSCertSigning}},
+			Docs:        []string{docCSR, docEKSCertSigning}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				name := nodeName(ev.Instance)
 				var out []Finding
@@ -263,9 +263,9 @@ func windowsChecks() []Check {
 		{Meta: Meta{ID: "windows.ipam-disabled", Title: "Windows IPAM is not enabled in amazon-vpc-cni", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindVPCCNIConfig}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
 			Stage: StagePostJoin, Explains: []string{"runtime.windows-ipam-label"},
-			Why: "Windows pods get their IPs from the VPC resource controller only when ConfigMap kube-system/amazon-vpc-cni has enable-windows-ipam: \"true\"; otherwise every Windows pod sandbox fails with 'does not have label vpc.amazonaws.com/PrivateIPv4Address'.",
+			Why:         "Windows pods get their IPs from the VPC resource controller only when ConfigMap kube-system/amazon-vpc-cni has enable-windows-ipam: \"true\"; otherwise every Windows pod sandbox fails with 'does not have label vpc.amazonaws.com/PrivateIPv4Address'.",
 			Remediation: "kubectl patch configmap/amazon-vpc-cni -n kube-system --type merge -p '{\"data\":{\"enable-windows-ipam\":\"true\"}}' (create the ConfigMap if it does not exist).",
-			Docs: []string{docWindows}},
+			Docs:        []string{docWindows}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				if !isWindows(ev) {
 					return notWindows(ev)
@@ -283,10 +283,10 @@ func windowsChecks() []Check {
 			}},
 		{Meta: Meta{ID: "windows.kube-proxy-group", Title: "Windows node mapping lacks eks:kube-proxy-windows", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries, evidence.KindImage, evidence.KindNodegroups},
-			Stage: StageAuth,
-			Why: "On Windows, kube-proxy runs with the node's identity and needs the group eks:kube-proxy-windows; without it kube-proxy is Forbidden and Services do not work on the node.",
+			Stage:       StageAuth,
+			Why:         "On Windows, kube-proxy runs with the node's identity and needs the group eks:kube-proxy-windows; without it kube-proxy is Forbidden and Services do not work on the node.",
 			Remediation: "Add eks:kube-proxy-windows to the Windows node role's aws-auth groups (with system:bootstrappers and system:nodes), or use an EC2_WINDOWS access entry, which adds it.",
-			Docs: []string{docWindows, docAWSAuth}},
+			Docs:        []string{docWindows, docAWSAuth}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				if !isWindows(ev) {
 					return notWindows(ev)
@@ -310,10 +310,10 @@ func windowsChecks() []Check {
 			}},
 		{Meta: Meta{ID: "windows.no-linux-nodes", Title: "Cluster has no Linux node", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindNodes}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
-			Stage: StagePostJoin,
-			Why: "CoreDNS, the VPC resource controller's webhook and other system pods run only on Linux; a cluster with only Windows nodes has no DNS and no Windows pod networking.",
+			Stage:       StagePostJoin,
+			Why:         "CoreDNS, the VPC resource controller's webhook and other system pods run only on Linux; a cluster with only Windows nodes has no DNS and no Windows pod networking.",
 			Remediation: "Add at least one Linux node group (two nodes for CoreDNS availability), e.g. aws eks create-nodegroup --cluster-name CLUSTER --nodegroup-name linux --ami-type AL2023_x86_64_STANDARD --node-role ROLE_ARN --subnets ...",
-			Docs: []string{docWindows}},
+			Docs:        []string{docWindows}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				if !isWindows(ev) {
 					return notWindows(ev)

@@ -58,12 +58,10 @@ func (d *decoder) handleMIME(text []byte, part string, firstLine, depth int) {
 			d.issue(evidence.IssueWarning, part, p.line, "more than %d parts; the rest were not parsed", d.lim.MaxParts)
 			break
 		}
-		if p.noSeparator {
-			level, consumer := evidence.IssueWarning, "cloud-init (Python's email parser) tolerates this"
-			if strings.Contains(string(body), "application/node.eks.aws") {
-				level, consumer = evidence.IssueError, "nodeadm (Go's mime/multipart) rejects the whole document"
-			}
-			d.issue(level, name, p.bodyLine, "part headers are not followed by a blank line; %s", consumer)
+		if p.noSeparator && strings.Contains(string(body), "application/node.eks.aws") {
+			// cloud-init (Python's email parser) accepts headers running straight into the body,
+			// as EKS's own injected AL2 user data does; nodeadm (Go) rejects the whole document.
+			d.issue(evidence.IssueError, name, p.bodyLine, "part headers are not followed by a blank line; nodeadm (Go's mime/multipart) rejects the whole document")
 		}
 		ptype := "text/plain"
 		if pct := p.header.Get("Content-Type"); pct != "" {

@@ -1,0 +1,111 @@
+// Package report turns findings into the outputs users read: a terminal table, JSON with a
+// versioned schema (eksdoctor/v1) and Markdown for tickets.
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+// SchemaVersion identifies the JSON contract. Fields may be added within a version; none are
+// removed or renamed.
+const SchemaVersion = "eksdoctor/v1"
+
+// Report is one diagnosis, as rendered to JSON.
+type Report struct {
+	SchemaVersion string          `json:"schemaVersion"`
+	Target        evidence.Target `json:"target"`
+	// CollectedAt is RFC 3339 UTC, empty when the evidence does not say.
+	CollectedAt string           `json:"collectedAt,omitempty"`
+	Diagnosis   Diagnosis        `json:"diagnosis"`
+	Findings    []checks.Finding `json:"findings"`
+	// Gaps lists evidence that could not be collected, with the reason.
+	Gaps []evidence.Gap `json:"gaps"`
+	// InputProblems lists input files that were skipped or did not parse.
+	InputProblems []InputProblem `json:"inputProblems"`
+	Summary       Summary        `json:"summary"`
+}
+
+// Diagnosis is checks.Diagnosis with mostLikelyCause null when nothing fails.
+type Diagnosis struct {
+	MostLikelyCause *string  `json:"mostLikelyCause"`
+	Resource        string   `json:"resource,omitempty"`
+	Summary         string   `json:"summary"`
+	Chain           []string `json:"chain"`
+	Ranked          []string `json:"ranked"`
+}
+
+// InputProblem is one unusable input file.
+type InputProblem struct {
+	Path    string `json:"path"`
+	Problem string `json:"problem"`
+}
+
+// Summary counts findings by status.
+type Summary struct {
+	Checks  int `json:"checks"`
+	Fail    int `json:"fail"`
+	Warn    int `json:"warn"`
+	Pass    int `json:"pass"`
+	Skipped int `json:"skipped"`
+	Error   int `json:"error"`
+}
+
+// New assembles a report. checksRun is the number of checks evaluated.
+func New(ev *evidence.Evidence, findings []checks.Finding, d checks.Diagnosis, checksRun int, problems []InputProblem) *Report {
+	r := &Report{SchemaVersion: SchemaVersion, Target: ev.Target, Findings: findings, Gaps: ev.Gaps(), InputProblems: problems}
+	if r.Findings == nil {
+		r.Findings = []checks.Finding{}
+	}
+	if r.InputProblems == nil {
+		r.InputProblems = []InputProblem{}
+	}
+	if !ev.CollectedAt.IsZero() {
+		r.CollectedAt = ev.CollectedAt.UTC().Format(time.RFC3339)
+	}
+	r.Diagnosis = Diagnosis{Resource: d.Resource, Summary: d.Summary, Chain: d.Chain, Ranked: d.Ranked}
+	if d.MostLikelyCause != "" {
+		id := d.MostLikelyCause
+		r.Diagnosis.MostLikelyCause = &id
+	}
+	// Failing findings are listed in diagnosis order: the most likely cause first.
+	rank := map[string]int{}
+	for i, id := range d.Ranked {
+		rank[id] = i
+	}
+	checks.SortFindings(r.Findings) // failing findings first
+	n := 0
+	for n < len(r.Findings) && r.Findings[n].Status == checks.StatusFail {
+		n++
+	}
+	fails := r.Findings[:n]
+	sort.SliceStable(fails, func(i, j int) bool { return rank[fails[i].ID] < rank[fails[j].ID] })
+	r.Summary.Checks = checksRun
+	for _, f := range findings {
+		switch f.Status {
+		case checks.StatusFail:
+			r.Summary.Fail++
+		case checks.StatusWarn:
+			r.Summary.Warn++
+		case checks.StatusPass:
+			r.Summary.Pass++
+		case checks.StatusSkipped:
+			r.Summary.Skipped++
+		case checks.StatusError:
+			r.Summary.Error++
+		}
+	}
+	return r
+}
+
+// JSON writes the report as indented JSON.
+func JSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/spf13/cobra"
+)
+
+// NewCmdChecks builds `checks list`.
+func NewCmdChecks(g *GlobalOptions) *cobra.Command {
+	cmd := &cobra.Command{Use: "checks", Short: "List the registered checks"}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "list",
+		Short: "List every check with its severity and title (-o json for the full metadata)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.validateOutput(); err != nil {
+				return err
+			}
+			list, err := checks.Default().Select(g.Checks)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			switch g.Output {
+			case "json":
+				type entry struct {
+					ID          string   `json:"id"`
+					Title       string   `json:"title"`
+					Severity    string   `json:"severity"`
+					Needs       []string `json:"needs"`
+					Why         string   `json:"why"`
+					Remediation string   `json:"remediation"`
+					Docs        []string `json:"docs"`
+				}
+				var out []entry
+				for _, c := range list {
+					m := c.Meta
+					var needs []string
+					for _, k := range m.Needs {
+						needs = append(needs, string(k))
+					}
+					out = append(out, entry{m.ID, m.Title, string(m.Severity), needs, m.Why, m.Remediation, m.Docs})
+				}
+				enc := json.NewEncoder(g.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			case "markdown", "md":
+				fmt.Fprintln(g.stdout, "| Check | Severity | Title |\n|---|---|---|")
+				for _, c := range list {
+					fmt.Fprintf(g.stdout, "| `%s` | %s | %s |\n", c.Meta.ID, c.Meta.Severity, c.Meta.Title)
+				}
+				return nil
+			}
+			tbl := tablewriter.NewTable(g.stdout, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithHeaderAlignment(tw.AlignLeft))
+			tbl.Header("CHECK", "SEVERITY", "EVIDENCE", "TITLE")
+			for _, c := range list {
+				var needs []string
+				for _, k := range c.Meta.Needs {
+					needs = append(needs, string(k))
+				}
+				if err := tbl.Append([]string{c.Meta.ID, string(c.Meta.Severity), strings.Join(needs, ","), c.Meta.Title}); err != nil {
+					return err
+				}
+			}
+			return tbl.Render()
+		},
+	})
+	return cmd
+}
+
+// NewCmdExplain builds `explain ID`.
+func NewCmdExplain(g *GlobalOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "explain CHECK_ID",
+		Short: "Explain one check: what it detects, why it blocks the join, how to fix it",
+		Args:  cobra.ExactArgs(1),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var ids []string
+			for _, c := range checks.Default().All() {
+				ids = append(ids, c.Meta.ID)
+			}
+			return ids, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, ok := checks.Default().Get(args[0])
+			if !ok {
+				return usageErr("no check %q (see 'eksdoctor checks list')", args[0])
+			}
+			_, err := fmt.Fprint(g.stdout, checks.Page(c.Meta))
+			return err
+		},
+	}
+}
+
+// Version is set at build time with -ldflags "-X github.com/eksdoctor/eksdoctor/cmd/eksdoctor/cli.Version=v1.2.3".
+var Version = "dev"
+
+// NewCmdVersion builds `version`.
+func NewCmdVersion(g *GlobalOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the eksdoctor version and the catalog schema",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := fmt.Fprintf(g.stdout, "eksdoctor %s (report schema eksdoctor/v1, %d checks)\n", Version, len(checks.Default().All()))
+			return err
+		},
+	}
+}
+
+func newCmdGenDocs(g *GlobalOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:    "gen-docs DIR",
+		Short:  "Write one Markdown page per check into DIR (used by make docs)",
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return checks.WriteDocs(checks.Default(), args[0])
+		},
+	}
+}

@@ -1,0 +1,67 @@
+// Package cli implements the eksdoctor commands. Each command has an Options struct and a
+// NewCmdX constructor so tests can run it with captured output.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes (one place; documented in README and --help).
+const (
+	// ExitOK: no failing finding.
+	ExitOK = 0
+	// ExitFindings: at least one failing finding.
+	ExitFindings = 1
+	// ExitUsage: bad flags or arguments.
+	ExitUsage = 2
+	// ExitNothingChecked: no check could judge (all evidence missing).
+	ExitNothingChecked = 3
+	// ExitInput: the input could not be read (bad archive, unknown instance).
+	ExitInput = 4
+)
+
+// ExitError carries an exit code with its message.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+func usageErr(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+func inputErr(format string, args ...any) error {
+	return &ExitError{Code: ExitInput, Err: fmt.Errorf(format, args...)}
+}
+
+// codeOnly is returned when the report was written and only the exit code remains.
+type codeOnly int
+
+func (c codeOnly) Error() string { return fmt.Sprintf("exit %d", int(c)) }
+
+// Main runs the CLI with args and returns the process exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	cmd := NewRootCmd(stdout, stderr)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var c codeOnly
+	if errors.As(err, &c) {
+		return int(c)
+	}
+	fmt.Fprintln(stderr, "eksdoctor: "+strings.TrimSpace(err.Error()))
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	// cobra's own flag and argument errors
+	return ExitUsage
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+)
+
+// GlobalOptions are flags shared by every command.
+type GlobalOptions struct {
+	Output   string
+	NoColor  bool
+	ExitZero bool
+	Checks   []string
+	All      bool
+	stdout   io.Writer
+	stderr   io.Writer
+}
+
+// NewRootCmd builds the eksdoctor command tree writing to stdout and stderr.
+func NewRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	g := &GlobalOptions{stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:   "eksdoctor",
+		Short: "Explain why an EC2 node does not join an Amazon EKS cluster",
+		Long: `eksdoctor answers one question: why does this EC2 node not join my Amazon EKS cluster?
+
+Collectors gather evidence (today: an offline snapshot of AWS CLI and kubectl JSON
+outputs, see docs/snapshot-format.md and docs/collect-snapshot.sh) and a registry of
+independent checks judges it. Every finding has a stable ID, a status, the evidence it
+saw, why it blocks the join and what to do. eksdoctor only reads.
+
+Exit codes: 0 no failing finding, 1 at least one failing finding, 2 usage error,
+3 nothing could be checked, 4 input could not be read. --exit-zero always exits 0
+after a report was written.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	pf := root.PersistentFlags()
+	pf.StringVarP(&g.Output, "output", "o", "table", "output format: table, json or markdown")
+	pf.BoolVar(&g.NoColor, "no-color", false, "disable colours (also off when NO_COLOR is set or stdout is not a terminal)")
+	pf.BoolVar(&g.ExitZero, "exit-zero", false, "exit 0 whenever a report was written (for jobs that only report)")
+	pf.StringSliceVar(&g.Checks, "checks", nil, "run only these checks: IDs or area.* patterns, comma-separated")
+	pf.BoolVar(&g.All, "all", false, "table output: also show passing and skipped findings")
+	root.AddCommand(NewCmdWhyNotJoining(g), NewCmdChecks(g), NewCmdExplain(g), NewCmdVersion(g), newCmdGenDocs(g))
+	return root
+}
+
+// useColor decides colour for the table output.
+func (g *GlobalOptions) useColor() bool {
+	if g.NoColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := g.stdout.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+func (g *GlobalOptions) validateOutput() error {
+	switch g.Output {
+	case "table", "json", "markdown", "md":
+		return nil
+	}
+	return usageErr("unknown --output %q (want table, json or markdown)", g.Output)
+}
