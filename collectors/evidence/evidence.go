@@ -153,3 +153,10 @@ func (e *Evidence) CollectedKinds() []Kind {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+// AddGapForce records a gap for kind even when it was marked collected, dropping the
+// collected value's source. Tests and collectors that learn late that a kind is unusable use it.
+func (e *Evidence) AddGapForce(kind Kind, reason string) {
+	delete(e.sources, kind)
+	e.AddGap(kind, reason)
+}

@@ -365,7 +365,8 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
 	switch {
 	case res == readOK:
 		ev.Mark(evidence.KindNodeRole, "snapshot:"+p)
-	case res == readMissing && ev.InstanceProfile.Roles[0].Arn != "":
+	case ev.InstanceProfile.Roles[0].Arn != "":
+		// get-role missing or denied: get-instance-profile already returned the role (with its trust policy).
 		r := ev.InstanceProfile.Roles[0]
 		ev.NodeRole = &r
 		ev.Mark(evidence.KindNodeRole, ev.Source(evidence.KindInstanceProfile))

@@ -1,0 +1,53 @@
+# eksdoctor — build, test and demo. Needs only Go and the Go module proxy.
+GO      ?= go
+BIN     := bin/eksdoctor
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X github.com/eksdoctor/eksdoctor/cmd/eksdoctor/cli.Version=$(VERSION)
+# One build cache for builds and tests (see README: CGO_ENABLED=0 everywhere).
+export CGO_ENABLED := 0
+export GOTOOLCHAIN := local
+
+DEMO_SNAPSHOT := fixtures/snapshots/auth-role-path
+DEMO_INSTANCE := i-0a1b2c3d4e5f60006
+
+.PHONY: all build test demo bench lint docs fixtures golden fuzz clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/eksdoctor
+
+## test: vet, format check, then every test (goldens, docs and fixtures freshness included)
+test: lint
+	$(GO) test -count=1 ./...
+
+## demo: diagnose a broken node from the bundled snapshot fixtures
+demo: build
+	./$(BIN) why-not-joining $(DEMO_INSTANCE) --snapshot $(DEMO_SNAPSHOT) --exit-zero
+
+## bench: Go benchmarks of the snapshot pipeline, the built binary (ms, peak RSS) and --help start-up
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/eksdoctor/cli/ ./collectors/userdata/ ./checks/
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## docs: regenerate docs/checks from the registry
+docs:
+	$(GO) run ./cmd/eksdoctor gen-docs docs/checks
+
+## fixtures: regenerate snapshot fixtures and their golden reports
+fixtures:
+	$(GO) run ./fixtures/gen -root fixtures
+	$(GO) test ./cmd/eksdoctor/cli -run Golden -update
+
+## fuzz: a short run of every fuzz target
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 30s ./collectors/userdata/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./collectors/awsauth/
+	$(GO) test -run '^$$' -fuzz FuzzOpen -fuzztime 30s ./collectors/snapshot/
+
+clean:
+	rm -rf bin

@@ -1,0 +1,383 @@
+package checks
+
+import (
+	"flag"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+const (
+	tCA      = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJmekNDQVNXZ0F3SUJBZ0lVUUxKaWhwcWxjd1hMSEx3NnZhZVFybEh2dFlvd0NnWUlLb1pJemowRUF3SXcKRlRFVE1CRUdBMVVFQXd3S2EzVmlaWEp1WlhSbGN6QWVGdzB5TmpFeE1qSXdNekV5TURWYUZ3MHpOakV4TVRrdwpNekV5TURWYU1CVXhFekFSQmdOVkJBTU1DbXQxWW1WeWJtVjBaWE13V1RBVEJnY3Foa2pPUFFJQkJnZ3Foa2pPClBRTUJCd05DQUFTanNkd1k2K0l6L0R1SlAyQS9kZWIrYW5ZdDVDRUtGcEI1NTgxclJ4Y0pZZlZXVGhBem44SWEKUWFNbmp0N0kxZW9ubjhuM2pCQ0RQcmJka2pvblVuOVVvMU13VVRBZEJnTlZIUTRFRmdRVURUWmJYbG1ja1NaMgpVb2w1UkFVN2Q2WFVCUXd3SHdZRFZSMGpCQmd3Rm9BVURUWmJYbG1ja1NaMlVvbDVSQVU3ZDZYVUJRd3dEd1lEClZSMFRBUUgvQkFVd0F3RUIvekFLQmdncWhrak9QUVFEQWdOSUFEQkZBaUVBc3kvdzdRbm9FbFdpSncvZDdGQXIKL081aU1jVDFHT1AxQzJOVjB2c3RtcG9DSUcxMklwTnJUSXA0WFpuL1M0MG42UndadElVV1prUW9ERm96YUNqWgpSejJNCi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K"
+	tOtherCA = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJkRENDQVJ1Z0F3SUJBZ0lVUGZKODRkY2VNU1hFME1sZGkyZjN6S3pzeUlRd0NnWUlLb1pJemowRUF3SXcKRURFT01Bd0dBMVVFQXd3RmIzUm9aWEl3SGhjTk1qWXhNVEl5TURNeE1qQTFXaGNOTXpZeE1URTVNRE14TWpBMQpXakFRTVE0d0RBWURWUVFEREFWdmRHaGxjakJaTUJNR0J5cUdTTTQ5QWdFR0NDcUdTTTQ5QXdFSEEwSUFCTWgvCkVCN1R1OUpxaCtXMDhUUk9RUysyTEFFN25CNnhtWjljY0xGVnhQUGRHbzhaRWRraEl4QVZYeVYxS2QrY0dHLzAKcFhsRlVtamlvckZmTVpLd3F1eWpVekJSTUIwR0ExVWREZ1FXQkJSZjEzNFQ5cFBjU1gyQUc0R1hjTEk1YVdIZwpNREFmQmdOVkhTTUVHREFXZ0JSZjEzNFQ5cFBjU1gyQUc0R1hjTEk1YVdIZ01EQVBCZ05WSFJNQkFmOEVCVEFECkFRSC9NQW9HQ0NxR1NNNDlCQU1DQTBjQU1FUUNJR29QbFVaZzZ2MExKMUM2K1ZNSmpzTWcxOWY2L0tEdHo5ZFQKNmRGQ3pvdGFBaUI4amNiUGdLZUtEZE5zcENGMmVQcDBtdEkwLzE5U1N1Z0pKQ1BHaVlMTjd3PT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo="
+	tRole    = "arn:aws:iam::111122223333:role/node"
+	tEP      = "https://ABC.gr7.eu-west-1.eks.amazonaws.com"
+	tNode    = "ip-10-0-1-23.eu-west-1.compute.internal"
+)
+
+var tNow = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+
+func intp(n int) *int { return &n }
+
+// healthyEvidence returns the evidence of an AL2023 managed node group node that joined.
+func healthyEvidence() *evidence.Evidence {
+	ev := &evidence.Evidence{CollectedAt: tNow,
+		Target: evidence.Target{InstanceID: "i-1", Cluster: "prod", ClusterSource: "instance tag eks:cluster-name"}}
+	ev.Cluster = &evidence.Cluster{Name: "prod", Arn: "arn:aws:eks:eu-west-1:111122223333:cluster/prod", Version: "1.31", Status: "ACTIVE",
+		Endpoint: tEP, CertificateAuthority: tCA, EndpointPublicAccess: true, EndpointPrivateAccess: true, ServiceIPv4CIDR: "172.20.0.0/16",
+		AuthenticationMode: "API_AND_CONFIG_MAP"}
+	ev.Instance = &evidence.Instance{ID: "i-1", ImageID: "ami-1", InstanceType: "m5.large", State: "running", LaunchTime: tNow.Add(-30 * time.Minute),
+		SubnetID: "subnet-a", VpcID: "vpc-1", PrivateIP: "10.0.1.23", PrivateDNSName: tNode,
+		InstanceProfileArn: "arn:aws:iam::111122223333:instance-profile/node-profile",
+		Tags:               map[string]string{"eks:cluster-name": "prod", "eks:nodegroup-name": "ng", "kubernetes.io/cluster/prod": "owned"},
+		Metadata:           evidence.MetadataOptions{HttpEndpoint: "enabled", HttpTokens: "required", HopLimit: 2}}
+	ev.Nodegroups = []evidence.Nodegroup{{Name: "ng", Status: "ACTIVE", Version: "1.31", AmiType: "AL2023_x86_64_STANDARD", NodeRole: tRole}}
+	ev.UserData = &evidence.UserData{Base64: "x"}
+	ev.Bootstrap = &evidence.BootstrapConfig{Format: evidence.FormatNodeConfig, Formats: []evidence.BootstrapFormat{evidence.FormatNodeConfig},
+		RawBytes: 900, Parts: []string{"multipart/mixed", "part 1 (NodeConfig)"}, ClusterName: "prod", APIServerEndpoint: tEP, CertificateAuthority: tCA,
+		ServiceCIDR: "172.20.0.0/16", ClusterDNS: []string{"172.20.0.10"}, MaxPods: intp(29), CallsBootstrap: true}
+	ev.Image = &evidence.Image{ID: "ami-1", Name: "amazon-eks-node-al2023-x86_64-standard-1.31-v20241115"}
+	ev.InstanceType = &evidence.InstanceType{Name: "m5.large", MaxENIs: 3, IPv4PerENI: 10}
+	ev.Subnets = []evidence.Subnet{{ID: "subnet-a", CIDR: "10.0.0.0/20", AvailableIPs: 4000}}
+	ev.VPCs = []evidence.VPC{{ID: "vpc-1", CIDRs: []string{"10.0.0.0/16"}}}
+	trust := &evidence.PolicyDocument{Statement: []evidence.PolicyStatement{{Effect: "Allow", Action: []string{"sts:AssumeRole"}, Principal: map[string][]string{"Service": {"ec2.amazonaws.com"}}}}}
+	ev.InstanceProfile = &evidence.InstanceProfile{Name: "node-profile", Arn: ev.Instance.InstanceProfileArn, Roles: []evidence.Role{{Name: "node", Arn: tRole, Path: "/", TrustPolicy: trust}}}
+	ev.NodeRole = &evidence.Role{Name: "node", Arn: tRole, Path: "/", TrustPolicy: trust}
+	ev.NodeRolePolicies = []evidence.AttachedPolicy{{Name: policyWorkerNode}, {Name: policyECRRead}, {Name: policyCNI}}
+	ev.AccessEntries = []evidence.AccessEntry{{PrincipalArn: tRole, Type: "EC2_LINUX", Described: true}}
+	ev.AWSAuth = &evidence.AWSAuth{Present: true, Roles: []evidence.RoleMapping{{RoleArn: tRole, Username: NodeUsername, Groups: []string{"system:bootstrappers", "system:nodes"}}}}
+	ev.VPCCNIConfig = map[string]string{}
+	ev.Nodes = []evidence.Node{{Name: tNode, OS: "linux", Ready: true, KubeletVersion: "v1.31.2-eks-7f9249a", ProviderID: "aws:///eu-west-1a/i-1"}}
+	ev.CSRs = []evidence.CSR{{Name: "csr-1", SignerName: "kubernetes.io/kubelet-serving", Username: "system:node:" + tNode, Created: tNow.Add(-20 * time.Minute), State: "Approved", Issued: true}}
+	ev.AWSNode = &evidence.DaemonSet{Name: "aws-node", Env: map[string]string{"WARM_ENI_TARGET": "1"}}
+	for _, k := range []evidence.Kind{evidence.KindCluster, evidence.KindAccessEntries, evidence.KindNodegroups, evidence.KindInstance, evidence.KindUserData,
+		evidence.KindImage, evidence.KindInstanceType, evidence.KindSubnets, evidence.KindVPCs, evidence.KindInstanceProfile, evidence.KindNodeRole,
+		evidence.KindNodeRolePolicies, evidence.KindAWSAuth, evidence.KindVPCCNIConfig, evidence.KindNodes, evidence.KindCSRs, evidence.KindAWSNode, evidence.KindBootstrap} {
+		ev.Mark(k, "test:"+string(k))
+	}
+	return ev
+}
+
+func makeWindows(ev *evidence.Evidence) {
+	ev.Instance.Platform = "windows"
+	ev.Nodegroups[0].AmiType = "WINDOWS_CORE_2022_x86_64"
+	ev.Bootstrap.Format = evidence.FormatWindows
+	ev.Bootstrap.Formats = []evidence.BootstrapFormat{evidence.FormatWindows}
+	ev.AccessEntries = nil
+	ev.AWSAuth.Roles[0].Groups = append(ev.AWSAuth.Roles[0].Groups, "eks:kube-proxy-windows")
+	ev.VPCCNIConfig = map[string]string{"enable-windows-ipam": "true"}
+	ev.Bootstrap.MaxPods = nil
+}
+
+func makeSelfManagedAL2(ev *evidence.Evidence) {
+	ev.Instance.Tags = map[string]string{"kubernetes.io/cluster/prod": "owned"}
+	ev.Nodegroups = nil
+	ev.Image.Name = "amazon-eks-node-1.31-v20241115"
+	ev.Bootstrap.Format = evidence.FormatBootstrapSh
+	ev.Bootstrap.Formats = []evidence.BootstrapFormat{evidence.FormatBootstrapSh}
+	ev.Bootstrap.ServiceCIDR = ""
+}
+
+type checkCase struct {
+	id     string
+	name   string
+	mutate func(ev *evidence.Evidence)
+	want   Status
+	msg    string // substring of the (first matching) finding message
+}
+
+func TestChecks(t *testing.T) {
+	cases := []checkCase{
+		{"cluster.not-active", "active", nil, StatusPass, "ACTIVE"},
+		{"cluster.not-active", "creating", func(ev *evidence.Evidence) { ev.Cluster.Status = "CREATING" }, StatusFail, "CREATING, not ACTIVE"},
+		{"cluster.not-active", "no cluster", func(ev *evidence.Evidence) { ev.AddGapForce(evidence.KindCluster, "not in snapshot") }, StatusSkipped, "not in snapshot"},
+		{"cluster.updating", "updating", func(ev *evidence.Evidence) { ev.Cluster.Status = "UPDATING" }, StatusWarn, "UPDATING"},
+		{"cluster.updating", "active", nil, StatusPass, ""},
+		{"cluster.health-issues", "issue", func(ev *evidence.Evidence) {
+			ev.Cluster.HealthIssues = []evidence.HealthIssue{{Code: "Ec2SubnetNotFound", Message: "subnet gone", ResourceIDs: []string{"subnet-x"}}}
+		}, StatusFail, "Ec2SubnetNotFound"},
+		{"cluster.health-issues", "none", nil, StatusPass, ""},
+		{"cluster.version-skew", "same", nil, StatusPass, "within"},
+		{"cluster.version-skew", "newer kubelet", func(ev *evidence.Evidence) { ev.Nodes[0].KubeletVersion = "v1.32.1-eks-1" }, StatusFail, "newer"},
+		{"cluster.version-skew", "too old from AMI", func(ev *evidence.Evidence) {
+			ev.Nodes, ev.Nodegroups = nil, nil
+			ev.Image.Name = "amazon-eks-node-1.27-v20230601"
+		}, StatusFail, "4 minor versions older"},
+		{"cluster.version-skew", "unknown", func(ev *evidence.Evidence) {
+			ev.Nodes, ev.Nodegroups, ev.Image = nil, nil, &evidence.Image{Name: "my-custom"}
+		}, StatusSkipped, "not applicable"},
+		{"cluster.ami-family-unsupported", "al2 on 1.33", func(ev *evidence.Evidence) {
+			ev.Cluster.Version = "1.33"
+			ev.Nodegroups[0].AmiType = "AL2_x86_64"
+		}, StatusFail, "only up to 1.32"},
+		{"cluster.ami-family-unsupported", "al2023", nil, StatusPass, ""},
+		{"cluster.ami-family-unsupported", "custom", func(ev *evidence.Evidence) { ev.Nodegroups, ev.Image = nil, &evidence.Image{Name: "golden-image"} }, StatusSkipped, "not applicable"},
+		{"nodegroup.health-issues", "issue", func(ev *evidence.Evidence) {
+			ev.Nodegroups[0].HealthIssues = []evidence.HealthIssue{{Code: "NodeCreationFailure", Message: "Instances failed to join the kubernetes cluster"}}
+		}, StatusFail, "NodeCreationFailure"},
+		{"nodegroup.health-issues", "healthy", nil, StatusPass, ""},
+		{"nodegroup.health-issues", "self-managed", makeSelfManagedAL2, StatusSkipped, "not applicable"},
+		{"iam.no-instance-profile", "none", func(ev *evidence.Evidence) { ev.Instance.InstanceProfileArn = "" }, StatusFail, "no IAM instance profile"},
+		{"iam.no-instance-profile", "empty profile", func(ev *evidence.Evidence) { ev.InstanceProfile.Roles = nil }, StatusFail, "has no role"},
+		{"iam.no-instance-profile", "ok", nil, StatusPass, ""},
+		{"iam.node-role-policies", "missing worker", func(ev *evidence.Evidence) { ev.NodeRolePolicies = ev.NodeRolePolicies[1:] }, StatusFail, policyWorkerNode},
+		{"iam.node-role-policies", "pull only ok", func(ev *evidence.Evidence) { ev.NodeRolePolicies[1].Name = policyECRPullOnly }, StatusPass, ""},
+		{"iam.node-role-policies", "cni via irsa", func(ev *evidence.Evidence) {
+			ev.NodeRolePolicies = ev.NodeRolePolicies[:2]
+			ev.AWSNode.ProjectedTokenAudiences = []string{"sts.amazonaws.com"}
+		}, StatusPass, ""},
+		{"iam.node-role-policies", "cni missing no irsa", func(ev *evidence.Evidence) { ev.NodeRolePolicies = ev.NodeRolePolicies[:2] }, StatusFail, policyCNI},
+		{"iam.node-role-policies", "cni missing aws-node unknown", func(ev *evidence.Evidence) {
+			ev.NodeRolePolicies = ev.NodeRolePolicies[:2]
+			ev.AddGapForce(evidence.KindAWSNode, "forbidden")
+		}, StatusWarn, "not collected"},
+		{"iam.node-role-trust", "ok", nil, StatusPass, ""},
+		{"iam.node-role-trust", "lambda only", func(ev *evidence.Evidence) {
+			ev.NodeRole.TrustPolicy.Statement[0].Principal = map[string][]string{"Service": {"lambda.amazonaws.com"}}
+		}, StatusFail, "does not allow"},
+		{"iam.node-role-trust", "no doc", func(ev *evidence.Evidence) { ev.NodeRole.TrustPolicy = nil }, StatusSkipped, ""},
+		{"auth.role-not-mapped", "mapped", nil, StatusPass, ""},
+		{"auth.role-not-mapped", "unmapped", func(ev *evidence.Evidence) { ev.AWSAuth.Roles, ev.AccessEntries = nil, nil }, StatusFail, "neither"},
+		{"auth.role-not-mapped", "path-insensitive role", func(ev *evidence.Evidence) {
+			ev.NodeRole.Arn = "arn:aws:iam::111122223333:role/team/node"
+			ev.AccessEntries = nil
+		}, StatusPass, ""},
+		{"auth.role-not-mapped", "aws-auth only unknown entries", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles = nil
+			ev.AddGapForce(evidence.KindAccessEntries, "AccessDeniedException on ListAccessEntries")
+		}, StatusWarn, "may be mapped there"},
+		{"auth.role-not-mapped", "no sources", func(ev *evidence.Evidence) {
+			ev.AddGapForce(evidence.KindAccessEntries, "denied")
+			ev.AddGapForce(evidence.KindAWSAuth, "forbidden")
+		}, StatusSkipped, "forbidden"},
+		{"auth.role-path", "path", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:role/team/node"
+		}, StatusFail, "no path"},
+		{"auth.role-path", "ok", nil, StatusPass, ""},
+		{"auth.instance-profile-arn", "profile mapped", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:instance-profile/node-profile"
+		}, StatusFail, "instance profile"},
+		{"auth.instance-profile-arn", "ok", nil, StatusPass, ""},
+		{"auth.wrong-username", "session name", func(ev *evidence.Evidence) { ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}" }, StatusFail, "SessionName"},
+		{"auth.wrong-username", "ok", nil, StatusPass, ""},
+		{"auth.wrong-username", "no mapping", func(ev *evidence.Evidence) { ev.AWSAuth.Roles = nil }, StatusSkipped, "not applicable"},
+		{"auth.missing-groups", "no bootstrappers", func(ev *evidence.Evidence) { ev.AWSAuth.Roles[0].Groups = []string{"system:nodes"} }, StatusFail, "system:bootstrappers"},
+		{"auth.missing-groups", "ok", nil, StatusPass, ""},
+		{"auth.missing-groups", "no mapping", func(ev *evidence.Evidence) { ev.AWSAuth.Roles = nil }, StatusSkipped, "not applicable"},
+		{"auth.aws-auth-malformed", "problem", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Problems = []evidence.AuthProblem{{Key: "mapRoles", Line: 3, Message: "mapRoles is not valid YAML"}}
+		}, StatusFail, "not valid YAML"},
+		{"auth.aws-auth-malformed", "ok", nil, StatusPass, ""},
+		{"auth.aws-auth-malformed", "absent", func(ev *evidence.Evidence) { ev.AWSAuth = &evidence.AWSAuth{} }, StatusSkipped, "does not exist"},
+		{"auth.access-mode", "config map with only entry", func(ev *evidence.Evidence) {
+			ev.Cluster.AuthenticationMode = "CONFIG_MAP"
+			ev.AWSAuth.Roles = nil
+		}, StatusFail, "CONFIG_MAP"},
+		{"auth.access-mode", "api with only aws-auth", func(ev *evidence.Evidence) {
+			ev.Cluster.AuthenticationMode = "API"
+			ev.AccessEntries = nil
+		}, StatusFail, "ignores aws-auth"},
+		{"auth.access-mode", "both", nil, StatusPass, ""},
+		{"auth.access-mode", "unmapped", func(ev *evidence.Evidence) { ev.AWSAuth.Roles, ev.AccessEntries = nil, nil }, StatusSkipped, "not applicable"},
+		{"auth.access-entry-type", "standard", func(ev *evidence.Evidence) { ev.AccessEntries[0].Type = "STANDARD" }, StatusFail, "STANDARD"},
+		{"auth.access-entry-type", "linux on windows", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.AccessEntries = []evidence.AccessEntry{{PrincipalArn: tRole, Type: "EC2_LINUX", Described: true}}
+		}, StatusFail, "EC2_WINDOWS"},
+		{"auth.access-entry-type", "ok", nil, StatusPass, ""},
+		{"auth.access-entry-type", "none", func(ev *evidence.Evidence) { ev.AccessEntries = nil }, StatusSkipped, "not applicable"},
+		{"subnet.ip-exhausted", "zero", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 0 }, StatusFail, "no free IPv4"},
+		{"subnet.ip-exhausted", "low", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 4 }, StatusWarn, "warm ENI"},
+		{"subnet.ip-exhausted", "ok", nil, StatusPass, ""},
+		{"subnet.ip-exhausted", "subnet unknown", func(ev *evidence.Evidence) { ev.Subnets = nil }, StatusSkipped, "subnet-a"},
+		{"subnet.cluster-tag", "managed", nil, StatusSkipped, "not applicable"},
+		{"subnet.cluster-tag", "self-managed tagged", makeSelfManagedAL2, StatusPass, ""},
+		{"subnet.cluster-tag", "self-managed untagged", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Instance.Tags = map[string]string{"Name": "x"}
+		}, StatusFail, "kubernetes.io/cluster/prod"},
+		{"bootstrap.userdata-unparseable", "closed early", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Issues = []evidence.ParseIssue{{Level: evidence.IssueError, Part: "user data", Line: 17, Message: "closing boundary --B-- on line 17 ends the MIME document"}}
+		}, StatusFail, "line 17"},
+		{"bootstrap.userdata-unparseable", "warning", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Issues = []evidence.ParseIssue{{Level: evidence.IssueWarning, Part: "part 1", Message: "no #! line"}}
+		}, StatusWarn, "no #! line"},
+		{"bootstrap.userdata-unparseable", "ok", nil, StatusPass, ""},
+		{"bootstrap.userdata-too-large", "large", func(ev *evidence.Evidence) { ev.Bootstrap.RawBytes = 20 << 20 }, StatusFail, "over the 16384-byte limit"},
+		{"bootstrap.userdata-too-large", "ok", nil, StatusPass, ""},
+		{"bootstrap.no-bootstrap", "none", func(ev *evidence.Evidence) {
+			ev.Bootstrap.CallsBootstrap, ev.Bootstrap.Format = false, evidence.FormatNone
+		}, StatusFail, "never calls"},
+		{"bootstrap.no-bootstrap", "empty", func(ev *evidence.Evidence) {
+			ev.Bootstrap = &evidence.BootstrapConfig{Format: evidence.FormatNone}
+			ev.UserData = &evidence.UserData{Empty: true}
+		}, StatusFail, "no user data"},
+		{"bootstrap.no-bootstrap", "ok", nil, StatusPass, ""},
+		{"bootstrap.wrong-format-for-ami", "bootstrap.sh on al2023", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Format = evidence.FormatBootstrapSh
+		}, StatusFail, "AL2023 AMI but the user data is bootstrap.sh"},
+		{"bootstrap.wrong-format-for-ami", "shell on bottlerocket", func(ev *evidence.Evidence) {
+			ev.Nodegroups[0].AmiType = "BOTTLEROCKET_x86_64"
+		}, StatusFail, "Bottlerocket"},
+		{"bootstrap.wrong-format-for-ami", "ok", nil, StatusPass, ""},
+		{"bootstrap.wrong-format-for-ami", "custom ami", func(ev *evidence.Evidence) { ev.Nodegroups, ev.Image = nil, &evidence.Image{Name: "golden"} }, StatusSkipped, "not applicable"},
+		{"bootstrap.cluster-name-mismatch", "other", func(ev *evidence.Evidence) { ev.Bootstrap.ClusterName = "staging" }, StatusFail, "staging"},
+		{"bootstrap.cluster-name-mismatch", "ok", nil, StatusPass, ""},
+		{"bootstrap.cluster-name-mismatch", "runtime variable", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ClusterName = ""
+			ev.Bootstrap.Unresolved = map[string]string{"clusterName": "cluster name $CLUSTER is not set in the user data"}
+		}, StatusSkipped, "$CLUSTER"},
+		{"bootstrap.endpoint-mismatch", "other", func(ev *evidence.Evidence) {
+			ev.Bootstrap.APIServerEndpoint = "https://OLD.gr7.eu-west-1.eks.amazonaws.com"
+		}, StatusFail, "OLD"},
+		{"bootstrap.endpoint-mismatch", "case and slash", func(ev *evidence.Evidence) { ev.Bootstrap.APIServerEndpoint = strings.ToLower(tEP) + "/" }, StatusPass, ""},
+		{"bootstrap.endpoint-mismatch", "unset", func(ev *evidence.Evidence) { ev.Bootstrap.APIServerEndpoint = "" }, StatusSkipped, "DescribeCluster"},
+		{"bootstrap.ca-mismatch", "other", func(ev *evidence.Evidence) { ev.Bootstrap.CertificateAuthority = tOtherCA }, StatusFail, "not the cluster's"},
+		{"bootstrap.ca-mismatch", "garbage", func(ev *evidence.Evidence) { ev.Bootstrap.CertificateAuthority = "certificate-authority" }, StatusFail, "not valid base64"},
+		{"bootstrap.ca-mismatch", "ok", nil, StatusPass, ""},
+		{"bootstrap.private-cluster-args", "private no endpoint", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.EndpointPublicAccess = false
+			ev.Bootstrap.APIServerEndpoint, ev.Bootstrap.CertificateAuthority = "", ""
+		}, StatusFail, "endpoint and CA"},
+		{"bootstrap.private-cluster-args", "private no dns", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.EndpointPublicAccess = false
+			ev.Bootstrap.ClusterDNS = nil
+		}, StatusWarn, "--dns-cluster-ip"},
+		{"bootstrap.private-cluster-args", "private complete", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.EndpointPublicAccess = false
+		}, StatusPass, ""},
+		{"bootstrap.private-cluster-args", "public", nil, StatusSkipped, "public"},
+		{"bootstrap.nodeconfig-incomplete", "no cidr", func(ev *evidence.Evidence) { ev.Bootstrap.ServiceCIDR = "" }, StatusFail, "spec.cluster.cidr"},
+		{"bootstrap.nodeconfig-incomplete", "ok", nil, StatusPass, ""},
+		{"bootstrap.nodeconfig-incomplete", "al2", makeSelfManagedAL2, StatusSkipped, "not a NodeConfig"},
+		{"bootstrap.dns-ip", "outside", func(ev *evidence.Evidence) { ev.Bootstrap.ClusterDNS = []string{"10.100.0.10"} }, StatusFail, "outside the service CIDR"},
+		{"bootstrap.dns-ip", "wrong nodeconfig cidr", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ClusterDNS = nil
+			ev.Bootstrap.ServiceCIDR = "10.100.0.0/16"
+		}, StatusFail, "not the cluster's service CIDR"},
+		{"bootstrap.dns-ip", "bootstrap.sh guess", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Bootstrap.ClusterDNS = nil
+			ev.Cluster.ServiceIPv4CIDR = "10.100.0.0/16"
+		}, StatusFail, "guessed by bootstrap.sh"},
+		{"bootstrap.dns-ip", "ok", nil, StatusPass, ""},
+		{"bootstrap.dns-ip", "ipv6 cluster", func(ev *evidence.Evidence) { ev.Cluster.ServiceIPv4CIDR = "" }, StatusSkipped, "not applicable"},
+		{"bootstrap.max-pods", "too many", func(ev *evidence.Evidence) { ev.Bootstrap.MaxPods = intp(110) }, StatusFail, "above the 29"},
+		{"bootstrap.max-pods", "ok", nil, StatusPass, ""},
+		{"bootstrap.max-pods", "prefix delegation", func(ev *evidence.Evidence) {
+			ev.Bootstrap.MaxPods = intp(110)
+			ev.AWSNode.Env["ENABLE_PREFIX_DELEGATION"] = "true"
+		}, StatusSkipped, "prefix delegation"},
+		{"bootstrap.max-pods", "windows", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.Bootstrap.MaxPods = intp(29)
+		}, StatusFail, "above the 9"},
+		{"instance.not-running", "stopped", func(ev *evidence.Evidence) {
+			ev.Instance.State, ev.Instance.StateReason = "stopped", "Client.UserInitiatedShutdown"
+		}, StatusFail, "stopped"},
+		{"instance.not-running", "stuck pending", func(ev *evidence.Evidence) { ev.Instance.State = "pending" }, StatusFail, "pending for 30m"},
+		{"instance.not-running", "just launched", func(ev *evidence.Evidence) {
+			ev.Instance.State = "pending"
+			ev.Instance.LaunchTime = tNow.Add(-time.Minute)
+		}, StatusWarn, "still launching"},
+		{"instance.not-running", "running", nil, StatusPass, ""},
+		{"instance.imds", "disabled", func(ev *evidence.Evidence) { ev.Instance.Metadata.HttpEndpoint = "disabled" }, StatusFail, "disabled"},
+		{"instance.imds", "hop 1", func(ev *evidence.Evidence) { ev.Instance.Metadata.HopLimit = 1 }, StatusWarn, "hop limit 1"},
+		{"instance.imds", "ok", nil, StatusPass, ""},
+		{"csr.pending", "stuck", func(ev *evidence.Evidence) { ev.CSRs[0].State = "Pending" }, StatusFail, "Pending for 20m"},
+		{"csr.pending", "fresh", func(ev *evidence.Evidence) {
+			ev.CSRs[0].State = "Pending"
+			ev.CSRs[0].Created = tNow.Add(-time.Minute)
+		}, StatusWarn, "not approved yet"},
+		{"csr.pending", "approved", nil, StatusPass, ""},
+		{"csr.pending", "matched by CN", func(ev *evidence.Evidence) {
+			ev.CSRs[0].Username, ev.CSRs[0].CommonName, ev.CSRs[0].State = "system:bootstrap:abc", "system:node:"+tNode, "Pending"
+		}, StatusFail, "csr-1"},
+		{"csr.denied", "denied", func(ev *evidence.Evidence) { ev.CSRs[0].State, ev.CSRs[0].Reason = "Denied", "SignerValidationFailure" }, StatusFail, "SignerValidationFailure"},
+		{"csr.denied", "other node denied", func(ev *evidence.Evidence) {
+			ev.CSRs[0].State, ev.CSRs[0].Username = "Denied", "system:node:ip-10-9-9-9.eu-west-1.compute.internal"
+		}, StatusPass, ""},
+		{"csr.denied", "no csr data", func(ev *evidence.Evidence) { ev.AddGapForce(evidence.KindCSRs, "kubectl: Forbidden") }, StatusSkipped, "Forbidden"},
+		{"windows.ipam-disabled", "linux", nil, StatusSkipped, "not a Windows node"},
+		{"windows.ipam-disabled", "enabled", makeWindows, StatusPass, ""},
+		{"windows.ipam-disabled", "missing key", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.VPCCNIConfig = map[string]string{}
+		}, StatusFail, "enable-windows-ipam"},
+		{"windows.ipam-disabled", "no configmap", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.VPCCNIConfig = nil
+		}, StatusFail, "does not exist"},
+		{"windows.kube-proxy-group", "linux", nil, StatusSkipped, "not a Windows node"},
+		{"windows.kube-proxy-group", "has group", makeWindows, StatusPass, ""},
+		{"windows.kube-proxy-group", "lacks group", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.AWSAuth.Roles[0].Groups = []string{"system:bootstrappers", "system:nodes"}
+		}, StatusFail, "eks:kube-proxy-windows"},
+		{"windows.kube-proxy-group", "ec2_windows entry", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.AWSAuth.Roles = nil
+			ev.AccessEntries = []evidence.AccessEntry{{PrincipalArn: tRole, Type: "EC2_WINDOWS", Described: true}}
+		}, StatusPass, "EC2_WINDOWS"},
+		{"windows.no-linux-nodes", "linux", nil, StatusSkipped, "not a Windows node"},
+		{"windows.no-linux-nodes", "has linux", makeWindows, StatusPass, ""},
+		{"windows.no-linux-nodes", "only windows", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.Nodes = []evidence.Node{{Name: "win-1", OS: "windows", Ready: true}}
+		}, StatusFail, "no Linux node"},
+	}
+	reg := Default()
+	covered := map[string]map[Status]bool{}
+	for _, tc := range cases {
+		t.Run(tc.id+"/"+tc.name, func(t *testing.T) {
+			c, ok := reg.Get(tc.id)
+			if !ok {
+				t.Fatalf("no check %s", tc.id)
+			}
+			ev := healthyEvidence()
+			if tc.mutate != nil {
+				tc.mutate(ev)
+			}
+			fs := Run([]Check{c}, ev)
+			if len(fs) == 0 {
+				t.Fatal("no finding")
+			}
+			f := fs[0]
+			if f.ID != tc.id || f.Status != tc.want || !strings.Contains(f.Message, tc.msg) {
+				t.Fatalf("got %s %s %q, want %s containing %q", f.ID, f.Status, f.Message, tc.want, tc.msg)
+			}
+			if f.Status == StatusFail && (f.Remediation == "" || f.Why == "" || len(f.Evidence) == 0 || f.Resource == "") {
+				t.Errorf("failing finding lacks remediation, why, evidence or resource: %+v", f)
+			}
+			if covered[tc.id] == nil {
+				covered[tc.id] = map[Status]bool{}
+			}
+			covered[tc.id][tc.want] = true
+		})
+	}
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() != "" {
+		return // a filtered run cannot judge coverage
+	}
+	for _, c := range reg.All() {
+		st := covered[c.Meta.ID]
+		if !st[StatusFail] && !st[StatusWarn] {
+			t.Errorf("%s: no failing case", c.Meta.ID)
+		}
+		if !st[StatusPass] {
+			t.Errorf("%s: no passing case", c.Meta.ID)
+		}
+	}
+}
+
+func TestHealthyEvidenceHasNoFailure(t *testing.T) {
+	for _, f := range Run(Default().All(), healthyEvidence()) {
+		if f.Status == StatusFail || f.Status == StatusError || f.Status == StatusWarn {
+			t.Errorf("%s %s: %s", f.ID, f.Status, f.Message)
+		}
+	}
+}

@@ -1,0 +1,342 @@
+package cli
+
+import (
+	"archive/tar"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+var update = flag.Bool("update", false, "rewrite fixtures/golden from the current output")
+
+const fixtures = "../../../fixtures"
+
+type scenario struct {
+	Name       string  `json:"name"`
+	InstanceID string  `json:"instanceId"`
+	Expect     *string `json:"expect"`
+}
+
+func loadScenarios(t testing.TB) []scenario {
+	b, err := os.ReadFile(filepath.Join(fixtures, "scenarios.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []scenario
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 8 {
+		t.Fatalf("only %d scenarios", len(out))
+	}
+	return out
+}
+
+func run(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = Main(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+type jsonReport struct {
+	SchemaVersion string `json:"schemaVersion"`
+	Diagnosis     struct {
+		MostLikelyCause *string `json:"mostLikelyCause"`
+		Summary         string  `json:"summary"`
+	} `json:"diagnosis"`
+	Findings []struct {
+		ID       string `json:"id"`
+		Status   string `json:"status"`
+		Severity string `json:"severity"`
+		Resource string `json:"resource"`
+		Message  string `json:"message"`
+		Evidence []struct {
+			Source string `json:"source"`
+			Text   string `json:"text"`
+		} `json:"evidence"`
+		Remediation string   `json:"remediation"`
+		Docs        []string `json:"docs"`
+	} `json:"findings"`
+	Summary struct {
+		Checks, Fail, Warn, Pass, Skipped, Error int
+	} `json:"summary"`
+}
+
+func TestScenariosGolden(t *testing.T) {
+	for _, sc := range loadScenarios(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			snap := filepath.Join(fixtures, "snapshots", sc.Name)
+			code, out, errOut := run("why-not-joining", sc.InstanceID, "--snapshot", snap, "-o", "json")
+			var r jsonReport
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("output is not JSON (%v): %s %s", err, out, errOut)
+			}
+			if r.SchemaVersion != "eksdoctor/v1" || r.Summary.Checks != 37 {
+				t.Errorf("schema %q checks %d", r.SchemaVersion, r.Summary.Checks)
+			}
+			if sc.Expect == nil {
+				if r.Diagnosis.MostLikelyCause != nil || r.Summary.Fail != 0 || code != ExitOK {
+					t.Fatalf("healthy scenario: cause %v, %d failures, exit %d", r.Diagnosis.MostLikelyCause, r.Summary.Fail, code)
+				}
+			} else {
+				if r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != *sc.Expect {
+					t.Fatalf("mostLikelyCause = %v, want %s (%s)", r.Diagnosis.MostLikelyCause, *sc.Expect, r.Diagnosis.Summary)
+				}
+				if code != ExitFindings {
+					t.Errorf("exit %d, want %d", code, ExitFindings)
+				}
+				f := r.Findings[0]
+				if f.ID != *sc.Expect || f.Status != "fail" || f.Resource == "" || f.Remediation == "" || len(f.Evidence) == 0 || len(f.Docs) == 0 {
+					t.Errorf("first finding is not a complete failure of %s: %+v", *sc.Expect, f)
+				}
+			}
+			for _, f := range r.Findings {
+				if f.Status == "error" {
+					t.Errorf("check error %s: %s", f.ID, f.Message)
+				}
+			}
+			normalized := strings.ReplaceAll(out, fixtures+"/", "fixtures/")
+			golden := filepath.Join(fixtures, "golden", sc.Name+".json")
+			if *update {
+				if err := os.WriteFile(golden, []byte(normalized), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/eksdoctor/cli -run Golden -update)", err)
+			}
+			if string(want) != normalized {
+				t.Errorf("output differs from %s; rerun with -update and review the diff", golden)
+			}
+		})
+	}
+}
+
+func TestTableAndMarkdownName(t *testing.T) {
+	snap := filepath.Join(fixtures, "snapshots", "bootstrap-ca-mismatch")
+	code, out, _ := run("why-not-joining", "i-0a1b2c3d4e5f60008", "--snapshot", snap, "--no-color")
+	if code != ExitFindings || !strings.Contains(out, "Most likely cause: bootstrap.ca-mismatch") || strings.Contains(out, "\x1b[") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	_, md, _ := run("why-not-joining", "i-0a1b2c3d4e5f60008", "--snapshot", snap, "-o", "markdown")
+	if !strings.Contains(md, "**Most likely cause: `bootstrap.ca-mismatch`**") || !strings.Contains(md, "| fail | critical | `bootstrap.ca-mismatch` |") {
+		t.Fatalf("markdown:\n%s", md)
+	}
+	code, _, _ = run("why-not-joining", "i-0a1b2c3d4e5f60008", "--snapshot", snap, "--exit-zero")
+	if code != ExitOK {
+		t.Errorf("--exit-zero exit %d", code)
+	}
+}
+
+func TestExitCodesAndBadInput(t *testing.T) {
+	healthy := filepath.Join(fixtures, "snapshots", "healthy-al2023")
+	dir := t.TempDir()
+	// truncated tar.gz
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	body := bytes.Repeat([]byte("{}"), 4096)
+	tw.WriteHeader(&tar.Header{Name: "snap/ec2/describe-instances.json", Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+	tw.Write(body)
+	tw.Close()
+	zw.Close()
+	truncated := filepath.Join(dir, "truncated.tar.gz")
+	os.WriteFile(truncated, buf.Bytes()[:buf.Len()/2], 0o644)
+	notArchive := filepath.Join(dir, "junk.tar.gz")
+	os.WriteFile(notArchive, []byte("this is not gzip"), 0o644)
+
+	cases := []struct {
+		name string
+		args []string
+		code int
+		err  string
+	}{
+		{"unknown instance", []string{"why-not-joining", "i-0000000000000dead", "--snapshot", healthy}, ExitInput, "not in ec2/describe-instances.json"},
+		{"missing snapshot", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", filepath.Join(dir, "nope")}, ExitInput, "no such file"},
+		{"truncated archive", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", truncated}, ExitInput, "corrupt or truncated"},
+		{"not an archive", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", notArchive}, ExitInput, "neither a directory nor a gzip-compressed tar"},
+		{"no snapshot flag", []string{"why-not-joining", "i-0a1b2c3d4e5f60001"}, ExitUsage, "--snapshot is required"},
+		{"bad output", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", healthy, "-o", "yaml"}, ExitUsage, "unknown --output"},
+		{"bad instance id", []string{"why-not-joining", "node-1", "--snapshot", healthy}, ExitUsage, "not an EC2 instance ID"},
+		{"bad selector", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", healthy, "--checks", "nope.*"}, ExitUsage, "no check matches"},
+		{"unknown flag", []string{"why-not-joining", "--frobnicate"}, ExitUsage, "unknown flag"},
+		{"unknown explain", []string{"explain", "auth.nope"}, ExitUsage, "no check"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := run(tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.err) {
+				t.Fatalf("exit %d stderr %q, want %d containing %q", code, errOut, tc.code, tc.err)
+			}
+		})
+	}
+}
+
+// copyDir copies a fixture so a test can damage it.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func findingOf(t *testing.T, out, id string) (status, message string) {
+	t.Helper()
+	var r jsonReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	for _, f := range r.Findings {
+		if f.ID == id {
+			return f.Status, f.Message
+		}
+	}
+	t.Fatalf("no finding %s", id)
+	return "", ""
+}
+
+func TestDamagedSnapshotFiles(t *testing.T) {
+	const id = "i-0a1b2c3d4e5f60001"
+	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	// invalid JSON in one file: that evidence is a gap naming the file, the rest still loads
+	os.WriteFile(filepath.Join(snap, "iam", "list-attached-role-policies", "prod-node-role.json"), []byte(`{"AttachedPolicies": [`), 0o644)
+	// an AWS CLI error captured instead of JSON
+	os.WriteFile(filepath.Join(snap, "ec2", "describe-subnets.json"), []byte("\nAn error occurred (UnauthorizedOperation) when calling the DescribeSubnets operation: You are not authorized to perform this operation.\n"), 0o644)
+	code, out, _ := run("why-not-joining", id, "--snapshot", snap, "-o", "json")
+	if code != ExitOK {
+		t.Errorf("exit %d", code)
+	}
+	if st, msg := findingOf(t, out, "iam.node-role-policies"); st != "skipped" || !strings.Contains(msg, "parse error in iam/list-attached-role-policies/prod-node-role.json") {
+		t.Errorf("iam.node-role-policies %s %q", st, msg)
+	}
+	if st, msg := findingOf(t, out, "subnet.ip-exhausted"); st != "skipped" || !strings.Contains(msg, "UnauthorizedOperation on DescribeSubnets") {
+		t.Errorf("subnet.ip-exhausted %s %q", st, msg)
+	}
+	if st, _ := findingOf(t, out, "auth.role-not-mapped"); st != "pass" {
+		t.Errorf("unrelated check %s", st)
+	}
+	if !strings.Contains(out, `"inputProblems": [`) || !strings.Contains(out, "list-attached-role-policies") {
+		t.Error("input problem not reported")
+	}
+}
+
+func writeUserData(t *testing.T, snap, id, b64 string) {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"InstanceId": id, "UserData": map[string]string{"Value": b64}})
+	if err := os.WriteFile(filepath.Join(snap, "ec2", "instance-user-data", id+".json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHostileUserData(t *testing.T) {
+	const id = "i-0a1b2c3d4e5f60001"
+	cases := []struct {
+		name, b64, check, status, msg string
+	}{
+		{"not base64", "#!/bin/bash\n/etc/eks/bootstrap.sh prod", "bootstrap.userdata-unparseable", "fail", "not valid base64"},
+		{"no closing boundary", base64.StdEncoding.EncodeToString([]byte("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n")),
+			"bootstrap.userdata-unparseable", "fail", "no closing boundary"},
+		{"20 MB", base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("#!/bin/bash\necho filler filler filler filler filler filler\n"), 20<<20/48)),
+			"bootstrap.userdata-too-large", "fail", "over the 16384-byte limit"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+			writeUserData(t, snap, id, tc.b64)
+			code, out, errOut := run("why-not-joining", id, "--snapshot", snap, "-o", "json")
+			if code != ExitFindings {
+				t.Fatalf("exit %d %s", code, errOut)
+			}
+			if st, msg := findingOf(t, out, tc.check); st != tc.status || !strings.Contains(msg, tc.msg) {
+				t.Errorf("%s %s %q", tc.check, st, msg)
+			}
+		})
+	}
+}
+
+func TestNothingChecked(t *testing.T) {
+	snap := t.TempDir()
+	os.MkdirAll(filepath.Join(snap, "ec2"), 0o755)
+	os.WriteFile(filepath.Join(snap, "ec2", "describe-instances.json"), []byte(`{"Reservations":[{"Instances":[{"InstanceId":"i-0123456789abcdef0","State":{"Code":16,"Name":"running"}}]}]}`), 0o644)
+	code, out, _ := run("why-not-joining", "i-0123456789abcdef0", "--snapshot", snap, "--checks", "auth.*,csr.*", "-o", "json")
+	if code != ExitNothingChecked {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+func TestSnapshotTarGz(t *testing.T) {
+	src := filepath.Join(fixtures, "snapshots", "auth-role-path")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, _ := os.ReadFile(p)
+		tw.WriteHeader(&tar.Header{Name: "./snap/" + filepath.ToSlash(rel), Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg})
+		tw.Write(b)
+		return nil
+	})
+	// hostile members are skipped, never written anywhere
+	tw.WriteHeader(&tar.Header{Name: "../../etc/evil", Mode: 0o644, Size: 1, Typeflag: tar.TypeReg})
+	tw.Write([]byte("x"))
+	tw.WriteHeader(&tar.Header{Name: "snap/kube/link.json", Linkname: "/etc/passwd", Typeflag: tar.TypeSymlink})
+	tw.Close()
+	zw.Close()
+	archive := filepath.Join(t.TempDir(), "snap.tar.gz")
+	os.WriteFile(archive, buf.Bytes(), 0o644)
+	code, out, _ := run("why-not-joining", "i-0a1b2c3d4e5f60006", "--snapshot", archive, "-o", "json")
+	var r jsonReport
+	json.Unmarshal([]byte(out), &r)
+	if code != ExitFindings || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "auth.role-path" {
+		t.Fatalf("exit %d cause %v", code, r.Diagnosis.MostLikelyCause)
+	}
+	if !strings.Contains(out, "leaves the archive") || !strings.Contains(out, "not a regular file") {
+		t.Error("hostile members not reported as input problems")
+	}
+}
+
+func TestChecksListExplainVersion(t *testing.T) {
+	code, out, _ := run("checks", "list", "-o", "json")
+	var list []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 37 {
+		t.Fatalf("checks list: exit %d, %d entries", code, len(list))
+	}
+	code, out, _ = run("explain", "auth.role-path")
+	if code != 0 || !strings.Contains(out, "# auth.role-path") || !strings.Contains(out, "## What to do") {
+		t.Fatalf("explain: %d %s", code, out)
+	}
+	if code, out, _ = run("version"); code != 0 || !strings.Contains(out, "eksdoctor") {
+		t.Fatalf("version: %d %s", code, out)
+	}
+	if code, out, _ = run("completion", "bash"); code != 0 || !strings.Contains(out, "eksdoctor") {
+		t.Fatalf("completion: %d", code)
+	}
+}
