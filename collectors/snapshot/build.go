@@ -485,16 +485,12 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	p := s.kubePath("aws-auth")
 	var cm *ConfigMap
 	res, reason := decodeInto(s, p, func(o *ConfigMap) { cm = o })
-	switch res {
-	case readOK:
+	if res == readOK {
 		ev.AWSAuth = awsauth.Parse(cm.Data)
-		ev.Mark(evidence.KindAWSAuth, "snapshot:"+p)
-	case readNotFound:
+	} else if res == readNotFound {
 		ev.AWSAuth = &evidence.AWSAuth{Present: false}
-		ev.Mark(evidence.KindAWSAuth, "snapshot:"+p+" (NotFound)")
-	default:
-		ev.AddGap(evidence.KindAWSAuth, reason)
 	}
+	markObject(ev, evidence.KindAWSAuth, res, reason, p)
 
 	p = s.kubePath("amazon-vpc-cni")
 	res, reason = decodeInto(s, p, func(o *ConfigMap) {
@@ -503,15 +499,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 			ev.VPCCNIConfig = map[string]string{}
 		}
 	})
-	switch res {
-	case readOK:
-		ev.Mark(evidence.KindVPCCNIConfig, "snapshot:"+p)
-	case readNotFound:
-		ev.VPCCNIConfig = nil
-		ev.Mark(evidence.KindVPCCNIConfig, "snapshot:"+p+" (NotFound)")
-	default:
-		ev.AddGap(evidence.KindVPCCNIConfig, reason)
-	}
+	markObject(ev, evidence.KindVPCCNIConfig, res, reason, p)
 
 	p = s.kubePath("nodes")
 	res, reason = decodeKubeItems(s, p, func(raw json.RawMessage) error {
@@ -547,14 +535,19 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 
 	p = s.kubePath("aws-node")
 	res, reason = decodeInto(s, p, func(o *KubeDaemonSet) { ev.AWSNode = convertDaemonSet(o) })
+	markObject(ev, evidence.KindAWSNode, res, reason, p)
+}
+
+// markObject records a single Kubernetes object read from p: found, known not to exist
+// (collected, the field stays nil), or a gap.
+func markObject(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string) {
 	switch res {
 	case readOK:
-		ev.Mark(evidence.KindAWSNode, "snapshot:"+p)
+		ev.Mark(kind, "snapshot:"+p)
 	case readNotFound:
-		ev.AWSNode = nil
-		ev.Mark(evidence.KindAWSNode, "snapshot:"+p+" (NotFound)")
+		ev.Mark(kind, "snapshot:"+p+" (NotFound)")
 	default:
-		ev.AddGap(evidence.KindAWSNode, reason)
+		ev.AddGap(kind, reason)
 	}
 }
 

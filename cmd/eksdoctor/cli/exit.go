@@ -29,7 +29,9 @@ type ExitError struct {
 	Err  error
 }
 
+// Error returns the message without the code.
 func (e *ExitError) Error() string { return e.Err.Error() }
+// Unwrap returns the wrapped error.
 func (e *ExitError) Unwrap() error { return e.Err }
 
 func usageErr(format string, args ...any) error {
