@@ -31,6 +31,7 @@ type ExitError struct {
 
 // Error returns the message without the code.
 func (e *ExitError) Error() string { return e.Err.Error() }
+
 // Unwrap returns the wrapped error.
 func (e *ExitError) Unwrap() error { return e.Err }
 
