@@ -52,12 +52,67 @@ func healthyEvidence() *evidence.Evidence {
 	ev.Nodes = []evidence.Node{{Name: tNode, OS: "linux", Ready: true, KubeletVersion: "v1.31.2-eks-7f9249a", ProviderID: "aws:///eu-west-1a/i-1"}}
 	ev.CSRs = []evidence.CSR{{Name: "csr-1", SignerName: "kubernetes.io/kubelet-serving", Username: "system:node:" + tNode, Created: tNow.Add(-20 * time.Minute), State: "Approved", Issued: true}}
 	ev.AWSNode = &evidence.DaemonSet{Name: "aws-node", Env: map[string]string{"WARM_ENI_TARGET": "1"}}
+	addNetwork(ev)
 	for _, k := range []evidence.Kind{evidence.KindCluster, evidence.KindAccessEntries, evidence.KindNodegroups, evidence.KindInstance, evidence.KindUserData,
 		evidence.KindImage, evidence.KindInstanceType, evidence.KindSubnets, evidence.KindVPCs, evidence.KindInstanceProfile, evidence.KindNodeRole,
-		evidence.KindNodeRolePolicies, evidence.KindAWSAuth, evidence.KindVPCCNIConfig, evidence.KindNodes, evidence.KindCSRs, evidence.KindAWSNode, evidence.KindBootstrap} {
+		evidence.KindNodeRolePolicies, evidence.KindAWSAuth, evidence.KindVPCCNIConfig, evidence.KindNodes, evidence.KindCSRs, evidence.KindAWSNode, evidence.KindBootstrap,
+		evidence.KindRouteTables, evidence.KindSecurityGroups, evidence.KindNetworkACLs, evidence.KindVPCEndpoints, evidence.KindNATGateways,
+		evidence.KindVPCAttributes, evidence.KindDHCPOptions} {
 		ev.Mark(k, "test:"+string(k))
 	}
 	return ev
+}
+
+// addNetwork puts the node in a private subnet routed through a NAT gateway, with the cluster
+// security group on the node and allow-all network ACLs.
+func addNetwork(ev *evidence.Evidence) {
+	tr := true
+	ev.Target.Region = "eu-west-1"
+	ev.Instance.AvailabilityZone = "eu-west-1a"
+	ev.Instance.SecurityGroupIDs = []string{"sg-cluster"}
+	ev.Cluster.VpcID, ev.Cluster.SubnetIDs, ev.Cluster.ClusterSecurityGroup = "vpc-1", []string{"subnet-a"}, "sg-cluster"
+	ev.Cluster.PublicAccessCidrs = []string{"0.0.0.0/0"}
+	ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: "subnet-pub", VpcID: "vpc-1", CIDR: "10.0.255.0/24"})
+	ev.Subnets[0].VpcID = "vpc-1"
+	ev.VPCs[0].DHCPOptionsID = "dopt-1"
+	ev.RouteTables = []evidence.RouteTable{
+		{ID: "rtb-main", VpcID: "vpc-1", Main: true, Routes: []evidence.Route{{DestinationCIDR: "10.0.0.0/16", Target: "local", State: "active"}, {DestinationCIDR: "0.0.0.0/0", Target: "nat-1", State: "active"}}},
+		{ID: "rtb-pub", VpcID: "vpc-1", SubnetIDs: []string{"subnet-pub"}, Routes: []evidence.Route{{DestinationCIDR: "10.0.0.0/16", Target: "local", State: "active"}, {DestinationCIDR: "0.0.0.0/0", Target: "igw-1", State: "active"}}},
+	}
+	ev.NATGateways = []evidence.NATGateway{{ID: "nat-1", SubnetID: "subnet-pub", State: "available", ConnectivityType: "public", PublicIPs: []string{"52.18.0.1"}}}
+	all := evidence.SGRule{Protocol: "-1", FromPort: -1, ToPort: -1}
+	self, out := all, all
+	self.GroupIDs = []string{"sg-cluster"}
+	out.CIDRs = []string{"0.0.0.0/0"}
+	ev.SecurityGroups = []evidence.SecurityGroup{{ID: "sg-cluster", VpcID: "vpc-1", Ingress: []evidence.SGRule{self}, Egress: []evidence.SGRule{out}}}
+	ev.NetworkACLs = []evidence.NetworkACL{{ID: "acl-1", VpcID: "vpc-1", Default: true, Entries: []evidence.NACLEntry{
+		{RuleNumber: 100, Protocol: "-1", CIDR: "0.0.0.0/0", Allow: true}, {RuleNumber: 100, Egress: true, Protocol: "-1", CIDR: "0.0.0.0/0", Allow: true}}}}
+	ev.VPCEndpoints = nil
+	ev.VPCAttributes = &evidence.VPCAttributes{VpcID: "vpc-1", EnableDNSSupport: &tr, EnableDNSHostnames: &tr}
+	ev.DHCPOptions = []evidence.DHCPOptions{{ID: "dopt-1", DomainName: []string{"eu-west-1.compute.internal"}, DomainNameServers: []string{"AmazonProvidedDNS"}}}
+}
+
+// makePrivate turns the cluster private-only and gives the VPC endpoints instead of a NAT route.
+func makePrivate(ev *evidence.Evidence) {
+	ev.Cluster.EndpointPublicAccess = false
+	ev.RouteTables[0].Routes = ev.RouteTables[0].Routes[:1]
+	ev.SecurityGroups = append(ev.SecurityGroups, evidence.SecurityGroup{ID: "sg-ep", VpcID: "vpc-1",
+		Ingress: []evidence.SGRule{{Protocol: "tcp", FromPort: 443, ToPort: 443, CIDRs: []string{"10.0.0.0/16"}}}})
+	for _, svc := range []string{"ec2", "ecr.api", "ecr.dkr", "sts"} {
+		ev.VPCEndpoints = append(ev.VPCEndpoints, evidence.VPCEndpoint{ID: "vpce-" + svc, VpcID: "vpc-1", ServiceName: "com.amazonaws.eu-west-1." + svc,
+			Type: "Interface", State: "available", PrivateDNSEnabled: true, SubnetIDs: []string{"subnet-a"}, SecurityGroupIDs: []string{"sg-ep"}})
+	}
+	ev.VPCEndpoints = append(ev.VPCEndpoints, evidence.VPCEndpoint{ID: "vpce-s3", VpcID: "vpc-1", ServiceName: "com.amazonaws.eu-west-1.s3",
+		Type: "Gateway", State: "available", RouteTableIDs: []string{"rtb-main"}})
+}
+
+func endpoint(ev *evidence.Evidence, svc string) *evidence.VPCEndpoint {
+	for i := range ev.VPCEndpoints {
+		if strings.HasSuffix(ev.VPCEndpoints[i].ServiceName, "."+svc) {
+			return &ev.VPCEndpoints[i]
+		}
+	}
+	return nil
 }
 
 func makeWindows(ev *evidence.Evidence) {
@@ -331,6 +386,7 @@ func TestChecks(t *testing.T) {
 			ev.Nodes = []evidence.Node{{Name: "win-1", OS: "windows", Ready: true}}
 		}, StatusFail, "no Linux node"},
 	}
+	cases = append(cases, networkCases()...)
 	reg := Default()
 	covered := map[string]map[Status]bool{}
 	for _, tc := range cases {
@@ -379,5 +435,106 @@ func TestHealthyEvidenceHasNoFailure(t *testing.T) {
 		if f.Status == StatusFail || f.Status == StatusError || f.Status == StatusWarn {
 			t.Errorf("%s %s: %s", f.ID, f.Status, f.Message)
 		}
+	}
+}
+
+func networkCases() []checkCase {
+	blockSG := func(ev *evidence.Evidence) {
+		ev.SecurityGroups[0].Egress = []evidence.SGRule{{Protocol: "tcp", FromPort: 443, ToPort: 443, CIDRs: []string{"10.0.0.0/16"}}}
+	}
+	return []checkCase{
+		{"net.endpoint-unreachable", "public only without route", func(ev *evidence.Evidence) {
+			ev.Cluster.EndpointPrivateAccess = false
+			ev.RouteTables[0].Routes = ev.RouteTables[0].Routes[:1]
+		}, StatusFail, "no route to 0.0.0.0/0"},
+		{"net.endpoint-unreachable", "private only from another vpc", func(ev *evidence.Evidence) {
+			ev.Cluster.EndpointPublicAccess = false
+			ev.Cluster.VpcID = "vpc-other"
+		}, StatusFail, "private only"},
+		{"net.endpoint-unreachable", "ok", nil, StatusPass, ""},
+		{"net.endpoint-unreachable", "transit gateway", func(ev *evidence.Evidence) {
+			ev.Cluster.EndpointPrivateAccess = false
+			ev.RouteTables[0].Routes[1].Target = "tgw-1"
+		}, StatusSkipped, "cannot verify beyond tgw-1"},
+		{"net.endpoint-public-cidrs", "nat eip outside", func(ev *evidence.Evidence) {
+			ev.Cluster.EndpointPrivateAccess = false
+			ev.Cluster.PublicAccessCidrs = []string{"203.0.113.0/24"}
+		}, StatusFail, "52.18.0.1 is not in publicAccessCidrs"},
+		{"net.endpoint-public-cidrs", "nat eip inside", func(ev *evidence.Evidence) {
+			ev.Cluster.EndpointPrivateAccess = false
+			ev.Cluster.PublicAccessCidrs = []string{"52.18.0.0/16"}
+		}, StatusPass, ""},
+		{"net.endpoint-public-cidrs", "private path", nil, StatusSkipped, "not applicable"},
+		{"net.no-egress-route", "blackhole", func(ev *evidence.Evidence) { ev.RouteTables[0].Routes[1].State = "blackhole" }, StatusFail, "blackhole"},
+		{"net.no-egress-route", "nat without igw route", func(ev *evidence.Evidence) { ev.RouteTables[1].Routes = ev.RouteTables[1].Routes[:1] }, StatusFail, "no active 0.0.0.0/0 route to an internet gateway"},
+		{"net.no-egress-route", "ok", nil, StatusPass, ""},
+		{"net.no-egress-route", "private with endpoints", makePrivate, StatusSkipped, "not applicable"},
+		{"net.public-subnet-no-public-ip", "igw without ip", func(ev *evidence.Evidence) { ev.RouteTables[0].Routes[1].Target = "igw-1" }, StatusFail, "no public IPv4"},
+		{"net.public-subnet-no-public-ip", "igw with ip", func(ev *evidence.Evidence) {
+			ev.RouteTables[0].Routes[1].Target = "igw-1"
+			ev.Instance.PublicIP = "34.1.2.3"
+		}, StatusPass, ""},
+		{"net.public-subnet-no-public-ip", "nat", nil, StatusSkipped, "not applicable"},
+		{"net.vpc-endpoints-missing", "no ecr.dkr", func(ev *evidence.Evidence) {
+			makePrivate(ev)
+			endpoint(ev, "ecr.dkr").State = "deleted"
+		}, StatusFail, "flow ecr.dkr"},
+		{"net.vpc-endpoints-missing", "complete", makePrivate, StatusPass, ""},
+		{"net.vpc-endpoint-sg", "sg admits other range", func(ev *evidence.Evidence) {
+			makePrivate(ev)
+			ev.SecurityGroups[1].Ingress[0].CIDRs = []string{"10.99.0.0/16"}
+		}, StatusFail, "no ingress rule of sg-ep allows tcp 443"},
+		{"net.vpc-endpoint-sg", "ok", makePrivate, StatusPass, ""},
+		{"net.vpc-endpoint-sg", "public cluster without endpoints", nil, StatusSkipped, "not applicable"},
+		{"net.vpc-endpoint-private-dns", "sts private dns off", func(ev *evidence.Evidence) {
+			makePrivate(ev)
+			endpoint(ev, "sts").PrivateDNSEnabled = false
+		}, StatusFail, "flow sts"},
+		{"net.vpc-endpoint-private-dns", "off but internet works", func(ev *evidence.Evidence) {
+			makePrivate(ev)
+			ev.RouteTables[0].Routes = append(ev.RouteTables[0].Routes, evidence.Route{DestinationCIDR: "0.0.0.0/0", Target: "nat-1", State: "active"})
+			endpoint(ev, "sts").PrivateDNSEnabled = false
+		}, StatusWarn, "vpce-sts"},
+		{"net.vpc-endpoint-private-dns", "ok", makePrivate, StatusPass, ""},
+		{"net.s3-endpoint-policy", "other bucket", func(ev *evidence.Evidence) {
+			makePrivate(ev)
+			endpoint(ev, "s3").Policy = &evidence.PolicyDocument{Statement: []evidence.PolicyStatement{{Effect: "Allow", Action: []string{"s3:GetObject"}, Resource: []string{"arn:aws:s3:::mine/*"}}}}
+		}, StatusFail, "starport-layer-bucket"},
+		{"net.s3-endpoint-policy", "default policy", makePrivate, StatusPass, ""},
+		{"net.s3-endpoint-policy", "no gateway endpoint", nil, StatusSkipped, "not applicable"},
+		{"net.sg-node-egress", "only vpc", blockSG, StatusFail, "no egress rule of sg-cluster allows tcp 443 to 0.0.0.0/0"},
+		{"net.sg-node-egress", "ok", nil, StatusPass, ""},
+		{"net.sg-control-plane-ingress", "cluster sg admits nothing", func(ev *evidence.Evidence) { ev.SecurityGroups[0].Ingress = nil }, StatusFail, "no ingress rule of sg-cluster"},
+		{"net.sg-control-plane-ingress", "ok", nil, StatusPass, ""},
+		{"net.nacl-blocks", "return traffic denied", func(ev *evidence.Evidence) {
+			ev.NetworkACLs[0].Entries = append(ev.NetworkACLs[0].Entries, evidence.NACLEntry{RuleNumber: 50, Protocol: "6", PortFrom: 1024, PortTo: 65535, CIDR: "0.0.0.0/0", Allow: false})
+		}, StatusFail, "rule 50 denies"},
+		{"net.nacl-blocks", "ok", nil, StatusPass, ""},
+		{"net.vpc-dns-disabled", "hostnames off", func(ev *evidence.Evidence) { f := false; ev.VPCAttributes.EnableDNSHostnames = &f }, StatusFail, "enableDnsHostnames"},
+		{"net.vpc-dns-disabled", "ok", nil, StatusPass, ""},
+		{"net.dhcp-options", "custom dns", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.53"} }, StatusFail, "without AmazonProvidedDNS"},
+		{"net.dhcp-options", "custom domain", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainName = []string{"corp.example.com"} }, StatusWarn, "corp.example.com"},
+		{"net.dhcp-options", "ok", nil, StatusPass, ""},
+		{"net.cidr-overlap", "service cidr", func(ev *evidence.Evidence) { ev.VPCs[0].CIDRs = append(ev.VPCs[0].CIDRs, "172.20.0.0/16") }, StatusFail, "overlaps the cluster's service CIDR"},
+		{"net.cidr-overlap", "docker bridge", func(ev *evidence.Evidence) { ev.VPCs[0].CIDRs = append(ev.VPCs[0].CIDRs, "172.17.0.0/16") }, StatusWarn, "172.17.0.0/16"},
+		{"net.cidr-overlap", "ok", nil, StatusPass, ""},
+		{"nodegroup.lt-custom-sg-no-cluster-sg", "custom sg without rules", func(ev *evidence.Evidence) {
+			ev.LaunchTemplate = &evidence.LaunchTemplateVersion{ID: "lt-1", Version: 1, SecurityGroupIDs: []string{"sg-custom"}}
+			ev.Mark(evidence.KindLaunchTemplate, "test")
+			ev.Instance.SecurityGroupIDs = []string{"sg-custom"}
+			ev.SecurityGroups = append(ev.SecurityGroups, evidence.SecurityGroup{ID: "sg-custom", VpcID: "vpc-1", Egress: ev.SecurityGroups[0].Egress})
+		}, StatusFail, "sg-cluster"},
+		{"nodegroup.lt-custom-sg-no-cluster-sg", "custom sg with equivalent rules", func(ev *evidence.Evidence) {
+			ev.LaunchTemplate = &evidence.LaunchTemplateVersion{ID: "lt-1", Version: 1, SecurityGroupIDs: []string{"sg-custom"}}
+			ev.Mark(evidence.KindLaunchTemplate, "test")
+			ev.Instance.SecurityGroupIDs = []string{"sg-custom"}
+			ev.SecurityGroups[0].Ingress = append(ev.SecurityGroups[0].Ingress, evidence.SGRule{Protocol: "tcp", FromPort: 443, ToPort: 443, GroupIDs: []string{"sg-custom"}})
+			ev.SecurityGroups = append(ev.SecurityGroups, evidence.SecurityGroup{ID: "sg-custom", VpcID: "vpc-1", Egress: ev.SecurityGroups[0].Egress,
+				Ingress: []evidence.SGRule{{Protocol: "tcp", FromPort: 10250, ToPort: 10250, GroupIDs: []string{"sg-cluster"}}}})
+		}, StatusPass, ""},
+		{"nodegroup.lt-custom-sg-no-cluster-sg", "template includes cluster sg", func(ev *evidence.Evidence) {
+			ev.LaunchTemplate = &evidence.LaunchTemplateVersion{ID: "lt-1", Version: 1, SecurityGroupIDs: []string{"sg-cluster", "sg-extra"}}
+			ev.Mark(evidence.KindLaunchTemplate, "test")
+		}, StatusPass, "include the cluster security group"},
 	}
 }

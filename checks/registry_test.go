@@ -9,7 +9,7 @@ import (
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
 
-// catalogIDs are the IDs issue #2 requires (docs/checks-catalog.md).
+// catalogIDs are the IDs issues #2 and #3 require (docs/checks-catalog.md).
 var catalogIDs = strings.Fields(`cluster.not-active cluster.updating cluster.health-issues cluster.version-skew
 cluster.ami-family-unsupported nodegroup.health-issues iam.no-instance-profile iam.node-role-policies iam.node-role-trust
 auth.role-not-mapped auth.role-path auth.instance-profile-arn auth.wrong-username auth.missing-groups auth.aws-auth-malformed
@@ -17,7 +17,10 @@ auth.access-mode auth.access-entry-type subnet.ip-exhausted subnet.cluster-tag b
 bootstrap.userdata-too-large bootstrap.no-bootstrap bootstrap.wrong-format-for-ami bootstrap.cluster-name-mismatch
 bootstrap.endpoint-mismatch bootstrap.ca-mismatch bootstrap.private-cluster-args bootstrap.nodeconfig-incomplete
 bootstrap.dns-ip bootstrap.max-pods instance.not-running instance.imds csr.pending csr.denied windows.ipam-disabled
-windows.kube-proxy-group windows.no-linux-nodes`)
+windows.kube-proxy-group windows.no-linux-nodes
+net.endpoint-unreachable net.endpoint-public-cidrs net.no-egress-route net.public-subnet-no-public-ip net.vpc-endpoints-missing
+net.vpc-endpoint-sg net.vpc-endpoint-private-dns net.s3-endpoint-policy net.sg-node-egress net.sg-control-plane-ingress
+net.nacl-blocks net.vpc-dns-disabled net.dhcp-options net.cidr-overlap nodegroup.lt-custom-sg-no-cluster-sg`)
 
 func TestRegistryComplete(t *testing.T) {
 	r, err := NewRegistry(All()...)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/eksdoctor/eksdoctor/checks/netpath"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
 
@@ -28,7 +29,9 @@ type Report struct {
 	Gaps []evidence.Gap `json:"gaps"`
 	// InputProblems lists input files that were skipped or did not parse.
 	InputProblems []InputProblem `json:"inputProblems"`
-	Summary       Summary        `json:"summary"`
+	// Paths are the network flows a joining node needs, hop by hop (reachable, blocked, unknown).
+	Paths   []netpath.Flow `json:"paths"`
+	Summary Summary        `json:"summary"`
 }
 
 // Diagnosis is checks.Diagnosis with mostLikelyCause null when nothing fails.
@@ -56,9 +59,13 @@ type Summary struct {
 	Error   int `json:"error"`
 }
 
-// New assembles a report. checksRun is the number of checks evaluated.
+// New assembles a report. checksRun is the number of checks evaluated. The network paths
+// are evaluated from the same evidence (netpath is pure).
 func New(ev *evidence.Evidence, findings []checks.Finding, d checks.Diagnosis, checksRun int, problems []InputProblem) *Report {
-	r := &Report{SchemaVersion: SchemaVersion, Target: ev.Target, Findings: findings, Gaps: ev.Gaps(), InputProblems: problems}
+	r := &Report{SchemaVersion: SchemaVersion, Target: ev.Target, Findings: findings, Gaps: ev.Gaps(), InputProblems: problems, Paths: netpath.Analyze(ev)}
+	if r.Paths == nil {
+		r.Paths = []netpath.Flow{}
+	}
 	if r.Findings == nil {
 		r.Findings = []checks.Finding{}
 	}

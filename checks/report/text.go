@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/eksdoctor/eksdoctor/checks/netpath"
 	"github.com/fatih/color"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -112,6 +113,27 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 		}
 		if err := tbl.Render(); err != nil {
 			return err
+		}
+		fmt.Fprintln(w)
+	}
+
+	if len(r.Paths) > 0 {
+		fmt.Fprintln(w, p.paint("Network paths", color.Bold))
+		for _, f := range r.Paths {
+			v := string(f.Verdict)
+			switch f.Verdict {
+			case netpath.Blocked:
+				v = p.paint("blocked", color.FgRed)
+			case netpath.Unknown:
+				v = p.paint("unknown", color.FgYellow)
+			default:
+				v = p.paint("ok", color.FgGreen)
+			}
+			line := fmt.Sprintf("  %-10s %-8s %s", f.Name, v, f.Destination)
+			if f.Verdict != netpath.Reachable {
+				line += "  — " + netpath.Summary(f)
+			}
+			fmt.Fprintln(w, line)
 		}
 		fmt.Fprintln(w)
 	}

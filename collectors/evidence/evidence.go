@@ -91,6 +91,17 @@ type Evidence struct {
 	// Bootstrap is the node bootstrap configuration decoded from user data.
 	Bootstrap *BootstrapConfig
 
+	RouteTables      []RouteTable
+	SecurityGroups   []SecurityGroup
+	NetworkACLs      []NetworkACL
+	VPCEndpoints     []VPCEndpoint
+	NATGateways      []NATGateway
+	InternetGateways []InternetGateway
+	// VPCAttributes are the DNS attributes of the instance's VPC.
+	VPCAttributes  *VPCAttributes
+	DHCPOptions    []DHCPOptions
+	LaunchTemplate *LaunchTemplateVersion
+
 	sources map[Kind]string
 	gaps    map[Kind]Gap
 }

@@ -132,12 +132,17 @@ type Subnet struct {
 	AvailableIPs     int // AvailableIpAddressCount
 	AvailabilityZone string
 	Tags             map[string]string
+	// IPv6CIDRs are the subnet's associated IPv6 blocks.
+	IPv6CIDRs []string
+	// MapPublicIPOnLaunch is true for subnets that give instances a public IPv4 address.
+	MapPublicIPOnLaunch bool
 }
 
 // VPC is the part of EC2 DescribeVpcs the checks use.
 type VPC struct {
-	ID    string
-	CIDRs []string
+	ID            string
+	CIDRs         []string // IPv4 then IPv6 CIDR blocks
+	DHCPOptionsID string
 }
 
 // InstanceProfile is the part of IAM GetInstanceProfile the checks use.
@@ -173,6 +178,8 @@ type PolicyStatement struct {
 	Sid    string
 	Effect string
 	Action []string
+	// Resource lists the statement's resources ("*" when absent in trust policies).
+	Resource []string
 	// Principal maps a principal type (Service, AWS, Federated, "*") to its values.
 	Principal    map[string][]string
 	HasCondition bool

@@ -80,13 +80,16 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 		}
 		ev.UserData = ud
 	})
-	switch res {
-	case readOK:
+	ltUserData, ltFound := s.loadLaunchTemplate(ev, inst)
+	switch {
+	case res == readOK:
 		ev.Mark(evidence.KindUserData, src(udPath))
+	case ltFound:
+		// The instance attribute is absent: the launch template version it came from is the next best source.
+		ev.UserData = &evidence.UserData{Base64: ltUserData, Empty: ltUserData == ""}
+		ev.Mark(evidence.KindUserData, ev.Source(evidence.KindLaunchTemplate)+" (launch template user data)")
 	default:
-		if !s.userDataFromLaunchTemplate(ev, inst) {
-			ev.AddGap(evidence.KindUserData, reason)
-		}
+		ev.AddGap(evidence.KindUserData, reason)
 	}
 	if ev.Have(evidence.KindUserData) {
 		ev.Bootstrap = userdata.DecodeBase64(ev.UserData.Base64)
@@ -98,6 +101,7 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 	s.resolveCluster(ev, inst, cluster)
 	s.loadCluster(ev)
 	s.loadEC2(ev, inst)
+	s.loadNetwork(ev, inst)
 	s.loadIAM(ev, inst)
 	s.loadEKS(ev)
 	s.loadAutoScaling(ev)
@@ -130,28 +134,37 @@ func convertInstance(i *EC2Instance) *evidence.Instance {
 	return out
 }
 
-// userDataFromLaunchTemplate falls back to the launch template version the instance was
-// launched from (tags aws:ec2launchtemplate:id / :version) when the instance attribute is absent.
-func (s *Snapshot) userDataFromLaunchTemplate(ev *evidence.Evidence, inst *EC2Instance) bool {
+// loadLaunchTemplate reads the launch template version the instance was launched from (tags
+// aws:ec2launchtemplate:id / :version). It returns that version's user data (base64) and
+// whether the version was found.
+func (s *Snapshot) loadLaunchTemplate(ev *evidence.Evidence, inst *EC2Instance) (string, bool) {
 	tags := tagMap(inst.Tags)
 	lt, ver := tags["aws:ec2launchtemplate:id"], tags["aws:ec2launchtemplate:version"]
 	if lt == "" {
-		return false
+		ev.AddGap(evidence.KindLaunchTemplate, "the instance was not launched from a launch template")
+		return "", false
 	}
 	p := "ec2/describe-launch-template-versions/" + lt + ".json"
+	var userData string
 	found := false
-	decodeInto(s, p, func(o *LaunchTemplateVersionsOutput) {
+	res, reason := decodeInto(s, p, func(o *LaunchTemplateVersionsOutput) {
 		for _, v := range o.LaunchTemplateVersions {
-			if fmt.Sprint(v.VersionNumber) == ver || (ver == "" && v.DefaultVersion) {
-				ev.UserData = &evidence.UserData{Base64: v.LaunchTemplateData.UserData, Empty: v.LaunchTemplateData.UserData == ""}
-				found = true
+			if fmt.Sprint(v.VersionNumber) != ver && (ver != "" || !v.DefaultVersion) {
+				continue
 			}
+			d := v.LaunchTemplateData
+			t := &evidence.LaunchTemplateVersion{ID: lt, Version: v.VersionNumber, SecurityGroupIDs: d.SecurityGroupIDs,
+				NetworkInterfaces: len(d.NetworkInterfaces) > 0, ImageID: d.ImageID}
+			for _, ni := range d.NetworkInterfaces {
+				if ni.DeviceIndex == 0 {
+					t.SecurityGroupIDs = append(t.SecurityGroupIDs, ni.Groups...)
+				}
+			}
+			ev.LaunchTemplate, userData, found = t, d.UserData, true
 		}
 	})
-	if found {
-		ev.Mark(evidence.KindUserData, "snapshot:"+p+" (launch template version "+ver+")")
-	}
-	return found
+	markFound(ev, evidence.KindLaunchTemplate, res, reason, p, found, "launch template "+lt+" version "+ver)
+	return userData, found
 }
 
 // ClusterTagKeys are the instance tags that name the cluster, in the order they are trusted:
@@ -262,7 +275,8 @@ func (s *Snapshot) loadEC2(ev *evidence.Evidence, inst *EC2Instance) {
 	res, reason = decodeInto(s, p, func(o *DescribeSubnetsOutput) {
 		for _, sn := range o.Subnets {
 			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock,
-				AvailableIPs: sn.AvailableIPAddressCount, AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags)})
+				AvailableIPs: sn.AvailableIPAddressCount, AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags),
+				MapPublicIPOnLaunch: sn.MapPublicIPOnLaunch, IPv6CIDRs: ipv6Blocks(sn.IPv6CidrBlockAssociationSet)})
 		}
 	})
 	markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
@@ -270,13 +284,14 @@ func (s *Snapshot) loadEC2(ev *evidence.Evidence, inst *EC2Instance) {
 	p = "ec2/describe-vpcs.json"
 	res, reason = decodeInto(s, p, func(o *DescribeVpcsOutput) {
 		for _, v := range o.Vpcs {
-			vpc := evidence.VPC{ID: v.VpcID}
+			vpc := evidence.VPC{ID: v.VpcID, DHCPOptionsID: v.DhcpOptionsID}
 			for _, a := range v.CidrBlockAssociationSet {
 				vpc.CIDRs = append(vpc.CIDRs, a.CidrBlock)
 			}
 			if len(vpc.CIDRs) == 0 && v.CidrBlock != "" {
 				vpc.CIDRs = []string{v.CidrBlock}
 			}
+			vpc.CIDRs = append(vpc.CIDRs, ipv6Blocks(v.IPv6CidrBlockAssociationSet)...)
 			ev.VPCs = append(ev.VPCs, vpc)
 		}
 	})
@@ -312,7 +327,7 @@ func convertRole(r IAMRole) evidence.Role {
 		out.TrustPolicy = &evidence.PolicyDocument{Version: d.Version}
 		for _, st := range d.Statement {
 			out.TrustPolicy.Statement = append(out.TrustPolicy.Statement, evidence.PolicyStatement{Sid: st.Sid, Effect: st.Effect,
-				Action: st.Action, Principal: st.Principal, HasCondition: len(st.Condition) > 0 && string(st.Condition) != "null"})
+				Action: st.Action, Resource: st.Resource, Principal: st.Principal, HasCondition: len(st.Condition) > 0 && string(st.Condition) != "null"})
 		}
 	}
 	return out

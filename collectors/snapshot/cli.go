@@ -68,6 +68,7 @@ type PolicyStmt struct {
 	Sid       string              `json:"Sid"`
 	Effect    string              `json:"Effect"`
 	Action    StringList          `json:"Action"`
+	Resource  StringList          `json:"Resource"`
 	Principal map[string][]string `json:"-"`
 	Condition json.RawMessage     `json:"Condition"`
 }
@@ -76,11 +77,16 @@ type PolicyStmt struct {
 func (p *PolicyDoc) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
-		dec, err := url.QueryUnescape(s)
-		if err != nil {
-			return fmt.Errorf("policy document string is not URL-encoded JSON: %w", err)
+		// The CLI prints VPC endpoint policies as JSON text and the IAM API returns policies
+		// URL-encoded (RFC 3986): decode only the latter.
+		if t := strings.TrimSpace(s); !strings.HasPrefix(t, "{") {
+			dec, err := url.PathUnescape(s)
+			if err != nil {
+				return fmt.Errorf("policy document string is not URL-encoded JSON: %w", err)
+			}
+			s = dec
 		}
-		b = []byte(dec)
+		b = []byte(s)
 	}
 	var raw struct {
 		Version   string          `json:"Version"`
@@ -292,8 +298,13 @@ type LaunchTemplateVersionsOutput struct {
 		VersionNumber      int    `json:"VersionNumber"`
 		DefaultVersion     bool   `json:"DefaultVersion"`
 		LaunchTemplateData struct {
-			UserData string `json:"UserData"`
-			ImageID  string `json:"ImageId"`
+			UserData          string   `json:"UserData"`
+			ImageID           string   `json:"ImageId"`
+			SecurityGroupIDs  []string `json:"SecurityGroupIds"`
+			NetworkInterfaces []struct {
+				DeviceIndex int      `json:"DeviceIndex"`
+				Groups      []string `json:"Groups"`
+			} `json:"NetworkInterfaces"`
 		} `json:"LaunchTemplateData"`
 	} `json:"LaunchTemplateVersions"`
 }
@@ -324,20 +335,28 @@ type DescribeInstanceTypesOutput struct {
 // DescribeSubnetsOutput is `aws ec2 describe-subnets`.
 type DescribeSubnetsOutput struct {
 	Subnets []struct {
-		SubnetID                string `json:"SubnetId"`
-		VpcID                   string `json:"VpcId"`
-		CidrBlock               string `json:"CidrBlock"`
-		AvailableIPAddressCount int    `json:"AvailableIpAddressCount"`
-		AvailabilityZone        string `json:"AvailabilityZone"`
-		Tags                    []Tag  `json:"Tags"`
+		SubnetID                    string `json:"SubnetId"`
+		VpcID                       string `json:"VpcId"`
+		CidrBlock                   string `json:"CidrBlock"`
+		AvailableIPAddressCount     int    `json:"AvailableIpAddressCount"`
+		AvailabilityZone            string `json:"AvailabilityZone"`
+		Tags                        []Tag  `json:"Tags"`
+		MapPublicIPOnLaunch         bool   `json:"MapPublicIpOnLaunch"`
+		IPv6CidrBlockAssociationSet []struct {
+			IPv6CidrBlock string `json:"Ipv6CidrBlock"`
+		} `json:"Ipv6CidrBlockAssociationSet"`
 	} `json:"Subnets"`
 }
 
 // DescribeVpcsOutput is `aws ec2 describe-vpcs`.
 type DescribeVpcsOutput struct {
 	Vpcs []struct {
-		VpcID                   string `json:"VpcId"`
-		CidrBlock               string `json:"CidrBlock"`
+		VpcID                       string `json:"VpcId"`
+		CidrBlock                   string `json:"CidrBlock"`
+		DhcpOptionsID               string `json:"DhcpOptionsId"`
+		IPv6CidrBlockAssociationSet []struct {
+			IPv6CidrBlock string `json:"Ipv6CidrBlock"`
+		} `json:"Ipv6CidrBlockAssociationSet"`
 		CidrBlockAssociationSet []struct {
 			CidrBlock string `json:"CidrBlock"`
 		} `json:"CidrBlockAssociationSet"`
@@ -481,4 +500,155 @@ type KubeDaemonSet struct {
 type kubeList struct {
 	Kind  string            `json:"kind"`
 	Items []json.RawMessage `json:"items"`
+}
+
+// --- EC2 networking ---
+
+// DescribeRouteTablesOutput is `aws ec2 describe-route-tables`.
+type DescribeRouteTablesOutput struct {
+	RouteTables []struct {
+		RouteTableID string `json:"RouteTableId"`
+		VpcID        string `json:"VpcId"`
+		Associations []struct {
+			Main     bool   `json:"Main"`
+			SubnetID string `json:"SubnetId"`
+		} `json:"Associations"`
+		Routes []struct {
+			DestinationCidrBlock        string `json:"DestinationCidrBlock"`
+			DestinationIPv6CidrBlock    string `json:"DestinationIpv6CidrBlock"`
+			DestinationPrefixListID     string `json:"DestinationPrefixListId"`
+			GatewayID                   string `json:"GatewayId"`
+			NatGatewayID                string `json:"NatGatewayId"`
+			TransitGatewayID            string `json:"TransitGatewayId"`
+			VpcPeeringConnectionID      string `json:"VpcPeeringConnectionId"`
+			NetworkInterfaceID          string `json:"NetworkInterfaceId"`
+			InstanceID                  string `json:"InstanceId"`
+			LocalGatewayID              string `json:"LocalGatewayId"`
+			CarrierGatewayID            string `json:"CarrierGatewayId"`
+			EgressOnlyInternetGatewayID string `json:"EgressOnlyInternetGatewayId"`
+			CoreNetworkArn              string `json:"CoreNetworkArn"`
+			State                       string `json:"State"`
+		} `json:"Routes"`
+	} `json:"RouteTables"`
+}
+
+// IPPermission is one security group rule set as EC2 prints it.
+type IPPermission struct {
+	IPProtocol string `json:"IpProtocol"`
+	FromPort   *int   `json:"FromPort"`
+	ToPort     *int   `json:"ToPort"`
+	IPRanges   []struct {
+		CidrIP string `json:"CidrIp"`
+	} `json:"IpRanges"`
+	IPv6Ranges []struct {
+		CidrIPv6 string `json:"CidrIpv6"`
+	} `json:"Ipv6Ranges"`
+	PrefixListIDs []struct {
+		PrefixListID string `json:"PrefixListId"`
+	} `json:"PrefixListIds"`
+	UserIDGroupPairs []struct {
+		GroupID string `json:"GroupId"`
+	} `json:"UserIdGroupPairs"`
+}
+
+// DescribeSecurityGroupsOutput is `aws ec2 describe-security-groups`.
+type DescribeSecurityGroupsOutput struct {
+	SecurityGroups []struct {
+		GroupID             string         `json:"GroupId"`
+		GroupName           string         `json:"GroupName"`
+		VpcID               string         `json:"VpcId"`
+		IPPermissions       []IPPermission `json:"IpPermissions"`
+		IPPermissionsEgress []IPPermission `json:"IpPermissionsEgress"`
+	} `json:"SecurityGroups"`
+}
+
+// DescribeNetworkACLsOutput is `aws ec2 describe-network-acls`.
+type DescribeNetworkACLsOutput struct {
+	NetworkACLs []struct {
+		NetworkACLID string `json:"NetworkAclId"`
+		VpcID        string `json:"VpcId"`
+		IsDefault    bool   `json:"IsDefault"`
+		Associations []struct {
+			SubnetID string `json:"SubnetId"`
+		} `json:"Associations"`
+		Entries []struct {
+			RuleNumber    int    `json:"RuleNumber"`
+			Egress        bool   `json:"Egress"`
+			Protocol      string `json:"Protocol"`
+			RuleAction    string `json:"RuleAction"`
+			CidrBlock     string `json:"CidrBlock"`
+			IPv6CidrBlock string `json:"Ipv6CidrBlock"`
+			PortRange     *struct {
+				From int `json:"From"`
+				To   int `json:"To"`
+			} `json:"PortRange"`
+		} `json:"Entries"`
+	} `json:"NetworkAcls"`
+}
+
+// DescribeVpcEndpointsOutput is `aws ec2 describe-vpc-endpoints`.
+type DescribeVpcEndpointsOutput struct {
+	VpcEndpoints []struct {
+		VpcEndpointID     string     `json:"VpcEndpointId"`
+		VpcEndpointType   string     `json:"VpcEndpointType"`
+		VpcID             string     `json:"VpcId"`
+		ServiceName       string     `json:"ServiceName"`
+		State             string     `json:"State"`
+		PolicyDocument    *PolicyDoc `json:"PolicyDocument"`
+		RouteTableIDs     []string   `json:"RouteTableIds"`
+		SubnetIDs         []string   `json:"SubnetIds"`
+		PrivateDNSEnabled bool       `json:"PrivateDnsEnabled"`
+		Groups            []struct {
+			GroupID string `json:"GroupId"`
+		} `json:"Groups"`
+	} `json:"VpcEndpoints"`
+}
+
+// DescribeNatGatewaysOutput is `aws ec2 describe-nat-gateways`.
+type DescribeNatGatewaysOutput struct {
+	NatGateways []struct {
+		NatGatewayID        string `json:"NatGatewayId"`
+		SubnetID            string `json:"SubnetId"`
+		State               string `json:"State"`
+		ConnectivityType    string `json:"ConnectivityType"`
+		NatGatewayAddresses []struct {
+			PublicIP string `json:"PublicIp"`
+		} `json:"NatGatewayAddresses"`
+	} `json:"NatGateways"`
+}
+
+// DescribeInternetGatewaysOutput is `aws ec2 describe-internet-gateways`.
+type DescribeInternetGatewaysOutput struct {
+	InternetGateways []struct {
+		InternetGatewayID string `json:"InternetGatewayId"`
+		Attachments       []struct {
+			VpcID string `json:"VpcId"`
+			State string `json:"State"`
+		} `json:"Attachments"`
+	} `json:"InternetGateways"`
+}
+
+// BoolValue is EC2's {"Value": true} attribute wrapper.
+type BoolValue struct {
+	Value *bool `json:"Value"`
+}
+
+// DescribeVpcAttributeOutput is `aws ec2 describe-vpc-attribute` for either DNS attribute.
+type DescribeVpcAttributeOutput struct {
+	VpcID              string     `json:"VpcId"`
+	EnableDNSSupport   *BoolValue `json:"EnableDnsSupport"`
+	EnableDNSHostnames *BoolValue `json:"EnableDnsHostnames"`
+}
+
+// DescribeDhcpOptionsOutput is `aws ec2 describe-dhcp-options`.
+type DescribeDhcpOptionsOutput struct {
+	DhcpOptions []struct {
+		DhcpOptionsID      string `json:"DhcpOptionsId"`
+		DhcpConfigurations []struct {
+			Key    string `json:"Key"`
+			Values []struct {
+				Value string `json:"Value"`
+			} `json:"Values"`
+		} `json:"DhcpConfigurations"`
+	} `json:"DhcpOptions"`
 }

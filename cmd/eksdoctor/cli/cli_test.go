@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/klauspost/compress/gzip"
 )
 
@@ -64,6 +65,14 @@ type jsonReport struct {
 		Remediation string   `json:"remediation"`
 		Docs        []string `json:"docs"`
 	} `json:"findings"`
+	Paths []struct {
+		Flow    string `json:"flow"`
+		Verdict string `json:"verdict"`
+		Hops    []struct {
+			Hop     string `json:"hop"`
+			Verdict string `json:"verdict"`
+		} `json:"hops"`
+	} `json:"paths"`
 	Summary struct {
 		Checks, Fail, Warn, Pass, Skipped, Error int
 	} `json:"summary"`
@@ -78,7 +87,7 @@ func TestScenariosGolden(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatalf("output is not JSON (%v): %s %s", err, out, errOut)
 			}
-			if r.SchemaVersion != "eksdoctor/v1" || r.Summary.Checks != 37 {
+			if r.SchemaVersion != "eksdoctor/v1" || r.Summary.Checks != len(checks.Default().All()) {
 				t.Errorf("schema %q checks %d", r.SchemaVersion, r.Summary.Checks)
 			}
 			if sc.Expect == nil {
@@ -97,9 +106,34 @@ func TestScenariosGolden(t *testing.T) {
 					t.Errorf("first finding is not a complete failure of %s: %+v", *sc.Expect, f)
 				}
 			}
+			isNet := func(id string) bool {
+				return strings.HasPrefix(id, "net.") || id == "nodegroup.lt-custom-sg-no-cluster-sg"
+			}
 			for _, f := range r.Findings {
 				if f.Status == "error" {
 					t.Errorf("check error %s: %s", f.ID, f.Message)
+				}
+				if f.Status != "fail" || !isNet(f.ID) {
+					continue
+				}
+				// exactly the injected network check fails, naming the blocking resource
+				if sc.Expect == nil || f.ID != *sc.Expect {
+					t.Errorf("unexpected network failure %s: %s", f.ID, f.Message)
+				}
+				named := false
+				for _, p := range []string{"rtb-", "acl-", "sg-", "vpce-", "nat-", "igw-", "publicAccessCidrs", "dopt-", "vpc-", "private only"} {
+					named = named || strings.Contains(f.Message, p)
+				}
+				if !named {
+					t.Errorf("%s does not name the blocking route, rule or endpoint: %s", f.ID, f.Message)
+				}
+			}
+			if len(r.Paths) < 6 {
+				t.Errorf("only %d network paths", len(r.Paths))
+			}
+			for _, p := range r.Paths {
+				if sc.Expect == nil && p.Verdict != "reachable" {
+					t.Errorf("healthy scenario: flow %s is %s", p.Flow, p.Verdict)
 				}
 			}
 			normalized := strings.ReplaceAll(out, fixtures+"/", "fixtures/")
@@ -326,7 +360,7 @@ func TestSnapshotTarGz(t *testing.T) {
 func TestChecksListExplainVersion(t *testing.T) {
 	code, out, _ := run("checks", "list", "-o", "json")
 	var list []map[string]any
-	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 37 {
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != len(checks.Default().All()) {
 		t.Fatalf("checks list: exit %d, %d entries", code, len(list))
 	}
 	code, out, _ = run("explain", "auth.role-path")

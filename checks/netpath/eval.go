@@ -1,0 +1,246 @@
+// Package netpath is a small, pure reachability model over Evidence: for the node's network
+// interface and each destination a joining node needs (the cluster API endpoint, AWS service
+// endpoints, and the control plane back to the kubelet) it walks DNS, route selection, network
+// ACLs, security groups and endpoint access, and says which hop blocks. It performs no I/O.
+//
+// Hops it cannot see through (transit gateways, peering, firewall appliances, private NAT)
+// yield the verdict unknown ("cannot verify beyond …"): never a false pass or a false fail.
+package netpath
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+// Protocol numbers used by flows (IANA).
+const (
+	ProtoTCP = 6
+	ProtoUDP = 17
+)
+
+// PortRange is an inclusive port range.
+type PortRange struct{ From, To int }
+
+// Ephemeral return-port ranges: Linux (net.ipv4.ip_local_port_range default), Windows, and the
+// range AWS documents for network ACLs (https://docs.aws.amazon.com/vpc/latest/userguide/custom-network-acl.html#nacl-ephemeral-ports).
+var (
+	EphemeralLinux   = PortRange{32768, 60999}
+	EphemeralWindows = PortRange{49152, 65535}
+	EphemeralAWS     = PortRange{1024, 65535}
+)
+
+// SelectRoute returns the route a packet to dest takes in rt: the longest-prefix match among
+// routes with a CIDR destination containing dest (prefix-list routes are not considered). ok
+// is false when no route matches. Blackhole routes are returned like any other; the caller
+// reads State.
+func SelectRoute(rt *evidence.RouteTable, dest netip.Prefix) (evidence.Route, bool) {
+	best, bestBits, found := evidence.Route{}, -1, false
+	for _, r := range rt.Routes {
+		if r.DestinationCIDR == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(r.DestinationCIDR)
+		if err != nil || p.Addr().Is4() != dest.Addr().Is4() {
+			continue
+		}
+		if p.Bits() <= dest.Bits() && p.Contains(dest.Addr()) && p.Bits() > bestBits {
+			best, bestBits, found = r, p.Bits(), true
+		}
+	}
+	return best, found
+}
+
+// NACLResult is the outcome of a network ACL evaluation.
+type NACLResult struct {
+	Allowed bool
+	// Partial is true when a rule before the deciding one covers only part of the traffic
+	// with the opposite action, so some of it is treated differently: the verdict is unknown.
+	Partial bool
+	// Rule is the number of the deciding rule (32767 for the implicit "*" deny).
+	Rule int
+}
+
+func protoMatches(ruleProto string, proto int) bool {
+	switch strings.ToLower(ruleProto) {
+	case "-1", "all":
+		return true
+	case "tcp":
+		return proto == ProtoTCP
+	case "udp":
+		return proto == ProtoUDP
+	}
+	n, err := strconv.Atoi(ruleProto)
+	return err == nil && n == proto
+}
+
+// coverage says whether a rule applies to all (full), some (partial) or none of the traffic.
+type coverage int
+
+const (
+	covNone coverage = iota
+	covPartial
+	covFull
+)
+
+func prefixCoverage(rule string, peer netip.Prefix) coverage {
+	p, err := netip.ParsePrefix(rule)
+	if err != nil || p.Addr().Is4() != peer.Addr().Is4() {
+		return covNone
+	}
+	switch {
+	case p.Bits() <= peer.Bits() && p.Contains(peer.Addr()):
+		return covFull
+	case peer.Bits() < p.Bits() && peer.Contains(p.Addr()):
+		return covPartial
+	}
+	return covNone
+}
+
+func portCoverage(from, to int, want PortRange) coverage {
+	if from <= want.From && to >= want.To {
+		return covFull
+	}
+	if to < want.From || from > want.To {
+		return covNone
+	}
+	return covPartial
+}
+
+// EvalNACL evaluates traffic against acl's ordered rules for one direction: protocol proto,
+// destination ports ports, peer address set peer (the remote side). Rules apply in ascending
+// rule number; the first rule covering all of the traffic decides, and the implicit final rule
+// denies. Rules of protocol -1 apply to every port.
+func EvalNACL(acl *evidence.NetworkACL, egress bool, proto int, ports PortRange, peer netip.Prefix) NACLResult {
+	entries := make([]evidence.NACLEntry, 0, len(acl.Entries))
+	for _, e := range acl.Entries {
+		if e.Egress == egress {
+			entries = append(entries, e)
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].RuleNumber < entries[j].RuleNumber })
+	sawAllowPart, sawDenyPart := false, false
+	for _, e := range entries {
+		if !protoMatches(e.Protocol, proto) {
+			continue
+		}
+		pc := covFull
+		if e.Protocol != "-1" && strings.ToLower(e.Protocol) != "all" {
+			pc = portCoverage(e.PortFrom, e.PortTo, ports)
+		}
+		cc := prefixCoverage(e.CIDR, peer)
+		if pc == covNone || cc == covNone {
+			continue
+		}
+		if pc == covFull && cc == covFull {
+			partial := (e.Allow && sawDenyPart) || (!e.Allow && sawAllowPart)
+			return NACLResult{Allowed: e.Allow, Partial: partial, Rule: e.RuleNumber}
+		}
+		if e.Allow {
+			sawAllowPart = true
+		} else {
+			sawDenyPart = true
+		}
+	}
+	return NACLResult{Allowed: false, Partial: sawAllowPart, Rule: 32767}
+}
+
+// Peer is the remote side of a security group rule check: addresses and/or security groups.
+type Peer struct {
+	Prefixes []netip.Prefix
+	// Groups are the security groups of the peer (rules may reference them).
+	Groups []string
+}
+
+// SGMatch is the outcome of a security group evaluation.
+type SGMatch struct {
+	Allowed bool
+	// Unknown is true when only a prefix-list rule could allow the traffic (prefix list
+	// contents are not in the evidence).
+	Unknown bool
+	// Group and Rule describe the allowing rule ("sg-… egress tcp 443 to 0.0.0.0/0").
+	Group, Rule string
+}
+
+func ruleProtoPorts(r evidence.SGRule, proto, port int) bool {
+	switch strings.ToLower(r.Protocol) {
+	case "-1", "all":
+		return true
+	}
+	if !protoMatches(r.Protocol, proto) {
+		return false
+	}
+	if r.FromPort == -1 && r.ToPort == -1 {
+		return true
+	}
+	return r.FromPort <= port && port <= r.ToPort
+}
+
+// EvalSG reports whether any of groups has a rule (ingress or egress) admitting proto/port
+// from or to peer. Security groups are stateful: return traffic needs no rule.
+func EvalSG(groups []*evidence.SecurityGroup, egress bool, proto, port int, peer Peer) SGMatch {
+	unknown := SGMatch{}
+	for _, g := range groups {
+		rules := g.Ingress
+		dir := "ingress"
+		if egress {
+			rules, dir = g.Egress, "egress"
+		}
+		for _, r := range rules {
+			if !ruleProtoPorts(r, proto, port) {
+				continue
+			}
+			for _, c := range r.CIDRs {
+				cp, err := netip.ParsePrefix(c)
+				if err != nil {
+					continue
+				}
+				all := len(peer.Prefixes) > 0
+				for _, p := range peer.Prefixes {
+					if cp.Addr().Is4() != p.Addr().Is4() || cp.Bits() > p.Bits() || !cp.Contains(p.Addr()) {
+						all = false
+					}
+				}
+				if all {
+					return SGMatch{Allowed: true, Group: g.ID, Rule: fmt.Sprintf("%s %s %s %s", g.ID, dir, ruleText(r, port), c)}
+				}
+			}
+			for _, ref := range r.GroupIDs {
+				for _, pg := range peer.Groups {
+					if ref == pg {
+						return SGMatch{Allowed: true, Group: g.ID, Rule: fmt.Sprintf("%s %s %s %s", g.ID, dir, ruleText(r, port), ref)}
+					}
+				}
+			}
+			if len(r.PrefixListIDs) > 0 && !unknown.Unknown {
+				unknown = SGMatch{Unknown: true, Group: g.ID, Rule: fmt.Sprintf("%s %s %s prefix list %s", g.ID, dir, ruleText(r, port), strings.Join(r.PrefixListIDs, ","))}
+			}
+		}
+	}
+	return unknown
+}
+
+func ruleText(r evidence.SGRule, port int) string {
+	if r.Protocol == "-1" {
+		return "all traffic"
+	}
+	if r.FromPort == r.ToPort {
+		return fmt.Sprintf("%s %d", r.Protocol, r.FromPort)
+	}
+	return fmt.Sprintf("%s %d-%d", r.Protocol, r.FromPort, r.ToPort)
+}
+
+// ProtoName names a protocol number for messages.
+func ProtoName(p int) string {
+	switch p {
+	case ProtoTCP:
+		return "tcp"
+	case ProtoUDP:
+		return "udp"
+	}
+	return strconv.Itoa(p)
+}

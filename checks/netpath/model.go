@@ -1,0 +1,755 @@
+package netpath
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+// Verdict is the outcome of a hop or a flow.
+type Verdict string
+
+// Verdicts.
+const (
+	Reachable Verdict = "reachable"
+	Blocked   Verdict = "blocked"
+	Unknown   Verdict = "unknown"
+)
+
+// Hop is one step of a flow.
+type Hop struct {
+	// Name says what was evaluated: "dns", "route", "nat gateway", "nacl egress", "security group egress", …
+	Name     string  `json:"hop"`
+	Resource string  `json:"resource,omitempty"`
+	Verdict  Verdict `json:"verdict"`
+	Detail   string  `json:"detail"`
+	// Check is the catalog ID that judges this hop (and reports it when it blocks).
+	Check string `json:"check,omitempty"`
+}
+
+// Flow is one connection a joining node needs, with every hop evaluated.
+type Flow struct {
+	// Name is api-server, kubelet, or an AWS service (ec2, ecr.api, ecr.dkr, sts, s3).
+	Name        string  `json:"flow"`
+	Destination string  `json:"destination"`
+	Verdict     Verdict `json:"verdict"`
+	Hops        []Hop   `json:"hops"`
+}
+
+// Check IDs the model attributes hops to (docs/checks-catalog.md).
+const (
+	CheckEndpointUnreachable = "net.endpoint-unreachable"
+	CheckPublicCIDRs         = "net.endpoint-public-cidrs"
+	CheckNoEgressRoute       = "net.no-egress-route"
+	CheckPublicNoIP          = "net.public-subnet-no-public-ip"
+	CheckEndpointsMissing    = "net.vpc-endpoints-missing"
+	CheckEndpointSG          = "net.vpc-endpoint-sg"
+	CheckEndpointPrivateDNS  = "net.vpc-endpoint-private-dns"
+	CheckS3Policy            = "net.s3-endpoint-policy"
+	CheckSGNodeEgress        = "net.sg-node-egress"
+	CheckSGControlPlane      = "net.sg-control-plane-ingress"
+	CheckNACL                = "net.nacl-blocks"
+	CheckVPCDNS              = "net.vpc-dns-disabled"
+	CheckLTCustomSG          = "nodegroup.lt-custom-sg-no-cluster-sg"
+)
+
+// RequiredServices are the AWS services every node reaches while joining: EC2 (VPC CNI),
+// ECR API and Docker registry (pause and add-on images), STS (IAM authentication) and S3 (ECR
+// image layers). https://docs.aws.amazon.com/eks/latest/userguide/private-clusters.html
+var RequiredServices = []string{"ec2", "ecr.api", "ecr.dkr", "sts", "s3"}
+
+// Model indexes the network evidence of one instance; build it with New.
+type Model struct {
+	ev           *evidence.Evidence
+	region       string
+	subnets      map[string]*evidence.Subnet
+	rtBySubnet   map[string]*evidence.RouteTable
+	mainRT       map[string]*evidence.RouteTable
+	sgs          map[string]*evidence.SecurityGroup
+	naclBySubnet map[string]*evidence.NetworkACL
+	defaultNACL  map[string]*evidence.NetworkACL
+	nats         map[string]*evidence.NATGateway
+
+	node       *evidence.Instance
+	nodeSubnet *evidence.Subnet
+	nodePrefix netip.Prefix
+	nodeGroups []*evidence.SecurityGroup
+	ephemeral  PortRange
+	// sgCheck is the check blamed for node security group gaps: the launch template check when
+	// a custom launch template replaced the cluster security group.
+	sgCheck string
+}
+
+// New indexes ev. It needs the instance; other kinds are used when collected.
+func New(ev *evidence.Evidence) *Model {
+	m := &Model{ev: ev, region: ev.Target.Region, subnets: map[string]*evidence.Subnet{}, rtBySubnet: map[string]*evidence.RouteTable{},
+		mainRT: map[string]*evidence.RouteTable{}, sgs: map[string]*evidence.SecurityGroup{}, naclBySubnet: map[string]*evidence.NetworkACL{},
+		defaultNACL: map[string]*evidence.NetworkACL{}, nats: map[string]*evidence.NATGateway{}, node: ev.Instance, ephemeral: EphemeralLinux, sgCheck: CheckSGNodeEgress}
+	for i := range ev.Subnets {
+		m.subnets[ev.Subnets[i].ID] = &ev.Subnets[i]
+	}
+	for i := range ev.RouteTables {
+		rt := &ev.RouteTables[i]
+		if rt.Main {
+			m.mainRT[rt.VpcID] = rt
+		}
+		for _, s := range rt.SubnetIDs {
+			m.rtBySubnet[s] = rt
+		}
+	}
+	for i := range ev.SecurityGroups {
+		m.sgs[ev.SecurityGroups[i].ID] = &ev.SecurityGroups[i]
+	}
+	for i := range ev.NetworkACLs {
+		a := &ev.NetworkACLs[i]
+		if a.Default {
+			m.defaultNACL[a.VpcID] = a
+		}
+		for _, s := range a.SubnetIDs {
+			m.naclBySubnet[s] = a
+		}
+	}
+	for i := range ev.NATGateways {
+		m.nats[ev.NATGateways[i].ID] = &ev.NATGateways[i]
+	}
+	if m.node != nil {
+		m.nodeSubnet = m.subnets[m.node.SubnetID]
+		if a, err := netip.ParseAddr(m.node.PrivateIP); err == nil {
+			m.nodePrefix = netip.PrefixFrom(a, a.BitLen())
+		}
+		for _, id := range m.node.SecurityGroupIDs {
+			if g := m.sgs[id]; g != nil {
+				m.nodeGroups = append(m.nodeGroups, g)
+			}
+		}
+		if m.node.Platform == "windows" {
+			m.ephemeral = EphemeralWindows
+		}
+		if m.region == "" && len(m.node.AvailabilityZone) > 1 {
+			m.region = m.node.AvailabilityZone[:len(m.node.AvailabilityZone)-1]
+		}
+	}
+	if CustomLTWithoutClusterSG(ev) {
+		m.sgCheck = CheckLTCustomSG
+	}
+	return m
+}
+
+// CustomLTWithoutClusterSG reports whether the instance is in a managed node group whose launch
+// template sets security groups that do not include the cluster security group.
+func CustomLTWithoutClusterSG(ev *evidence.Evidence) bool {
+	if ev.Instance == nil || ev.Cluster == nil || ev.LaunchTemplate == nil || ev.Instance.Tags["eks:nodegroup-name"] == "" {
+		return false
+	}
+	lt := ev.LaunchTemplate
+	if len(lt.SecurityGroupIDs) == 0 {
+		return false
+	}
+	for _, g := range lt.SecurityGroupIDs {
+		if g == ev.Cluster.ClusterSecurityGroup {
+			return false
+		}
+	}
+	return true
+}
+
+// routeTable returns the subnet's route table: its explicit association or the VPC's main table.
+func (m *Model) routeTable(subnetID, vpcID string) *evidence.RouteTable {
+	if rt := m.rtBySubnet[subnetID]; rt != nil {
+		return rt
+	}
+	return m.mainRT[vpcID]
+}
+
+func (m *Model) nacl(subnetID, vpcID string) *evidence.NetworkACL {
+	if a := m.naclBySubnet[subnetID]; a != nil {
+		return a
+	}
+	return m.defaultNACL[vpcID]
+}
+
+func (m *Model) missing(kind evidence.Kind) string {
+	return fmt.Sprintf("missing evidence: %s: %s", kind, m.ev.GapFor(kind).Reason)
+}
+
+// walk accumulates hops into a flow.
+type walk struct {
+	f    *Flow
+	stop bool
+}
+
+// add records a hop; structural hops (routes, gateways) that are not reachable end the walk.
+func (w *walk) add(h Hop, structural bool) bool {
+	if w.stop {
+		return false
+	}
+	w.f.Hops = append(w.f.Hops, h)
+	switch h.Verdict {
+	case Blocked:
+		w.f.Verdict = Blocked
+	case Unknown:
+		if w.f.Verdict == Reachable {
+			w.f.Verdict = Unknown
+		}
+	}
+	if structural && h.Verdict != Reachable {
+		w.stop = true
+	}
+	return !w.stop
+}
+
+var anyIPv4 = netip.MustParsePrefix("0.0.0.0/0")
+
+// Analyze evaluates every flow a joining node needs. It returns nil when the instance or its
+// subnet evidence is missing.
+func Analyze(ev *evidence.Evidence) []Flow {
+	m := New(ev)
+	if m.node == nil || !ev.Have(evidence.KindSubnets) || m.nodeSubnet == nil || !m.nodePrefix.IsValid() {
+		return nil
+	}
+	var flows []Flow
+	if ev.Cluster != nil {
+		flows = append(flows, m.apiFlow())
+	}
+	for _, svc := range RequiredServices {
+		flows = append(flows, m.serviceFlow(svc))
+	}
+	if ev.Cluster != nil && ev.Cluster.VpcID == m.node.VpcID {
+		flows = append(flows, m.kubeletFlow())
+	}
+	return flows
+}
+
+func (m *Model) dnsHop(w *walk, needHostnames bool) {
+	ev := m.ev
+	if !ev.Have(evidence.KindVPCAttributes) || ev.VPCAttributes == nil {
+		w.add(Hop{Name: "dns", Verdict: Unknown, Detail: m.missing(evidence.KindVPCAttributes), Check: CheckVPCDNS}, false)
+		return
+	}
+	a := ev.VPCAttributes
+	switch {
+	case a.EnableDNSSupport != nil && !*a.EnableDNSSupport:
+		w.add(Hop{Name: "dns", Resource: a.VpcID, Verdict: Blocked, Detail: "VPC enableDnsSupport is false: the Amazon-provided resolver does not answer", Check: CheckVPCDNS}, true)
+	case needHostnames && a.EnableDNSHostnames != nil && !*a.EnableDNSHostnames:
+		w.add(Hop{Name: "dns", Resource: a.VpcID, Verdict: Blocked, Detail: "VPC enableDnsHostnames is false: private endpoint names do not resolve to private addresses", Check: CheckVPCDNS}, true)
+	default:
+		w.add(Hop{Name: "dns", Resource: a.VpcID, Verdict: Reachable, Detail: "VPC DNS support and hostnames enabled", Check: CheckVPCDNS}, false)
+	}
+}
+
+// internetPath walks node → default route → gateway, NACLs and security groups to an internet
+// destination on TCP 443. noRoute names the check blamed when there is no default route. It
+// returns the node's egress addresses (public IP or NAT Elastic IPs) when known.
+func (m *Model) internetPath(w *walk, noRoute string) []string {
+	ev := m.ev
+	var egress []string
+	m.sgEgress(w, Peer{Prefixes: []netip.Prefix{anyIPv4}}, 443, "0.0.0.0/0")
+	m.naclPair(w, m.nodeSubnet, anyIPv4, PortRange{443, 443}, m.ephemeral, "0.0.0.0/0")
+	if !ev.Have(evidence.KindRouteTables) {
+		w.add(Hop{Name: "route", Verdict: Unknown, Detail: m.missing(evidence.KindRouteTables)}, true)
+		return nil
+	}
+	rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID)
+	if rt == nil {
+		w.add(Hop{Name: "route", Resource: m.nodeSubnet.ID, Verdict: Unknown, Detail: "no route table for the subnet in the evidence"}, true)
+		return nil
+	}
+	r, ok := SelectRoute(rt, anyIPv4)
+	switch {
+	case !ok:
+		w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Blocked, Detail: fmt.Sprintf("route table %s has no route to 0.0.0.0/0", rt.ID), Check: noRoute}, true)
+		return nil
+	case r.State == "blackhole":
+		w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Blocked, Detail: fmt.Sprintf("route %s → %s in %s is a blackhole (its target was deleted)", r.DestinationCIDR, r.Target, rt.ID), Check: CheckNoEgressRoute}, true)
+		return nil
+	}
+	hop := Hop{Name: "route", Resource: rt.ID, Verdict: Reachable, Detail: fmt.Sprintf("%s → %s in %s", r.DestinationCIDR, r.Target, rt.ID), Check: noRoute}
+	switch {
+	case strings.HasPrefix(r.Target, "igw-"):
+		w.add(hop, true)
+		if m.node.PublicIP == "" {
+			w.add(Hop{Name: "public ip", Resource: m.node.ID, Verdict: Blocked, Detail: fmt.Sprintf("subnet %s routes to internet gateway %s but the instance has no public IPv4 address", m.nodeSubnet.ID, r.Target), Check: CheckPublicNoIP}, true)
+			return nil
+		}
+		w.add(Hop{Name: "public ip", Resource: m.node.ID, Verdict: Reachable, Detail: "instance public IP " + m.node.PublicIP, Check: CheckPublicNoIP}, false)
+		egress = []string{m.node.PublicIP}
+	case strings.HasPrefix(r.Target, "nat-"):
+		w.add(hop, true)
+		egress = m.natHop(w, r.Target)
+	default:
+		hop.Verdict = Unknown
+		hop.Detail += fmt.Sprintf(": cannot verify beyond %s", r.Target)
+		w.add(hop, true)
+	}
+	return egress
+}
+
+func (m *Model) natHop(w *walk, id string) []string {
+	ev := m.ev
+	if !ev.Have(evidence.KindNATGateways) {
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Unknown, Detail: m.missing(evidence.KindNATGateways)}, true)
+		return nil
+	}
+	n := m.nats[id]
+	switch {
+	case n == nil:
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Blocked, Detail: "NAT gateway " + id + " does not exist", Check: CheckNoEgressRoute}, true)
+		return nil
+	case n.State != "available":
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Blocked, Detail: fmt.Sprintf("NAT gateway %s is %s", id, n.State), Check: CheckNoEgressRoute}, true)
+		return nil
+	case n.ConnectivityType == "private":
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Unknown, Detail: "private NAT gateway " + id + ": cannot verify beyond it"}, true)
+		return nil
+	}
+	sn := m.subnets[n.SubnetID]
+	if sn == nil {
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Unknown, Detail: "the NAT gateway's subnet " + n.SubnetID + " is not in the evidence"}, true)
+		return nil
+	}
+	rt := m.routeTable(sn.ID, sn.VpcID)
+	var r evidence.Route
+	ok := false
+	if rt != nil {
+		r, ok = SelectRoute(rt, anyIPv4)
+	}
+	if !ok || r.State == "blackhole" || !strings.HasPrefix(r.Target, "igw-") {
+		detail := fmt.Sprintf("NAT gateway %s sits in subnet %s, whose route table has no active 0.0.0.0/0 route to an internet gateway", id, sn.ID)
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Blocked, Detail: detail, Check: CheckNoEgressRoute}, true)
+		return nil
+	}
+	w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Reachable, Detail: fmt.Sprintf("%s (Elastic IP %s) in %s → %s", id, strings.Join(n.PublicIPs, ","), sn.ID, r.Target), Check: CheckNoEgressRoute}, false)
+	if nodeCIDR, err := netip.ParsePrefix(m.nodeSubnet.CIDR); err == nil {
+		m.naclCheck(w, sn, false, ProtoTCP, PortRange{443, 443}, nodeCIDR, "into the NAT gateway's subnet from "+m.nodeSubnet.CIDR)
+	}
+	m.naclCheck(w, sn, true, ProtoTCP, PortRange{443, 443}, anyIPv4, "out of the NAT gateway's subnet to 0.0.0.0/0")
+	m.naclCheck(w, sn, false, ProtoTCP, EphemeralAWS, anyIPv4, "return traffic into the NAT gateway's subnet")
+	return n.PublicIPs
+}
+
+// naclPair checks the node subnet's ACL: request out and return traffic in.
+func (m *Model) naclPair(w *walk, sn *evidence.Subnet, peer netip.Prefix, port, ret PortRange, peerDesc string) {
+	m.naclCheck(w, sn, true, ProtoTCP, port, peer, "out of "+sn.ID+" to "+peerDesc)
+	m.naclCheck(w, sn, false, ProtoTCP, ret, peer, "return traffic into "+sn.ID+" from "+peerDesc)
+}
+
+func (m *Model) naclCheck(w *walk, sn *evidence.Subnet, egress bool, proto int, ports PortRange, peer netip.Prefix, what string) {
+	name := "nacl ingress"
+	if egress {
+		name = "nacl egress"
+	}
+	if !m.ev.Have(evidence.KindNetworkACLs) {
+		w.add(Hop{Name: name, Verdict: Unknown, Detail: m.missing(evidence.KindNetworkACLs), Check: CheckNACL}, false)
+		return
+	}
+	acl := m.nacl(sn.ID, sn.VpcID)
+	if acl == nil {
+		w.add(Hop{Name: name, Resource: sn.ID, Verdict: Unknown, Detail: "no network ACL for " + sn.ID + " in the evidence", Check: CheckNACL}, false)
+		return
+	}
+	res := EvalNACL(acl, egress, proto, ports, peer)
+	portText := fmt.Sprintf("%s %d", ProtoName(proto), ports.From)
+	if ports.From != ports.To {
+		portText = fmt.Sprintf("%s %d-%d", ProtoName(proto), ports.From, ports.To)
+	}
+	h := Hop{Name: name, Resource: acl.ID, Check: CheckNACL}
+	switch {
+	case res.Partial:
+		h.Verdict, h.Detail = Unknown, fmt.Sprintf("%s: %s %s is decided by rule %d, but an earlier rule treats part of it differently", acl.ID, portText, what, res.Rule)
+	case res.Allowed:
+		h.Verdict, h.Detail = Reachable, fmt.Sprintf("%s rule %d allows %s %s", acl.ID, res.Rule, portText, what)
+	default:
+		rule := fmt.Sprintf("rule %d", res.Rule)
+		if res.Rule == 32767 {
+			rule = "the final * rule (no earlier rule allows it)"
+		}
+		h.Verdict, h.Detail = Blocked, fmt.Sprintf("%s %s denies %s %s", acl.ID, rule, portText, what)
+	}
+	w.add(h, false)
+}
+
+func (m *Model) groups(ids []string) []*evidence.SecurityGroup {
+	var out []*evidence.SecurityGroup
+	for _, id := range ids {
+		if g := m.sgs[id]; g != nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// sgEgress checks that the node's security groups let TCP port out to peer.
+func (m *Model) sgEgress(w *walk, peer Peer, port int, desc string) {
+	if !m.ev.Have(evidence.KindSecurityGroups) {
+		w.add(Hop{Name: "security group egress", Verdict: Unknown, Detail: m.missing(evidence.KindSecurityGroups), Check: m.sgCheck}, false)
+		return
+	}
+	res := EvalSG(m.nodeGroups, true, ProtoTCP, port, peer)
+	h := Hop{Name: "security group egress", Resource: strings.Join(m.node.SecurityGroupIDs, ","), Check: m.sgCheck}
+	switch {
+	case res.Allowed:
+		h.Verdict, h.Detail = Reachable, "allowed by "+res.Rule
+	case res.Unknown:
+		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list contents are not in the evidence)"
+	default:
+		h.Verdict, h.Detail = Blocked, fmt.Sprintf("no egress rule of %s allows tcp %d to %s", h.Resource, port, desc)
+	}
+	w.add(h, false)
+}
+
+// sgIngress checks that groups admit TCP port from peer.
+func (m *Model) sgIngress(w *walk, groups []string, peer Peer, port int, desc, check string) {
+	if !m.ev.Have(evidence.KindSecurityGroups) {
+		w.add(Hop{Name: "security group ingress", Verdict: Unknown, Detail: m.missing(evidence.KindSecurityGroups), Check: check}, false)
+		return
+	}
+	gs := m.groups(groups)
+	h := Hop{Name: "security group ingress", Resource: strings.Join(groups, ","), Check: check}
+	if len(gs) == 0 {
+		h.Verdict, h.Detail = Unknown, "security groups "+h.Resource+" are not in the evidence"
+		w.add(h, false)
+		return
+	}
+	res := EvalSG(gs, false, ProtoTCP, port, peer)
+	switch {
+	case res.Allowed:
+		h.Verdict, h.Detail = Reachable, "allowed by "+res.Rule
+	case res.Unknown:
+		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list contents are not in the evidence)"
+	default:
+		h.Verdict, h.Detail = Blocked, fmt.Sprintf("no ingress rule of %s allows tcp %d from %s", h.Resource, port, desc)
+	}
+	w.add(h, false)
+}
+
+// vpcPath walks node → a destination inside the VPC (the cluster's or an endpoint's network
+// interfaces in destSubnets, protected by destGroups) on TCP port.
+func (m *Model) vpcPath(w *walk, destSubnets []string, destGroups []string, port int, ingressCheck string) {
+	var dests []*evidence.Subnet
+	var prefixes []netip.Prefix
+	for _, id := range destSubnets {
+		if sn := m.subnets[id]; sn != nil {
+			if p, err := netip.ParsePrefix(sn.CIDR); err == nil {
+				dests = append(dests, sn)
+				prefixes = append(prefixes, p)
+			}
+		}
+	}
+	if len(dests) == 0 {
+		w.add(Hop{Name: "route", Verdict: Unknown, Detail: "the destination subnets " + strings.Join(destSubnets, ",") + " are not in the evidence"}, true)
+		return
+	}
+	m.sgEgress(w, Peer{Prefixes: prefixes, Groups: destGroups}, port, strings.Join(destGroups, ","))
+	nodeSubnetPrefix, _ := netip.ParsePrefix(m.nodeSubnet.CIDR)
+	if m.ev.Have(evidence.KindRouteTables) {
+		rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID)
+		for i, p := range prefixes {
+			if rt == nil {
+				break
+			}
+			r, ok := SelectRoute(rt, p)
+			switch {
+			case !ok:
+				w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Unknown, Detail: fmt.Sprintf("no route to %s (%s) in %s", p, dests[i].ID, rt.ID)}, true)
+			case r.Target != "local":
+				w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Unknown, Detail: fmt.Sprintf("%s routes %s via %s: cannot verify beyond it", rt.ID, p, r.Target)}, true)
+			}
+		}
+		if !w.stop {
+			w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Reachable, Detail: "local route inside the VPC"}, false)
+		}
+	}
+	for i, sn := range dests {
+		m.naclPair(w, m.nodeSubnet, prefixes[i], PortRange{port, port}, m.ephemeral, sn.CIDR+" ("+sn.ID+")")
+		if sn.ID != m.nodeSubnet.ID {
+			m.naclCheck(w, sn, false, ProtoTCP, PortRange{port, port}, m.nodePrefix, fmt.Sprintf("into %s from the node %s", sn.ID, m.nodePrefix.Addr()))
+			m.naclCheck(w, sn, true, ProtoTCP, EphemeralAWS, nodeSubnetPrefix, fmt.Sprintf("return traffic out of %s to %s", sn.ID, m.nodeSubnet.CIDR))
+		}
+	}
+	m.sgIngress(w, destGroups, Peer{Prefixes: []netip.Prefix{m.nodePrefix}, Groups: m.node.SecurityGroupIDs}, port, "the node", ingressCheck)
+}
+
+// controlPlaneCheck is the check blamed for security group gaps between the control plane and
+// the node.
+func (m *Model) controlPlaneCheck() string {
+	if m.sgCheck == CheckLTCustomSG {
+		return CheckLTCustomSG
+	}
+	return CheckSGControlPlane
+}
+
+func (m *Model) clusterGroups() []string {
+	c := m.ev.Cluster
+	var out []string
+	if c.ClusterSecurityGroup != "" {
+		out = append(out, c.ClusterSecurityGroup)
+	}
+	return append(out, c.SecurityGroupIDs...)
+}
+
+func (m *Model) apiFlow() Flow {
+	c := m.ev.Cluster
+	f := Flow{Name: "api-server", Destination: c.Endpoint, Verdict: Reachable}
+	w := &walk{f: &f}
+	inVPC := c.VpcID != "" && c.VpcID == m.node.VpcID
+	switch {
+	case c.EndpointPrivateAccess && inVPC:
+		w.add(Hop{Name: "endpoint access", Resource: c.Arn, Verdict: Reachable, Detail: "private endpoint access enabled and the node is in the cluster VPC: the endpoint resolves to the cluster's network interfaces", Check: CheckEndpointUnreachable}, false)
+		m.dnsHop(w, true)
+		m.vpcPath(w, c.SubnetIDs, m.clusterGroups(), 443, m.controlPlaneCheck())
+	case c.EndpointPublicAccess:
+		w.add(Hop{Name: "endpoint access", Resource: c.Arn, Verdict: Reachable, Detail: "public endpoint: the node reaches it through the internet", Check: CheckEndpointUnreachable}, false)
+		m.dnsHop(w, false)
+		egress := m.internetPath(w, CheckEndpointUnreachable)
+		if !w.stop && len(egress) > 0 {
+			m.publicCIDRHop(w, egress)
+		}
+	default:
+		w.add(Hop{Name: "endpoint access", Resource: c.Arn, Verdict: Blocked, Detail: fmt.Sprintf("the endpoint is private only and the node is in %s, not the cluster VPC %s", m.node.VpcID, c.VpcID), Check: CheckEndpointUnreachable}, true)
+	}
+	return f
+}
+
+func (m *Model) publicCIDRHop(w *walk, egress []string) {
+	c := m.ev.Cluster
+	cidrs := c.PublicAccessCidrs
+	if len(cidrs) == 0 {
+		cidrs = []string{"0.0.0.0/0"}
+	}
+	var outside []string
+	for _, ip := range egress {
+		a, err := netip.ParseAddr(ip)
+		if err != nil {
+			continue
+		}
+		in := false
+		for _, c := range cidrs {
+			if p, err := netip.ParsePrefix(c); err == nil && p.Contains(a) {
+				in = true
+			}
+		}
+		if !in {
+			outside = append(outside, ip)
+		}
+	}
+	if len(outside) > 0 {
+		w.add(Hop{Name: "public access cidrs", Resource: c.Arn, Verdict: Blocked, Check: CheckPublicCIDRs,
+			Detail: fmt.Sprintf("the node's egress address %s is not in publicAccessCidrs %s", strings.Join(outside, ","), strings.Join(cidrs, ","))}, true)
+		return
+	}
+	w.add(Hop{Name: "public access cidrs", Resource: c.Arn, Verdict: Reachable, Check: CheckPublicCIDRs,
+		Detail: fmt.Sprintf("egress address %s is in publicAccessCidrs %s", strings.Join(egress, ","), strings.Join(cidrs, ","))}, false)
+}
+
+// ServiceName returns the VPC endpoint service name of svc in region.
+func ServiceName(region, svc string) string { return "com.amazonaws." + region + "." + svc }
+
+func (m *Model) endpointsFor(svc string) (iface, gateway *evidence.VPCEndpoint) {
+	name := ServiceName(m.region, svc)
+	var rtID string
+	if rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID); rt != nil {
+		rtID = rt.ID
+	}
+	for i := range m.ev.VPCEndpoints {
+		e := &m.ev.VPCEndpoints[i]
+		if e.ServiceName != name || e.VpcID != m.node.VpcID || e.State != "available" {
+			continue
+		}
+		switch e.Type {
+		case "Interface":
+			if iface == nil || (!iface.PrivateDNSEnabled && e.PrivateDNSEnabled) {
+				iface = e
+			}
+		case "Gateway":
+			for _, id := range e.RouteTableIDs {
+				if id == rtID {
+					gateway = e
+				}
+			}
+		}
+	}
+	return iface, gateway
+}
+
+// hasInterfaceEndpoints reports whether the VPC has any interface endpoint (a sign the design
+// relies on private access).
+func (m *Model) hasInterfaceEndpoints() bool {
+	for _, e := range m.ev.VPCEndpoints {
+		if e.Type == "Interface" && e.VpcID == m.node.VpcID {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) serviceFlow(svc string) Flow {
+	host := svc + "." + m.region + ".amazonaws.com"
+	if svc == "ecr.dkr" {
+		host = "<account>.dkr.ecr." + m.region + ".amazonaws.com"
+	} else if svc == "ecr.api" {
+		host = "api.ecr." + m.region + ".amazonaws.com"
+	}
+	f := Flow{Name: svc, Destination: host, Verdict: Reachable}
+	w := &walk{f: &f}
+	if !m.ev.Have(evidence.KindVPCEndpoints) {
+		w.add(Hop{Name: "vpc endpoint", Verdict: Unknown, Detail: m.missing(evidence.KindVPCEndpoints), Check: CheckEndpointsMissing}, false)
+		m.internetPath(w, CheckNoEgressRoute)
+		return f
+	}
+	iface, gw := m.endpointsFor(svc)
+	switch {
+	case gw != nil:
+		w.add(Hop{Name: "vpc endpoint", Resource: gw.ID, Verdict: Reachable, Detail: fmt.Sprintf("gateway endpoint %s is routed from the node's route table", gw.ID), Check: CheckEndpointsMissing}, false)
+		m.s3PolicyHop(w, gw)
+		m.sgEgress(w, Peer{Prefixes: []netip.Prefix{anyIPv4}}, 443, "S3 (0.0.0.0/0 or the S3 prefix list)")
+		m.naclPair(w, m.nodeSubnet, anyIPv4, PortRange{443, 443}, m.ephemeral, "S3")
+	case iface != nil && iface.PrivateDNSEnabled:
+		w.add(Hop{Name: "vpc endpoint", Resource: iface.ID, Verdict: Reachable, Detail: "interface endpoint " + iface.ID + " with private DNS", Check: CheckEndpointPrivateDNS}, false)
+		m.dnsHop(w, false)
+		m.vpcPath(w, iface.SubnetIDs, iface.SecurityGroupIDs, 443, CheckEndpointSG)
+	default:
+		blame := CheckNoEgressRoute
+		if iface != nil {
+			w.add(Hop{Name: "vpc endpoint", Resource: iface.ID, Verdict: Reachable, Detail: "interface endpoint " + iface.ID + " has private DNS disabled: " + host + " resolves to the public service", Check: CheckEndpointPrivateDNS}, false)
+			blame = CheckEndpointPrivateDNS
+		} else {
+			w.add(Hop{Name: "vpc endpoint", Verdict: Reachable, Detail: "no VPC endpoint for " + ServiceName(m.region, svc) + ": the node uses the public service", Check: CheckEndpointsMissing}, false)
+			if m.hasInterfaceEndpoints() || !m.ev.Cluster.EndpointPublicAccess {
+				blame = CheckEndpointsMissing
+			}
+		}
+		m.internetPath(w, blame)
+	}
+	return f
+}
+
+// starportBucket is the bucket ECR serves image layers from
+// (https://docs.aws.amazon.com/AmazonECR/latest/userguide/vpc-endpoints.html#ecr-setting-up-s3-gateway).
+func starportBucket(region string) string {
+	return "arn:aws:s3:::prod-" + region + "-starport-layer-bucket/*"
+}
+
+func (m *Model) s3PolicyHop(w *walk, gw *evidence.VPCEndpoint) {
+	obj := starportBucket(m.region)
+	allowed, stmt := PolicyAllows(gw.Policy, "s3:GetObject", obj)
+	h := Hop{Name: "endpoint policy", Resource: gw.ID, Check: CheckS3Policy}
+	if allowed {
+		h.Verdict, h.Detail = Reachable, "endpoint policy allows s3:GetObject on "+obj+stmt
+	} else {
+		h.Verdict, h.Detail = Blocked, "endpoint policy of "+gw.ID+" does not allow s3:GetObject on "+obj+" (ECR image layers)"+stmt
+	}
+	w.add(h, false)
+}
+
+// PolicyAllows evaluates an endpoint policy for one action on one resource: an explicit
+// matching Deny wins, then any matching Allow; nil means the default full-access policy.
+// Statements with conditions are taken at face value. It also returns a note naming the
+// deciding statement.
+func PolicyAllows(p *evidence.PolicyDocument, action, resource string) (bool, string) {
+	if p == nil {
+		return true, " (default policy)"
+	}
+	allowed, note := false, ""
+	for i, st := range p.Statement {
+		if !globAny(st.Action, action) || !globAny(orStar(st.Resource), resource) {
+			continue
+		}
+		id := st.Sid
+		if id == "" {
+			id = fmt.Sprintf("#%d", i+1)
+		}
+		if strings.EqualFold(st.Effect, "Deny") {
+			return false, " (denied by statement " + id + ")"
+		}
+		if strings.EqualFold(st.Effect, "Allow") && !allowed {
+			allowed, note = true, " (statement "+id+")"
+		}
+	}
+	return allowed, note
+}
+
+func orStar(l []string) []string {
+	if len(l) == 0 {
+		return []string{"*"}
+	}
+	return l
+}
+
+func globAny(patterns []string, s string) bool {
+	for _, p := range patterns {
+		if glob(strings.ToLower(p), strings.ToLower(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// glob matches IAM wildcards: * (any run) and ? (one character).
+func glob(p, s string) bool {
+	for len(p) > 0 {
+		switch p[0] {
+		case '*':
+			for i := len(s); i >= 0; i-- {
+				if glob(p[1:], s[i:]) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if s == "" {
+				return false
+			}
+		default:
+			if s == "" || s[0] != p[0] {
+				return false
+			}
+		}
+		p, s = p[1:], s[1:]
+	}
+	return s == ""
+}
+
+func (m *Model) kubeletFlow() Flow {
+	c := m.ev.Cluster
+	f := Flow{Name: "kubelet", Destination: fmt.Sprintf("%s:10250 from the control plane", m.node.PrivateIP), Verdict: Reachable}
+	w := &walk{f: &f}
+	var prefixes []netip.Prefix
+	for _, id := range c.SubnetIDs {
+		if sn := m.subnets[id]; sn != nil {
+			if p, err := netip.ParsePrefix(sn.CIDR); err == nil {
+				prefixes = append(prefixes, p)
+			}
+		}
+	}
+	check := m.controlPlaneCheck()
+	m.sgIngress(w, m.node.SecurityGroupIDs, Peer{Prefixes: prefixes, Groups: m.clusterGroups()}, 10250, "the cluster security group "+strings.Join(m.clusterGroups(), ","), check)
+	for i, id := range c.SubnetIDs {
+		if i >= len(prefixes) {
+			break
+		}
+		m.naclCheck(w, m.nodeSubnet, false, ProtoTCP, PortRange{10250, 10250}, prefixes[i], "into "+m.nodeSubnet.ID+" from the control plane in "+id)
+		m.naclCheck(w, m.nodeSubnet, true, ProtoTCP, EphemeralAWS, prefixes[i], "return traffic out of "+m.nodeSubnet.ID+" to "+id)
+	}
+	return f
+}
+
+// Summary returns "reachable", "blocked at <hop>: <detail>" or "unknown: <detail>" for a flow.
+func Summary(f Flow) string {
+	for _, h := range f.Hops {
+		if h.Verdict == Blocked {
+			return fmt.Sprintf("blocked at %s: %s", h.Name, h.Detail)
+		}
+	}
+	for _, h := range f.Hops {
+		if h.Verdict == Unknown {
+			return "unknown: " + h.Detail
+		}
+	}
+	return "reachable"
+}
+
+// SortFlows orders flows by name.
+func SortFlows(fs []Flow) { sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name }) }

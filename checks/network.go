@@ -1,0 +1,427 @@
+package checks
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/checks/netpath"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+const (
+	docNetworkReqs      = "https://docs.aws.amazon.com/eks/latest/userguide/network-reqs.html"
+	docSGReqs           = "https://docs.aws.amazon.com/eks/latest/userguide/sec-group-reqs.html"
+	docEndpointAccess   = "https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html"
+	docNACL             = "https://docs.aws.amazon.com/vpc/latest/userguide/vpc-network-acls.html"
+	docVPCDNS           = "https://docs.aws.amazon.com/vpc/latest/userguide/vpc-dns.html"
+	docDHCP             = "https://docs.aws.amazon.com/vpc/latest/userguide/VPC_DHCP_Options.html"
+	docECREndpoints     = "https://docs.aws.amazon.com/AmazonECR/latest/userguide/vpc-endpoints.html"
+	docInterfaceEP      = "https://docs.aws.amazon.com/vpc/latest/privatelink/create-interface-endpoint.html"
+	docRouteTables      = "https://docs.aws.amazon.com/vpc/latest/userguide/VPC_Route_Tables.html"
+	docNATGateway       = "https://docs.aws.amazon.com/vpc/latest/userguide/vpc-nat-gateway.html"
+	docLaunchTemplateSG = "https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html#launch-template-security-groups"
+)
+
+var networkKinds = []evidence.Kind{evidence.KindCluster, evidence.KindRouteTables, evidence.KindSecurityGroups, evidence.KindNetworkACLs,
+	evidence.KindVPCEndpoints, evidence.KindNATGateways, evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindLaunchTemplate}
+
+// hopSource maps a hop to the evidence kind it read.
+func hopSource(ev *evidence.Evidence, h netpath.Hop) string {
+	k := evidence.KindRouteTables
+	switch {
+	case strings.HasPrefix(h.Name, "nacl"):
+		k = evidence.KindNetworkACLs
+	case strings.HasPrefix(h.Name, "security group"):
+		k = evidence.KindSecurityGroups
+	case h.Name == "nat gateway":
+		k = evidence.KindNATGateways
+	case h.Name == "dns":
+		k = evidence.KindVPCAttributes
+	case h.Name == "vpc endpoint" || h.Name == "endpoint policy":
+		k = evidence.KindVPCEndpoints
+	case h.Name == "public access cidrs" || h.Name == "endpoint access":
+		k = evidence.KindCluster
+	case h.Name == "public ip":
+		k = evidence.KindInstance
+	}
+	if s := ev.Source(k); s != "" {
+		return s
+	}
+	return "netpath"
+}
+
+// flowEval judges the hops the reachability model attributes to id: every blocking hop fails
+// (grouped by hop), flows that stopped before reaching such a hop make the check unverifiable,
+// and otherwise it passes naming how many hops it verified.
+func flowEval(id string) func(ev *evidence.Evidence) []Finding {
+	return func(ev *evidence.Evidence) []Finding {
+		flows := netpath.Analyze(ev)
+		if flows == nil {
+			return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "missing evidence: the node's subnet is not in the evidence"})
+		}
+		type group struct {
+			hop   netpath.Hop
+			flows []string
+			more  int
+		}
+		var order []string
+		blocked := map[string]*group{}
+		verified := 0
+		var unknown []string
+		for _, f := range flows {
+			seen := false
+			for _, h := range f.Hops {
+				if h.Check != id {
+					continue
+				}
+				seen = true
+				switch h.Verdict {
+				case netpath.Blocked:
+					// one finding per blocking resource and hop kind (an ACL denying several
+					// peers is one problem)
+					key := h.Resource + "|" + h.Name
+					g := blocked[key]
+					if g == nil {
+						g = &group{hop: h}
+						blocked[key] = g
+						order = append(order, key)
+					} else if g.hop.Detail != h.Detail {
+						g.more++
+					}
+					if len(g.flows) == 0 || g.flows[len(g.flows)-1] != f.Name {
+						g.flows = append(g.flows, f.Name)
+					}
+				case netpath.Unknown:
+					unknown = append(unknown, f.Name+": "+h.Detail)
+				default:
+					verified++
+				}
+			}
+			if !seen && f.Verdict != netpath.Reachable {
+				unknown = append(unknown, f.Name+": "+netpath.Summary(f))
+			}
+		}
+		if len(order) > 0 {
+			var out []Finding
+			for _, k := range order {
+				g := blocked[k]
+				more := ""
+				if g.more > 0 {
+					more = fmt.Sprintf(" (and %d more peer(s))", g.more)
+				}
+				out = append(out, fail(orDefault(g.hop.Resource, ev.Target.InstanceID),
+					fmt.Sprintf("%s blocked at %s: %s%s", flowList(g.flows), g.hop.Name, g.hop.Detail, more),
+					item(hopSource(ev, g.hop), "%s: %s", g.hop.Name, g.hop.Detail)))
+			}
+			return out
+		}
+		if len(unknown) > 0 {
+			// never a false pass: a flow that could not be followed leaves the check unverified
+			return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "cannot verify: " + strings.Join(unique(unknown), "; ")})
+		}
+		if verified == 0 {
+			return one(notApplicable(ev.Target.InstanceID, "no flow of this node passes through what this check judges"))
+		}
+		return one(pass(ev.Target.InstanceID, fmt.Sprintf("%d hop(s) verified across the node's flows", verified), item("netpath", "flows: %s", flowNames(flows))))
+	}
+}
+
+func flowList(names []string) string {
+	if len(names) == 1 {
+		return "flow " + names[0]
+	}
+	return "flows " + strings.Join(names, ", ")
+}
+
+func flowNames(fs []netpath.Flow) string {
+	var n []string
+	for _, f := range fs {
+		n = append(n, f.Name+"="+string(f.Verdict))
+	}
+	return strings.Join(n, " ")
+}
+
+func unique(l []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range l {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func netMeta(id, title string, sev Severity, needs []evidence.Kind, why, fix string, docs []string, explains ...string) Meta {
+	var optional []evidence.Kind
+	for _, k := range networkKinds {
+		if !containsKindList(needs, k) {
+			optional = append(optional, k)
+		}
+	}
+	return Meta{ID: id, Title: title, Severity: sev, Needs: needs, Optional: optional, Stage: StageNetwork,
+		Why: why, Remediation: fix, Docs: docs, Explains: explains}
+}
+
+func containsKindList(l []evidence.Kind, k evidence.Kind) bool {
+	for _, x := range l {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+var baseNet = []evidence.Kind{evidence.KindInstance, evidence.KindSubnets}
+
+func kinds(extra ...evidence.Kind) []evidence.Kind {
+	return append(append([]evidence.Kind{}, baseNet...), extra...)
+}
+
+func networkChecks() []Check {
+	runtimeNet := []string{"runtime.apiserver-timeout", "runtime.image-pull", "runtime.ipamd-no-ec2", "runtime.exec-credential-failed"}
+	return []Check{
+		{Meta: netMeta(netpath.CheckEndpointUnreachable, "No path from the node to the API server endpoint", SeverityCritical,
+			kinds(evidence.KindCluster, evidence.KindRouteTables),
+			"The kubelet must reach the cluster endpoint on TCP 443. A private-only endpoint is reachable only from inside the cluster VPC (or networks routed to it); a public-only endpoint needs a route to the internet from the node's subnet.",
+			"Enable private endpoint access (aws eks update-cluster-config --name CLUSTER --resources-vpc-config endpointPrivateAccess=true), or give the node subnet a route to a NAT gateway (aws ec2 create-route --route-table-id RTB --destination-cidr-block 0.0.0.0/0 --nat-gateway-id NAT).",
+			[]string{docEndpointAccess, docNetworkReqs}, explains(runtimeNet...)...),
+			Eval: flowEval(netpath.CheckEndpointUnreachable)},
+		{Meta: netMeta(netpath.CheckPublicCIDRs, "Public endpoint CIDRs exclude the node's egress address", SeverityCritical,
+			kinds(evidence.KindCluster, evidence.KindRouteTables),
+			"With public access restricted by publicAccessCidrs, the API server drops connections from any other address; nodes reaching the public endpoint through a NAT gateway or their own public IP must have that address in the list.",
+			"Add the egress address: aws eks update-cluster-config --name CLUSTER --resources-vpc-config publicAccessCidrs=EXISTING,EIP/32 — or enable private endpoint access so in-VPC nodes do not use the public endpoint.",
+			[]string{docEndpointAccess}, explains(runtimeNet...)...),
+			Eval: flowEval(netpath.CheckPublicCIDRs)},
+		{Meta: netMeta(netpath.CheckNoEgressRoute, "Node subnet has no working route out", SeverityCritical,
+			kinds(evidence.KindRouteTables),
+			"Without a default route to a NAT gateway, internet gateway or transit gateway (and without VPC endpoints), the node cannot reach the API server, ECR, STS or EC2; a blackhole route or a NAT gateway without its own internet route drops the traffic silently.",
+			"Add or repair the default route: aws ec2 replace-route --route-table-id RTB --destination-cidr-block 0.0.0.0/0 --nat-gateway-id NAT (the NAT gateway's subnet needs 0.0.0.0/0 → igw-…), or create the VPC endpoints for a private cluster.",
+			[]string{docRouteTables, docNATGateway, docNetworkReqs}, explains(append(runtimeNet, netpath.CheckEndpointUnreachable, netpath.CheckEndpointsMissing)...)...),
+			Eval: flowEval(netpath.CheckNoEgressRoute)},
+		{Meta: netMeta(netpath.CheckPublicNoIP, "Node in a public subnet without a public IP", SeverityCritical,
+			kinds(evidence.KindRouteTables),
+			"A subnet whose default route points at an internet gateway sends traffic out only for instances with a public IPv4 address; without one the node reaches nothing outside the VPC.",
+			"Launch nodes in private subnets routed through a NAT gateway, or enable public IPs: aws ec2 modify-subnet-attribute --subnet-id SUBNET --map-public-ip-on-launch (and AssociatePublicIpAddress in the launch template).",
+			[]string{docNetworkReqs, "https://docs.aws.amazon.com/vpc/latest/userguide/vpc-ip-addressing.html"}, explains(runtimeNet...)...),
+			Eval: flowEval(netpath.CheckPublicNoIP)},
+		{Meta: netMeta(netpath.CheckEndpointsMissing, "Interface endpoints missing for a node without internet access", SeverityCritical,
+			kinds(evidence.KindVPCEndpoints, evidence.KindRouteTables),
+			"A node without a route to the internet reaches AWS services only through VPC endpoints: ec2, ecr.api, ecr.dkr, sts (interface) and s3 (gateway); each one missing breaks IP assignment, image pulls or authentication.",
+			"Create the missing endpoints: aws ec2 create-vpc-endpoint --vpc-id VPC --vpc-endpoint-type Interface --service-name com.amazonaws.REGION.SERVICE --subnet-ids … --security-group-ids … --private-dns-enabled (Gateway for s3 with --route-table-ids).",
+			[]string{"https://docs.aws.amazon.com/eks/latest/userguide/private-clusters.html", docECREndpoints}, explains(runtimeNet...)...),
+			Eval: flowEval(netpath.CheckEndpointsMissing)},
+		{Meta: netMeta(netpath.CheckEndpointSG, "Interface endpoint security group does not admit the node", SeverityCritical,
+			kinds(evidence.KindVPCEndpoints, evidence.KindSecurityGroups),
+			"Interface endpoints are network interfaces guarded by their own security groups; unless one admits TCP 443 from the node (its security group or address), calls to that service time out.",
+			"Allow HTTPS from the nodes: aws ec2 authorize-security-group-ingress --group-id ENDPOINT_SG --protocol tcp --port 443 --source-group NODE_SG (or the VPC CIDR).",
+			[]string{docInterfaceEP, docECREndpoints}, explains(runtimeNet...)...),
+			Eval: flowEval(netpath.CheckEndpointSG)},
+		{Meta: netMeta(netpath.CheckEndpointPrivateDNS, "Interface endpoint has private DNS disabled", SeverityCritical,
+			kinds(evidence.KindVPCEndpoints),
+			"Without private DNS the service's regular name still resolves to its public address, so a node without internet access cannot use the endpoint it has.",
+			"aws ec2 modify-vpc-endpoint --vpc-endpoint-id VPCE --private-dns-enabled (the VPC needs enableDnsSupport and enableDnsHostnames).",
+			[]string{docInterfaceEP}, explains(runtimeNet...)...),
+			Eval: evalPrivateDNS},
+		{Meta: netMeta(netpath.CheckS3Policy, "S3 gateway endpoint policy blocks ECR image layers", SeverityHigh,
+			kinds(evidence.KindVPCEndpoints, evidence.KindRouteTables),
+			"ECR serves image layers from the S3 bucket prod-<region>-starport-layer-bucket; when the node's S3 traffic goes through a gateway endpoint whose policy does not allow s3:GetObject on it, every image pull (pause, aws-node, kube-proxy) fails.",
+			"Add a statement to the endpoint policy: {\"Effect\":\"Allow\",\"Principal\":\"*\",\"Action\":\"s3:GetObject\",\"Resource\":\"arn:aws:s3:::prod-REGION-starport-layer-bucket/*\"} (aws ec2 modify-vpc-endpoint --vpc-endpoint-id VPCE --policy-document file://policy.json).",
+			[]string{docECREndpoints}, "runtime.image-pull"),
+			Eval: flowEval(netpath.CheckS3Policy)},
+		{Meta: netMeta(netpath.CheckSGNodeEgress, "Node security groups block HTTPS out", SeverityCritical,
+			kinds(evidence.KindSecurityGroups),
+			"Security groups are stateful but still filter new outbound connections: unless a node security group allows TCP 443 to the API server, the endpoints and AWS services, the kubelet cannot connect.",
+			"aws ec2 authorize-security-group-egress --group-id NODE_SG --protocol tcp --port 443 --cidr 0.0.0.0/0 (or to the cluster security group and endpoint security groups).",
+			[]string{docSGReqs}, explains(runtimeNet...)...),
+			Eval: flowEval(netpath.CheckSGNodeEgress)},
+		{Meta: netMeta(netpath.CheckSGControlPlane, "Control plane and node security groups do not admit each other", SeverityHigh,
+			kinds(evidence.KindCluster, evidence.KindSecurityGroups),
+			"Through the private endpoint the cluster security group must admit TCP 443 from the nodes, and the nodes must admit TCP 10250 from the control plane; otherwise the node cannot register privately, or it joins but kubectl logs/exec, metrics and webhooks fail.",
+			"aws ec2 authorize-security-group-ingress --group-id CLUSTER_SG --protocol tcp --port 443 --source-group NODE_SG; aws ec2 authorize-security-group-ingress --group-id NODE_SG --protocol tcp --port 10250 --source-group CLUSTER_SG.",
+			[]string{docSGReqs}, explains("runtime.apiserver-timeout")...),
+			Eval: flowEval(netpath.CheckSGControlPlane)},
+		{Meta: netMeta(netpath.CheckNACL, "A network ACL drops the node's traffic", SeverityCritical,
+			kinds(evidence.KindNetworkACLs),
+			"Network ACLs are stateless: the subnet's ACL must allow HTTPS out and the return traffic back in on the ephemeral ports (1024-65535), and the ACLs of the cluster's or endpoints' subnets must allow the opposite directions; the first matching rule by number wins.",
+			"Add rules before the deny: aws ec2 create-network-acl-entry --network-acl-id ACL --rule-number 100 --protocol 6 --port-range From=1024,To=65535 --cidr-block 0.0.0.0/0 --rule-action allow --ingress (and --egress for 443).",
+			[]string{docNACL, "https://docs.aws.amazon.com/vpc/latest/userguide/custom-network-acl.html#nacl-ephemeral-ports"}, explains(runtimeNet...)...),
+			Eval: flowEval(netpath.CheckNACL)},
+		{Meta: netMeta(netpath.CheckVPCDNS, "VPC DNS support or DNS hostnames disabled", SeverityCritical,
+			[]evidence.Kind{evidence.KindVPCAttributes},
+			"Nodes resolve the API server and AWS endpoints through the Amazon-provided resolver (enableDnsSupport), and private endpoints resolve to private addresses only with enableDnsHostnames; EKS requires both.",
+			"aws ec2 modify-vpc-attribute --vpc-id VPC --enable-dns-support '{\"Value\":true}' and aws ec2 modify-vpc-attribute --vpc-id VPC --enable-dns-hostnames '{\"Value\":true}'.",
+			[]string{docVPCDNS, docNetworkReqs}, explains(append(runtimeNet, "runtime.node-name-not-found", netpath.CheckEndpointPrivateDNS)...)...),
+			Eval: evalVPCDNS},
+		{Meta: netMeta("net.dhcp-options", "DHCP options break name resolution or the node name", SeverityCritical,
+			[]evidence.Kind{evidence.KindDHCPOptions, evidence.KindVPCs, evidence.KindInstance},
+			"Without AmazonProvidedDNS among the domain-name-servers, the node can resolve private endpoint and cluster names only if the custom DNS servers forward to the VPC resolver; a custom domain-name changes the host name, so the node may register under a name that does not match its private DNS name.",
+			"Use a DHCP options set with domain-name-servers=AmazonProvidedDNS and domain-name=REGION.compute.internal (ec2.internal in us-east-1): aws ec2 create-dhcp-options … then aws ec2 associate-dhcp-options --dhcp-options-id DOPT --vpc-id VPC, or forward the VPC domains from your DNS servers to the Route 53 Resolver.",
+			[]string{docDHCP, docNetworkReqs}, explains("runtime.node-name-not-found", "runtime.apiserver-timeout")...),
+			Eval: evalDHCP},
+		{Meta: netMeta("net.cidr-overlap", "VPC CIDR overlaps the container bridge or the service CIDR", SeverityHigh,
+			[]evidence.Kind{evidence.KindVPCs, evidence.KindInstance},
+			"A VPC range overlapping the service CIDR makes ClusterIP traffic and node traffic ambiguous; one overlapping Docker's default bridge 172.17.0.0/16 breaks connectivity on nodes that create that bridge.",
+			"Use a service CIDR outside the VPC ranges (set at cluster creation: --kubernetes-network-config serviceIpv4Cidr=…), and avoid 172.17.0.0/16 for VPC and secondary CIDRs (or keep --enable-docker-bridge false).",
+			[]string{docNetworkReqs, "https://docs.aws.amazon.com/eks/latest/userguide/cni-custom-network.html"}),
+			Eval: evalCIDROverlap},
+		{Meta: netMeta(netpath.CheckLTCustomSG, "Launch template security groups replace the cluster security group without equivalent rules", SeverityHigh,
+			kinds(evidence.KindLaunchTemplate, evidence.KindSecurityGroups, evidence.KindCluster),
+			"When a managed node group's launch template names security groups, EKS does not attach the cluster security group; the template's groups must then allow what the cluster security group did: 443 to and 10250 from the control plane.",
+			"Add the cluster security group to the launch template (SecurityGroupIds: [CLUSTER_SG, …]) and roll the node group, or add the equivalent rules to the template's groups.",
+			[]string{docLaunchTemplateSG, docSGReqs}, explains(netpath.CheckSGControlPlane, netpath.CheckSGNodeEgress, "runtime.apiserver-timeout")...),
+			Eval: func(ev *evidence.Evidence) []Finding {
+				if !netpath.CustomLTWithoutClusterSG(ev) {
+					why := "the instance is not in a managed node group with launch template security groups"
+					if ev.LaunchTemplate != nil && len(ev.LaunchTemplate.SecurityGroupIDs) > 0 && ev.Instance.Tags["eks:nodegroup-name"] != "" {
+						return one(pass(ev.LaunchTemplate.ID, "the launch template's security groups include the cluster security group "+ev.Cluster.ClusterSecurityGroup,
+							item(ev.Source(evidence.KindLaunchTemplate), "SecurityGroupIds %s", quoteList(ev.LaunchTemplate.SecurityGroupIDs))))
+					}
+					return one(notApplicable(ev.Target.InstanceID, why))
+				}
+				return flowEval(netpath.CheckLTCustomSG)(ev)
+			}},
+	}
+}
+
+func evalPrivateDNS(ev *evidence.Evidence) []Finding {
+	fs := flowEval(netpath.CheckEndpointPrivateDNS)(ev)
+	if fs[0].Status == StatusFail {
+		return fs
+	}
+	var off []string
+	for _, e := range ev.VPCEndpoints {
+		if e.Type == "Interface" && !e.PrivateDNSEnabled && (ev.Instance == nil || e.VpcID == ev.Instance.VpcID) {
+			off = append(off, e.ID+" ("+e.ServiceName+")")
+		}
+	}
+	if len(off) > 0 {
+		return one(warn(ev.Target.InstanceID, "interface endpoints with private DNS disabled (the node currently reaches these services another way): "+strings.Join(off, ", "),
+			item(ev.Source(evidence.KindVPCEndpoints), "PrivateDnsEnabled false: %s", strings.Join(off, ", "))))
+	}
+	return fs
+}
+
+func evalVPCDNS(ev *evidence.Evidence) []Finding {
+	a := ev.VPCAttributes
+	it := item(ev.Source(evidence.KindVPCAttributes), "enableDnsSupport %s, enableDnsHostnames %s", boolText(a.EnableDNSSupport), boolText(a.EnableDNSHostnames))
+	var off []string
+	if a.EnableDNSSupport != nil && !*a.EnableDNSSupport {
+		off = append(off, "enableDnsSupport")
+	}
+	if a.EnableDNSHostnames != nil && !*a.EnableDNSHostnames {
+		off = append(off, "enableDnsHostnames")
+	}
+	if len(off) > 0 {
+		return one(fail(a.VpcID, fmt.Sprintf("VPC %s has %s disabled", a.VpcID, strings.Join(off, " and ")), it))
+	}
+	return one(pass(a.VpcID, "VPC DNS support and DNS hostnames are enabled", it))
+}
+
+func boolText(b *bool) string {
+	if b == nil {
+		return "not reported"
+	}
+	return fmt.Sprint(*b)
+}
+
+// defaultDomain is the domain-name AWS's default DHCP options use in region.
+func defaultDomain(region string) string {
+	if region == "us-east-1" {
+		return "ec2.internal"
+	}
+	return region + ".compute.internal"
+}
+
+func evalDHCP(ev *evidence.Evidence) []Finding {
+	var vpc *evidence.VPC
+	for i := range ev.VPCs {
+		if ev.VPCs[i].ID == ev.Instance.VpcID {
+			vpc = &ev.VPCs[i]
+		}
+	}
+	if vpc == nil || vpc.DHCPOptionsID == "" {
+		return one(Finding{Status: StatusSkipped, Resource: ev.Instance.VpcID, Message: "missing evidence: the VPC's DhcpOptionsId is not in the evidence"})
+	}
+	if vpc.DHCPOptionsID == "default" {
+		return one(pass(vpc.ID, "the VPC uses the default DHCP options", item(ev.Source(evidence.KindVPCs), "DhcpOptionsId default")))
+	}
+	var d *evidence.DHCPOptions
+	for i := range ev.DHCPOptions {
+		if ev.DHCPOptions[i].ID == vpc.DHCPOptionsID {
+			d = &ev.DHCPOptions[i]
+		}
+	}
+	if d == nil {
+		return one(Finding{Status: StatusSkipped, Resource: vpc.DHCPOptionsID, Message: "missing evidence: DHCP options " + vpc.DHCPOptionsID + " are not in " + ev.Source(evidence.KindDHCPOptions)})
+	}
+	it := item(ev.Source(evidence.KindDHCPOptions), "%s: domain-name %s; domain-name-servers %s", d.ID, quoteList(d.DomainName), quoteList(d.DomainNameServers))
+	if !hasString(d.DomainNameServers, "AmazonProvidedDNS") {
+		resolver := ""
+		for _, c := range vpc.CIDRs {
+			if p, err := netip.ParsePrefix(c); err == nil && p.Addr().Is4() {
+				b := p.Masked().Addr().As4()
+				b[3] += 2
+				resolver = netip.AddrFrom4(b).String()
+				break
+			}
+		}
+		return one(fail(d.ID, fmt.Sprintf("DHCP options %s use DNS servers %s without AmazonProvidedDNS: private endpoint and EC2 names resolve only if they forward to the VPC resolver %s", d.ID, quoteList(d.DomainNameServers), resolver), it))
+	}
+	want := defaultDomain(ev.Target.Region)
+	for _, dn := range d.DomainName {
+		for _, part := range strings.Fields(dn) {
+			if part != want {
+				return one(warn(d.ID, fmt.Sprintf("DHCP options %s set domain-name %q instead of %s: the node's host name will not match its private DNS name unless the kubelet overrides it", d.ID, dn, want), it))
+			}
+		}
+	}
+	return one(pass(d.ID, "DHCP options use AmazonProvidedDNS", it))
+}
+
+func evalCIDROverlap(ev *evidence.Evidence) []Finding {
+	var vpc *evidence.VPC
+	for i := range ev.VPCs {
+		if ev.VPCs[i].ID == ev.Instance.VpcID {
+			vpc = &ev.VPCs[i]
+		}
+	}
+	if vpc == nil {
+		return one(Finding{Status: StatusSkipped, Resource: ev.Instance.VpcID, Message: "missing evidence: the instance's VPC is not in " + ev.Source(evidence.KindVPCs)})
+	}
+	it := item(ev.Source(evidence.KindVPCs), "VPC %s CIDRs %s", vpc.ID, quoteList(vpc.CIDRs))
+	bridge := netip.MustParsePrefix("172.17.0.0/16")
+	var svc netip.Prefix
+	if ev.Cluster != nil {
+		svc, _ = netip.ParsePrefix(ev.Cluster.ServiceIPv4CIDR)
+	}
+	var bad []string
+	sorted := append([]string(nil), vpc.CIDRs...)
+	sort.Strings(sorted)
+	for _, c := range sorted {
+		p, err := netip.ParsePrefix(c)
+		if err != nil {
+			continue
+		}
+		if svc.IsValid() && p.Overlaps(svc) {
+			return one(fail(vpc.ID, fmt.Sprintf("VPC %s CIDR %s overlaps the cluster's service CIDR %s", vpc.ID, c, svc), it))
+		}
+		if p.Overlaps(bridge) {
+			bad = append(bad, c)
+		}
+	}
+	if len(bad) > 0 {
+		return one(warn(vpc.ID, fmt.Sprintf("VPC %s CIDR %s overlaps Docker's default bridge 172.17.0.0/16", vpc.ID, strings.Join(bad, ", ")), it))
+	}
+	return one(pass(vpc.ID, "VPC CIDRs overlap neither the service CIDR nor 172.17.0.0/16", it))
+}

@@ -1,0 +1,135 @@
+package evidence
+
+// Network evidence: the VPC as EC2 describes it. Shapes follow the EC2 API reference
+// (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/); CIDRs are strings as EC2 prints them.
+
+// Network evidence kinds.
+const (
+	KindRouteTables      Kind = "ec2:route-tables"      // ec2 describe-route-tables
+	KindSecurityGroups   Kind = "ec2:security-groups"   // ec2 describe-security-groups
+	KindNetworkACLs      Kind = "ec2:network-acls"      // ec2 describe-network-acls
+	KindVPCEndpoints     Kind = "ec2:vpc-endpoints"     // ec2 describe-vpc-endpoints
+	KindNATGateways      Kind = "ec2:nat-gateways"      // ec2 describe-nat-gateways
+	KindInternetGateways Kind = "ec2:internet-gateways" // ec2 describe-internet-gateways
+	KindVPCAttributes    Kind = "ec2:vpc-attributes"    // ec2 describe-vpc-attribute (DNS support, DNS hostnames)
+	KindDHCPOptions      Kind = "ec2:dhcp-options"      // ec2 describe-dhcp-options
+	KindLaunchTemplate   Kind = "ec2:launch-template"   // ec2 describe-launch-template-versions
+)
+
+// RouteTable is one VPC route table with its subnet associations.
+type RouteTable struct {
+	ID    string
+	VpcID string
+	// Main is true for the VPC's main route table (used by subnets without an explicit association).
+	Main      bool
+	SubnetIDs []string
+	Routes    []Route
+}
+
+// Route is one route. Exactly one destination field and one target field are set.
+type Route struct {
+	DestinationCIDR     string // IPv4 or IPv6 CIDR ("" when the destination is a prefix list)
+	DestinationPrefixID string // pl-…
+	// Target is the target's ID: "local", igw-…, nat-…, tgw-…, pcx-…, eni-…, i-…, vgw-…, vpce-…, eigw-…, lgw-…, cagw-… or a core network ARN.
+	Target string
+	// State is active or blackhole.
+	State string
+}
+
+// SecurityGroup is one security group with its rules.
+type SecurityGroup struct {
+	ID      string
+	Name    string
+	VpcID   string
+	Ingress []SGRule
+	Egress  []SGRule
+}
+
+// SGRule is one IpPermission. Protocol is "-1" (all), "tcp", "udp", "icmp" or a number;
+// FromPort/ToPort are -1 (or 0) for all ports when Protocol is "-1".
+type SGRule struct {
+	Protocol      string
+	FromPort      int
+	ToPort        int
+	CIDRs         []string // IPv4 and IPv6 ranges
+	PrefixListIDs []string
+	GroupIDs      []string // referenced security groups
+}
+
+// NetworkACL is one network ACL with its subnet associations.
+type NetworkACL struct {
+	ID        string
+	VpcID     string
+	Default   bool
+	SubnetIDs []string
+	Entries   []NACLEntry
+}
+
+// NACLEntry is one ordered rule. Protocol is "-1" (all) or a protocol number ("6" TCP, "17" UDP).
+type NACLEntry struct {
+	RuleNumber int
+	Egress     bool
+	Protocol   string
+	// PortFrom/PortTo bound the destination port (both 0 when the rule has no port range).
+	PortFrom int
+	PortTo   int
+	CIDR     string // IPv4 or IPv6
+	Allow    bool
+}
+
+// VPCEndpoint is one VPC endpoint.
+type VPCEndpoint struct {
+	ID          string
+	VpcID       string
+	ServiceName string // com.amazonaws.<region>.<service>
+	Type        string // Interface, Gateway, GatewayLoadBalancer
+	State       string // available, pending, …
+	// PrivateDNSEnabled applies to interface endpoints.
+	PrivateDNSEnabled bool
+	SubnetIDs         []string
+	SecurityGroupIDs  []string
+	RouteTableIDs     []string
+	// Policy is the endpoint policy; nil means the default (full access).
+	Policy *PolicyDocument
+}
+
+// NATGateway is one NAT gateway.
+type NATGateway struct {
+	ID               string
+	SubnetID         string
+	State            string // available, pending, failed, deleting, deleted
+	ConnectivityType string // public or private
+	PublicIPs        []string
+}
+
+// InternetGateway is one internet gateway and the VPCs it is attached to.
+type InternetGateway struct {
+	ID     string
+	VpcIDs []string
+}
+
+// VPCAttributes are the DNS attributes of the instance's VPC; nil pointers mean not reported.
+type VPCAttributes struct {
+	VpcID              string
+	EnableDNSSupport   *bool
+	EnableDNSHostnames *bool
+}
+
+// DHCPOptions is one DHCP options set.
+type DHCPOptions struct {
+	ID                string
+	DomainName        []string
+	DomainNameServers []string
+}
+
+// LaunchTemplateVersion is the launch template version the instance was launched from.
+type LaunchTemplateVersion struct {
+	ID      string
+	Version int
+	// SecurityGroupIDs are the groups the template sets (SecurityGroupIds or the primary
+	// network interface's Groups); empty when the template sets none.
+	SecurityGroupIDs []string
+	// NetworkInterfaces is true when the template declares network interfaces.
+	NetworkInterfaces bool
+	ImageID           string
+}

@@ -1,0 +1,202 @@
+package snapshot
+
+import (
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+func ipv6Blocks(set []struct {
+	IPv6CidrBlock string `json:"Ipv6CidrBlock"`
+}) []string {
+	var out []string
+	for _, a := range set {
+		if a.IPv6CidrBlock != "" {
+			out = append(out, a.IPv6CidrBlock)
+		}
+	}
+	return out
+}
+
+func convertPermissions(perms []IPPermission) []evidence.SGRule {
+	var out []evidence.SGRule
+	for _, p := range perms {
+		r := evidence.SGRule{Protocol: p.IPProtocol, FromPort: -1, ToPort: -1}
+		if p.FromPort != nil {
+			r.FromPort = *p.FromPort
+		}
+		if p.ToPort != nil {
+			r.ToPort = *p.ToPort
+		}
+		for _, x := range p.IPRanges {
+			r.CIDRs = append(r.CIDRs, x.CidrIP)
+		}
+		for _, x := range p.IPv6Ranges {
+			r.CIDRs = append(r.CIDRs, x.CidrIPv6)
+		}
+		for _, x := range p.PrefixListIDs {
+			r.PrefixListIDs = append(r.PrefixListIDs, x.PrefixListID)
+		}
+		for _, x := range p.UserIDGroupPairs {
+			r.GroupIDs = append(r.GroupIDs, x.GroupID)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// routeTarget returns the one target ID EC2 set on a route.
+func routeTarget(ids ...string) string {
+	for _, id := range ids {
+		if id != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+// loadNetwork reads the VPC's routing, filtering and endpoint evidence.
+func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
+	p := "ec2/describe-route-tables.json"
+	res, reason := decodeInto(s, p, func(o *DescribeRouteTablesOutput) {
+		for _, rt := range o.RouteTables {
+			t := evidence.RouteTable{ID: rt.RouteTableID, VpcID: rt.VpcID}
+			for _, a := range rt.Associations {
+				t.Main = t.Main || a.Main
+				if a.SubnetID != "" {
+					t.SubnetIDs = append(t.SubnetIDs, a.SubnetID)
+				}
+			}
+			for _, r := range rt.Routes {
+				t.Routes = append(t.Routes, evidence.Route{
+					DestinationCIDR:     routeTarget(r.DestinationCidrBlock, r.DestinationIPv6CidrBlock),
+					DestinationPrefixID: r.DestinationPrefixListID,
+					Target: routeTarget(r.GatewayID, r.NatGatewayID, r.TransitGatewayID, r.VpcPeeringConnectionID, r.NetworkInterfaceID,
+						r.InstanceID, r.LocalGatewayID, r.CarrierGatewayID, r.EgressOnlyInternetGatewayID, r.CoreNetworkArn),
+					State: r.State})
+			}
+			ev.RouteTables = append(ev.RouteTables, t)
+		}
+	})
+	markFound(ev, evidence.KindRouteTables, res, reason, p, true, "")
+
+	p = "ec2/describe-security-groups.json"
+	res, reason = decodeInto(s, p, func(o *DescribeSecurityGroupsOutput) {
+		for _, g := range o.SecurityGroups {
+			ev.SecurityGroups = append(ev.SecurityGroups, evidence.SecurityGroup{ID: g.GroupID, Name: g.GroupName, VpcID: g.VpcID,
+				Ingress: convertPermissions(g.IPPermissions), Egress: convertPermissions(g.IPPermissionsEgress)})
+		}
+	})
+	markFound(ev, evidence.KindSecurityGroups, res, reason, p, true, "")
+
+	p = "ec2/describe-network-acls.json"
+	res, reason = decodeInto(s, p, func(o *DescribeNetworkACLsOutput) {
+		for _, a := range o.NetworkACLs {
+			acl := evidence.NetworkACL{ID: a.NetworkACLID, VpcID: a.VpcID, Default: a.IsDefault}
+			for _, as := range a.Associations {
+				acl.SubnetIDs = append(acl.SubnetIDs, as.SubnetID)
+			}
+			for _, e := range a.Entries {
+				n := evidence.NACLEntry{RuleNumber: e.RuleNumber, Egress: e.Egress, Protocol: e.Protocol,
+					CIDR: routeTarget(e.CidrBlock, e.IPv6CidrBlock), Allow: strings.EqualFold(e.RuleAction, "allow")}
+				if e.PortRange != nil {
+					n.PortFrom, n.PortTo = e.PortRange.From, e.PortRange.To
+				}
+				acl.Entries = append(acl.Entries, n)
+			}
+			ev.NetworkACLs = append(ev.NetworkACLs, acl)
+		}
+	})
+	markFound(ev, evidence.KindNetworkACLs, res, reason, p, true, "")
+
+	p = "ec2/describe-vpc-endpoints.json"
+	res, reason = decodeInto(s, p, func(o *DescribeVpcEndpointsOutput) {
+		for _, e := range o.VpcEndpoints {
+			ep := evidence.VPCEndpoint{ID: e.VpcEndpointID, VpcID: e.VpcID, ServiceName: e.ServiceName, Type: e.VpcEndpointType,
+				State: strings.ToLower(e.State), PrivateDNSEnabled: e.PrivateDNSEnabled, SubnetIDs: e.SubnetIDs, RouteTableIDs: e.RouteTableIDs}
+			for _, g := range e.Groups {
+				ep.SecurityGroupIDs = append(ep.SecurityGroupIDs, g.GroupID)
+			}
+			if d := e.PolicyDocument; d != nil {
+				ep.Policy = &evidence.PolicyDocument{Version: d.Version}
+				for _, st := range d.Statement {
+					ep.Policy.Statement = append(ep.Policy.Statement, evidence.PolicyStatement{Sid: st.Sid, Effect: st.Effect, Action: st.Action,
+						Resource: st.Resource, Principal: st.Principal, HasCondition: len(st.Condition) > 0 && string(st.Condition) != "null"})
+				}
+			}
+			ev.VPCEndpoints = append(ev.VPCEndpoints, ep)
+		}
+	})
+	markFound(ev, evidence.KindVPCEndpoints, res, reason, p, true, "")
+
+	p = "ec2/describe-nat-gateways.json"
+	res, reason = decodeInto(s, p, func(o *DescribeNatGatewaysOutput) {
+		for _, n := range o.NatGateways {
+			g := evidence.NATGateway{ID: n.NatGatewayID, SubnetID: n.SubnetID, State: n.State, ConnectivityType: n.ConnectivityType}
+			if g.ConnectivityType == "" {
+				g.ConnectivityType = "public"
+			}
+			for _, a := range n.NatGatewayAddresses {
+				if a.PublicIP != "" {
+					g.PublicIPs = append(g.PublicIPs, a.PublicIP)
+				}
+			}
+			ev.NATGateways = append(ev.NATGateways, g)
+		}
+	})
+	markFound(ev, evidence.KindNATGateways, res, reason, p, true, "")
+
+	p = "ec2/describe-internet-gateways.json"
+	res, reason = decodeInto(s, p, func(o *DescribeInternetGatewaysOutput) {
+		for _, g := range o.InternetGateways {
+			ig := evidence.InternetGateway{ID: g.InternetGatewayID}
+			for _, a := range g.Attachments {
+				ig.VpcIDs = append(ig.VpcIDs, a.VpcID)
+			}
+			ev.InternetGateways = append(ev.InternetGateways, ig)
+		}
+	})
+	markFound(ev, evidence.KindInternetGateways, res, reason, p, true, "")
+
+	// DNS attributes of the instance's VPC: both files must be readable
+	attrs := &evidence.VPCAttributes{VpcID: inst.VpcID}
+	ok := true
+	for _, name := range []string{"enableDnsSupport", "enableDnsHostnames"} {
+		p = "ec2/vpc-attribute/" + inst.VpcID + "." + name + ".json"
+		res, reason = decodeInto(s, p, func(o *DescribeVpcAttributeOutput) {
+			if o.EnableDNSSupport != nil {
+				attrs.EnableDNSSupport = o.EnableDNSSupport.Value
+			}
+			if o.EnableDNSHostnames != nil {
+				attrs.EnableDNSHostnames = o.EnableDNSHostnames.Value
+			}
+		})
+		if res != readOK {
+			ok = false
+			ev.AddGap(evidence.KindVPCAttributes, reason)
+		}
+	}
+	if ok {
+		ev.VPCAttributes = attrs
+		ev.Mark(evidence.KindVPCAttributes, "snapshot:ec2/vpc-attribute/"+inst.VpcID+".*.json")
+	}
+
+	p = "ec2/describe-dhcp-options.json"
+	res, reason = decodeInto(s, p, func(o *DescribeDhcpOptionsOutput) {
+		for _, d := range o.DhcpOptions {
+			opt := evidence.DHCPOptions{ID: d.DhcpOptionsID}
+			for _, c := range d.DhcpConfigurations {
+				for _, v := range c.Values {
+					switch c.Key {
+					case "domain-name":
+						opt.DomainName = append(opt.DomainName, v.Value)
+					case "domain-name-servers":
+						opt.DomainNameServers = append(opt.DomainNameServers, v.Value)
+					}
+				}
+			}
+			ev.DHCPOptions = append(ev.DHCPOptions, opt)
+		}
+	})
+	markFound(ev, evidence.KindDHCPOptions, res, reason, p, true, "")
+}
