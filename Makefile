@@ -27,7 +27,7 @@ demo: build
 
 ## bench: Go benchmarks of the snapshot pipeline, the built binary (ms, peak RSS) and --help start-up
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/eksdoctor/cli/ ./collectors/userdata/ ./checks/
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/eksdoctor/cli/ ./collectors/userdata/ ./checks/netpath/
 
 lint:
 	$(GO) vet ./...
