@@ -9,6 +9,7 @@ package evidence
 
 import (
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -45,6 +46,9 @@ const (
 type Gap struct {
 	Kind   Kind   `json:"kind"`
 	Reason string `json:"reason"`
+	// Permission is the IAM action (ec2:DescribeVpcEndpoints) or Kubernetes verb/resource whose
+	// denial caused the gap; empty for other causes.
+	Permission string `json:"permission,omitempty"`
 }
 
 // Target identifies what is being diagnosed.
@@ -101,6 +105,8 @@ type Evidence struct {
 	VPCAttributes  *VPCAttributes
 	DHCPOptions    []DHCPOptions
 	LaunchTemplate *LaunchTemplateVersion
+	// ConsoleOutput is the instance's console output; log signature checks read it.
+	ConsoleOutput *ConsoleOutput
 
 	sources map[Kind]string
 	gaps    map[Kind]Gap
@@ -117,7 +123,8 @@ func (e *Evidence) Mark(kind Kind, source string) {
 }
 
 // AddGap records that kind could not be collected and why. A kind already marked collected
-// is left as it is.
+// is left as it is. A reason starting "missing permission ACTION" records ACTION as the
+// gap's Permission (the convention collectors use for access-denied errors).
 func (e *Evidence) AddGap(kind Kind, reason string) {
 	if _, ok := e.sources[kind]; ok {
 		return
@@ -125,7 +132,22 @@ func (e *Evidence) AddGap(kind Kind, reason string) {
 	if e.gaps == nil {
 		e.gaps = map[Kind]Gap{}
 	}
-	e.gaps[kind] = Gap{Kind: kind, Reason: reason}
+	g := Gap{Kind: kind, Reason: reason}
+	if rest, ok := strings.CutPrefix(reason, "missing permission "); ok {
+		g.Permission = strings.Fields(rest + " ")[0]
+	}
+	e.gaps[kind] = g
+}
+
+// PermissionGaps returns the gaps caused by denied permissions, sorted by kind.
+func (e *Evidence) PermissionGaps() []Gap {
+	var out []Gap
+	for _, g := range e.Gaps() {
+		if g.Permission != "" {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // Have reports whether kind was collected.

@@ -1,5 +1,7 @@
 package evidence
 
+import "time"
+
 // Network evidence: the VPC as EC2 describes it. Shapes follow the EC2 API reference
 // (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/); CIDRs are strings as EC2 prints them.
 
@@ -132,4 +134,14 @@ type LaunchTemplateVersion struct {
 	// NetworkInterfaces is true when the template declares network interfaces.
 	NetworkInterfaces bool
 	ImageID           string
+}
+
+// KindConsoleOutput is the instance's serial console output (ec2 get-console-output).
+const KindConsoleOutput Kind = "ec2:console-output"
+
+// ConsoleOutput is the latest console output of the instance, decoded from base64.
+type ConsoleOutput struct {
+	Text string
+	// Timestamp is when EC2 captured the output (zero when not reported).
+	Timestamp time.Time
 }

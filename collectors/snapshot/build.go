@@ -48,8 +48,8 @@ func tagMap(tags []Tag) map[string]string {
 // missing or unreadable.
 func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, error) {
 	ev := &evidence.Evidence{CollectedAt: s.CollectedAt()}
-	ev.Target = evidence.Target{InstanceID: instanceID, Source: "snapshot:" + s.Origin}
-	src := func(p string) string { return "snapshot:" + p }
+	ev.Target = evidence.Target{InstanceID: instanceID, Source: s.Origin}
+	src := s.src
 
 	// instance (required)
 	var inst *EC2Instance
@@ -163,7 +163,7 @@ func (s *Snapshot) loadLaunchTemplate(ev *evidence.Evidence, inst *EC2Instance) 
 			ev.LaunchTemplate, userData, found = t, d.UserData, true
 		}
 	})
-	markFound(ev, evidence.KindLaunchTemplate, res, reason, p, found, "launch template "+lt+" version "+ver)
+	s.markFound(ev, evidence.KindLaunchTemplate, res, reason, p, found, "launch template "+lt+" version "+ver)
 	return userData, found
 }
 
@@ -242,7 +242,7 @@ func (s *Snapshot) loadCluster(ev *evidence.Evidence) {
 			return
 		}
 		ev.Cluster = c
-		ev.Mark(evidence.KindCluster, "snapshot:"+p)
+		ev.Mark(evidence.KindCluster, s.src(p))
 	case res == readNotFound:
 		ev.AddGap(evidence.KindCluster, fmt.Sprintf("cluster %q does not exist (%s: %s)", ev.Target.Cluster, p, reason))
 	default:
@@ -259,7 +259,7 @@ func (s *Snapshot) loadEC2(ev *evidence.Evidence, inst *EC2Instance) {
 			}
 		}
 	})
-	markFound(ev, evidence.KindImage, res, reason, p, ev.Image != nil, "image "+inst.ImageID)
+	s.markFound(ev, evidence.KindImage, res, reason, p, ev.Image != nil, "image "+inst.ImageID)
 
 	p = "ec2/describe-instance-types.json"
 	res, reason = decodeInto(s, p, func(o *DescribeInstanceTypesOutput) {
@@ -269,7 +269,7 @@ func (s *Snapshot) loadEC2(ev *evidence.Evidence, inst *EC2Instance) {
 			}
 		}
 	})
-	markFound(ev, evidence.KindInstanceType, res, reason, p, ev.InstanceType != nil, "instance type "+inst.InstanceType)
+	s.markFound(ev, evidence.KindInstanceType, res, reason, p, ev.InstanceType != nil, "instance type "+inst.InstanceType)
 
 	p = "ec2/describe-subnets.json"
 	res, reason = decodeInto(s, p, func(o *DescribeSubnetsOutput) {
@@ -279,7 +279,7 @@ func (s *Snapshot) loadEC2(ev *evidence.Evidence, inst *EC2Instance) {
 				MapPublicIPOnLaunch: sn.MapPublicIPOnLaunch, IPv6CIDRs: ipv6Blocks(sn.IPv6CidrBlockAssociationSet)})
 		}
 	})
-	markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
 
 	p = "ec2/describe-vpcs.json"
 	res, reason = decodeInto(s, p, func(o *DescribeVpcsOutput) {
@@ -295,14 +295,14 @@ func (s *Snapshot) loadEC2(ev *evidence.Evidence, inst *EC2Instance) {
 			ev.VPCs = append(ev.VPCs, vpc)
 		}
 	})
-	markFound(ev, evidence.KindVPCs, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindVPCs, res, reason, p, true, "")
 }
 
 // markFound marks kind collected when the file read and the wanted item was in it.
-func markFound(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string, found bool, what string) {
+func (s *Snapshot) markFound(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string, found bool, what string) {
 	switch {
 	case res == readOK && found:
-		ev.Mark(kind, "snapshot:"+p)
+		ev.Mark(kind, s.src(p))
 	case res == readOK:
 		ev.AddGap(kind, fmt.Sprintf("%s is not in %s", what, p))
 	case res == readNotFound:
@@ -335,7 +335,7 @@ func convertRole(r IAMRole) evidence.Role {
 
 func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
 	if inst.IamInstanceProfile == nil || inst.IamInstanceProfile.Arn == "" {
-		ev.Mark(evidence.KindInstanceProfile, "snapshot:ec2/describe-instances.json (no IamInstanceProfile)")
+		ev.Mark(evidence.KindInstanceProfile, s.src("ec2/describe-instances.json")+" (no IamInstanceProfile)")
 		ev.AddGap(evidence.KindNodeRole, "the instance has no instance profile")
 		ev.AddGap(evidence.KindNodeRolePolicies, "the instance has no instance profile")
 		return
@@ -351,11 +351,11 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
 	})
 	switch res {
 	case readOK:
-		ev.Mark(evidence.KindInstanceProfile, "snapshot:"+p)
+		ev.Mark(evidence.KindInstanceProfile, s.src(p))
 	case readNotFound:
 		// The profile named on the instance no longer exists: a fact, recorded as an empty profile.
 		ev.InstanceProfile = &evidence.InstanceProfile{Name: profile, Arn: inst.IamInstanceProfile.Arn}
-		ev.Mark(evidence.KindInstanceProfile, "snapshot:"+p+" ("+reason+")")
+		ev.Mark(evidence.KindInstanceProfile, s.src(p)+" ("+reason+")")
 	default:
 		ev.AddGap(evidence.KindInstanceProfile, reason)
 	}
@@ -379,7 +379,7 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
 	})
 	switch {
 	case res == readOK:
-		ev.Mark(evidence.KindNodeRole, "snapshot:"+p)
+		ev.Mark(evidence.KindNodeRole, s.src(p))
 	case ev.InstanceProfile.Roles[0].Arn != "":
 		// get-role missing or denied: get-instance-profile already returned the role (with its trust policy).
 		r := ev.InstanceProfile.Roles[0]
@@ -394,7 +394,7 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
 			ev.NodeRolePolicies = append(ev.NodeRolePolicies, evidence.AttachedPolicy{Name: ap.PolicyName, Arn: ap.PolicyArn})
 		}
 	})
-	markFound(ev, evidence.KindNodeRolePolicies, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindNodeRolePolicies, res, reason, p, true, "")
 }
 
 func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
@@ -405,7 +405,7 @@ func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
 			var l ListNodegroupsOutput
 			decodeInto(s, "eks/list-nodegroups.json", func(o *ListNodegroupsOutput) { l.Nodegroups = append(l.Nodegroups, o.Nodegroups...) })
 			if len(l.Nodegroups) == 0 {
-				ev.Mark(evidence.KindNodegroups, "snapshot:eks/list-nodegroups.json (no node groups)")
+				ev.Mark(evidence.KindNodegroups, s.src("eks/list-nodegroups.json")+" (no node groups)")
 			} else {
 				ev.AddGap(evidence.KindNodegroups, "eks/describe-nodegroup/*.json not in snapshot")
 			}
@@ -433,7 +433,7 @@ func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
 			}
 		}
 		if ok {
-			ev.Mark(evidence.KindNodegroups, "snapshot:eks/describe-nodegroup/")
+			ev.Mark(evidence.KindNodegroups, s.src("eks/describe-nodegroup/"))
 		}
 	}
 
@@ -459,7 +459,7 @@ func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
 			ev.AccessEntries = append(ev.AccessEntries, evidence.AccessEntry{PrincipalArn: pa})
 		}
 	}
-	ev.Mark(evidence.KindAccessEntries, "snapshot:"+p)
+	ev.Mark(evidence.KindAccessEntries, s.src(p))
 }
 
 func (s *Snapshot) loadAutoScaling(ev *evidence.Evidence) {
@@ -473,7 +473,7 @@ func (s *Snapshot) loadAutoScaling(ev *evidence.Evidence) {
 			ev.AutoScalingGroups = append(ev.AutoScalingGroups, asg)
 		}
 	})
-	markFound(ev, evidence.KindAutoScaling, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindAutoScaling, res, reason, p, true, "")
 }
 
 // decodeKubeItems calls each for every object in a kubectl List, or for the single object.
@@ -505,7 +505,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	} else if res == readNotFound {
 		ev.AWSAuth = &evidence.AWSAuth{Present: false}
 	}
-	markObject(ev, evidence.KindAWSAuth, res, reason, p)
+	s.markObject(ev, evidence.KindAWSAuth, res, reason, p)
 
 	p = s.kubePath("amazon-vpc-cni")
 	res, reason = decodeInto(s, p, func(o *ConfigMap) {
@@ -514,7 +514,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 			ev.VPCCNIConfig = map[string]string{}
 		}
 	})
-	markObject(ev, evidence.KindVPCCNIConfig, res, reason, p)
+	s.markObject(ev, evidence.KindVPCCNIConfig, res, reason, p)
 
 	p = s.kubePath("nodes")
 	res, reason = decodeKubeItems(s, p, func(raw json.RawMessage) error {
@@ -535,7 +535,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 		ev.Nodes = append(ev.Nodes, node)
 		return nil
 	})
-	markKube(ev, evidence.KindNodes, res, reason, p)
+	s.markKube(ev, evidence.KindNodes, res, reason, p)
 
 	p = s.kubePath("csrs")
 	res, reason = decodeKubeItems(s, p, func(raw json.RawMessage) error {
@@ -546,30 +546,30 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 		ev.CSRs = append(ev.CSRs, convertCSR(&c))
 		return nil
 	})
-	markKube(ev, evidence.KindCSRs, res, reason, p)
+	s.markKube(ev, evidence.KindCSRs, res, reason, p)
 
 	p = s.kubePath("aws-node")
 	res, reason = decodeInto(s, p, func(o *KubeDaemonSet) { ev.AWSNode = convertDaemonSet(o) })
-	markObject(ev, evidence.KindAWSNode, res, reason, p)
+	s.markObject(ev, evidence.KindAWSNode, res, reason, p)
 }
 
 // markObject records a single Kubernetes object read from p: found, known not to exist
 // (collected, the field stays nil), or a gap.
-func markObject(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string) {
+func (s *Snapshot) markObject(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string) {
 	switch res {
 	case readOK:
-		ev.Mark(kind, "snapshot:"+p)
+		ev.Mark(kind, s.src(p))
 	case readNotFound:
-		ev.Mark(kind, "snapshot:"+p+" (NotFound)")
+		ev.Mark(kind, s.src(p)+" (NotFound)")
 	default:
 		ev.AddGap(kind, reason)
 	}
 }
 
-func markKube(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string) {
+func (s *Snapshot) markKube(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string) {
 	switch res {
 	case readOK, readNotFound:
-		ev.Mark(kind, "snapshot:"+p)
+		ev.Mark(kind, s.src(p))
 	default:
 		ev.AddGap(kind, reason)
 	}

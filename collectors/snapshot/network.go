@@ -78,7 +78,7 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
 			ev.RouteTables = append(ev.RouteTables, t)
 		}
 	})
-	markFound(ev, evidence.KindRouteTables, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindRouteTables, res, reason, p, true, "")
 
 	p = "ec2/describe-security-groups.json"
 	res, reason = decodeInto(s, p, func(o *DescribeSecurityGroupsOutput) {
@@ -87,7 +87,7 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
 				Ingress: convertPermissions(g.IPPermissions), Egress: convertPermissions(g.IPPermissionsEgress)})
 		}
 	})
-	markFound(ev, evidence.KindSecurityGroups, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindSecurityGroups, res, reason, p, true, "")
 
 	p = "ec2/describe-network-acls.json"
 	res, reason = decodeInto(s, p, func(o *DescribeNetworkACLsOutput) {
@@ -107,7 +107,7 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
 			ev.NetworkACLs = append(ev.NetworkACLs, acl)
 		}
 	})
-	markFound(ev, evidence.KindNetworkACLs, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindNetworkACLs, res, reason, p, true, "")
 
 	p = "ec2/describe-vpc-endpoints.json"
 	res, reason = decodeInto(s, p, func(o *DescribeVpcEndpointsOutput) {
@@ -127,7 +127,7 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
 			ev.VPCEndpoints = append(ev.VPCEndpoints, ep)
 		}
 	})
-	markFound(ev, evidence.KindVPCEndpoints, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindVPCEndpoints, res, reason, p, true, "")
 
 	p = "ec2/describe-nat-gateways.json"
 	res, reason = decodeInto(s, p, func(o *DescribeNatGatewaysOutput) {
@@ -144,7 +144,7 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
 			ev.NATGateways = append(ev.NATGateways, g)
 		}
 	})
-	markFound(ev, evidence.KindNATGateways, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindNATGateways, res, reason, p, true, "")
 
 	p = "ec2/describe-internet-gateways.json"
 	res, reason = decodeInto(s, p, func(o *DescribeInternetGatewaysOutput) {
@@ -156,7 +156,7 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
 			ev.InternetGateways = append(ev.InternetGateways, ig)
 		}
 	})
-	markFound(ev, evidence.KindInternetGateways, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindInternetGateways, res, reason, p, true, "")
 
 	// DNS attributes of the instance's VPC: both files must be readable
 	attrs := &evidence.VPCAttributes{VpcID: inst.VpcID}
@@ -178,7 +178,7 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
 	}
 	if ok {
 		ev.VPCAttributes = attrs
-		ev.Mark(evidence.KindVPCAttributes, "snapshot:ec2/vpc-attribute/"+inst.VpcID+".*.json")
+		ev.Mark(evidence.KindVPCAttributes, s.src("ec2/vpc-attribute/"+inst.VpcID+".enableDnsSupport.json"))
 	}
 
 	p = "ec2/describe-dhcp-options.json"
@@ -198,5 +198,5 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
 			ev.DHCPOptions = append(ev.DHCPOptions, opt)
 		}
 	})
-	markFound(ev, evidence.KindDHCPOptions, res, reason, p, true, "")
+	s.markFound(ev, evidence.KindDHCPOptions, res, reason, p, true, "")
 }

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -58,12 +59,22 @@ type FileProblem struct {
 
 // Snapshot is a loaded snapshot: the raw bytes of every file under a known top-level folder.
 type Snapshot struct {
-	// Origin is the path given to Open.
+	// Origin names where the snapshot came from: "snapshot:<path given to Open>", or what FromFiles was given.
 	Origin   string
 	Manifest *Manifest
 	files    map[string][]byte
 	// Problems lists files that were skipped or did not parse, sorted by path.
 	Problems []FileProblem
+	// Source names where the file at a snapshot path came from, for findings; nil means
+	// "snapshot:<path>".
+	Source func(path string) string
+}
+
+func (s *Snapshot) src(p string) string {
+	if s.Source != nil {
+		return s.Source(p)
+	}
+	return "snapshot:" + p
 }
 
 // ErrNotSnapshot is returned when the path holds none of the snapshot's folders.
@@ -80,7 +91,7 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Origin: p, files: map[string][]byte{}}
+	s := &Snapshot{Origin: "snapshot:" + p, files: map[string][]byte{}}
 	if st.IsDir() {
 		err = s.readDir(p, lim)
 	} else {
@@ -103,6 +114,19 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 	}
 	sort.Slice(s.Problems, func(i, j int) bool { return s.Problems[i].Path < s.Problems[j].Path })
 	return s, nil
+}
+
+// FromFiles builds a snapshot from in-memory files keyed by snapshot path (what the live
+// collector fetched). origin names the source in findings ("aws:eu-west-1").
+func FromFiles(origin string, files map[string][]byte) *Snapshot {
+	s := &Snapshot{Origin: origin, files: files}
+	if b, ok := files["manifest.json"]; ok {
+		var m Manifest
+		if err := json.Unmarshal(b, &m); err == nil {
+			s.Manifest = &m
+		}
+	}
+	return s
 }
 
 func (s *Snapshot) problem(p, msg string) { s.Problems = append(s.Problems, FileProblem{p, msg}) }
@@ -251,7 +275,25 @@ const (
 	readGap                 // file holds another error, or does not parse; reason set
 )
 
-// cliError recognises error text the AWS CLI or kubectl printed instead of JSON.
+// OperationService maps the AWS operations whose CLI error text may appear in a snapshot to
+// their IAM service prefix, so a denial names the missing permission ("ec2:DescribeSubnets").
+var OperationService = map[string]string{
+	"DescribeInstances": "ec2", "DescribeInstanceAttribute": "ec2", "DescribeLaunchTemplateVersions": "ec2", "DescribeImages": "ec2",
+	"DescribeInstanceTypes": "ec2", "DescribeSubnets": "ec2", "DescribeRouteTables": "ec2", "DescribeSecurityGroups": "ec2",
+	"DescribeNetworkAcls": "ec2", "DescribeVpcs": "ec2", "DescribeVpcAttribute": "ec2", "DescribeDhcpOptions": "ec2",
+	"DescribeVpcEndpoints": "ec2", "DescribeNatGateways": "ec2", "DescribeInternetGateways": "ec2", "GetConsoleOutput": "ec2",
+	"DescribeCluster": "eks", "ListAccessEntries": "eks", "DescribeAccessEntry": "eks", "ListNodegroups": "eks", "DescribeNodegroup": "eks",
+	"GetInstanceProfile": "iam", "GetRole": "iam", "ListAttachedRolePolicies": "iam",
+	"DescribeAutoScalingGroups": "autoscaling", "DescribeScalingActivities": "autoscaling",
+}
+
+var deniedCodes = map[string]bool{"AccessDenied": true, "AccessDeniedException": true, "UnauthorizedOperation": true,
+	"Client.UnauthorizedOperation": true, "UnauthorizedAccess": true}
+
+var forbiddenRe = regexp.MustCompile(`cannot (\w+) resource "([\w.-]+)"`)
+
+// cliError recognises error text the AWS CLI or kubectl printed instead of JSON. A denial's
+// reason starts "missing permission ACTION" (see evidence.Evidence.AddGap).
 func cliError(b []byte) (notFound bool, reason string, ok bool) {
 	t := strings.TrimSpace(string(b))
 	switch {
@@ -260,10 +302,19 @@ func cliError(b []byte) (notFound bool, reason string, ok bool) {
 		code = code[:max(0, strings.IndexByte(code, ')'))]
 		op := ""
 		if i := strings.Index(t, "when calling the "); i >= 0 {
-			op = strings.Fields(t[i+len("when calling the "):])[0]
+			if f := strings.Fields(t[i+len("when calling the "):]); len(f) > 0 {
+				op = f[0]
+			}
 		}
 		if code == "NoSuchEntity" || code == "ResourceNotFoundException" || strings.HasSuffix(code, ".NotFound") {
 			return true, code, true
+		}
+		if deniedCodes[code] && op != "" {
+			action := op
+			if svc := OperationService[op]; svc != "" {
+				action = svc + ":" + op
+			}
+			return false, fmt.Sprintf("missing permission %s (%s)", action, code), true
 		}
 		if op != "" {
 			return false, fmt.Sprintf("%s on %s", code, op), true
@@ -271,6 +322,11 @@ func cliError(b []byte) (notFound bool, reason string, ok bool) {
 		return false, code, true
 	case strings.HasPrefix(t, "Error from server (NotFound)"):
 		return true, "NotFound", true
+	case strings.HasPrefix(t, "Error from server (Forbidden)"):
+		if m := forbiddenRe.FindStringSubmatch(t); m != nil {
+			return false, fmt.Sprintf("missing permission kubernetes:%s/%s (Forbidden)", m[2], m[1]), true
+		}
+		return false, "kubectl: Forbidden", true
 	case strings.HasPrefix(t, "Error from server ("):
 		code := t[len("Error from server ("):]
 		code = code[:max(0, strings.IndexByte(code, ')'))]

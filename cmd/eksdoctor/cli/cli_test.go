@@ -268,7 +268,7 @@ func TestDamagedSnapshotFiles(t *testing.T) {
 	if st, msg := findingOf(t, out, "iam.node-role-policies"); st != "skipped" || !strings.Contains(msg, "parse error in iam/list-attached-role-policies/prod-node-role.json") {
 		t.Errorf("iam.node-role-policies %s %q", st, msg)
 	}
-	if st, msg := findingOf(t, out, "subnet.ip-exhausted"); st != "skipped" || !strings.Contains(msg, "UnauthorizedOperation on DescribeSubnets") {
+	if st, msg := findingOf(t, out, "subnet.ip-exhausted"); st != "skipped" || !strings.Contains(msg, "missing permission ec2:DescribeSubnets (UnauthorizedOperation)") {
 		t.Errorf("subnet.ip-exhausted %s %q", st, msg)
 	}
 	if st, _ := findingOf(t, out, "auth.role-not-mapped"); st != "pass" {
