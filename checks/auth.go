@@ -198,6 +198,9 @@ func authChecks() []Check {
 			Docs:        []string{docSetAuthMode, docAccessEntries}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
+				if f, skip := missingAll(ev, roleArn, evidence.KindAWSAuth, evidence.KindAccessEntries); skip {
+					return one(f)
+				}
 				mode := authMode(ev)
 				it := item(ev.Source(evidence.KindCluster), "accessConfig.authenticationMode %s", mode)
 				inCM := ev.Have(evidence.KindAWSAuth) && exactRoleMapping(ev.AWSAuth, roleArn) != nil
@@ -207,6 +210,9 @@ func authChecks() []Check {
 					return one(fail(roleArn, "the node role has an access entry, but authenticationMode CONFIG_MAP reads only aws-auth", it))
 				case mode == "API" && inCM && !inAPI && ev.Have(evidence.KindAccessEntries):
 					return one(fail(roleArn, "the node role is mapped in aws-auth, but authenticationMode API ignores aws-auth", it))
+				case !inCM && !inAPI && (!ev.Have(evidence.KindAWSAuth) || !ev.Have(evidence.KindAccessEntries)):
+					// the mapping may sit in the source that was not collected
+					return one(Finding{Status: StatusSkipped, Resource: roleArn, Message: "missing evidence: " + missingReasons(ev, evidence.KindAWSAuth, evidence.KindAccessEntries)})
 				case !inCM && !inAPI:
 					return one(notApplicable(roleArn, "the node role is mapped nowhere (see auth.role-not-mapped)"))
 				}
@@ -225,7 +231,11 @@ func authChecks() []Check {
 					return one(notApplicable(roleArn, "the node role has no access entry"))
 				}
 				if !e.Described {
-					return one(Finding{Status: StatusSkipped, Resource: roleArn, Message: "missing evidence: eks/describe-access-entry for " + e.PrincipalArn + " was not collected"})
+					why := "eks:DescribeAccessEntry for " + e.PrincipalArn + " was not collected"
+					if e.DescribeGap != "" {
+						why += ": " + e.DescribeGap
+					}
+					return one(Finding{Status: StatusSkipped, Resource: roleArn, Message: "missing evidence: " + why})
 				}
 				it := item(ev.Source(evidence.KindAccessEntries), "access entry %s type %s", e.PrincipalArn, e.Type)
 				win := isWindows(ev)
@@ -238,6 +248,17 @@ func authChecks() []Check {
 				return one(pass(roleArn, "access entry type "+e.Type, it))
 			}},
 	}
+}
+
+// missingReasons lists the gaps of the kinds that were not collected.
+func missingReasons(ev *evidence.Evidence, kinds ...evidence.Kind) string {
+	var out []string
+	for _, k := range kinds {
+		if !ev.Have(k) {
+			out = append(out, fmt.Sprintf("%s: %s", k, ev.GapFor(k).Reason))
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 func orUnknown(s string) string {

@@ -617,7 +617,7 @@ func (m *Model) serviceFlow(svc string) Flow {
 			blame = CheckEndpointPrivateDNS
 		} else {
 			w.add(Hop{Name: "vpc endpoint", Verdict: Reachable, Detail: "no VPC endpoint for " + ServiceName(m.region, svc) + ": the node uses the public service", Check: CheckEndpointsMissing}, false)
-			if m.hasInterfaceEndpoints() || !m.ev.Cluster.EndpointPublicAccess {
+			if m.hasInterfaceEndpoints() || (m.ev.Cluster != nil && !m.ev.Cluster.EndpointPublicAccess) {
 				blame = CheckEndpointsMissing
 			}
 		}

@@ -4,6 +4,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"sort"
 	"time"
@@ -29,6 +30,9 @@ type Report struct {
 	Gaps []evidence.Gap `json:"gaps"`
 	// InputProblems lists input files that were skipped or did not parse.
 	InputProblems []InputProblem `json:"inputProblems"`
+	// DeniedPermissions lists the IAM actions (or Kubernetes permissions) that were denied
+	// while collecting; the checks needing their evidence are skipped.
+	DeniedPermissions []string `json:"deniedPermissions"`
 	// Paths are the network flows a joining node needs, hop by hop (reachable, blocked, unknown).
 	Paths   []netpath.Flow `json:"paths"`
 	Summary Summary        `json:"summary"`
@@ -62,10 +66,8 @@ type Summary struct {
 // New assembles a report. checksRun is the number of checks evaluated. The network paths
 // are evaluated from the same evidence (netpath is pure).
 func New(ev *evidence.Evidence, findings []checks.Finding, d checks.Diagnosis, checksRun int, problems []InputProblem) *Report {
-	r := &Report{SchemaVersion: SchemaVersion, Target: ev.Target, Findings: findings, Gaps: ev.Gaps(), InputProblems: problems, Paths: netpath.Analyze(ev)}
-	if r.Paths == nil {
-		r.Paths = []netpath.Flow{}
-	}
+	r := &Report{SchemaVersion: SchemaVersion, Target: ev.Target, Findings: findings, Gaps: ev.Gaps(), InputProblems: problems}
+	r.Paths = paths(ev, &r.InputProblems)
 	if r.Findings == nil {
 		r.Findings = []checks.Finding{}
 	}
@@ -108,6 +110,20 @@ func New(ev *evidence.Evidence, findings []checks.Finding, d checks.Diagnosis, c
 		}
 	}
 	return r
+}
+
+// paths evaluates the network flows; a failure of the model is reported, never a crash.
+func paths(ev *evidence.Evidence, problems *[]InputProblem) (out []netpath.Flow) {
+	defer func() {
+		if r := recover(); r != nil {
+			*problems = append(*problems, InputProblem{Path: "netpath", Problem: fmt.Sprintf("network path model failed: %v", r)})
+			out = []netpath.Flow{}
+		}
+	}()
+	if out = netpath.Analyze(ev); out == nil {
+		out = []netpath.Flow{}
+	}
+	return out
 }
 
 // JSON writes the report as indented JSON.

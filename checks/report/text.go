@@ -163,6 +163,9 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 		}
 		fmt.Fprintln(w)
 	}
+	if len(r.DeniedPermissions) > 0 {
+		fmt.Fprintf(w, "%s %s (the checks needing them were skipped; see eksdoctor iam-policy)\n\n", p.paint("Permissions denied:", color.FgYellow, color.Bold), strings.Join(r.DeniedPermissions, ", "))
+	}
 	for _, ip := range r.InputProblems {
 		fmt.Fprintf(w, "input problem: %s: %s\n", ip.Path, ip.Problem)
 	}

@@ -48,6 +48,8 @@ type AccessEntry struct {
 	KubernetesGroups []string
 	// Described is false when only list-access-entries named the principal (type unknown).
 	Described bool
+	// DescribeGap says why the entry could not be described (e.g. a denied permission).
+	DescribeGap string
 }
 
 // Nodegroup is the part of EKS DescribeNodegroup the checks use.

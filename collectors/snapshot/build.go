@@ -6,9 +6,11 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/eksdoctor/eksdoctor/collectors/awsauth"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -366,7 +368,7 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
 	if roleName == "" {
 		why := "the instance profile has no role"
 		if !ev.Have(evidence.KindInstanceProfile) {
-			why = "the instance profile was not collected"
+			why = "the instance profile was not collected (" + ev.GapFor(evidence.KindInstanceProfile).Reason + ")"
 		}
 		ev.AddGap(evidence.KindNodeRole, why)
 		ev.AddGap(evidence.KindNodeRolePolicies, why)
@@ -398,43 +400,49 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
 }
 
 func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
-	// node groups: every describe-nodegroup file (list-nodegroups only names them)
+	// node groups: every describe-nodegroup file; list-nodegroups (when present) says the list
+	// itself was read, so a self-managed node in a cluster with node groups is still judged.
 	files := s.dirFiles("eks/describe-nodegroup")
-	if len(files) == 0 {
-		if res, reason := s.decode("eks/list-nodegroups.json", func(json.RawMessage) error { return nil }); res == readOK {
-			var l ListNodegroupsOutput
-			decodeInto(s, "eks/list-nodegroups.json", func(o *ListNodegroupsOutput) { l.Nodegroups = append(l.Nodegroups, o.Nodegroups...) })
-			if len(l.Nodegroups) == 0 {
-				ev.Mark(evidence.KindNodegroups, s.src("eks/list-nodegroups.json")+" (no node groups)")
-			} else {
-				ev.AddGap(evidence.KindNodegroups, "eks/describe-nodegroup/*.json not in snapshot")
+	listRes, listReason := s.decode("eks/list-nodegroups.json", func(json.RawMessage) error { return nil })
+	ok := listRes == readOK || len(files) > 0
+	for _, p := range files {
+		res, reason := decodeInto(s, p, func(o *DescribeNodegroupOutput) {
+			n := o.Nodegroup
+			ng := evidence.Nodegroup{Name: n.NodegroupName, Status: n.Status, Version: n.Version, ReleaseVersion: n.ReleaseVersion,
+				AmiType: n.AmiType, NodeRole: n.NodeRole, Subnets: n.Subnets, LaunchTemplateID: n.LaunchTemplate.ID, LaunchTemplateVersion: n.LaunchTemplate.Version}
+			for _, a := range n.Resources.AutoScalingGroups {
+				ng.AutoScalingGroups = append(ng.AutoScalingGroups, a.Name)
 			}
-		} else {
+			for _, i := range n.Health.Issues {
+				ng.HealthIssues = append(ng.HealthIssues, evidence.HealthIssue{Code: i.Code, Message: i.Message, ResourceIDs: i.ResourceIDs})
+			}
+			ev.Nodegroups = append(ev.Nodegroups, ng)
+		})
+		if res != readOK && res != readNotFound {
+			ok = false
 			ev.AddGap(evidence.KindNodegroups, reason)
 		}
-	} else {
-		ok := true
-		for _, p := range files {
-			res, reason := decodeInto(s, p, func(o *DescribeNodegroupOutput) {
-				n := o.Nodegroup
-				ng := evidence.Nodegroup{Name: n.NodegroupName, Status: n.Status, Version: n.Version, ReleaseVersion: n.ReleaseVersion,
-					AmiType: n.AmiType, NodeRole: n.NodeRole, Subnets: n.Subnets, LaunchTemplateID: n.LaunchTemplate.ID, LaunchTemplateVersion: n.LaunchTemplate.Version}
-				for _, a := range n.Resources.AutoScalingGroups {
-					ng.AutoScalingGroups = append(ng.AutoScalingGroups, a.Name)
-				}
-				for _, i := range n.Health.Issues {
-					ng.HealthIssues = append(ng.HealthIssues, evidence.HealthIssue{Code: i.Code, Message: i.Message, ResourceIDs: i.ResourceIDs})
-				}
-				ev.Nodegroups = append(ev.Nodegroups, ng)
-			})
-			if res != readOK {
-				ok = false
-				ev.AddGap(evidence.KindNodegroups, reason)
+	}
+	switch {
+	case ok && len(files) > 0:
+		ev.Mark(evidence.KindNodegroups, s.src("eks/describe-nodegroup/"))
+	case ok:
+		ev.Mark(evidence.KindNodegroups, s.src("eks/list-nodegroups.json"))
+	case len(files) == 0:
+		ev.AddGap(evidence.KindNodegroups, listReason)
+	}
+
+	// node's console output (ec2 get-console-output)
+	if id := ev.Target.InstanceID; id != "" {
+		p := "ec2/get-console-output/" + id + ".json"
+		res, reason := decodeInto(s, p, func(o *ConsoleOutputOutput) {
+			co := &evidence.ConsoleOutput{Text: o.Output, Timestamp: o.Timestamp.Time}
+			if b, err := decodeStdBase64(o.Output); err == nil && utf8.Valid(b) && len(o.Output) > 0 && !strings.ContainsAny(o.Output, " \n") {
+				co.Text = string(b) // the raw API value is base64; the CLI prints it decoded
 			}
-		}
-		if ok {
-			ev.Mark(evidence.KindNodegroups, s.src("eks/describe-nodegroup/"))
-		}
+			ev.ConsoleOutput = co
+		})
+		s.markFound(ev, evidence.KindConsoleOutput, res, reason, p, true, "")
 	}
 
 	// access entries
@@ -446,17 +454,21 @@ func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
 		return
 	}
 	described := map[string]evidence.AccessEntry{}
+	gaps := map[string]string{} // by file name (the role name)
 	for _, f := range s.dirFiles("eks/describe-access-entry") {
-		decodeInto(s, f, func(o *DescribeAccessEntryOutput) {
+		res, reason := decodeInto(s, f, func(o *DescribeAccessEntryOutput) {
 			a := o.AccessEntry
 			described[a.PrincipalArn] = evidence.AccessEntry{PrincipalArn: a.PrincipalArn, Type: a.Type, Username: a.Username, KubernetesGroups: a.KubernetesGroups, Described: true}
 		})
+		if res == readGap {
+			gaps[strings.TrimSuffix(path.Base(f), ".json")] = reason
+		}
 	}
 	for _, pa := range principals {
 		if d, ok := described[pa]; ok {
 			ev.AccessEntries = append(ev.AccessEntries, d)
 		} else {
-			ev.AccessEntries = append(ev.AccessEntries, evidence.AccessEntry{PrincipalArn: pa})
+			ev.AccessEntries = append(ev.AccessEntries, evidence.AccessEntry{PrincipalArn: pa, DescribeGap: gaps[nameFromArn(pa)]})
 		}
 	}
 	ev.Mark(evidence.KindAccessEntries, s.src(p))

@@ -652,3 +652,10 @@ type DescribeDhcpOptionsOutput struct {
 		} `json:"DhcpConfigurations"`
 	} `json:"DhcpOptions"`
 }
+
+// ConsoleOutputOutput is `aws ec2 get-console-output --latest` (Output decoded by the CLI).
+type ConsoleOutputOutput struct {
+	InstanceID string `json:"InstanceId"`
+	Timestamp  Time   `json:"Timestamp"`
+	Output     string `json:"Output"`
+}

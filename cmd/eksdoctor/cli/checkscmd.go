@@ -14,7 +14,7 @@ import (
 // NewCmdChecks builds `checks list`.
 func NewCmdChecks(g *GlobalOptions) *cobra.Command {
 	cmd := &cobra.Command{Use: "checks", Short: "List the registered checks"}
-	cmd.AddCommand(&cobra.Command{
+	list := &cobra.Command{
 		Use:   "list",
 		Short: "List every check with its severity and title (-o json for the full metadata)",
 		Args:  cobra.NoArgs,
@@ -69,7 +69,9 @@ func NewCmdChecks(g *GlobalOptions) *cobra.Command {
 			}
 			return tbl.Render()
 		},
-	})
+	}
+	g.addOutputFlag(list)
+	cmd.AddCommand(list)
 	return cmd
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,6 +173,11 @@ func TestTableAndMarkdownName(t *testing.T) {
 }
 
 func TestExitCodesAndBadInput(t *testing.T) {
+	// no AWS configuration may leak in: live mode must fail before any call
+	for k, v := range map[string]string{"AWS_REGION": "", "AWS_DEFAULT_REGION": "", "AWS_PROFILE": "", "AWS_ENDPOINT_URL": "http://127.0.0.1:9",
+		"AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none")} {
+		t.Setenv(k, v)
+	}
 	healthy := filepath.Join(fixtures, "snapshots", "healthy-al2023")
 	dir := t.TempDir()
 	// truncated tar.gz
@@ -198,7 +204,7 @@ func TestExitCodesAndBadInput(t *testing.T) {
 		{"missing snapshot", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", filepath.Join(dir, "nope")}, ExitInput, "no such file"},
 		{"truncated archive", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", truncated}, ExitInput, "corrupt or truncated"},
 		{"not an archive", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", notArchive}, ExitInput, "neither a directory nor a gzip-compressed tar"},
-		{"no snapshot flag", []string{"why-not-joining", "i-0a1b2c3d4e5f60001"}, ExitUsage, "--snapshot is required"},
+		{"live without a region", []string{"why-not-joining", "i-0a1b2c3d4e5f60001"}, ExitInput, "no AWS region"},
 		{"bad output", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", healthy, "-o", "yaml"}, ExitUsage, "unknown --output"},
 		{"bad instance id", []string{"why-not-joining", "node-1", "--snapshot", healthy}, ExitUsage, "not an EC2 instance ID"},
 		{"bad selector", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", healthy, "--checks", "nope.*"}, ExitUsage, "no check matches"},
@@ -262,8 +268,8 @@ func TestDamagedSnapshotFiles(t *testing.T) {
 	// an AWS CLI error captured instead of JSON
 	os.WriteFile(filepath.Join(snap, "ec2", "describe-subnets.json"), []byte("\nAn error occurred (UnauthorizedOperation) when calling the DescribeSubnets operation: You are not authorized to perform this operation.\n"), 0o644)
 	code, out, _ := run("why-not-joining", id, "--snapshot", snap, "-o", "json")
-	if code != ExitOK {
-		t.Errorf("exit %d", code)
+	if code != ExitPartial {
+		t.Errorf("exit %d, want %d (partial: a permission was denied)", code, ExitPartial)
 	}
 	if st, msg := findingOf(t, out, "iam.node-role-policies"); st != "skipped" || !strings.Contains(msg, "parse error in iam/list-attached-role-policies/prod-node-role.json") {
 		t.Errorf("iam.node-role-policies %s %q", st, msg)
@@ -372,5 +378,29 @@ func TestChecksListExplainVersion(t *testing.T) {
 	}
 	if code, out, _ = run("completion", "bash"); code != 0 || !strings.Contains(out, "eksdoctor") {
 		t.Fatalf("completion: %d", code)
+	}
+}
+
+func readArchiveFile(t *testing.T, archive, name string) []byte {
+	t.Helper()
+	f, err := os.Open(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			return nil
+		}
+		if h.Name == name {
+			b, _ := io.ReadAll(tr)
+			return b
+		}
 	}
 }

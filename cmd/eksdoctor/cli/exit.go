@@ -19,8 +19,11 @@ const (
 	ExitUsage = 2
 	// ExitNothingChecked: no check could judge (all evidence missing).
 	ExitNothingChecked = 3
-	// ExitInput: the input could not be read (bad archive, unknown instance).
+	// ExitInput: the input could not be read (bad archive, unknown instance, no credentials).
 	ExitInput = 4
+	// ExitPartial: a report was written with no failing finding, but some evidence was denied
+	// (missing IAM or Kubernetes permissions), so the dependent checks were skipped.
+	ExitPartial = 5
 )
 
 // ExitError carries an exit code with its message.

@@ -27,27 +27,31 @@ func NewRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Explain why an EC2 node does not join an Amazon EKS cluster",
 		Long: `eksdoctor answers one question: why does this EC2 node not join my Amazon EKS cluster?
 
-Collectors gather evidence (today: an offline snapshot of AWS CLI and kubectl JSON
-outputs, see docs/snapshot-format.md and docs/collect-snapshot.sh) and a registry of
-independent checks judges it. Every finding has a stable ID, a status, the evidence it
-saw, why it blocks the join and what to do. eksdoctor only reads.
+Collectors gather evidence — live from the AWS account (read-only Describe/Get/List
+calls), or from an offline snapshot of AWS CLI and kubectl outputs (docs/snapshot-format.md)
+— and a registry of independent checks judges it. Every finding has a stable ID, a status,
+the evidence it saw, why it blocks the join and what to do. eksdoctor never changes anything.
 
 Exit codes: 0 no failing finding, 1 at least one failing finding, 2 usage error,
-3 nothing could be checked, 4 input could not be read. --exit-zero always exits 0
-after a report was written.`,
+3 nothing could be checked, 4 input could not be read, 5 partial (no failure, but some
+evidence was denied). --exit-zero always exits 0 after a report was written.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
-	pf.StringVarP(&g.Output, "output", "o", "table", "output format: table, json or markdown")
 	pf.BoolVar(&g.NoColor, "no-color", false, "disable colours (also off when NO_COLOR is set or stdout is not a terminal)")
 	pf.BoolVar(&g.ExitZero, "exit-zero", false, "exit 0 whenever a report was written (for jobs that only report)")
 	pf.StringSliceVar(&g.Checks, "checks", nil, "run only these checks: IDs or area.* patterns, comma-separated")
 	pf.BoolVar(&g.All, "all", false, "table output: also show passing and skipped findings")
-	root.AddCommand(NewCmdWhyNotJoining(g), NewCmdChecks(g), NewCmdExplain(g), NewCmdVersion(g), newCmdGenDocs(g))
+	root.AddCommand(NewCmdWhyNotJoining(g), NewCmdCollect(g), NewCmdIAMPolicy(g), NewCmdChecks(g), NewCmdExplain(g), NewCmdVersion(g), newCmdGenDocs(g))
 	return root
+}
+
+// addOutputFlag adds -o/--output to a command that writes a report.
+func (g *GlobalOptions) addOutputFlag(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&g.Output, "output", "o", "table", "output format: table, json or markdown")
 }
 
 // useColor decides colour for the table output.

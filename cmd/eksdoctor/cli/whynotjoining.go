@@ -18,6 +18,7 @@ type WhyNotJoiningOptions struct {
 	InstanceID string
 	Snapshot   string
 	Cluster    string
+	AWS        AWSOptions
 	// Registry defaults to checks.Default().
 	Registry *checks.Registry
 }
@@ -26,19 +27,27 @@ type WhyNotJoiningOptions struct {
 func NewCmdWhyNotJoining(g *GlobalOptions) *cobra.Command {
 	o := &WhyNotJoiningOptions{GlobalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "why-not-joining INSTANCE_ID --snapshot PATH [--cluster NAME]",
+		Use:   "why-not-joining INSTANCE_ID [--cluster NAME] [--region R] [--snapshot PATH]",
 		Short: "Diagnose why one EC2 instance does not join its EKS cluster",
 		Long: `Diagnose why one EC2 instance does not join its EKS cluster.
 
-The evidence comes from --snapshot: a directory or .tar.gz of AWS CLI and kubectl
-outputs (docs/snapshot-format.md; docs/collect-snapshot.sh makes one with only aws and
-kubectl). The cluster is taken from --cluster, else from the instance's tags
-(eks:cluster-name, aws:eks:cluster-name, kubernetes.io/cluster/NAME), else from its user
-data. Live collection from an AWS account is not part of this build yet.
+Without --snapshot, the evidence is read live from the AWS account with the standard
+credential chain (--profile, --region, environment, SSO, IRSA / Pod Identity; --role-arn
+to assume a read-only role). Only Describe/Get/List calls are made (see 'eksdoctor
+iam-policy'); a denied call skips the checks that need it and the run exits 5 (partial)
+when nothing else failed. With --snapshot the evidence comes from a directory or .tar.gz of
+AWS CLI and kubectl outputs (docs/snapshot-format.md; 'eksdoctor collect' or
+docs/collect-snapshot.sh make one). Kubernetes-side evidence (aws-auth, CSRs, nodes) is read
+from snapshots only in this build.
+
+The cluster is taken from --cluster, else from the instance's tags (eks:cluster-name,
+aws:eks:cluster-name, kubernetes.io/cluster/NAME), else from its user data.
 
 The report names the most likely cause first, then every failing check with the evidence
 it saw, why it blocks the join and the fix.`,
-		Example: `  eksdoctor why-not-joining i-0abc1234def567890 --snapshot ./snap
+		Example: `  eksdoctor why-not-joining i-0abc1234def567890 --cluster prod --region eu-west-1
+  eksdoctor why-not-joining i-0abc1234def567890 --profile prod-readonly
+  eksdoctor why-not-joining i-0abc1234def567890 --snapshot ./snap
   eksdoctor why-not-joining i-0abc1234def567890 --snapshot snap.tar.gz -o json
   eksdoctor why-not-joining i-0abc1234def567890 --snapshot ./snap --checks 'auth.*,bootstrap.*'`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -55,8 +64,10 @@ it saw, why it blocks the join and the fix.`,
 			return o.Run()
 		},
 	}
-	cmd.Flags().StringVar(&o.Snapshot, "snapshot", "", "snapshot directory or .tar.gz to analyse (required in this build)")
+	o.addOutputFlag(cmd)
+	cmd.Flags().StringVar(&o.Snapshot, "snapshot", "", "analyse this snapshot directory or .tar.gz instead of the live account")
 	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (default: inferred from instance tags or user data)")
+	o.AWS.addFlags(cmd)
 	return cmd
 }
 
@@ -64,9 +75,6 @@ it saw, why it blocks the join and the fix.`,
 func (o *WhyNotJoiningOptions) Run() error {
 	if err := o.validateOutput(); err != nil {
 		return err
-	}
-	if o.Snapshot == "" {
-		return usageErr("--snapshot is required: live AWS collection is not available in this build (make a snapshot with docs/collect-snapshot.sh)")
 	}
 	reg := o.Registry
 	if reg == nil {
@@ -76,8 +84,14 @@ func (o *WhyNotJoiningOptions) Run() error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	snap, err := snapshot.Open(o.Snapshot, snapshot.DefaultLimits)
-	if err != nil {
+	var snap *snapshot.Snapshot
+	var denied []string
+	if o.Snapshot == "" {
+		snap, denied, err = o.AWS.collect(o.GlobalOptions, []string{o.InstanceID}, o.Cluster, checks.Needs(selected))
+		if err != nil {
+			return err
+		}
+	} else if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {
 		return inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
 	}
 	ev, err := snap.Evidence(o.InstanceID, o.Cluster)
@@ -91,14 +105,22 @@ func (o *WhyNotJoiningOptions) Run() error {
 	for _, p := range snap.Problems {
 		problems = append(problems, report.InputProblem{Path: p.Path, Problem: p.Err})
 	}
-	return o.render(reg, selected, ev, problems)
+	return o.render(reg, selected, ev, problems, denied)
 }
 
-func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem) error {
+func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem, denied []string) error {
 	findings := checks.Run(selected, ev)
 	metas := reg.Metas()
 	d := checks.Diagnose(findings, metas)
 	r := report.New(ev, findings, d, len(selected), problems)
+	r.DeniedPermissions = denied
+	for _, g := range ev.PermissionGaps() {
+		r.DeniedPermissions = appendMissing(r.DeniedPermissions, g.Permission)
+	}
+	if r.DeniedPermissions == nil {
+		r.DeniedPermissions = []string{}
+	}
+	partial := len(r.DeniedPermissions) > 0
 	var err error
 	switch o.Output {
 	case "json":
@@ -111,20 +133,31 @@ func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Ch
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
-	return o.exit(r)
+	return o.exit(r, partial)
 }
 
-// exit maps a written report to the exit code.
-func (o *GlobalOptions) exit(r *report.Report) error {
+// exit maps a written report to the exit code; partial is true when some evidence was denied.
+func (o *GlobalOptions) exit(r *report.Report, partial bool) error {
 	code := ExitOK
 	switch {
 	case r.Summary.Fail > 0:
 		code = ExitFindings
 	case r.Summary.Checks > 0 && r.Summary.Skipped == r.Summary.Checks:
 		code = ExitNothingChecked
+	case partial:
+		code = ExitPartial
 	}
 	if o.ExitZero || code == ExitOK {
 		return nil
 	}
 	return codeOnly(code)
+}
+
+func appendMissing(l []string, s string) []string {
+	for _, x := range l {
+		if x == s {
+			return l
+		}
+	}
+	return append(l, s)
 }

@@ -1,0 +1,130 @@
+package awsapi
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	"github.com/aws/aws-sdk-go-v2/service/autoscaling"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+)
+
+// EKSAPI is the part of the EKS client the collector calls (the SDK's own signatures).
+type EKSAPI interface {
+	DescribeCluster(context.Context, *eks.DescribeClusterInput, ...func(*eks.Options)) (*eks.DescribeClusterOutput, error)
+	ListAccessEntries(context.Context, *eks.ListAccessEntriesInput, ...func(*eks.Options)) (*eks.ListAccessEntriesOutput, error)
+	DescribeAccessEntry(context.Context, *eks.DescribeAccessEntryInput, ...func(*eks.Options)) (*eks.DescribeAccessEntryOutput, error)
+	ListNodegroups(context.Context, *eks.ListNodegroupsInput, ...func(*eks.Options)) (*eks.ListNodegroupsOutput, error)
+	DescribeNodegroup(context.Context, *eks.DescribeNodegroupInput, ...func(*eks.Options)) (*eks.DescribeNodegroupOutput, error)
+}
+
+// EC2API is the part of the EC2 client the collector calls.
+type EC2API interface {
+	DescribeInstances(context.Context, *ec2.DescribeInstancesInput, ...func(*ec2.Options)) (*ec2.DescribeInstancesOutput, error)
+	DescribeInstanceAttribute(context.Context, *ec2.DescribeInstanceAttributeInput, ...func(*ec2.Options)) (*ec2.DescribeInstanceAttributeOutput, error)
+	DescribeLaunchTemplateVersions(context.Context, *ec2.DescribeLaunchTemplateVersionsInput, ...func(*ec2.Options)) (*ec2.DescribeLaunchTemplateVersionsOutput, error)
+	DescribeImages(context.Context, *ec2.DescribeImagesInput, ...func(*ec2.Options)) (*ec2.DescribeImagesOutput, error)
+	DescribeInstanceTypes(context.Context, *ec2.DescribeInstanceTypesInput, ...func(*ec2.Options)) (*ec2.DescribeInstanceTypesOutput, error)
+	DescribeSubnets(context.Context, *ec2.DescribeSubnetsInput, ...func(*ec2.Options)) (*ec2.DescribeSubnetsOutput, error)
+	DescribeRouteTables(context.Context, *ec2.DescribeRouteTablesInput, ...func(*ec2.Options)) (*ec2.DescribeRouteTablesOutput, error)
+	DescribeSecurityGroups(context.Context, *ec2.DescribeSecurityGroupsInput, ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupsOutput, error)
+	DescribeNetworkAcls(context.Context, *ec2.DescribeNetworkAclsInput, ...func(*ec2.Options)) (*ec2.DescribeNetworkAclsOutput, error)
+	DescribeVpcs(context.Context, *ec2.DescribeVpcsInput, ...func(*ec2.Options)) (*ec2.DescribeVpcsOutput, error)
+	DescribeVpcAttribute(context.Context, *ec2.DescribeVpcAttributeInput, ...func(*ec2.Options)) (*ec2.DescribeVpcAttributeOutput, error)
+	DescribeDhcpOptions(context.Context, *ec2.DescribeDhcpOptionsInput, ...func(*ec2.Options)) (*ec2.DescribeDhcpOptionsOutput, error)
+	DescribeVpcEndpoints(context.Context, *ec2.DescribeVpcEndpointsInput, ...func(*ec2.Options)) (*ec2.DescribeVpcEndpointsOutput, error)
+	DescribeNatGateways(context.Context, *ec2.DescribeNatGatewaysInput, ...func(*ec2.Options)) (*ec2.DescribeNatGatewaysOutput, error)
+	DescribeInternetGateways(context.Context, *ec2.DescribeInternetGatewaysInput, ...func(*ec2.Options)) (*ec2.DescribeInternetGatewaysOutput, error)
+	GetConsoleOutput(context.Context, *ec2.GetConsoleOutputInput, ...func(*ec2.Options)) (*ec2.GetConsoleOutputOutput, error)
+}
+
+// IAMAPI is the part of the IAM client the collector calls.
+type IAMAPI interface {
+	GetInstanceProfile(context.Context, *iam.GetInstanceProfileInput, ...func(*iam.Options)) (*iam.GetInstanceProfileOutput, error)
+	GetRole(context.Context, *iam.GetRoleInput, ...func(*iam.Options)) (*iam.GetRoleOutput, error)
+	ListAttachedRolePolicies(context.Context, *iam.ListAttachedRolePoliciesInput, ...func(*iam.Options)) (*iam.ListAttachedRolePoliciesOutput, error)
+}
+
+// AutoScalingAPI is the part of the Auto Scaling client the collector calls.
+type AutoScalingAPI interface {
+	DescribeAutoScalingGroups(context.Context, *autoscaling.DescribeAutoScalingGroupsInput, ...func(*autoscaling.Options)) (*autoscaling.DescribeAutoScalingGroupsOutput, error)
+}
+
+// Clients holds one client per service.
+type Clients struct {
+	EKS         EKSAPI
+	EC2         EC2API
+	IAM         IAMAPI
+	AutoScaling AutoScalingAPI
+}
+
+// NewClients builds the SDK clients from cfg.
+func NewClients(cfg aws.Config) Clients {
+	return Clients{EKS: eks.NewFromConfig(cfg), EC2: ec2.NewFromConfig(cfg), IAM: iam.NewFromConfig(cfg), AutoScaling: autoscaling.NewFromConfig(cfg)}
+}
+
+// ConfigOptions select credentials and region. Empty fields use the SDK's standard chain
+// (environment, shared config and SSO, web identity / IRSA, EKS Pod Identity, IMDS).
+type ConfigOptions struct {
+	Profile string
+	Region  string
+	// RoleARN, when set, is assumed (sts:AssumeRole) with the chain's credentials.
+	RoleARN string
+	// MaxAttempts bounds the SDK standard retryer's attempts per call (0 = 8).
+	MaxAttempts int
+	// MaxBackoff bounds the retryer's delay between attempts (0 = 5s).
+	MaxBackoff time.Duration
+	// AppID is added to the User-Agent (e.g. "eksdoctor/v1.2.3").
+	AppID string
+}
+
+// LoadConfig builds an aws.Config from the standard chain with the SDK's standard retryer
+// (which retries throttling and transient errors with backoff). AWS_ENDPOINT_URL and the
+// per-service AWS_ENDPOINT_URL_<SERVICE> variables are honoured by the SDK. Errors: the shared
+// config cannot be read, or no region is configured.
+func LoadConfig(ctx context.Context, o ConfigOptions) (aws.Config, error) {
+	attempts, backoff := o.MaxAttempts, o.MaxBackoff
+	if attempts == 0 {
+		attempts = 8
+	}
+	if backoff == 0 {
+		backoff = 5 * time.Second
+	}
+	opts := []func(*config.LoadOptions) error{
+		config.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(so *retry.StandardOptions) {
+				so.MaxAttempts = attempts
+				so.MaxBackoff = backoff
+			})
+		}),
+	}
+	if o.Profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(o.Profile))
+	}
+	if o.Region != "" {
+		opts = append(opts, config.WithRegion(o.Region))
+	}
+	if o.AppID != "" {
+		opts = append(opts, config.WithAppID(o.AppID))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return aws.Config{}, fmt.Errorf("loading AWS configuration: %w", err)
+	}
+	if cfg.Region == "" {
+		return aws.Config{}, fmt.Errorf("no AWS region: pass --region or set AWS_REGION")
+	}
+	if o.RoleARN != "" {
+		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), o.RoleARN, func(ao *stscreds.AssumeRoleOptions) {
+			ao.RoleSessionName = "eksdoctor"
+		}))
+	}
+	return cfg, nil
+}

@@ -1,0 +1,598 @@
+// Package awsfake is an HTTP server that speaks the real AWS wire protocols the collector uses —
+// EC2 query with XML responses, IAM and Auto Scaling query with XML, EKS REST-JSON — and answers
+// from a snapshot directory (docs/snapshot-format.md). Tests point the real SDK (or the eksdoctor
+// binary) at it with AWS_ENDPOINT_URL. It can inject latency, throttling and AccessDenied, and
+// records every operation it served. It listens on loopback only.
+package awsfake
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Server answers AWS API requests from a snapshot directory.
+type Server struct {
+	// Root is the snapshot directory.
+	Root string
+	// Latency is added to every request.
+	Latency time.Duration
+	// ThrottleEvery makes every Nth request fail with the service's throttling error (0 = never).
+	ThrottleEvery int
+	// Deny lists IAM actions ("ec2:DescribeVpcEndpoints") answered with the service's access-denied error.
+	Deny map[string]bool
+
+	mu       sync.Mutex
+	requests int
+	served   []string
+	srv      *httptest.Server
+}
+
+// New returns a server for the snapshot directory root; call Start.
+func New(root string) *Server { return &Server{Root: root, Deny: map[string]bool{}} }
+
+// Start listens on a loopback port and returns the endpoint URL.
+func (s *Server) Start() string {
+	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
+	return s.srv.URL
+}
+
+// Close stops the server.
+func (s *Server) Close() {
+	if s.srv != nil {
+		s.srv.Close()
+	}
+}
+
+// Requests returns the number of HTTP requests received (retries included).
+func (s *Server) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests
+}
+
+// Operations returns the IAM actions of every request received, in order.
+func (s *Server) Operations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.served...)
+}
+
+// request is one parsed API call.
+type request struct {
+	service string // ec2, iam, autoscaling, eks
+	action  string
+	form    url.Values
+	path    []string // EKS path segments
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	req, err := parse(r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	s.requests++
+	n := s.requests
+	s.served = append(s.served, req.service+":"+req.action)
+	s.mu.Unlock()
+	if s.Latency > 0 {
+		time.Sleep(s.Latency)
+	}
+	if s.ThrottleEvery > 0 && n%s.ThrottleEvery == 0 {
+		writeError(w, req, throttleCode(req.service), "Rate exceeded")
+		return
+	}
+	if s.Deny[req.service+":"+req.action] {
+		writeError(w, req, deniedCode(req.service), fmt.Sprintf("User: arn:aws:sts::111122223333:assumed-role/readonly/eksdoctor is not authorized to perform: %s:%s", req.service, req.action))
+		return
+	}
+	body, code, msg := s.answer(req)
+	if code != "" {
+		writeError(w, req, code, msg)
+		return
+	}
+	write(w, req, body)
+}
+
+func parse(r *http.Request) (*request, error) {
+	if strings.HasPrefix(r.URL.Path, "/clusters") {
+		segs := strings.Split(strings.Trim(r.URL.EscapedPath(), "/"), "/")
+		for i := range segs {
+			segs[i], _ = url.PathUnescape(segs[i])
+		}
+		req := &request{service: "eks", path: segs}
+		switch {
+		case len(segs) == 2:
+			req.action = "DescribeCluster"
+		case len(segs) == 3 && segs[2] == "access-entries":
+			req.action = "ListAccessEntries"
+		case len(segs) == 4 && segs[2] == "access-entries":
+			req.action = "DescribeAccessEntry"
+		case len(segs) == 3 && segs[2] == "node-groups":
+			req.action = "ListNodegroups"
+		case len(segs) == 4 && segs[2] == "node-groups":
+			req.action = "DescribeNodegroup"
+		default:
+			return nil, fmt.Errorf("unsupported EKS path %s", r.URL.Path)
+		}
+		return req, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	form, err := url.ParseQuery(string(b))
+	if err != nil {
+		return nil, err
+	}
+	req := &request{action: form.Get("Action"), form: form}
+	switch form.Get("Version") {
+	case "2016-11-15":
+		req.service = "ec2"
+	case "2010-05-08":
+		req.service = "iam"
+	case "2011-01-01":
+		req.service = "autoscaling"
+	case "2011-06-15":
+		req.service = "sts"
+	default:
+		return nil, fmt.Errorf("unsupported API version %q", form.Get("Version"))
+	}
+	return req, nil
+}
+
+func throttleCode(service string) string {
+	switch service {
+	case "ec2":
+		return "RequestLimitExceeded"
+	case "eks":
+		return "ThrottlingException"
+	}
+	return "Throttling"
+}
+
+func deniedCode(service string) string {
+	switch service {
+	case "ec2":
+		return "UnauthorizedOperation"
+	case "eks":
+		return "AccessDeniedException"
+	}
+	return "AccessDenied"
+}
+
+func status(code string) int {
+	switch {
+	case code == "RequestLimitExceeded":
+		return http.StatusServiceUnavailable
+	case code == "ThrottlingException":
+		return http.StatusTooManyRequests
+	case code == "UnauthorizedOperation" || strings.HasPrefix(code, "AccessDenied"):
+		return http.StatusForbidden
+	case code == "NoSuchEntity" || code == "ResourceNotFoundException":
+		return http.StatusNotFound
+	}
+	return http.StatusBadRequest
+}
+
+func writeError(w http.ResponseWriter, req *request, code, msg string) {
+	var buf bytes.Buffer
+	switch req.service {
+	case "eks":
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Amzn-Errortype", code)
+		w.WriteHeader(status(code))
+		b, _ := json.Marshal(map[string]string{"__type": code, "message": msg})
+		w.Write(b)
+		return
+	case "ec2":
+		fmt.Fprintf(&buf, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>%s</Code><Message>%s</Message></Error></Errors><RequestID>fake-request</RequestID></Response>`, esc(code), esc(msg))
+	default:
+		fmt.Fprintf(&buf, `<ErrorResponse xmlns="%s"><Error><Type>Sender</Type><Code>%s</Code><Message>%s</Message></Error><RequestId>fake-request</RequestId></ErrorResponse>`, namespace(req.service), esc(code), esc(msg))
+	}
+	w.Header().Set("Content-Type", "text/xml")
+	w.WriteHeader(status(code))
+	w.Write(buf.Bytes())
+}
+
+func namespace(service string) string {
+	switch service {
+	case "ec2":
+		return "http://ec2.amazonaws.com/doc/2016-11-15/"
+	case "iam":
+		return "https://iam.amazonaws.com/doc/2010-05-08/"
+	case "autoscaling":
+		return "http://autoscaling.amazonaws.com/doc/2011-01-01/"
+	}
+	return "https://sts.amazonaws.com/doc/2011-06-15/"
+}
+
+// write renders body (a CLI-shaped JSON object) in the service's wire format.
+func write(w http.ResponseWriter, req *request, body map[string]any) {
+	if req.service == "eks" {
+		w.Header().Set("Content-Type", "application/json")
+		b, _ := json.Marshal(epochTimestamps(body))
+		w.Write(b)
+		return
+	}
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+`<%sResponse xmlns="%s">`, req.action, namespace(req.service))
+	if req.service == "ec2" {
+		buf.WriteString("<requestId>fake-request</requestId>")
+		writeXMLFields(&buf, "", body, true)
+	} else {
+		fmt.Fprintf(&buf, "<%sResult>", req.action)
+		writeXMLFields(&buf, "", body, false)
+		fmt.Fprintf(&buf, "</%sResult><ResponseMetadata><RequestId>fake-request</RequestId></ResponseMetadata>", req.action)
+	}
+	fmt.Fprintf(&buf, "</%sResponse>", req.action)
+	w.Header().Set("Content-Type", "text/xml")
+	w.Write(buf.Bytes())
+}
+
+// ec2Names maps CLI (API member) names to EC2 XML element names where they are not simply the
+// name with a lower-case first letter (EC2 API reference, "Response Elements").
+var ec2Names = map[string]string{
+	"Reservations": "reservationSet", "Instances": "instancesSet", "Tags": "tagSet", "State": "instanceState",
+	"PublicIpAddress": "ipAddress", "RouteTables": "routeTableSet", "Routes": "routeSet", "Associations": "associationSet",
+	"NetworkAcls": "networkAclSet", "Entries": "entrySet", "IsDefault": "default", "UserIdGroupPairs": "groups",
+	"VpcEndpoints": "vpcEndpointSet", "RouteTableIds": "routeTableIdSet", "SubnetIds": "subnetIdSet", "Groups": "groupSet",
+	"NatGateways": "natGatewaySet", "NatGatewayAddresses": "natGatewayAddressSet", "InternetGateways": "internetGatewaySet",
+	"Attachments": "attachmentSet", "DhcpOptions": "dhcpOptionsSet", "DhcpConfigurations": "dhcpConfigurationSet",
+	"Values": "valueSet", "Images": "imagesSet", "OwnerId": "imageOwnerId", "InstanceTypes": "instanceTypeSet",
+	"LaunchTemplateVersions": "launchTemplateVersionSet", "SecurityGroupIds": "securityGroupIdSet",
+	"NetworkInterfaces": "networkInterfaceSet", "Subnets": "subnetSet", "Vpcs": "vpcSet",
+}
+
+func ec2Name(parent, key string) string {
+	switch {
+	case key == "SecurityGroups" && parent == "":
+		return "securityGroupInfo"
+	case key == "SecurityGroups":
+		return "groupSet"
+	case key == "State" && parent != "Instances" && parent != "":
+		return "state"
+	case key == "State" && parent == "":
+		return "state"
+	case key == "OwnerId" && parent != "Images":
+		return "ownerId"
+	}
+	if n, ok := ec2Names[key]; ok {
+		return n
+	}
+	return strings.ToLower(key[:1]) + key[1:]
+}
+
+func writeXMLFields(buf *bytes.Buffer, parent string, m map[string]any, ec2 bool) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		name := k
+		if ec2 {
+			name = ec2Name(parent, k)
+		}
+		writeXMLValue(buf, parent, k, name, m[k], ec2)
+	}
+}
+
+func writeXMLValue(buf *bytes.Buffer, parent, key, name string, v any, ec2 bool) {
+	switch t := v.(type) {
+	case nil:
+		return
+	case map[string]any:
+		fmt.Fprintf(buf, "<%s>", name)
+		writeXMLFields(buf, key, t, ec2)
+		fmt.Fprintf(buf, "</%s>", name)
+	case []any:
+		fmt.Fprintf(buf, "<%s>", name)
+		item := "member"
+		if ec2 {
+			item = "item"
+		}
+		for _, x := range t {
+			writeXMLValue(buf, key, key, item, x, ec2)
+		}
+		fmt.Fprintf(buf, "</%s>", name)
+	case bool:
+		fmt.Fprintf(buf, "<%s>%t</%s>", name, t, name)
+	case float64:
+		fmt.Fprintf(buf, "<%s>%s</%s>", name, strconv.FormatFloat(t, 'f', -1, 64), name)
+	case string:
+		fmt.Fprintf(buf, "<%s>%s</%s>", name, esc(t), name)
+	default:
+		fmt.Fprintf(buf, "<%s>%s</%s>", name, esc(fmt.Sprint(t)), name)
+	}
+}
+
+func esc(s string) string {
+	var b bytes.Buffer
+	for _, r := range s {
+		switch r {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\r':
+			b.WriteString("&#13;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// epochTimestamps converts RFC 3339 strings under keys ending in "At" to epoch seconds, the
+// REST-JSON wire format of EKS timestamps.
+func epochTimestamps(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			if s, ok := x.(string); ok && strings.HasSuffix(k, "At") {
+				if tm, err := time.Parse(time.RFC3339Nano, s); err == nil {
+					t[k] = float64(tm.UnixMilli()) / 1000
+					continue
+				}
+			}
+			t[k] = epochTimestamps(x)
+		}
+	case []any:
+		for i := range t {
+			t[i] = epochTimestamps(t[i])
+		}
+	}
+	return v
+}
+
+// load reads a snapshot file. A file holding AWS CLI error text returns that error's code.
+func (s *Server) load(path string) (map[string]any, string, string) {
+	b, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(path)))
+	if err != nil {
+		return nil, "", ""
+	}
+	t := strings.TrimSpace(string(b))
+	if strings.HasPrefix(t, "An error occurred (") {
+		code := t[len("An error occurred ("):]
+		code = code[:max(0, strings.IndexByte(code, ')'))]
+		msg := t
+		if i := strings.Index(t, "operation: "); i >= 0 {
+			msg = t[i+len("operation: "):]
+		}
+		return nil, code, msg
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, "InternalError", "fixture " + path + " is not JSON: " + err.Error()
+	}
+	return m, "", ""
+}
+
+// indexed returns the values of a query list parameter (Name.1, Name.2, …).
+func indexed(form url.Values, name string) []string {
+	var out []string
+	for i := 1; ; i++ {
+		v := form.Get(fmt.Sprintf("%s.%d", name, i))
+		if v == "" {
+			return out
+		}
+		out = append(out, v)
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// filterList keeps the items of m[listKey] whose idKey is in ids (all when ids is empty).
+func filterList(m map[string]any, listKey, idKey string, ids []string) {
+	if len(ids) == 0 || m == nil {
+		return
+	}
+	items, _ := m[listKey].([]any)
+	var kept []any
+	for _, it := range items {
+		if o, ok := it.(map[string]any); ok && contains(ids, fmt.Sprint(o[idKey])) {
+			kept = append(kept, it)
+		}
+	}
+	if kept == nil {
+		kept = []any{}
+	}
+	m[listKey] = kept
+}
+
+// answer maps a request to the snapshot file that holds its response.
+func (s *Server) answer(req *request) (map[string]any, string, string) {
+	f := req.form
+	load := func(p string) (map[string]any, string, string) {
+		m, code, msg := s.load(p)
+		if m == nil && code == "" {
+			return nil, notFoundCode(req.service), "not found: " + p
+		}
+		return m, code, msg
+	}
+	switch req.service + ":" + req.action {
+	case "ec2:DescribeInstances":
+		m, code, msg := load("ec2/describe-instances.json")
+		ids := indexed(f, "InstanceId")
+		if m != nil && len(ids) > 0 {
+			found := map[string]bool{}
+			var kept []any
+			rs, _ := m["Reservations"].([]any)
+			for _, r := range rs {
+				rm, _ := r.(map[string]any)
+				insts, _ := rm["Instances"].([]any)
+				var ki []any
+				for _, in := range insts {
+					im, _ := in.(map[string]any)
+					if id := fmt.Sprint(im["InstanceId"]); contains(ids, id) {
+						found[id] = true
+						ki = append(ki, in)
+					}
+				}
+				if len(ki) > 0 {
+					rm["Instances"] = ki
+					kept = append(kept, rm)
+				}
+			}
+			for _, id := range ids {
+				if !found[id] {
+					return nil, "InvalidInstanceID.NotFound", fmt.Sprintf("The instance ID '%s' does not exist", id)
+				}
+			}
+			m["Reservations"] = kept
+		}
+		return m, code, msg
+	case "ec2:DescribeInstanceAttribute":
+		return load("ec2/instance-user-data/" + f.Get("InstanceId") + ".json")
+	case "ec2:GetConsoleOutput":
+		m, code, msg := s.load("ec2/get-console-output/" + f.Get("InstanceId") + ".json")
+		if code != "" {
+			return nil, code, msg
+		}
+		if m == nil {
+			return map[string]any{"InstanceId": f.Get("InstanceId")}, "", ""
+		}
+		if out, ok := m["Output"].(string); ok {
+			m["Output"] = base64.StdEncoding.EncodeToString([]byte(out)) // the wire carries base64
+		}
+		return m, "", ""
+	case "ec2:DescribeLaunchTemplateVersions":
+		return load("ec2/describe-launch-template-versions/" + f.Get("LaunchTemplateId") + ".json")
+	case "ec2:DescribeImages":
+		m, code, msg := load("ec2/describe-images.json")
+		filterList(m, "Images", "ImageId", indexed(f, "ImageId"))
+		return m, code, msg
+	case "ec2:DescribeInstanceTypes":
+		m, code, msg := load("ec2/describe-instance-types.json")
+		filterList(m, "InstanceTypes", "InstanceType", indexed(f, "InstanceType"))
+		return m, code, msg
+	case "ec2:DescribeSubnets", "ec2:DescribeRouteTables", "ec2:DescribeSecurityGroups", "ec2:DescribeNetworkAcls",
+		"ec2:DescribeVpcEndpoints", "ec2:DescribeNatGateways", "ec2:DescribeInternetGateways", "ec2:DescribeVpcs", "ec2:DescribeDhcpOptions":
+		return load("ec2/" + kebab(req.action) + ".json")
+	case "ec2:DescribeVpcAttribute":
+		return load("ec2/vpc-attribute/" + f.Get("VpcId") + "." + f.Get("Attribute") + ".json")
+	case "iam:GetInstanceProfile":
+		return encodePolicies(load("iam/get-instance-profile/" + f.Get("InstanceProfileName") + ".json"))
+	case "iam:GetRole":
+		return encodePolicies(load("iam/get-role/" + f.Get("RoleName") + ".json"))
+	case "iam:ListAttachedRolePolicies":
+		return load("iam/list-attached-role-policies/" + f.Get("RoleName") + ".json")
+	case "autoscaling:DescribeAutoScalingGroups":
+		m, code, msg := load("autoscaling/describe-auto-scaling-groups.json")
+		filterList(m, "AutoScalingGroups", "AutoScalingGroupName", indexed(f, "AutoScalingGroupNames.member"))
+		return m, code, msg
+	case "eks:DescribeCluster", "eks:ListAccessEntries", "eks:ListNodegroups", "eks:DescribeNodegroup", "eks:DescribeAccessEntry":
+		return s.eks(req)
+	}
+	return nil, "InvalidAction", "the fake does not implement " + req.service + ":" + req.action
+}
+
+func notFoundCode(service string) string {
+	switch service {
+	case "iam":
+		return "NoSuchEntity"
+	case "eks":
+		return "ResourceNotFoundException"
+	}
+	return "InvalidParameterValue"
+}
+
+// kebab turns DescribeRouteTables into describe-route-tables.
+func kebab(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// encodePolicies URL-encodes IAM policy documents, as the IAM API returns them.
+func encodePolicies(m map[string]any, code, msg string) (map[string]any, string, string) {
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, x := range t {
+				if k == "AssumeRolePolicyDocument" {
+					if _, isStr := x.(string); !isStr {
+						b, _ := json.Marshal(x)
+						t[k] = url.QueryEscape(string(b))
+						continue
+					}
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range t {
+				walk(x)
+			}
+		}
+	}
+	walk(m)
+	return m, code, msg
+}
+
+func (s *Server) eks(req *request) (map[string]any, string, string) {
+	cluster := req.path[1]
+	c, code, msg := s.load("eks/describe-cluster.json")
+	if code != "" && req.action == "DescribeCluster" {
+		return nil, code, msg
+	}
+	if c != nil {
+		cm, _ := c["cluster"].(map[string]any)
+		if cm == nil || cm["name"] != cluster {
+			return nil, "ResourceNotFoundException", "No cluster found for name: " + cluster + "."
+		}
+	}
+	notFound := func(m map[string]any, code, msg string) (map[string]any, string, string) {
+		if m == nil && code == "" {
+			return nil, "ResourceNotFoundException", "not found"
+		}
+		return m, code, msg
+	}
+	switch req.action {
+	case "DescribeCluster":
+		return notFound(c, code, msg)
+	case "ListAccessEntries":
+		return notFound(s.load("eks/list-access-entries.json"))
+	case "ListNodegroups":
+		return notFound(s.load("eks/list-nodegroups.json"))
+	case "DescribeNodegroup":
+		return notFound(s.load("eks/describe-nodegroup/" + req.path[3] + ".json"))
+	default: // DescribeAccessEntry
+		arn := req.path[3]
+		return notFound(s.load("eks/describe-access-entry/" + arn[strings.LastIndexByte(arn, '/')+1:] + ".json"))
+	}
+}

@@ -1,0 +1,852 @@
+package awsapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/autoscaling"
+	asgtypes "github.com/aws/aws-sdk-go-v2/service/autoscaling/types"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/smithy-go"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
+	"github.com/eksdoctor/eksdoctor/collectors/userdata"
+)
+
+// Options control one collection.
+type Options struct {
+	// Region is written to the manifest and used for AWS endpoints.
+	Region string
+	// Cluster is the cluster name; empty means infer it from the instances' tags or user data.
+	Cluster string
+	// Needs lists the evidence kinds the selected checks use; nil means all. Operations serving
+	// none of them are skipped.
+	Needs []evidence.Kind
+	// CallTimeout bounds each API call including retries (0 = 20s).
+	CallTimeout time.Duration
+	// Progress receives one line per finished call when non-nil (a terminal on stderr).
+	Progress io.Writer
+	// Now returns the collection time written to the manifest (nil = time.Now).
+	Now func() time.Time
+}
+
+// Call records one API operation the collector made (pages included).
+type Call struct {
+	Operation string        // IAM action, e.g. "ec2:DescribeSubnets"
+	Requests  int           // pages fetched
+	Duration  time.Duration // wall time including retries
+	Err       string        // error code, empty on success
+}
+
+// Result is what one collection produced: snapshot files keyed by snapshot path
+// (docs/snapshot-format.md), shaped as the AWS CLI prints them.
+type Result struct {
+	Files map[string][]byte
+	Calls []Call
+	// Cluster is the cluster collected for and ClusterSource how it was chosen.
+	Cluster, ClusterSource string
+	sources                map[string]string
+}
+
+// Source names the API operation that produced the file at path, for findings
+// ("aws:ec2:DescribeSubnets").
+func (r *Result) Source(path string) string {
+	if s, ok := r.sources[path]; ok {
+		return "aws:" + s
+	}
+	return "aws:" + path
+}
+
+// Requests returns the number of HTTP requests made (pages).
+func (r *Result) Requests() int {
+	n := 0
+	for _, c := range r.Calls {
+		n += c.Requests
+	}
+	return n
+}
+
+// Denied returns the IAM actions whose calls were denied, sorted.
+func (r *Result) Denied() []string {
+	var out []string
+	for _, c := range r.Calls {
+		if deniedCode(c.Err) {
+			out = append(out, c.Operation)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func deniedCode(code string) bool {
+	switch code {
+	case "AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "Client.UnauthorizedOperation", "UnauthorizedAccess":
+		return true
+	}
+	return false
+}
+
+// ErrInstanceNotFound is returned when EC2 does not know an instance.
+var ErrInstanceNotFound = errors.New("instance not found")
+
+type collector struct {
+	c     Clients
+	o     Options
+	needs map[evidence.Kind]bool
+	start time.Time
+	mu    sync.Mutex
+	res   *Result
+}
+
+// Collect fetches, level by level, everything the selected checks need about instanceIDs: the
+// instances first (and the cluster when named), then everything keyed by what they returned,
+// batched per VPC or per list of IDs (never one call per resource), the calls of one level
+// running concurrently. Errors: ErrInstanceNotFound (wrapped) when EC2 does not know an
+// instance, or the DescribeInstances error itself (other errors become gaps in the files).
+func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Options) (*Result, error) {
+	if o.CallTimeout == 0 {
+		o.CallTimeout = 20 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	col := &collector{c: clients, o: o, start: time.Now(), res: &Result{Files: map[string][]byte{}, sources: map[string]string{}}}
+	if o.Needs != nil {
+		col.needs = map[evidence.Kind]bool{evidence.KindInstance: true}
+		for _, k := range o.Needs {
+			col.needs[k] = true
+		}
+	}
+	cluster, source := o.Cluster, "flag"
+
+	// level 0: the instances, and the cluster when it is named
+	var instances []ec2types.Instance
+	var instErr error
+	col.level(func(run func(func())) {
+		run(func() { instances, instErr = col.describeInstances(ctx, instanceIDs, cluster) })
+		if cluster != "" {
+			col.clusterCalls(ctx, run, cluster, nil)
+		}
+	})
+	if instErr != nil {
+		return nil, instErr
+	}
+	if cluster == "" {
+		cluster, source = inferClusterFromTags(instances)
+	}
+
+	// level 1: everything keyed by the instances
+	var profiles []string
+	var vpcs []string
+	clusterDone := o.Cluster != ""
+	col.level(func(run func(func())) {
+		seenLT, seenVPC, seenProfile := map[string]bool{}, map[string]bool{}, map[string]bool{}
+		var amis, types, asgs []string
+		for _, in := range instances {
+			id := aws.ToString(in.InstanceId)
+			run(func() { col.userData(ctx, id) })
+			run(func() { col.consoleOutput(ctx, id) })
+			tags := ec2Tags(in.Tags)
+			if lt := tags["aws:ec2launchtemplate:id"]; lt != "" && !seenLT[lt] {
+				seenLT[lt] = true
+				ver := tags["aws:ec2launchtemplate:version"]
+				run(func() { col.launchTemplate(ctx, lt, ver) })
+			}
+			amis = appendUnique(amis, aws.ToString(in.ImageId))
+			types = appendUnique(types, string(in.InstanceType))
+			if g := tags["aws:autoscaling:groupName"]; g != "" {
+				asgs = appendUnique(asgs, g)
+			}
+			if v := aws.ToString(in.VpcId); v != "" && !seenVPC[v] {
+				seenVPC[v] = true
+				vpcs = append(vpcs, v)
+			}
+			if in.IamInstanceProfile != nil {
+				name := lastSegment(aws.ToString(in.IamInstanceProfile.Arn))
+				if !seenProfile[name] {
+					seenProfile[name] = true
+					profiles = append(profiles, name)
+				}
+			}
+		}
+		run(func() { col.images(ctx, amis) })
+		run(func() { col.instanceTypes(ctx, types) })
+		run(func() { col.autoScalingGroups(ctx, asgs) })
+		for _, vpc := range vpcs {
+			col.vpcCalls(ctx, run, vpc)
+		}
+		for _, p := range profiles {
+			run(func() { col.instanceProfile(ctx, p) })
+		}
+		if cluster != "" && !clusterDone {
+			col.clusterCalls(ctx, run, cluster, instances)
+			clusterDone = true
+		}
+	})
+	if cluster == "" {
+		cluster, source = col.inferClusterFromUserData(instances)
+	}
+
+	// level 2: what the first answers name (role policies, DHCP options, node groups, access entries)
+	col.level(func(run func(func())) {
+		for _, r := range col.roleNames(profiles) {
+			run(func() { col.attachedPolicies(ctx, r) })
+		}
+		for _, d := range col.dhcpOptionIDs(vpcs) {
+			run(func() { col.dhcpOptions(ctx, d) })
+		}
+		if cluster != "" && !clusterDone {
+			col.clusterCalls(ctx, run, cluster, instances)
+		} else if cluster != "" {
+			col.clusterDetailCalls(ctx, run, cluster, instances, profiles)
+		}
+	})
+	if cluster != "" && o.Cluster == "" && source == "user data" {
+		// the cluster was only known after level 1: its details come last
+		col.level(func(run func(func())) { col.clusterDetailCalls(ctx, run, cluster, instances, profiles) })
+	}
+
+	ids := make([]string, 0, len(instances))
+	for _, in := range instances {
+		ids = append(ids, aws.ToString(in.InstanceId))
+	}
+	manifest, _ := json.MarshalIndent(map[string]any{"cluster": cluster, "region": o.Region, "instanceIds": ids,
+		"collectedAt": o.Now().UTC().Format(time.RFC3339), "tool": "eksdoctor"}, "", "    ")
+	col.res.Files["manifest.json"] = append(manifest, '\n')
+	col.res.Cluster, col.res.ClusterSource = cluster, source
+	sort.Slice(col.res.Calls, func(i, j int) bool { return col.res.Calls[i].Operation < col.res.Calls[j].Operation })
+	return col.res, nil
+}
+
+// pager is the shape of every SDK paginator.
+type pager[O any, F any] interface {
+	HasMorePages() bool
+	NextPage(context.Context, ...F) (O, error)
+}
+
+// drain fetches every page of p, counting requests in n and passing each page to each.
+func drain[O any, F any](ctx context.Context, n *int, p pager[O, F], each func(O)) error {
+	for p.HasMorePages() {
+		*n++
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return err
+		}
+		each(page)
+	}
+	return nil
+}
+
+// level runs the calls scheduled by plan concurrently and waits for all of them.
+func (col *collector) level(plan func(run func(func()))) {
+	var wg sync.WaitGroup
+	plan(func(f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	})
+	wg.Wait()
+}
+
+// wanted reports whether an operation serves a needed evidence kind.
+func (col *collector) wanted(op string) bool {
+	if col.needs == nil {
+		return true
+	}
+	o, ok := OperationNamed(op)
+	if !ok {
+		return true
+	}
+	for _, k := range o.Kinds {
+		if col.needs[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// call runs fn (which may page, counting requests) with the per-call timeout and records it.
+// On error it writes the error text the AWS CLI would print into path.
+func (col *collector) call(ctx context.Context, op, path string, fn func(ctx context.Context, requests *int) (any, bool, error)) {
+	o, _ := OperationNamed(op)
+	action := o.Action()
+	ctx, cancel := context.WithTimeout(ctx, col.o.CallTimeout)
+	defer cancel()
+	start := time.Now()
+	requests := 0
+	out, camel, err := fn(ctx, &requests)
+	if requests == 0 {
+		requests = 1
+	}
+	c := Call{Operation: action, Requests: requests, Duration: time.Since(start)}
+	var body []byte
+	if err != nil {
+		code, msg := errorCode(err)
+		c.Err = code
+		body = []byte(fmt.Sprintf("\nAn error occurred (%s) when calling the %s operation: %s\n", code, op, msg))
+	} else if out != nil {
+		body, err = cliJSON(out, camel)
+		if err != nil {
+			body = []byte(fmt.Sprintf("An error occurred (SerializationError) when calling the %s operation: %v\n", op, err))
+		}
+	}
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	col.res.Calls = append(col.res.Calls, c)
+	if path != "" && body != nil {
+		col.res.Files[path] = body
+		col.res.sources[path] = action
+	}
+	if col.o.Progress != nil {
+		status := "ok"
+		if c.Err != "" {
+			status = c.Err
+		}
+		fmt.Fprintf(col.o.Progress, "[%5.2fs] %-38s %s\n", time.Since(col.start).Seconds(), action, status)
+	}
+}
+
+// errorCode returns the API error code and message (or RequestError for transport failures).
+func errorCode(err error) (string, string) {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode(), ae.ErrorMessage()
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "RequestTimeout", "the call did not finish within the per-call timeout"
+	}
+	return "RequestError", err.Error()
+}
+
+// describeInstances describes ids, or, when ids is empty, the running and pending instances
+// tagged kubernetes.io/cluster/<cluster>.
+func (col *collector) describeInstances(ctx context.Context, ids []string, cluster string) ([]ec2types.Instance, error) {
+	in := &ec2.DescribeInstancesInput{InstanceIds: ids}
+	if len(ids) == 0 {
+		if cluster == "" {
+			return nil, fmt.Errorf("%w: no instance ID and no cluster to find instances by", ErrInstanceNotFound)
+		}
+		in.Filters = []ec2types.Filter{{Name: aws.String("tag-key"), Values: []string{"kubernetes.io/cluster/" + cluster}},
+			{Name: aws.String("instance-state-name"), Values: []string{"pending", "running"}}}
+	}
+	var all []ec2types.Instance
+	var callErr error
+	col.call(ctx, "DescribeInstances", "ec2/describe-instances.json", func(ctx context.Context, n *int) (any, bool, error) {
+		merged := &ec2.DescribeInstancesOutput{}
+		err := drain[*ec2.DescribeInstancesOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeInstancesPaginator(col.c.EC2, in),
+			func(page *ec2.DescribeInstancesOutput) {
+				merged.Reservations = append(merged.Reservations, page.Reservations...)
+			})
+		if err != nil {
+			callErr = err
+			return nil, false, err
+		}
+		for _, r := range merged.Reservations {
+			all = append(all, r.Instances...)
+		}
+		return merged, false, nil
+	})
+	if callErr != nil {
+		code, msg := errorCode(callErr)
+		if strings.HasPrefix(code, "InvalidInstanceID") {
+			return nil, fmt.Errorf("%w: %s", ErrInstanceNotFound, msg)
+		}
+		return nil, fmt.Errorf("ec2:DescribeInstances failed (%s): %s", code, msg)
+	}
+	if len(all) == 0 && len(ids) == 0 {
+		return nil, fmt.Errorf("%w: no running instance is tagged kubernetes.io/cluster/%s", ErrInstanceNotFound, cluster)
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%w: %s", ErrInstanceNotFound, strings.Join(ids, ", "))
+	}
+	return all, nil
+}
+
+func ec2Tags(tags []ec2types.Tag) map[string]string {
+	m := map[string]string{}
+	for _, t := range tags {
+		m[aws.ToString(t.Key)] = aws.ToString(t.Value)
+	}
+	return m
+}
+
+func appendUnique(l []string, s string) []string {
+	if s == "" {
+		return l
+	}
+	for _, x := range l {
+		if x == s {
+			return l
+		}
+	}
+	return append(l, s)
+}
+
+func lastSegment(arn string) string {
+	if i := strings.LastIndexByte(arn, '/'); i >= 0 {
+		return arn[i+1:]
+	}
+	return arn
+}
+
+// inferClusterFromTags reads the cluster name from the first instance's tags, in the order
+// snapshot.ClusterTagKeys and then kubernetes.io/cluster/<name>.
+func inferClusterFromTags(instances []ec2types.Instance) (string, string) {
+	for _, in := range instances {
+		tags := ec2Tags(in.Tags)
+		for _, k := range snapshot.ClusterTagKeys {
+			if v := tags[k]; v != "" {
+				return v, "instance tag " + k
+			}
+		}
+		keys := make([]string, 0, len(tags))
+		for k := range tags {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if name, ok := strings.CutPrefix(k, "kubernetes.io/cluster/"); ok && name != "" {
+				return name, "instance tag " + k
+			}
+		}
+	}
+	return "", ""
+}
+
+func (col *collector) inferClusterFromUserData(instances []ec2types.Instance) (string, string) {
+	for _, in := range instances {
+		b := col.file("ec2/instance-user-data/" + aws.ToString(in.InstanceId) + ".json")
+		var attr struct {
+			UserData *struct{ Value string }
+		}
+		if json.Unmarshal(b, &attr) == nil && attr.UserData != nil {
+			if name := userdata.DecodeBase64(attr.UserData.Value).ClusterName; name != "" {
+				return name, "user data"
+			}
+		}
+	}
+	return "", ""
+}
+
+func (col *collector) file(path string) []byte {
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	return col.res.Files[path]
+}
+
+func (col *collector) userData(ctx context.Context, id string) {
+	if !col.wanted("DescribeInstanceAttribute") {
+		return
+	}
+	col.call(ctx, "DescribeInstanceAttribute", "ec2/instance-user-data/"+id+".json", func(ctx context.Context, _ *int) (any, bool, error) {
+		out, err := col.c.EC2.DescribeInstanceAttribute(ctx, &ec2.DescribeInstanceAttributeInput{InstanceId: aws.String(id), Attribute: ec2types.InstanceAttributeNameUserData})
+		return out, false, err
+	})
+}
+
+func (col *collector) consoleOutput(ctx context.Context, id string) {
+	if !col.wanted("GetConsoleOutput") {
+		return
+	}
+	col.call(ctx, "GetConsoleOutput", "ec2/get-console-output/"+id+".json", func(ctx context.Context, _ *int) (any, bool, error) {
+		out, err := col.c.EC2.GetConsoleOutput(ctx, &ec2.GetConsoleOutputInput{InstanceId: aws.String(id), Latest: aws.Bool(true)})
+		if err != nil {
+			return nil, false, err
+		}
+		return consoleOutputCLIFrom(out), false, nil
+	})
+}
+
+func (col *collector) launchTemplate(ctx context.Context, id, version string) {
+	if !col.wanted("DescribeLaunchTemplateVersions") {
+		return
+	}
+	col.call(ctx, "DescribeLaunchTemplateVersions", "ec2/describe-launch-template-versions/"+id+".json", func(ctx context.Context, n *int) (any, bool, error) {
+		in := &ec2.DescribeLaunchTemplateVersionsInput{LaunchTemplateId: aws.String(id)}
+		if version != "" {
+			in.Versions = []string{version}
+		}
+		merged := &ec2.DescribeLaunchTemplateVersionsOutput{}
+		err := drain[*ec2.DescribeLaunchTemplateVersionsOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeLaunchTemplateVersionsPaginator(col.c.EC2, in), func(page *ec2.DescribeLaunchTemplateVersionsOutput) {
+			merged.LaunchTemplateVersions = append(merged.LaunchTemplateVersions, page.LaunchTemplateVersions...)
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		return merged, false, nil
+	})
+}
+
+func (col *collector) images(ctx context.Context, ids []string) {
+	if len(ids) == 0 || !col.wanted("DescribeImages") {
+		return
+	}
+	col.call(ctx, "DescribeImages", "ec2/describe-images.json", func(ctx context.Context, _ *int) (any, bool, error) {
+		out, err := col.c.EC2.DescribeImages(ctx, &ec2.DescribeImagesInput{ImageIds: ids})
+		return out, false, err
+	})
+}
+
+func (col *collector) instanceTypes(ctx context.Context, types []string) {
+	if len(types) == 0 || !col.wanted("DescribeInstanceTypes") {
+		return
+	}
+	col.call(ctx, "DescribeInstanceTypes", "ec2/describe-instance-types.json", func(ctx context.Context, n *int) (any, bool, error) {
+		var its []ec2types.InstanceType
+		for _, t := range types {
+			its = append(its, ec2types.InstanceType(t))
+		}
+		merged := &ec2.DescribeInstanceTypesOutput{}
+		err := drain[*ec2.DescribeInstanceTypesOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeInstanceTypesPaginator(col.c.EC2, &ec2.DescribeInstanceTypesInput{InstanceTypes: its}), func(page *ec2.DescribeInstanceTypesOutput) {
+			merged.InstanceTypes = append(merged.InstanceTypes, page.InstanceTypes...)
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		return merged, false, nil
+	})
+}
+
+func (col *collector) autoScalingGroups(ctx context.Context, names []string) {
+	if len(names) == 0 || !col.wanted("DescribeAutoScalingGroups") {
+		return
+	}
+	col.call(ctx, "DescribeAutoScalingGroups", "autoscaling/describe-auto-scaling-groups.json", func(ctx context.Context, n *int) (any, bool, error) {
+		merged := &autoscaling.DescribeAutoScalingGroupsOutput{}
+		err := drain[*autoscaling.DescribeAutoScalingGroupsOutput, func(*autoscaling.Options)](ctx, n, autoscaling.NewDescribeAutoScalingGroupsPaginator(col.c.AutoScaling, &autoscaling.DescribeAutoScalingGroupsInput{AutoScalingGroupNames: names}), func(page *autoscaling.DescribeAutoScalingGroupsOutput) {
+			merged.AutoScalingGroups = append(merged.AutoScalingGroups, page.AutoScalingGroups...)
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		if merged.AutoScalingGroups == nil {
+			merged.AutoScalingGroups = []asgtypes.AutoScalingGroup{}
+		}
+		return merged, false, nil
+	})
+}
+
+func vpcFilter(vpc string) []ec2types.Filter {
+	return []ec2types.Filter{{Name: aws.String("vpc-id"), Values: []string{vpc}}}
+}
+
+// vpcCalls schedules the VPC-wide describes (one call per kind for the whole VPC).
+func (col *collector) vpcCalls(ctx context.Context, run func(func()), vpc string) {
+	if col.wanted("DescribeSubnets") {
+		run(func() {
+			col.call(ctx, "DescribeSubnets", "ec2/describe-subnets.json", func(ctx context.Context, n *int) (any, bool, error) {
+				merged := &ec2.DescribeSubnetsOutput{}
+				err := drain[*ec2.DescribeSubnetsOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeSubnetsPaginator(col.c.EC2, &ec2.DescribeSubnetsInput{Filters: vpcFilter(vpc)}), func(page *ec2.DescribeSubnetsOutput) {
+					merged.Subnets = append(merged.Subnets, page.Subnets...)
+				})
+				if err != nil {
+					return nil, false, err
+				}
+				return merged, false, nil
+			})
+		})
+	}
+	if col.wanted("DescribeRouteTables") {
+		run(func() {
+			col.call(ctx, "DescribeRouteTables", "ec2/describe-route-tables.json", func(ctx context.Context, n *int) (any, bool, error) {
+				merged := &ec2.DescribeRouteTablesOutput{}
+				err := drain[*ec2.DescribeRouteTablesOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeRouteTablesPaginator(col.c.EC2, &ec2.DescribeRouteTablesInput{Filters: vpcFilter(vpc)}), func(page *ec2.DescribeRouteTablesOutput) {
+					merged.RouteTables = append(merged.RouteTables, page.RouteTables...)
+				})
+				if err != nil {
+					return nil, false, err
+				}
+				return merged, false, nil
+			})
+		})
+	}
+	if col.wanted("DescribeSecurityGroups") {
+		run(func() {
+			col.call(ctx, "DescribeSecurityGroups", "ec2/describe-security-groups.json", func(ctx context.Context, n *int) (any, bool, error) {
+				merged := &ec2.DescribeSecurityGroupsOutput{}
+				err := drain[*ec2.DescribeSecurityGroupsOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeSecurityGroupsPaginator(col.c.EC2, &ec2.DescribeSecurityGroupsInput{Filters: vpcFilter(vpc)}), func(page *ec2.DescribeSecurityGroupsOutput) {
+					merged.SecurityGroups = append(merged.SecurityGroups, page.SecurityGroups...)
+				})
+				if err != nil {
+					return nil, false, err
+				}
+				return merged, false, nil
+			})
+		})
+	}
+	if col.wanted("DescribeNetworkAcls") {
+		run(func() {
+			col.call(ctx, "DescribeNetworkAcls", "ec2/describe-network-acls.json", func(ctx context.Context, n *int) (any, bool, error) {
+				merged := &ec2.DescribeNetworkAclsOutput{}
+				err := drain[*ec2.DescribeNetworkAclsOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeNetworkAclsPaginator(col.c.EC2, &ec2.DescribeNetworkAclsInput{Filters: vpcFilter(vpc)}), func(page *ec2.DescribeNetworkAclsOutput) {
+					merged.NetworkAcls = append(merged.NetworkAcls, page.NetworkAcls...)
+				})
+				if err != nil {
+					return nil, false, err
+				}
+				return merged, false, nil
+			})
+		})
+	}
+	if col.wanted("DescribeVpcEndpoints") {
+		run(func() {
+			col.call(ctx, "DescribeVpcEndpoints", "ec2/describe-vpc-endpoints.json", func(ctx context.Context, n *int) (any, bool, error) {
+				merged := &ec2.DescribeVpcEndpointsOutput{}
+				err := drain[*ec2.DescribeVpcEndpointsOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeVpcEndpointsPaginator(col.c.EC2, &ec2.DescribeVpcEndpointsInput{Filters: vpcFilter(vpc)}), func(page *ec2.DescribeVpcEndpointsOutput) {
+					merged.VpcEndpoints = append(merged.VpcEndpoints, page.VpcEndpoints...)
+				})
+				if err != nil {
+					return nil, false, err
+				}
+				if merged.VpcEndpoints == nil {
+					merged.VpcEndpoints = []ec2types.VpcEndpoint{}
+				}
+				return merged, false, nil
+			})
+		})
+	}
+	if col.wanted("DescribeNatGateways") {
+		run(func() {
+			col.call(ctx, "DescribeNatGateways", "ec2/describe-nat-gateways.json", func(ctx context.Context, n *int) (any, bool, error) {
+				merged := &ec2.DescribeNatGatewaysOutput{}
+				err := drain[*ec2.DescribeNatGatewaysOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeNatGatewaysPaginator(col.c.EC2, &ec2.DescribeNatGatewaysInput{Filter: vpcFilter(vpc)}), func(page *ec2.DescribeNatGatewaysOutput) {
+					merged.NatGateways = append(merged.NatGateways, page.NatGateways...)
+				})
+				if err != nil {
+					return nil, false, err
+				}
+				if merged.NatGateways == nil {
+					merged.NatGateways = []ec2types.NatGateway{}
+				}
+				return merged, false, nil
+			})
+		})
+	}
+	if col.wanted("DescribeInternetGateways") {
+		run(func() {
+			col.call(ctx, "DescribeInternetGateways", "ec2/describe-internet-gateways.json", func(ctx context.Context, n *int) (any, bool, error) {
+				merged := &ec2.DescribeInternetGatewaysOutput{}
+				err := drain[*ec2.DescribeInternetGatewaysOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeInternetGatewaysPaginator(col.c.EC2, &ec2.DescribeInternetGatewaysInput{Filters: []ec2types.Filter{{Name: aws.String("attachment.vpc-id"), Values: []string{vpc}}}}), func(page *ec2.DescribeInternetGatewaysOutput) {
+					merged.InternetGateways = append(merged.InternetGateways, page.InternetGateways...)
+				})
+				if err != nil {
+					return nil, false, err
+				}
+				if merged.InternetGateways == nil {
+					merged.InternetGateways = []ec2types.InternetGateway{}
+				}
+				return merged, false, nil
+			})
+		})
+	}
+	if col.wanted("DescribeVpcs") {
+		run(func() {
+			col.call(ctx, "DescribeVpcs", "ec2/describe-vpcs.json", func(ctx context.Context, _ *int) (any, bool, error) {
+				out, err := col.c.EC2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{vpc}})
+				return out, false, err
+			})
+		})
+	}
+	if col.wanted("DescribeVpcAttribute") {
+		for _, attr := range []ec2types.VpcAttributeName{ec2types.VpcAttributeNameEnableDnsSupport, ec2types.VpcAttributeNameEnableDnsHostnames} {
+			run(func() {
+				col.call(ctx, "DescribeVpcAttribute", "ec2/vpc-attribute/"+vpc+"."+string(attr)+".json", func(ctx context.Context, _ *int) (any, bool, error) {
+					out, err := col.c.EC2.DescribeVpcAttribute(ctx, &ec2.DescribeVpcAttributeInput{VpcId: aws.String(vpc), Attribute: attr})
+					return out, false, err
+				})
+			})
+		}
+	}
+}
+
+func (col *collector) dhcpOptionIDs(vpcs []string) []string {
+	b := col.file("ec2/describe-vpcs.json")
+	var out struct {
+		Vpcs []struct{ DhcpOptionsId string }
+	}
+	_ = json.Unmarshal(b, &out)
+	var ids []string
+	for _, v := range out.Vpcs {
+		if v.DhcpOptionsId != "" && v.DhcpOptionsId != "default" {
+			ids = appendUnique(ids, v.DhcpOptionsId)
+		}
+	}
+	return ids
+}
+
+func (col *collector) dhcpOptions(ctx context.Context, id string) {
+	if !col.wanted("DescribeDhcpOptions") {
+		return
+	}
+	col.call(ctx, "DescribeDhcpOptions", "ec2/describe-dhcp-options.json", func(ctx context.Context, _ *int) (any, bool, error) {
+		out, err := col.c.EC2.DescribeDhcpOptions(ctx, &ec2.DescribeDhcpOptionsInput{DhcpOptionsIds: []string{id}})
+		return out, false, err
+	})
+}
+
+func (col *collector) instanceProfile(ctx context.Context, name string) {
+	if !col.wanted("GetInstanceProfile") {
+		return
+	}
+	col.call(ctx, "GetInstanceProfile", "iam/get-instance-profile/"+name+".json", func(ctx context.Context, _ *int) (any, bool, error) {
+		out, err := col.c.IAM.GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: aws.String(name)})
+		return out, false, err
+	})
+}
+
+// roleNames returns the roles inside the fetched instance profiles.
+func (col *collector) roleNames(profiles []string) []string {
+	var roles []string
+	for _, p := range profiles {
+		var out struct {
+			InstanceProfile struct{ Roles []struct{ RoleName string } }
+		}
+		if json.Unmarshal(col.file("iam/get-instance-profile/"+p+".json"), &out) == nil {
+			for _, r := range out.InstanceProfile.Roles {
+				roles = appendUnique(roles, r.RoleName)
+			}
+		}
+	}
+	return roles
+}
+
+func (col *collector) roleArns(profiles []string) []string {
+	var arns []string
+	for _, p := range profiles {
+		var out struct {
+			InstanceProfile struct{ Roles []struct{ Arn string } }
+		}
+		if json.Unmarshal(col.file("iam/get-instance-profile/"+p+".json"), &out) == nil {
+			for _, r := range out.InstanceProfile.Roles {
+				arns = appendUnique(arns, r.Arn)
+			}
+		}
+	}
+	return arns
+}
+
+func (col *collector) attachedPolicies(ctx context.Context, role string) {
+	if !col.wanted("ListAttachedRolePolicies") {
+		return
+	}
+	col.call(ctx, "ListAttachedRolePolicies", "iam/list-attached-role-policies/"+role+".json", func(ctx context.Context, n *int) (any, bool, error) {
+		merged := &iam.ListAttachedRolePoliciesOutput{}
+		err := drain[*iam.ListAttachedRolePoliciesOutput, func(*iam.Options)](ctx, n, iam.NewListAttachedRolePoliciesPaginator(col.c.IAM, &iam.ListAttachedRolePoliciesInput{RoleName: aws.String(role)}), func(page *iam.ListAttachedRolePoliciesOutput) {
+			merged.AttachedPolicies = append(merged.AttachedPolicies, page.AttachedPolicies...)
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		return merged, false, nil
+	})
+}
+
+// clusterCalls schedules DescribeCluster, ListAccessEntries and, for instances outside managed
+// node groups, ListNodegroups.
+func (col *collector) clusterCalls(ctx context.Context, run func(func()), cluster string, instances []ec2types.Instance) {
+	if col.wanted("DescribeCluster") {
+		run(func() {
+			col.call(ctx, "DescribeCluster", "eks/describe-cluster.json", func(ctx context.Context, _ *int) (any, bool, error) {
+				out, err := col.c.EKS.DescribeCluster(ctx, &eks.DescribeClusterInput{Name: aws.String(cluster)})
+				return out, true, err
+			})
+		})
+	}
+	if col.wanted("ListAccessEntries") {
+		run(func() {
+			col.call(ctx, "ListAccessEntries", "eks/list-access-entries.json", func(ctx context.Context, n *int) (any, bool, error) {
+				merged := &eks.ListAccessEntriesOutput{AccessEntries: []string{}}
+				err := drain[*eks.ListAccessEntriesOutput, func(*eks.Options)](ctx, n, eks.NewListAccessEntriesPaginator(col.c.EKS, &eks.ListAccessEntriesInput{ClusterName: aws.String(cluster)}), func(page *eks.ListAccessEntriesOutput) {
+					merged.AccessEntries = append(merged.AccessEntries, page.AccessEntries...)
+				})
+				if err != nil {
+					return nil, false, err
+				}
+				return merged, true, nil
+			})
+		})
+	}
+	needList := instances == nil
+	for _, in := range instances {
+		if ec2Tags(in.Tags)["eks:nodegroup-name"] == "" {
+			needList = true
+		}
+	}
+	if needList && col.wanted("ListNodegroups") {
+		run(func() {
+			col.call(ctx, "ListNodegroups", "eks/list-nodegroups.json", func(ctx context.Context, n *int) (any, bool, error) {
+				merged := &eks.ListNodegroupsOutput{Nodegroups: []string{}}
+				err := drain[*eks.ListNodegroupsOutput, func(*eks.Options)](ctx, n, eks.NewListNodegroupsPaginator(col.c.EKS, &eks.ListNodegroupsInput{ClusterName: aws.String(cluster)}), func(page *eks.ListNodegroupsOutput) {
+					merged.Nodegroups = append(merged.Nodegroups, page.Nodegroups...)
+				})
+				if err != nil {
+					return nil, false, err
+				}
+				return merged, true, nil
+			})
+		})
+	}
+}
+
+// clusterDetailCalls schedules DescribeNodegroup for the instances' node groups and
+// DescribeAccessEntry for their roles that have an access entry.
+func (col *collector) clusterDetailCalls(ctx context.Context, run func(func()), cluster string, instances []ec2types.Instance, profiles []string) {
+	if col.wanted("DescribeNodegroup") {
+		var ngs []string
+		for _, in := range instances {
+			ngs = appendUnique(ngs, ec2Tags(in.Tags)["eks:nodegroup-name"])
+		}
+		for _, ng := range ngs {
+			run(func() {
+				col.call(ctx, "DescribeNodegroup", "eks/describe-nodegroup/"+ng+".json", func(ctx context.Context, _ *int) (any, bool, error) {
+					out, err := col.c.EKS.DescribeNodegroup(ctx, &eks.DescribeNodegroupInput{ClusterName: aws.String(cluster), NodegroupName: aws.String(ng)})
+					return out, true, err
+				})
+			})
+		}
+	}
+	if !col.wanted("DescribeAccessEntry") {
+		return
+	}
+	var list struct{ AccessEntries []string }
+	_ = json.Unmarshal(col.file("eks/list-access-entries.json"), &list)
+	for _, arn := range col.roleArns(profiles) {
+		for _, entry := range list.AccessEntries {
+			if !sameRole(entry, arn) {
+				continue
+			}
+			run(func() {
+				col.call(ctx, "DescribeAccessEntry", "eks/describe-access-entry/"+lastSegment(arn)+".json", func(ctx context.Context, _ *int) (any, bool, error) {
+					out, err := col.c.EKS.DescribeAccessEntry(ctx, &eks.DescribeAccessEntryInput{ClusterName: aws.String(cluster), PrincipalArn: aws.String(entry)})
+					return out, true, err
+				})
+			})
+		}
+	}
+}
+
+// sameRole compares role ARNs ignoring case and IAM path.
+func sameRole(a, b string) bool {
+	norm := func(s string) string {
+		s = strings.ToLower(s)
+		if i := strings.Index(s, ":role/"); i >= 0 {
+			return s[:i] + ":role/" + lastSegment(s)
+		}
+		return s
+	}
+	return norm(a) == norm(b)
+}
