@@ -40,6 +40,10 @@ type Options struct {
 	Progress io.Writer
 	// Now returns the collection time written to the manifest (nil = time.Now).
 	Now func() time.Time
+	// Batch collects for many instances with a number of calls independent of their count:
+	// user data is read from the launch template versions (one call per template, not
+	// DescribeInstanceAttribute per instance) and console output is not fetched.
+	Batch bool
 }
 
 // Call records one API operation the collector made (pages included).
@@ -156,8 +160,10 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 		var amis, types, asgs []string
 		for _, in := range instances {
 			id := aws.ToString(in.InstanceId)
-			run(func() { col.userData(ctx, id) })
-			run(func() { col.consoleOutput(ctx, id) })
+			if !o.Batch {
+				run(func() { col.userData(ctx, id) })
+				run(func() { col.consoleOutput(ctx, id) })
+			}
 			tags := ec2Tags(in.Tags)
 			if lt := tags["aws:ec2launchtemplate:id"]; lt != "" && !seenLT[lt] {
 				seenLT[lt] = true
@@ -521,17 +527,23 @@ func (col *collector) instanceTypes(ctx context.Context, types []string) {
 	})
 }
 
+// asgNamesPerCall is the most names DescribeAutoScalingGroups accepts in one request.
+const asgNamesPerCall = 50
+
 func (col *collector) autoScalingGroups(ctx context.Context, names []string) {
 	if len(names) == 0 || !col.wanted("DescribeAutoScalingGroups") {
 		return
 	}
 	col.call(ctx, "DescribeAutoScalingGroups", "autoscaling/describe-auto-scaling-groups.json", func(ctx context.Context, n *int) (any, bool, error) {
 		merged := &autoscaling.DescribeAutoScalingGroupsOutput{}
-		err := drain[*autoscaling.DescribeAutoScalingGroupsOutput, func(*autoscaling.Options)](ctx, n, autoscaling.NewDescribeAutoScalingGroupsPaginator(col.c.AutoScaling, &autoscaling.DescribeAutoScalingGroupsInput{AutoScalingGroupNames: names}), func(page *autoscaling.DescribeAutoScalingGroupsOutput) {
-			merged.AutoScalingGroups = append(merged.AutoScalingGroups, page.AutoScalingGroups...)
-		})
-		if err != nil {
-			return nil, false, err
+		for start := 0; start < len(names); start += asgNamesPerCall {
+			chunk := names[start:min(len(names), start+asgNamesPerCall)]
+			err := drain[*autoscaling.DescribeAutoScalingGroupsOutput, func(*autoscaling.Options)](ctx, n, autoscaling.NewDescribeAutoScalingGroupsPaginator(col.c.AutoScaling, &autoscaling.DescribeAutoScalingGroupsInput{AutoScalingGroupNames: chunk}), func(page *autoscaling.DescribeAutoScalingGroupsOutput) {
+				merged.AutoScalingGroups = append(merged.AutoScalingGroups, page.AutoScalingGroups...)
+			})
+			if err != nil {
+				return nil, false, err
+			}
 		}
 		if merged.AutoScalingGroups == nil {
 			merged.AutoScalingGroups = []asgtypes.AutoScalingGroup{}

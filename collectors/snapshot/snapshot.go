@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -68,6 +69,9 @@ type Snapshot struct {
 	// Source names where the file at a snapshot path came from, for findings; nil means
 	// "snapshot:<path>".
 	Source func(path string) string
+
+	mu    sync.Mutex
+	cache map[string]*decoded
 }
 
 func (s *Snapshot) src(p string) string {
@@ -396,16 +400,44 @@ func splitYAML(b []byte) [][]byte {
 	return out
 }
 
-// decodeInto decodes every document of p into a fresh T and passes it to each.
+// decoded caches the documents of one file decoded as one type, so building the evidence of
+// many instances parses each shared file once.
+type decoded struct {
+	res    readResult
+	reason string
+	docs   []any
+}
+
+// decodeInto decodes every document of p into a T and passes it to each. Decoded documents
+// are cached per path and type; each must not modify them.
 func decodeInto[T any](s *Snapshot, p string, each func(*T)) (readResult, string) {
-	return s.decode(p, func(raw json.RawMessage) error {
-		v := new(T)
-		if err := json.Unmarshal(raw, v); err != nil {
-			return err
+	key := fmt.Sprintf("%s|%T", p, (*T)(nil))
+	s.mu.Lock()
+	c, ok := s.cache[key]
+	s.mu.Unlock()
+	if !ok {
+		c = &decoded{}
+		c.res, c.reason = s.decode(p, func(raw json.RawMessage) error {
+			v := new(T)
+			if err := json.Unmarshal(raw, v); err != nil {
+				return err
+			}
+			c.docs = append(c.docs, v)
+			return nil
+		})
+		s.mu.Lock()
+		if s.cache == nil {
+			s.cache = map[string]*decoded{}
 		}
-		each(v)
-		return nil
-	})
+		s.cache[key] = c
+		s.mu.Unlock()
+	}
+	if c.res == readOK {
+		for _, d := range c.docs {
+			each(d.(*T))
+		}
+	}
+	return c.res, c.reason
 }
 
 // kubePath returns the path of a kube/ file, trying .json then .yaml then .yml.

@@ -34,8 +34,8 @@ func (a *AWSOptions) addFlags(cmd *cobra.Command) {
 
 // collect gathers live evidence for instanceIDs and returns it as an in-memory snapshot, with
 // the IAM actions that were denied.
-func (a *AWSOptions) collect(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind) (*snapshot.Snapshot, []string, error) {
-	res, region, err := a.run(g, instanceIDs, cluster, needs)
+func (a *AWSOptions) collect(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*snapshot.Snapshot, []string, error) {
+	res, region, err := a.run(g, instanceIDs, cluster, needs, batch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -44,14 +44,14 @@ func (a *AWSOptions) collect(g *GlobalOptions, instanceIDs []string, cluster str
 	return s, res.Denied(), nil
 }
 
-func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind) (*awsapi.Result, string, error) {
+func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*awsapi.Result, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), a.Timeout)
 	defer cancel()
 	cfg, err := awsapi.LoadConfig(ctx, awsapi.ConfigOptions{Profile: a.Profile, Region: a.Region, RoleARN: a.RoleARN, AppID: "eksdoctor/" + Version})
 	if err != nil {
 		return nil, "", inputErr("%v", err)
 	}
-	opts := awsapi.Options{Region: cfg.Region, Cluster: cluster, Needs: needs, CallTimeout: a.CallTimeout}
+	opts := awsapi.Options{Region: cfg.Region, Cluster: cluster, Needs: needs, CallTimeout: a.CallTimeout, Batch: batch}
 	if f, ok := g.stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		opts.Progress = g.stderr
 		fmt.Fprintf(g.stderr, "collecting from AWS (%s)…\n", cfg.Region)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/checks/report"
+	"github.com/eksdoctor/eksdoctor/collectors/awsapi/awsfake"
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
 
@@ -102,4 +104,46 @@ func BenchmarkBinaryWhyNotJoining(b *testing.B) {
 // BenchmarkBinaryHelp measures `eksdoctor --help` start-up.
 func BenchmarkBinaryHelp(b *testing.B) {
 	runBinary(b, 0, "--help")
+}
+
+// BenchmarkLiveDiagnosis100msLatency runs one live diagnosis against the AWS wire-protocol fake
+// with 100 ms added to every call, and reports AWS calls and wall milliseconds per diagnosis.
+// It fails when a diagnosis makes more than 25 calls or takes a second or more.
+func BenchmarkLiveDiagnosis100msLatency(b *testing.B) {
+	snap := filepath.Join(fixtures, "snapshots", "healthy-al2023")
+	f := awsfake.New(snap)
+	f.Latency = 100 * time.Millisecond
+	url := f.Start()
+	defer f.Close()
+	for k, v := range map[string]string{"AWS_ENDPOINT_URL": url, "AWS_ACCESS_KEY_ID": "AKIDFAKEFAKEFAKE", "AWS_SECRET_ACCESS_KEY": "fake",
+		"AWS_REGION": "eu-west-1", "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": os.DevNull, "AWS_SHARED_CREDENTIALS_FILE": os.DevNull} {
+		old, had := os.LookupEnv(k)
+		os.Setenv(k, v)
+		if had {
+			defer os.Setenv(k, old)
+		} else {
+			defer os.Unsetenv(k)
+		}
+	}
+	var worst time.Duration
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		before := f.Requests()
+		t0 := time.Now()
+		var out, errOut bytes.Buffer
+		if code := Main([]string{"why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json"}, &out, &errOut); code != ExitOK {
+			b.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		if d := time.Since(t0); d > worst {
+			worst = d
+		}
+		if calls := f.Requests() - before; calls > 25 {
+			b.Fatalf("%d AWS calls for one diagnosis, budget 25", calls)
+		}
+	}
+	if worst >= time.Second {
+		b.Fatalf("slowest diagnosis took %s with 100 ms per call, budget 1 s", worst)
+	}
+	b.ReportMetric(float64(f.Requests())/float64(b.N), "calls/op")
+	b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(b.N), "ms/op")
 }

@@ -36,7 +36,8 @@ func NewCmdCollect(g *GlobalOptions) *cobra.Command {
 		Long: `Capture what why-not-joining reads from AWS into a snapshot: the layout of
 docs/snapshot-format.md, each file shaped as the AWS CLI prints it. Analyse it anywhere with
 'eksdoctor why-not-joining ID --snapshot FILE'. Without --instance, the running and pending
-instances tagged kubernetes.io/cluster/NAME are collected.
+instances tagged kubernetes.io/cluster/NAME are collected, with their user data read from
+their launch templates (a number of calls independent of the number of instances).
 
 Secrets that may appear in user data (AWS access keys, secret keys, passwords, tokens) are
 replaced by REDACTED unless --no-redact is given; CA bundles and bootstrap flags are kept.`,
@@ -59,7 +60,7 @@ func (o *CollectOptions) Run() error {
 	if o.Cluster == "" || o.Out == "" {
 		return usageErr("collect needs --cluster and -o FILE.tar.gz")
 	}
-	res, _, err := o.AWS.run(o.GlobalOptions, o.Instances, o.Cluster, nil)
+	res, _, err := o.AWS.run(o.GlobalOptions, o.Instances, o.Cluster, nil, len(o.Instances) == 0)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -275,5 +276,59 @@ func TestIAMPolicyCoversEveryCall(t *testing.T) {
 		if !allowed[o.Action()] {
 			t.Errorf("collector operation %s missing from the policy", o.Action())
 		}
+	}
+}
+
+// fleetSnapshot copies a scenario and replicates its instance n times (same node group, launch
+// template and subnet; distinct IDs and addresses).
+func fleetSnapshot(t *testing.T, scenario string, n int) string {
+	dir := withoutKube(t, filepath.Join(fixtures, "snapshots", scenario))
+	p := filepath.Join(dir, "ec2", "describe-instances.json")
+	b, _ := os.ReadFile(p)
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	res := out["Reservations"].([]any)[0].(map[string]any)
+	base, _ := json.Marshal(res["Instances"].([]any)[0])
+	var insts []any
+	for i := 0; i < n; i++ {
+		var in map[string]any
+		json.Unmarshal(base, &in)
+		in["InstanceId"] = fmt.Sprintf("i-0fleet%010d", i)
+		ip := fmt.Sprintf("10.0.%d.%d", 1+i/250, 10+i%250)
+		in["PrivateIpAddress"] = ip
+		in["PrivateDnsName"] = "ip-" + strings.ReplaceAll(ip, ".", "-") + ".eu-west-1.compute.internal"
+		insts = append(insts, in)
+	}
+	res["Instances"] = insts
+	b, _ = json.MarshalIndent(out, "", "    ")
+	os.WriteFile(p, b, 0o644)
+	return dir
+}
+
+// TestAllPendingCallsIndependentOfInstanceCount diagnoses 10 and then 1,000 instances of one
+// cluster live: the AWS calls must not grow with the number of instances.
+func TestAllPendingCallsIndependentOfInstanceCount(t *testing.T) {
+	counts := map[int]int{}
+	for _, n := range []int{10, 1000} {
+		fake := liveEnv(t, fleetSnapshot(t, "healthy-al2023", n), nil)
+		code, out, errOut := run("why-not-joining", "--all-pending", "--cluster", "prod", "-o", "json")
+		if code != ExitOK {
+			t.Fatalf("n=%d exit %d: %s", n, code, errOut)
+		}
+		var fleet struct {
+			Summary struct{ Diagnosed, Failing int }
+		}
+		if err := json.Unmarshal([]byte(out), &fleet); err != nil {
+			t.Fatal(err)
+		}
+		if fleet.Summary.Diagnosed != n || fleet.Summary.Failing != 0 {
+			t.Fatalf("n=%d: %+v", n, fleet.Summary)
+		}
+		counts[n] = fake.Requests()
+	}
+	if counts[1000] != counts[10] || counts[10] > 25 {
+		t.Errorf("AWS requests: %d for 10 instances, %d for 1,000 (must not grow, at most 25)", counts[10], counts[1000])
 	}
 }

@@ -19,6 +19,8 @@ type WhyNotJoiningOptions struct {
 	Snapshot   string
 	Cluster    string
 	AWS        AWSOptions
+	// AllPending diagnoses every instance of the cluster that has not joined.
+	AllPending bool
 	// Registry defaults to checks.Default().
 	Registry *checks.Registry
 }
@@ -51,6 +53,12 @@ it saw, why it blocks the join and the fix.`,
   eksdoctor why-not-joining i-0abc1234def567890 --snapshot snap.tar.gz -o json
   eksdoctor why-not-joining i-0abc1234def567890 --snapshot ./snap --checks 'auth.*,bootstrap.*'`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if o.AllPending {
+				if len(args) != 0 {
+					return usageErr("--all-pending takes no INSTANCE_ID")
+				}
+				return nil
+			}
 			if len(args) != 1 {
 				return usageErr("why-not-joining takes exactly one INSTANCE_ID, got %d arguments", len(args))
 			}
@@ -60,6 +68,9 @@ it saw, why it blocks the join and the fix.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.AllPending {
+				return o.RunAll()
+			}
 			o.InstanceID = args[0]
 			return o.Run()
 		},
@@ -67,6 +78,7 @@ it saw, why it blocks the join and the fix.`,
 	o.addOutputFlag(cmd)
 	cmd.Flags().StringVar(&o.Snapshot, "snapshot", "", "analyse this snapshot directory or .tar.gz instead of the live account")
 	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (default: inferred from instance tags or user data)")
+	cmd.Flags().BoolVar(&o.AllPending, "all-pending", false, "diagnose every instance of the cluster that has no Node object (all of them when nodes are unknown)")
 	o.AWS.addFlags(cmd)
 	return cmd
 }
@@ -87,7 +99,7 @@ func (o *WhyNotJoiningOptions) Run() error {
 	var snap *snapshot.Snapshot
 	var denied []string
 	if o.Snapshot == "" {
-		snap, denied, err = o.AWS.collect(o.GlobalOptions, []string{o.InstanceID}, o.Cluster, checks.Needs(selected))
+		snap, denied, err = o.AWS.collect(o.GlobalOptions, []string{o.InstanceID}, o.Cluster, checks.Needs(selected), false)
 		if err != nil {
 			return err
 		}
@@ -109,17 +121,8 @@ func (o *WhyNotJoiningOptions) Run() error {
 }
 
 func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem, denied []string) error {
-	findings := checks.Run(selected, ev)
 	metas := reg.Metas()
-	d := checks.Diagnose(findings, metas)
-	r := report.New(ev, findings, d, len(selected), problems)
-	r.DeniedPermissions = denied
-	for _, g := range ev.PermissionGaps() {
-		r.DeniedPermissions = appendMissing(r.DeniedPermissions, g.Permission)
-	}
-	if r.DeniedPermissions == nil {
-		r.DeniedPermissions = []string{}
-	}
+	r := diagnose(reg, selected, ev, problems, denied)
 	partial := len(r.DeniedPermissions) > 0
 	var err error
 	switch o.Output {
@@ -160,4 +163,101 @@ func appendMissing(l []string, s string) []string {
 		}
 	}
 	return append(l, s)
+}
+
+// diagnose runs the checks on one instance's evidence and builds its report.
+func diagnose(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem, denied []string) *report.Report {
+	findings := checks.Run(selected, ev)
+	d := checks.Diagnose(findings, reg.Metas())
+	r := report.New(ev, findings, d, len(selected), problems)
+	r.DeniedPermissions = append([]string{}, denied...)
+	for _, g := range ev.PermissionGaps() {
+		r.DeniedPermissions = appendMissing(r.DeniedPermissions, g.Permission)
+	}
+	return r
+}
+
+// RunAll diagnoses every instance of the cluster that has not joined.
+func (o *WhyNotJoiningOptions) RunAll() error {
+	if err := o.validateOutput(); err != nil {
+		return err
+	}
+	reg := o.Registry
+	if reg == nil {
+		reg = checks.Default()
+	}
+	selected, err := reg.Select(o.Checks)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var snap *snapshot.Snapshot
+	var denied []string
+	if o.Snapshot == "" {
+		if o.Cluster == "" {
+			return usageErr("--all-pending against AWS needs --cluster")
+		}
+		if snap, denied, err = o.AWS.collect(o.GlobalOptions, nil, o.Cluster, checks.Needs(selected), true); err != nil {
+			return err
+		}
+	} else if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {
+		return inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
+	}
+	var problems []report.InputProblem
+	for _, p := range snap.Problems {
+		problems = append(problems, report.InputProblem{Path: p.Path, Problem: p.Err})
+	}
+	fleet := &report.Fleet{SchemaVersion: report.SchemaVersion, Cluster: o.Cluster, Source: snap.Origin, Instances: []*report.Report{}, Joined: []string{}}
+	partial := false
+	for _, id := range snap.InstanceIDs() {
+		ev, err := snap.Evidence(id, o.Cluster)
+		if err != nil {
+			return inputErr("%v", err)
+		}
+		if fleet.Cluster == "" {
+			fleet.Cluster = ev.Target.Cluster
+		}
+		if joined(ev) {
+			fleet.Joined = append(fleet.Joined, id)
+			continue
+		}
+		r := diagnose(reg, selected, ev, problems, denied)
+		partial = partial || len(r.DeniedPermissions) > 0
+		fleet.Instances = append(fleet.Instances, r)
+	}
+	fleet.Summarize()
+	switch o.Output {
+	case "json":
+		err = report.FleetJSON(o.stdout, fleet)
+	case "markdown", "md":
+		err = report.FleetMarkdown(o.stdout, fleet)
+	default:
+		err = report.FleetText(o.stdout, fleet, report.TextOptions{Color: o.useColor()})
+	}
+	if err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	code := ExitOK
+	switch {
+	case fleet.Summary.Failing > 0:
+		code = ExitFindings
+	case partial:
+		code = ExitPartial
+	}
+	if o.ExitZero || code == ExitOK {
+		return nil
+	}
+	return codeOnly(code)
+}
+
+// joined reports whether a Node object exists for the instance (by private DNS name or provider ID).
+func joined(ev *evidence.Evidence) bool {
+	if !ev.Have(evidence.KindNodes) || ev.Instance == nil {
+		return false
+	}
+	for _, n := range ev.Nodes {
+		if n.Name == ev.Instance.PrivateDNSName || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,101 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fatih/color"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Fleet is the report of many instances of one cluster (why-not-joining --all-pending).
+type Fleet struct {
+	SchemaVersion string `json:"schemaVersion"`
+	Cluster       string `json:"cluster"`
+	Source        string `json:"source"`
+	// Instances are the per-instance reports of the instances that have not joined.
+	Instances []*Report `json:"instances"`
+	// Joined lists the instances skipped because a Node object exists for them.
+	Joined  []string     `json:"joined"`
+	Summary FleetSummary `json:"summary"`
+}
+
+// FleetSummary counts instances.
+type FleetSummary struct {
+	Diagnosed int `json:"diagnosed"`
+	Joined    int `json:"joined"`
+	// Failing counts instances with at least one failing finding.
+	Failing int `json:"failing"`
+	// Causes counts instances by most likely cause.
+	Causes map[string]int `json:"causes"`
+}
+
+// Summarize fills Summary from Instances and Joined.
+func (f *Fleet) Summarize() {
+	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Causes: map[string]int{}}
+	for _, r := range f.Instances {
+		if r.Summary.Fail > 0 {
+			f.Summary.Failing++
+		}
+		if c := r.Diagnosis.MostLikelyCause; c != nil {
+			f.Summary.Causes[*c]++
+		}
+	}
+}
+
+// FleetJSON writes the fleet report as indented JSON.
+func FleetJSON(w io.Writer, f *Fleet) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(f)
+}
+
+func causeOf(r *Report) (string, string) {
+	if r.Diagnosis.MostLikelyCause == nil {
+		return "-", "no failing check"
+	}
+	return *r.Diagnosis.MostLikelyCause, findFinding(r.Findings, *r.Diagnosis.MostLikelyCause).Message
+}
+
+// FleetText writes one line per instance: its most likely cause and what was seen.
+func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
+	p := painter{on: o.Color}
+	fmt.Fprintf(w, "%s cluster %s — %d instance(s) not joined, %d joined (evidence: %s)\n\n", p.paint("eksdoctor why-not-joining --all-pending", color.Bold),
+		f.Cluster, f.Summary.Diagnosed, f.Summary.Joined, f.Source)
+	if len(f.Instances) == 0 {
+		fmt.Fprintln(w, "Every instance of the cluster has a Node object.")
+		return nil
+	}
+	width := o.Width
+	if width <= 0 {
+		width = 120
+	}
+	tbl := tablewriter.NewTable(w, tablewriter.WithMaxWidth(width), tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignment(tw.AlignLeft), tablewriter.WithHeaderAlignment(tw.AlignLeft))
+	tbl.Header("INSTANCE", "MOST LIKELY CAUSE", "SEEN")
+	for _, r := range f.Instances {
+		id, msg := causeOf(r)
+		if err := tbl.Append([]string{r.Target.InstanceID, id, msg}); err != nil {
+			return err
+		}
+	}
+	if err := tbl.Render(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%d of %d not-joined instance(s) have a failing check; 'eksdoctor why-not-joining ID' explains one in full.\n", f.Summary.Failing, f.Summary.Diagnosed)
+	return nil
+}
+
+// FleetMarkdown writes the fleet report for a ticket.
+func FleetMarkdown(w io.Writer, f *Fleet) error {
+	fmt.Fprintf(w, "## eksdoctor: instances not joining `%s`\n\n%d not joined, %d joined.\n\n| Instance | Most likely cause | Seen |\n|---|---|---|\n", f.Cluster, f.Summary.Diagnosed, f.Summary.Joined)
+	for _, r := range f.Instances {
+		id, msg := causeOf(r)
+		fmt.Fprintf(w, "| `%s` | `%s` | %s |\n", r.Target.InstanceID, id, mdEscape(msg))
+	}
+	_, err := fmt.Fprintln(w, strings.Repeat("", 0))
+	return err
+}
