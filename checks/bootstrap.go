@@ -340,9 +340,16 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 	}
 	in, ok := cidrContains(cidr, dns)
 	it := bootstrapItem(ev, "%s: %s; service CIDR %s", from, dns, cidr)
+	kubeDNS := ""
+	if ev.KubeDNS != nil {
+		kubeDNS = ev.KubeDNS.ClusterIP
+	}
 	switch {
 	case !ok:
 		return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %q is not an IP address", dns), it))
+	case in && kubeDNS != "" && kubeDNS != dns:
+		return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is not the kube-dns Service IP %s", dns, from, kubeDNS), it,
+			item(ev.Source(evidence.KindKubeDNS), "Service kube-system/kube-dns clusterIP %s", kubeDNS)))
 	case !in:
 		return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is outside the service CIDR %s; kube-dns is %s", dns, from, cidr, dotTen(cidr)), it))
 	}

@@ -53,11 +53,19 @@ func healthyEvidence() *evidence.Evidence {
 	ev.CSRs = []evidence.CSR{{Name: "csr-1", SignerName: "kubernetes.io/kubelet-serving", Username: "system:node:" + tNode, Created: tNow.Add(-20 * time.Minute), State: "Approved", Issued: true}}
 	ev.AWSNode = &evidence.DaemonSet{Name: "aws-node", Env: map[string]string{"WARM_ENI_TARGET": "1"}}
 	addNetwork(ev)
+	ev.AWSNode.Desired, ev.AWSNode.Ready = 3, 3
+	ev.AWSNode.Tolerations = []evidence.Toleration{{Operator: "Exists"}}
+	ev.KubeDNS = &evidence.Service{Name: "kube-dns", ClusterIP: "172.20.0.10"}
+	ev.AWSNodeServiceAccount = &evidence.ServiceAccount{Name: "aws-node"}
+	ev.NodeRBAC = &evidence.NodeRBAC{ClusterRoles: map[string]bool{"eks:node-bootstrapper": true, "eks:node-manager": true},
+		ClusterRoleBindings: map[string]bool{"eks:node-bootstrapper": true, "eks:node-manager": true}}
+	ev.Webhooks = []evidence.Webhook{{Configuration: "vpc-resource-validating-webhook", Name: "vpc.k8s.aws", FailurePolicy: "Fail", Service: "kube-system/eks-vpc-resource",
+		ReadyEndpoints: 2, Rules: []evidence.WebhookRule{{APIGroups: []string{""}, Resources: []string{"pods"}, Operations: []string{"CREATE"}}}}}
 	for _, k := range []evidence.Kind{evidence.KindCluster, evidence.KindAccessEntries, evidence.KindNodegroups, evidence.KindInstance, evidence.KindUserData,
 		evidence.KindImage, evidence.KindInstanceType, evidence.KindSubnets, evidence.KindVPCs, evidence.KindInstanceProfile, evidence.KindNodeRole,
 		evidence.KindNodeRolePolicies, evidence.KindAWSAuth, evidence.KindVPCCNIConfig, evidence.KindNodes, evidence.KindCSRs, evidence.KindAWSNode, evidence.KindBootstrap,
 		evidence.KindRouteTables, evidence.KindSecurityGroups, evidence.KindNetworkACLs, evidence.KindVPCEndpoints, evidence.KindNATGateways,
-		evidence.KindVPCAttributes, evidence.KindDHCPOptions} {
+		evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindWebhooks, evidence.KindNodeRBAC, evidence.KindKubeDNS, evidence.KindAWSNodeServiceAccount} {
 		ev.Mark(k, "test:"+string(k))
 	}
 	return ev
@@ -387,6 +395,7 @@ func TestChecks(t *testing.T) {
 		}, StatusFail, "no Linux node"},
 	}
 	cases = append(cases, networkCases()...)
+	cases = append(cases, kubeCases()...)
 	reg := Default()
 	covered := map[string]map[Status]bool{}
 	for _, tc := range cases {
@@ -536,5 +545,41 @@ func networkCases() []checkCase {
 			ev.LaunchTemplate = &evidence.LaunchTemplateVersion{ID: "lt-1", Version: 1, SecurityGroupIDs: []string{"sg-cluster", "sg-extra"}}
 			ev.Mark(evidence.KindLaunchTemplate, "test")
 		}, StatusPass, "include the cluster security group"},
+	}
+}
+
+func kubeCases() []checkCase {
+	nodeHook := func(ready int) func(ev *evidence.Evidence) {
+		return func(ev *evidence.Evidence) {
+			ev.Webhooks = append(ev.Webhooks, evidence.Webhook{Configuration: "policy-engine", Name: "validate.nodes", FailurePolicy: "Fail", Service: "policy/engine",
+				ReadyEndpoints: ready, Rules: []evidence.WebhookRule{{APIGroups: []string{"*"}, Resources: []string{"*"}, Operations: []string{"CREATE", "UPDATE"}}}})
+		}
+	}
+	return []checkCase{
+		{"cluster.webhook-blocks-nodes", "no endpoints", nodeHook(0), StatusFail, "no ready endpoint"},
+		{"cluster.webhook-blocks-nodes", "endpoints ready", nodeHook(1), StatusPass, "1 fail-closed"},
+		{"cluster.webhook-blocks-nodes", "ignore policy", func(ev *evidence.Evidence) {
+			nodeHook(0)(ev)
+			ev.Webhooks[1].FailurePolicy = "Ignore"
+		}, StatusPass, "0 fail-closed"},
+		{"cluster.webhook-blocks-nodes", "endpoints unknown", nodeHook(-1), StatusSkipped, "cannot tell"},
+		{"runtime.cni-not-ready", "missing daemonset", func(ev *evidence.Evidence) { ev.AWSNode = nil }, StatusFail, "does not exist"},
+		{"runtime.cni-not-ready", "taint not tolerated", func(ev *evidence.Evidence) {
+			ev.AWSNode.Tolerations = []evidence.Toleration{{Key: "CriticalAddonsOnly", Operator: "Exists"}}
+			ev.Bootstrap.Taints = []string{"dedicated=gpu:NoSchedule"}
+		}, StatusFail, "dedicated=gpu:NoSchedule"},
+		{"runtime.cni-not-ready", "pods not ready", func(ev *evidence.Evidence) { ev.AWSNode.Ready = 1 }, StatusWarn, "2 of 3"},
+		{"runtime.cni-not-ready", "ok", nil, StatusPass, ""},
+		{"auth.node-manager-rbac", "manager binding deleted", func(ev *evidence.Evidence) { delete(ev.NodeRBAC.ClusterRoleBindings, "eks:node-manager") }, StatusFail, "ClusterRoleBinding eks:node-manager"},
+		{"auth.node-manager-rbac", "self-managed", func(ev *evidence.Evidence) {
+			delete(ev.NodeRBAC.ClusterRoles, "eks:node-manager")
+			ev.Instance.Tags = map[string]string{}
+		}, StatusWarn, "self-managed"},
+		{"auth.node-manager-rbac", "ok", nil, StatusPass, ""},
+		{"bootstrap.dns-ip", "not kube-dns", func(ev *evidence.Evidence) { ev.KubeDNS.ClusterIP = "172.20.0.53" }, StatusFail, "not the kube-dns Service IP"},
+		{"iam.node-role-policies", "cni via irsa annotation", func(ev *evidence.Evidence) {
+			ev.NodeRolePolicies = ev.NodeRolePolicies[:2]
+			ev.AWSNodeServiceAccount.Annotations = map[string]string{"eks.amazonaws.com/role-arn": "arn:aws:iam::111122223333:role/cni"}
+		}, StatusPass, ""},
 	}
 }

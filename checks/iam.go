@@ -47,7 +47,7 @@ func iamChecks() []Check {
 				return one(pass(ip.Arn, fmt.Sprintf("instance profile %s holds role %s", ip.Name, ip.Roles[0].Name), item(src, "role %s", ip.Roles[0].Arn)))
 			}},
 		{Meta: Meta{ID: "iam.node-role-policies", Title: "Node role lacks required managed policies", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindNodeRole, evidence.KindNodeRolePolicies}, Optional: []evidence.Kind{evidence.KindAWSNode},
+			Needs: []evidence.Kind{evidence.KindNodeRole, evidence.KindNodeRolePolicies}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindAWSNodeServiceAccount},
 			Stage: StageIdentity, Explains: explains("runtime.image-pull", "runtime.ipamd-no-ips", "runtime.cni-not-ready"),
 			Why:         "AmazonEKSWorkerNodePolicy lets the node describe the cluster and itself, AmazonEC2ContainerRegistryReadOnly (or PullOnly) lets it pull the pause and add-on images, and AmazonEKS_CNI_Policy lets aws-node assign pod IPs unless aws-node has its own role (IRSA / Pod Identity); without them the node never becomes Ready.",
 			Remediation: "aws iam attach-role-policy --role-name ROLE --policy-arn arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy (likewise AmazonEC2ContainerRegistryReadOnly and AmazonEKS_CNI_Policy, or give aws-node an IRSA / Pod Identity role with AmazonEKS_CNI_Policy).",
@@ -75,7 +75,7 @@ func iamChecks() []Check {
 					switch {
 					case !ev.Have(evidence.KindAWSNode):
 						cniNote = "; " + policyCNI + " is also missing (needed unless aws-node uses IRSA or Pod Identity; the aws-node DaemonSet was not collected)"
-					case awsNodeHasOwnRole(ev.AWSNode):
+					case awsNodeHasOwnRole(ev.AWSNode) || (ev.AWSNodeServiceAccount != nil && ev.AWSNodeServiceAccount.Annotations["eks.amazonaws.com/role-arn"] != ""):
 						cniMissing = false
 					default:
 						missing = append(missing, policyCNI+" (aws-node has no IRSA / Pod Identity role)")

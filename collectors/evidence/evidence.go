@@ -108,6 +108,13 @@ type Evidence struct {
 	// ConsoleOutput is the instance's console output; log signature checks read it.
 	ConsoleOutput *ConsoleOutput
 
+	// AWSNodeServiceAccount is ServiceAccount kube-system/aws-node (nil when it does not exist).
+	AWSNodeServiceAccount *ServiceAccount
+	// KubeDNS is Service kube-system/kube-dns (nil when it does not exist).
+	KubeDNS  *Service
+	NodeRBAC *NodeRBAC
+	Webhooks []Webhook
+
 	sources map[Kind]string
 	gaps    map[Kind]Gap
 }

@@ -263,4 +263,61 @@ type DaemonSet struct {
 	// (sts.amazonaws.com means IRSA; pods.eks.amazonaws.com means Pod Identity).
 	ProjectedTokenAudiences []string
 	Annotations             map[string]string
+	// Tolerations of the pod template.
+	Tolerations []Toleration
+	// Desired and Ready are status.desiredNumberScheduled and status.numberReady.
+	Desired, Ready int
+}
+
+// Kubernetes-side evidence kinds added by the live cluster collector.
+const (
+	KindAWSNodeServiceAccount Kind = "kube:aws-node-serviceaccount" // kubectl -n kube-system get sa aws-node
+	KindKubeDNS               Kind = "kube:kube-dns"                // kubectl -n kube-system get svc kube-dns
+	KindNodeRBAC              Kind = "kube:node-rbac"               // ClusterRoles/Bindings eks:node-bootstrapper, eks:node-manager
+	KindWebhooks              Kind = "kube:webhooks"                // validating/mutating webhook configurations + EndpointSlices
+)
+
+// ServiceAccount is a Kubernetes ServiceAccount (its annotations carry IRSA's role ARN).
+type ServiceAccount struct {
+	Name        string
+	Annotations map[string]string
+}
+
+// Service is a Kubernetes Service.
+type Service struct {
+	Name      string
+	ClusterIP string
+}
+
+// NodeRBAC says which of the EKS node ClusterRoles and ClusterRoleBindings exist, by name.
+type NodeRBAC struct {
+	ClusterRoles        map[string]bool
+	ClusterRoleBindings map[string]bool
+}
+
+// Webhook is one admission webhook.
+type Webhook struct {
+	Configuration string
+	Name          string
+	// Mutating is false for validating webhooks.
+	Mutating bool
+	// FailurePolicy is Fail or Ignore (Fail when unset, the API default).
+	FailurePolicy string
+	Rules         []WebhookRule
+	// Service is "namespace/name" of the in-cluster service called, empty for a URL.
+	Service string
+	// ReadyEndpoints counts ready endpoints of Service; -1 when unknown.
+	ReadyEndpoints int
+	// EndpointsGap says why ReadyEndpoints is unknown.
+	EndpointsGap string
+}
+
+// WebhookRule is one rule of a webhook.
+type WebhookRule struct {
+	APIGroups, Resources, Operations []string
+}
+
+// Toleration is a pod toleration.
+type Toleration struct {
+	Key, Operator, Value, Effect string
 }

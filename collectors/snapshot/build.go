@@ -560,6 +560,8 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	})
 	s.markKube(ev, evidence.KindCSRs, res, reason, p)
 
+	s.loadKubeExtras(ev)
+
 	p = s.kubePath("aws-node")
 	res, reason = decodeInto(s, p, func(o *KubeDaemonSet) { ev.AWSNode = convertDaemonSet(o) })
 	s.markObject(ev, evidence.KindAWSNode, res, reason, p)
@@ -627,7 +629,10 @@ func decodeB64PEM(s string) ([]byte, error) {
 
 func convertDaemonSet(o *KubeDaemonSet) *evidence.DaemonSet {
 	ds := &evidence.DaemonSet{Name: o.Metadata.Name, ServiceAccountName: o.Spec.Template.Spec.ServiceAccountName,
-		Env: map[string]string{}, Annotations: o.Metadata.Annotations}
+		Env: map[string]string{}, Annotations: o.Metadata.Annotations, Desired: o.Status.DesiredNumberScheduled, Ready: o.Status.NumberReady}
+	for _, t := range o.Spec.Template.Spec.Tolerations {
+		ds.Tolerations = append(ds.Tolerations, evidence.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value, Effect: t.Effect})
+	}
 	for _, c := range o.Spec.Template.Spec.Containers {
 		if c.Name != "aws-node" && len(o.Spec.Template.Spec.Containers) > 1 {
 			continue

@@ -468,10 +468,20 @@ type KubeCSR struct {
 // KubeDaemonSet is an apps/v1 DaemonSet, limited to what aws-node checks read.
 type KubeDaemonSet struct {
 	Metadata objectMeta `json:"metadata"`
-	Spec     struct {
+	Status   struct {
+		DesiredNumberScheduled int `json:"desiredNumberScheduled"`
+		NumberReady            int `json:"numberReady"`
+	} `json:"status"`
+	Spec struct {
 		Template struct {
 			Metadata objectMeta `json:"metadata"`
 			Spec     struct {
+				Tolerations []struct {
+					Key      string `json:"key"`
+					Operator string `json:"operator"`
+					Value    string `json:"value"`
+					Effect   string `json:"effect"`
+				} `json:"tolerations"`
 				ServiceAccountName string `json:"serviceAccountName"`
 				Containers         []struct {
 					Name string `json:"name"`
@@ -658,4 +668,48 @@ type ConsoleOutputOutput struct {
 	InstanceID string `json:"InstanceId"`
 	Timestamp  Time   `json:"Timestamp"`
 	Output     string `json:"Output"`
+}
+
+// KubeService is a v1 Service.
+type KubeService struct {
+	Metadata objectMeta `json:"metadata"`
+	Spec     struct {
+		ClusterIP string `json:"clusterIP"`
+	} `json:"spec"`
+}
+
+// KubeServiceAccount is a v1 ServiceAccount.
+type KubeServiceAccount struct {
+	Metadata objectMeta `json:"metadata"`
+}
+
+// KubeWebhookConfiguration is a validating or mutating webhook configuration.
+type KubeWebhookConfiguration struct {
+	Kind     string     `json:"kind"`
+	Metadata objectMeta `json:"metadata"`
+	Webhooks []struct {
+		Name          string `json:"name"`
+		FailurePolicy string `json:"failurePolicy"`
+		ClientConfig  struct {
+			URL     string `json:"url"`
+			Service *struct {
+				Namespace string `json:"namespace"`
+				Name      string `json:"name"`
+			} `json:"service"`
+		} `json:"clientConfig"`
+		Rules []struct {
+			APIGroups  []string `json:"apiGroups"`
+			Resources  []string `json:"resources"`
+			Operations []string `json:"operations"`
+		} `json:"rules"`
+	} `json:"webhooks"`
+}
+
+// KubeEndpointSlice is a discovery.k8s.io/v1 EndpointSlice.
+type KubeEndpointSlice struct {
+	Endpoints []struct {
+		Conditions struct {
+			Ready *bool `json:"ready"`
+		} `json:"conditions"`
+	} `json:"endpoints"`
 }

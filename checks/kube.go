@@ -1,0 +1,153 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+const (
+	docWebhooks       = "https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#failure-policy"
+	docEKSWebhooks    = "https://docs.aws.amazon.com/eks/latest/best-practices/reliability.html"
+	docVPCCNI         = "https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html"
+	docTaints         = "https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/"
+	docNodeRBAC       = "https://docs.aws.amazon.com/eks/latest/userguide/default-roles-users.html"
+	docNodeAuthorizer = "https://kubernetes.io/docs/reference/access-authn-authz/node/"
+)
+
+// nodeJoinResources are the resources a joining kubelet creates or updates.
+var nodeJoinResources = []string{"nodes", "nodes/status", "leases", "certificatesigningrequests"}
+
+// webhookMatchesNodeJoin reports which node-join resource a rule set intercepts.
+func webhookMatchesNodeJoin(w evidence.Webhook) string {
+	for _, r := range w.Rules {
+		writes := false
+		for _, op := range r.Operations {
+			if op == "*" || op == "CREATE" || op == "UPDATE" {
+				writes = true
+			}
+		}
+		if !writes {
+			continue
+		}
+		for _, res := range r.Resources {
+			for _, want := range nodeJoinResources {
+				if res == "*" || res == "*/*" || res == want || strings.HasPrefix(want, res+"/") && res == "nodes" {
+					return want
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// tolerates reports whether tolerations admit a taint written "key=value:Effect" or "key:Effect".
+func tolerates(tols []evidence.Toleration, taint string) bool {
+	kv, effect, _ := strings.Cut(taint, ":")
+	key, value, _ := strings.Cut(kv, "=")
+	for _, t := range tols {
+		if t.Effect != "" && t.Effect != effect {
+			continue
+		}
+		switch {
+		case t.Operator == "Exists" && (t.Key == "" || t.Key == key):
+			return true
+		case (t.Operator == "" || t.Operator == "Equal") && t.Key == key && t.Value == value:
+			return true
+		}
+	}
+	return false
+}
+
+func kubeChecks() []Check {
+	return []Check{
+		{Meta: Meta{ID: "cluster.webhook-blocks-nodes", Title: "An admission webhook that fails closed blocks node registration", Severity: SeverityHigh,
+			Needs: []evidence.Kind{evidence.KindWebhooks}, Stage: StageCerts, Explains: explains("csr.pending", "runtime.node-name-not-found"),
+			Why:         "A validating or mutating webhook with failurePolicy Fail that intercepts nodes, leases or certificate signing requests rejects every such request while its service has no ready endpoint — and its pods often cannot start until nodes join, so new nodes never register.",
+			Remediation: "Scope the webhook away from node objects (rules or namespaceSelector/objectSelector), set failurePolicy: Ignore, or restore its backing pods; in an emergency delete it: kubectl delete validatingwebhookconfiguration NAME.",
+			Docs:        []string{docWebhooks, docEKSWebhooks}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				var out []Finding
+				checked := 0
+				for _, w := range ev.Webhooks {
+					res := webhookMatchesNodeJoin(w)
+					if res == "" || w.FailurePolicy != "Fail" || w.Service == "" {
+						continue
+					}
+					checked++
+					kind := "validating"
+					if w.Mutating {
+						kind = "mutating"
+					}
+					it := item(ev.Source(evidence.KindWebhooks), "%s webhook %s/%s: failurePolicy %s, intercepts %s, service %s, ready endpoints %d", kind, w.Configuration, w.Name, w.FailurePolicy, res, w.Service, w.ReadyEndpoints)
+					switch {
+					case w.ReadyEndpoints < 0:
+						out = append(out, Finding{Status: StatusSkipped, Resource: w.Configuration, Message: fmt.Sprintf("cannot tell whether %s webhook %s has ready endpoints: %s", kind, w.Name, w.EndpointsGap)})
+					case w.ReadyEndpoints == 0:
+						out = append(out, fail(w.Configuration, fmt.Sprintf("%s webhook %s (failurePolicy Fail) intercepts %s but service %s has no ready endpoint", kind, w.Name, res, w.Service), it))
+					}
+				}
+				if len(out) > 0 {
+					return out
+				}
+				return one(pass("admission webhooks", fmt.Sprintf("%d fail-closed webhook(s) intercept node objects, all with ready endpoints (%d webhooks in all)", checked, len(ev.Webhooks)),
+					item(ev.Source(evidence.KindWebhooks), "%d webhooks", len(ev.Webhooks))))
+			}},
+		{Meta: Meta{ID: "runtime.cni-not-ready", Title: "The VPC CNI (aws-node) is not running on the node", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindAWSNode}, Optional: []evidence.Kind{evidence.KindBootstrap, evidence.KindNodes, evidence.KindInstance},
+			Stage:       StagePostJoin,
+			Why:         "The kubelet reports NetworkPluginNotReady until aws-node writes the CNI configuration; if the aws-node DaemonSet is missing, cannot schedule on the node (a taint it does not tolerate) or its pods are not ready, the node stays NotReady.",
+			Remediation: "Reinstall or repair the VPC CNI add-on (aws eks update-addon --cluster-name CLUSTER --addon-name vpc-cni --resolve-conflicts OVERWRITE); make aws-node tolerate the node's taints (its default toleration is operator: Exists); check aws-node logs with kubectl -n kube-system logs ds/aws-node -c aws-node.",
+			Docs:        []string{docVPCCNI, docTaints}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				ds := ev.AWSNode
+				if ds == nil {
+					return one(fail("kube-system/aws-node", "DaemonSet kube-system/aws-node does not exist: no pod will configure pod networking", item(ev.Source(evidence.KindAWSNode), "NotFound")))
+				}
+				it := item(ev.Source(evidence.KindAWSNode), "aws-node: %d desired, %d ready; %d toleration(s)", ds.Desired, ds.Ready, len(ds.Tolerations))
+				if ev.Bootstrap != nil {
+					for _, taint := range ev.Bootstrap.Taints {
+						if strings.HasSuffix(taint, ":NoSchedule") || strings.HasSuffix(taint, ":NoExecute") {
+							if !tolerates(ds.Tolerations, taint) {
+								return one(fail("kube-system/aws-node", fmt.Sprintf("the node registers with taint %s, which aws-node does not tolerate: the CNI never starts there", taint), it,
+									item(ev.Source(evidence.KindBootstrap), "taints %s", quoteList(ev.Bootstrap.Taints))))
+							}
+						}
+					}
+				}
+				if ds.Desired > ds.Ready {
+					return one(warn("kube-system/aws-node", fmt.Sprintf("%d of %d aws-node pods are not ready", ds.Desired-ds.Ready, ds.Desired), it))
+				}
+				return one(pass("kube-system/aws-node", fmt.Sprintf("aws-node ready on %d/%d nodes and tolerates the node's taints", ds.Ready, ds.Desired), it))
+			}},
+		{Meta: Meta{ID: "auth.node-manager-rbac", Title: "EKS node ClusterRoles or bindings are missing", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindNodeRBAC}, Optional: []evidence.Kind{evidence.KindInstance},
+			Stage: StageAuth, Explains: explains("csr.*", "nodegroup.health-issues"),
+			Why:         "EKS creates the ClusterRoles and ClusterRoleBindings eks:node-bootstrapper (nodes may request their certificates) and eks:node-manager (the managed node group service may manage nodes); when they are deleted, CSRs are not approved and managed node group operations fail with AccessDenied.",
+			Remediation: "Recreate the missing objects as EKS defines them (compare with a healthy cluster: kubectl get clusterrole,clusterrolebinding eks:node-manager eks:node-bootstrapper -o yaml), or open a support case; never delete eks:* RBAC objects.",
+			Docs:        []string{docNodeRBAC, docNodeAuthorizer}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				r := ev.NodeRBAC
+				var missing []string
+				for _, name := range []string{"eks:node-bootstrapper", "eks:node-manager"} {
+					if !r.ClusterRoles[name] {
+						missing = append(missing, "ClusterRole "+name)
+					}
+					if !r.ClusterRoleBindings[name] {
+						missing = append(missing, "ClusterRoleBinding "+name)
+					}
+				}
+				it := item(ev.Source(evidence.KindNodeRBAC), "present: %d ClusterRoles, %d ClusterRoleBindings", len(r.ClusterRoles), len(r.ClusterRoleBindings))
+				if len(missing) == 0 {
+					return one(pass("rbac", "eks:node-bootstrapper and eks:node-manager roles and bindings exist", it))
+				}
+				managed := ev.Instance != nil && ev.Instance.Tags["eks:nodegroup-name"] != ""
+				onlyManager := !strings.Contains(strings.Join(missing, ","), "bootstrapper")
+				if onlyManager && !managed {
+					return one(warn("rbac", "missing "+strings.Join(missing, ", ")+" (managed node groups need them; this node is self-managed)", it))
+				}
+				return one(fail("rbac", "missing "+strings.Join(missing, ", "), it))
+			}},
+	}
+}
