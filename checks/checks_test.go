@@ -65,7 +65,7 @@ func healthyEvidence() *evidence.Evidence {
 		evidence.KindImage, evidence.KindInstanceType, evidence.KindSubnets, evidence.KindVPCs, evidence.KindInstanceProfile, evidence.KindNodeRole,
 		evidence.KindNodeRolePolicies, evidence.KindAWSAuth, evidence.KindVPCCNIConfig, evidence.KindNodes, evidence.KindCSRs, evidence.KindAWSNode, evidence.KindBootstrap,
 		evidence.KindRouteTables, evidence.KindSecurityGroups, evidence.KindNetworkACLs, evidence.KindVPCEndpoints, evidence.KindNATGateways,
-		evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindWebhooks, evidence.KindNodeRBAC, evidence.KindKubeDNS, evidence.KindAWSNodeServiceAccount} {
+		evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindWebhooks, evidence.KindWebhookEndpoints, evidence.KindNodeRBAC, evidence.KindKubeDNS, evidence.KindAWSNodeServiceAccount} {
 		ev.Mark(k, "test:"+string(k))
 	}
 	return ev

@@ -98,6 +98,20 @@ if [ "$kube" = 1 ] && command -v kubectl >/dev/null; then
   save kube/nodes.json kubectl get nodes -o json
   save kube/csrs.json kubectl get csr -o json
   save kube/aws-node.json kubectl -n kube-system get daemonset aws-node -o json
+  save kube/aws-node-serviceaccount.json kubectl -n kube-system get serviceaccount aws-node -o json
+  save kube/kube-dns.json kubectl -n kube-system get service kube-dns -o json
+  mkdir -p "$snap/kube/clusterroles" "$snap/kube/clusterrolebindings" "$snap/kube/endpointslices"
+  for n in eks:node-bootstrapper eks:node-manager; do
+    save "kube/clusterroles/$n.json" kubectl get clusterrole "$n" -o json
+    save "kube/clusterrolebindings/$n.json" kubectl get clusterrolebinding "$n" -o json
+  done
+  save kube/validatingwebhookconfigurations.json kubectl get validatingwebhookconfigurations -o json
+  save kube/mutatingwebhookconfigurations.json kubectl get mutatingwebhookconfigurations -o json
+  # EndpointSlices of the services behind fail-closed webhooks
+  for svc in $(kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o jsonpath='{range .items[*].webhooks[?(@.failurePolicy!="Ignore")]}{.clientConfig.service.namespace}{"."}{.clientConfig.service.name}{"\n"}{end}' 2>/dev/null | sort -u); do
+    [ "$svc" = "." ] && continue
+    save "kube/endpointslices/$svc.json" kubectl -n "${svc%%.*}" get endpointslices -l "kubernetes.io/service-name=${svc#*.}" -o json
+  done
 fi
 
 ids=$(printf '"%s",' "${instances[@]}")

@@ -73,6 +73,14 @@ func (r *Result) Source(path string) string {
 	return "aws:" + path
 }
 
+// SetSource records what produced the file at path (for files other collectors add).
+func (r *Result) SetSource(path, source string) {
+	if r.sources == nil {
+		r.sources = map[string]string{}
+	}
+	r.sources[path] = source
+}
+
 // Requests returns the number of HTTP requests made (pages).
 func (r *Result) Requests() int {
 	n := 0

@@ -274,7 +274,8 @@ const (
 	KindAWSNodeServiceAccount Kind = "kube:aws-node-serviceaccount" // kubectl -n kube-system get sa aws-node
 	KindKubeDNS               Kind = "kube:kube-dns"                // kubectl -n kube-system get svc kube-dns
 	KindNodeRBAC              Kind = "kube:node-rbac"               // ClusterRoles/Bindings eks:node-bootstrapper, eks:node-manager
-	KindWebhooks              Kind = "kube:webhooks"                // validating/mutating webhook configurations + EndpointSlices
+	KindWebhooks              Kind = "kube:webhooks"                // validating/mutating webhook configurations
+	KindWebhookEndpoints      Kind = "kube:webhook-endpoints"       // EndpointSlices of fail-closed webhooks' services
 )
 
 // ServiceAccount is a Kubernetes ServiceAccount (its annotations carry IRSA's role ARN).

@@ -30,6 +30,12 @@ type Read struct {
 	Kinds           []evidence.Kind
 }
 
+// Paths are the snapshot files the collector writes (besides per-service EndpointSlices).
+var Paths = []string{"kube/aws-auth.json", "kube/amazon-vpc-cni.json", "kube/nodes.json", "kube/csrs.json", "kube/aws-node.json",
+	"kube/aws-node-serviceaccount.json", "kube/kube-dns.json", "kube/validatingwebhookconfigurations.json", "kube/mutatingwebhookconfigurations.json",
+	"kube/clusterroles/eks:node-bootstrapper.json", "kube/clusterroles/eks:node-manager.json",
+	"kube/clusterrolebindings/eks:node-bootstrapper.json", "kube/clusterrolebindings/eks:node-manager.json"}
+
 // NodeRBACNames are the ClusterRoles and ClusterRoleBindings EKS creates for nodes.
 var NodeRBACNames = []string{"eks:node-bootstrapper", "eks:node-manager"}
 
@@ -46,7 +52,7 @@ var Reads = []Read{
 	{"rbac.authorization.k8s.io", "clusterrolebindings", "get", "", "", []evidence.Kind{evidence.KindNodeRBAC}},
 	{"admissionregistration.k8s.io", "validatingwebhookconfigurations", "list", "", "", []evidence.Kind{evidence.KindWebhooks}},
 	{"admissionregistration.k8s.io", "mutatingwebhookconfigurations", "list", "", "", []evidence.Kind{evidence.KindWebhooks}},
-	{"discovery.k8s.io", "endpointslices", "list", "", "", []evidence.Kind{evidence.KindWebhooks}},
+	{"discovery.k8s.io", "endpointslices", "list", "", "", []evidence.Kind{evidence.KindWebhookEndpoints}},
 }
 
 // Options control one collection.
@@ -147,7 +153,13 @@ func Collect(ctx context.Context, c kubernetes.Interface, o Options) *Result {
 			col.save("kube/clusterrolebindings/"+name+".json", "rbac.authorization.k8s.io/v1", "ClusterRoleBinding", o, err)
 		})
 	}
-	do(evidence.KindWebhooks, func() { col.webhooks(ctx) })
+	if col.wanted(evidence.KindWebhooks, evidence.KindWebhookEndpoints) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			col.webhooks(ctx)
+		}()
+	}
 	wg.Wait()
 	return col.res
 }

@@ -87,6 +87,19 @@ func (s *Snapshot) loadKubeExtras(ev *evidence.Evidence) {
 	if hooksOK {
 		ev.Webhooks = hooks
 		ev.Mark(evidence.KindWebhooks, s.src(s.kubePath("validatingwebhookconfigurations")))
+		endpointsGap := ""
+		for _, h := range hooks {
+			if h.EndpointsGap != "" {
+				endpointsGap = h.EndpointsGap
+			}
+		}
+		if endpointsGap != "" {
+			ev.AddGap(evidence.KindWebhookEndpoints, endpointsGap)
+		} else {
+			ev.Mark(evidence.KindWebhookEndpoints, s.src("kube/endpointslices/"))
+		}
+	} else {
+		ev.AddGap(evidence.KindWebhookEndpoints, "the webhook configurations were not collected")
 	}
 }
 

@@ -333,8 +333,14 @@ func cliError(b []byte) (notFound bool, reason string, ok bool) {
 		return false, "kubectl: Forbidden", true
 	case strings.HasPrefix(t, "Error from server ("):
 		code := t[len("Error from server ("):]
+		msg := ""
+		if i := strings.Index(code, "): "); i >= 0 {
+			msg = ": " + code[i+3:]
+		}
 		code = code[:max(0, strings.IndexByte(code, ')'))]
-		return false, "kubectl: " + code, true
+		return false, "kubectl: " + code + msg, true
+	case strings.HasPrefix(t, "Unable to connect to the server"):
+		return false, t, true
 	}
 	return false, "", false
 }

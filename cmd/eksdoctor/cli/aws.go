@@ -2,16 +2,20 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/eksdoctor/eksdoctor/collectors/awsapi"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/kube"
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/kubernetes"
 )
 
 // AWSOptions select the account, credentials and limits of live collection.
@@ -32,10 +36,46 @@ func (a *AWSOptions) addFlags(cmd *cobra.Command) {
 	f.DurationVar(&a.CallTimeout, "call-timeout", 20*time.Second, "time limit for one AWS API call, retries included")
 }
 
-// collect gathers live evidence for instanceIDs and returns it as an in-memory snapshot, with
-// the IAM actions that were denied.
-func (a *AWSOptions) collect(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*snapshot.Snapshot, []string, error) {
-	res, region, err := a.run(g, instanceIDs, cluster, needs, batch)
+// KubeOptions select how the cluster's API server is reached in live mode.
+type KubeOptions struct {
+	Kubeconfig, Context string
+	NoKube              bool
+}
+
+func (k *KubeOptions) addFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&k.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: KUBECONFIG, ~/.kube/config, the in-cluster account, else an EKS token from the AWS identity)")
+	f.StringVar(&k.Context, "context", "", "kubeconfig context")
+	f.BoolVar(&k.NoKube, "no-kube", false, "do not read the cluster's Kubernetes API (cluster-side checks are skipped)")
+}
+
+// LiveOptions gather evidence from the AWS account and the cluster's API server.
+type LiveOptions struct {
+	AWS  AWSOptions
+	Kube KubeOptions
+}
+
+func (l *LiveOptions) addFlags(cmd *cobra.Command) {
+	l.AWS.addFlags(cmd)
+	l.Kube.addFlags(cmd)
+}
+
+// collect gathers live evidence for instanceIDs into the snapshot layout (AWS, then the
+// cluster's API server) and returns the files, the region and the denied permissions.
+func (l *LiveOptions) collect(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*awsapi.Result, string, error) {
+	res, cfg, err := l.AWS.run(g, instanceIDs, cluster, needs, batch)
+	if err != nil {
+		return nil, "", err
+	}
+	if !l.Kube.NoKube {
+		l.Kube.collectInto(g, res, cfg, needs)
+	}
+	return res, cfg.Region, nil
+}
+
+// snapshot is collect returned as an in-memory snapshot.
+func (l *LiveOptions) snapshot(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*snapshot.Snapshot, []string, error) {
+	res, region, err := l.collect(g, instanceIDs, cluster, needs, batch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -44,12 +84,45 @@ func (a *AWSOptions) collect(g *GlobalOptions, instanceIDs []string, cluster str
 	return s, res.Denied(), nil
 }
 
-func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*awsapi.Result, string, error) {
+// collectInto reads the cluster side with client-go and adds its kube/ files to res. Without
+// access, it writes the reason into the kube/ files so the dependent checks say why they skip.
+func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.Config, needs []evidence.Kind) {
+	var endpoint, ca string
+	var dc struct {
+		Cluster struct {
+			Endpoint             string
+			CertificateAuthority struct{ Data string }
+		}
+	}
+	if json.Unmarshal(res.Files["eks/describe-cluster.json"], &dc) == nil {
+		endpoint, ca = dc.Cluster.Endpoint, dc.Cluster.CertificateAuthority.Data
+	}
+	rc, how, err := kube.RESTConfig(kube.ClientOptions{Kubeconfig: k.Kubeconfig, Context: k.Context, Endpoint: endpoint, CAData: ca, Cluster: res.Cluster, AWS: &cfg})
+	var cs kubernetes.Interface
+	if err == nil {
+		cs, err = kubernetes.NewForConfig(rc)
+	}
+	if err != nil {
+		fmt.Fprintf(g.stderr, "eksdoctor: %v; cluster-side checks are skipped\n", err)
+		for _, p := range kube.Paths {
+			res.Files[p] = []byte(fmt.Sprintf("Error from server (NoAccess): %v\n", err))
+		}
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for p, b := range kube.Collect(ctx, cs, kube.Options{Needs: needs}).Files {
+		res.Files[p] = b
+		res.SetSource(p, "kubernetes ("+how+")")
+	}
+}
+
+func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*awsapi.Result, aws.Config, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), a.Timeout)
 	defer cancel()
 	cfg, err := awsapi.LoadConfig(ctx, awsapi.ConfigOptions{Profile: a.Profile, Region: a.Region, RoleARN: a.RoleARN, AppID: "eksdoctor/" + Version})
 	if err != nil {
-		return nil, "", inputErr("%v", err)
+		return nil, cfg, inputErr("%v", err)
 	}
 	opts := awsapi.Options{Region: cfg.Region, Cluster: cluster, Needs: needs, CallTimeout: a.CallTimeout, Batch: batch}
 	if f, ok := g.stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
@@ -59,11 +132,11 @@ func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string,
 	res, err := awsapi.Collect(ctx, awsapi.NewClients(cfg), instanceIDs, opts)
 	switch {
 	case errors.Is(err, awsapi.ErrInstanceNotFound):
-		return nil, "", inputErr("%v in %s", err, cfg.Region)
+		return nil, cfg, inputErr("%v in %s", err, cfg.Region)
 	case err != nil:
-		return nil, "", inputErr("%v", err)
+		return nil, cfg, inputErr("%v", err)
 	}
-	return res, cfg.Region, nil
+	return res, cfg, nil
 }
 
 // NewCmdIAMPolicy builds `iam-policy`.

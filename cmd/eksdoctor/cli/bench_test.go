@@ -131,7 +131,7 @@ func BenchmarkLiveDiagnosis100msLatency(b *testing.B) {
 		before := f.Requests()
 		t0 := time.Now()
 		var out, errOut bytes.Buffer
-		if code := Main([]string{"why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json"}, &out, &errOut); code != ExitOK {
+		if code := Main([]string{"why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json", "--no-kube"}, &out, &errOut); code != ExitOK {
 			b.Fatalf("exit %d: %s", code, errOut.String())
 		}
 		if d := time.Since(t0); d > worst {

@@ -20,7 +20,7 @@ import (
 // CollectOptions are the inputs of collect.
 type CollectOptions struct {
 	*GlobalOptions
-	AWS       AWSOptions
+	Live      LiveOptions
 	Cluster   string
 	Instances []string
 	Out       string
@@ -51,7 +51,7 @@ replaced by REDACTED unless --no-redact is given; CA bundles and bootstrap flags
 	cmd.Flags().StringSliceVar(&o.Instances, "instance", nil, "instance ID to collect (repeatable; default: the cluster's tagged instances)")
 	cmd.Flags().StringVarP(&o.Out, "output", "o", "", "snapshot file to write (.tar.gz; required)")
 	cmd.Flags().BoolVar(&o.NoRedact, "no-redact", false, "keep secrets found in user data")
-	o.AWS.addFlags(cmd)
+	o.Live.addFlags(cmd)
 	return cmd
 }
 
@@ -60,7 +60,7 @@ func (o *CollectOptions) Run() error {
 	if o.Cluster == "" || o.Out == "" {
 		return usageErr("collect needs --cluster and -o FILE.tar.gz")
 	}
-	res, _, err := o.AWS.run(o.GlobalOptions, o.Instances, o.Cluster, nil, len(o.Instances) == 0)
+	res, _, err := o.Live.collect(o.GlobalOptions, o.Instances, o.Cluster, nil, len(o.Instances) == 0)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func liveEnv(t *testing.T, snap string, tune func(*awsfake.Server)) *awsfake.Ser
 	for k, v := range map[string]string{"AWS_ENDPOINT_URL": url, "AWS_ACCESS_KEY_ID": "AKIDFAKEFAKEFAKE", "AWS_SECRET_ACCESS_KEY": "fake",
 		"AWS_SESSION_TOKEN": "", "AWS_PROFILE": "", "AWS_REGION": "eu-west-1", "AWS_DEFAULT_REGION": "", "AWS_EC2_METADATA_DISABLED": "true",
 		"AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"),
-		"AWS_MAX_ATTEMPTS": "", "AWS_RETRY_MODE": ""} {
+		"AWS_MAX_ATTEMPTS": "", "AWS_RETRY_MODE": "", "KUBECONFIG": filepath.Join(t.TempDir(), "no-kubeconfig"), "KUBERNETES_SERVICE_HOST": ""} {
 		t.Setenv(k, v)
 	}
 	return f
@@ -90,7 +90,7 @@ func TestLiveEquivalentToSnapshot(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			snap := withoutKube(t, filepath.Join(fixtures, "snapshots", sc.Name))
 			fake := liveEnv(t, snap, nil)
-			code, live, errOut := run("why-not-joining", sc.InstanceID, "-o", "json")
+			code, live, errOut := run("why-not-joining", sc.InstanceID, "-o", "json", "--no-kube")
 			codeS, offline, _ := run("why-not-joining", sc.InstanceID, "--snapshot", snap, "-o", "json")
 			if code != codeS {
 				t.Errorf("exit %d live, %d snapshot (%s)", code, codeS, errOut)
@@ -112,9 +112,9 @@ func TestLiveEquivalentToSnapshot(t *testing.T) {
 func TestLiveThrottledHalfTheCalls(t *testing.T) {
 	snap := withoutKube(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
 	liveEnv(t, snap, nil)
-	_, base, _ := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json")
+	_, base, _ := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json", "--no-kube")
 	fake := liveEnv(t, snap, func(s *awsfake.Server) { s.ThrottleEvery = 2 })
-	code, out, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json")
+	code, out, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json", "--no-kube")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -129,7 +129,7 @@ func TestLiveThrottledHalfTheCalls(t *testing.T) {
 func TestLiveAccessDeniedOnEachOperation(t *testing.T) {
 	snap := withoutKube(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
 	fake := liveEnv(t, snap, nil)
-	_, base, _ := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json")
+	_, base, _ := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json", "--no-kube")
 	baseline, _ := findingsOf(t, base)
 	used := map[string]bool{}
 	for _, op := range fake.Operations() {
@@ -143,7 +143,7 @@ func TestLiveAccessDeniedOnEachOperation(t *testing.T) {
 	for _, op := range ops {
 		t.Run(op, func(t *testing.T) {
 			liveEnv(t, snap, func(s *awsfake.Server) { s.Deny[op] = true })
-			code, out, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json")
+			code, out, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json", "--no-kube")
 			if op == "ec2:DescribeInstances" {
 				if code != ExitInput || !strings.Contains(errOut, "UnauthorizedOperation") {
 					t.Fatalf("exit %d %q", code, errOut)
@@ -181,10 +181,10 @@ func TestCollectRoundTripAndRedaction(t *testing.T) {
 		"/etc/eks/bootstrap.sh prod --b64-cluster-ca LS0tLS1CRUdJTg== --apiserver-endpoint https://x.gr7.eu-west-1.eks.amazonaws.com\n"
 	writeUserData(t, snap, id, base64.StdEncoding.EncodeToString([]byte(ud)))
 	liveEnv(t, snap, nil)
-	code, live, _ := run("why-not-joining", id, "-o", "json")
+	code, live, _ := run("why-not-joining", id, "-o", "json", "--no-kube")
 	// the unredacted snapshot gives exactly the live findings
 	kept := filepath.Join(t.TempDir(), "kept.tar.gz")
-	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", id, "-o", kept, "--no-redact"); c != 0 {
+	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", id, "-o", kept, "--no-redact", "--no-kube"); c != 0 {
 		t.Fatalf("collect exit %d: %s", c, errOut)
 	}
 	codeS, offline, _ := run("why-not-joining", id, "--snapshot", kept, "-o", "json")
@@ -195,7 +195,7 @@ func TestCollectRoundTripAndRedaction(t *testing.T) {
 	sf, _ := findingsOf(t, offline)
 	sameFindings(t, lf, sf)
 	out := filepath.Join(t.TempDir(), "snap.tar.gz")
-	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", id, "-o", out); c != 0 {
+	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", id, "-o", out, "--no-kube"); c != 0 {
 		t.Fatalf("collect exit %d: %s", c, errOut)
 	}
 
@@ -255,8 +255,8 @@ func TestIAMPolicyCoversEveryCall(t *testing.T) {
 		{Name: "healthy-private-cluster", InstanceID: "i-0a1b2c3d4e5f60015"}} {
 		snap := withoutKube(t, filepath.Join(fixtures, "snapshots", sc.Name))
 		fake := liveEnv(t, snap, nil)
-		run("why-not-joining", sc.InstanceID, "-o", "json")
-		run("collect", "--cluster", "prod", "-o", filepath.Join(t.TempDir(), "s.tar.gz"))
+		run("why-not-joining", sc.InstanceID, "-o", "json", "--no-kube")
+		run("collect", "--cluster", "prod", "-o", filepath.Join(t.TempDir(), "s.tar.gz"), "--no-kube")
 		for _, op := range fake.Operations() {
 			seen[op] = true
 		}
@@ -313,7 +313,7 @@ func TestAllPendingCallsIndependentOfInstanceCount(t *testing.T) {
 	counts := map[int]int{}
 	for _, n := range []int{10, 1000} {
 		fake := liveEnv(t, fleetSnapshot(t, "healthy-al2023", n), nil)
-		code, out, errOut := run("why-not-joining", "--all-pending", "--cluster", "prod", "-o", "json")
+		code, out, errOut := run("why-not-joining", "--all-pending", "--cluster", "prod", "-o", "json", "--no-kube")
 		if code != ExitOK {
 			t.Fatalf("n=%d exit %d: %s", n, code, errOut)
 		}

@@ -18,7 +18,7 @@ type WhyNotJoiningOptions struct {
 	InstanceID string
 	Snapshot   string
 	Cluster    string
-	AWS        AWSOptions
+	Live       LiveOptions
 	// AllPending diagnoses every instance of the cluster that has not joined.
 	AllPending bool
 	// Registry defaults to checks.Default().
@@ -37,10 +37,12 @@ Without --snapshot, the evidence is read live from the AWS account with the stan
 credential chain (--profile, --region, environment, SSO, IRSA / Pod Identity; --role-arn
 to assume a read-only role). Only Describe/Get/List calls are made (see 'eksdoctor
 iam-policy'); a denied call skips the checks that need it and the run exits 5 (partial)
-when nothing else failed. With --snapshot the evidence comes from a directory or .tar.gz of
-AWS CLI and kubectl outputs (docs/snapshot-format.md; 'eksdoctor collect' or
-docs/collect-snapshot.sh make one). Kubernetes-side evidence (aws-auth, CSRs, nodes) is read
-from snapshots only in this build.
+when nothing else failed. The cluster side (aws-auth, CSRs, nodes, aws-node, webhooks) is read
+with get/list only (deploy/rbac) through --kubeconfig/--context, KUBECONFIG or ~/.kube/config,
+the in-cluster service account, or else a token made from the AWS identity as 'aws eks
+get-token' makes it. With --snapshot the evidence comes from a directory or .tar.gz of AWS
+CLI and kubectl outputs (docs/snapshot-format.md; 'eksdoctor collect' or
+docs/collect-snapshot.sh make one).
 
 The cluster is taken from --cluster, else from the instance's tags (eks:cluster-name,
 aws:eks:cluster-name, kubernetes.io/cluster/NAME), else from its user data.
@@ -79,7 +81,7 @@ it saw, why it blocks the join and the fix.`,
 	cmd.Flags().StringVar(&o.Snapshot, "snapshot", "", "analyse this snapshot directory or .tar.gz instead of the live account")
 	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (default: inferred from instance tags or user data)")
 	cmd.Flags().BoolVar(&o.AllPending, "all-pending", false, "diagnose every instance of the cluster that has no Node object (all of them when nodes are unknown)")
-	o.AWS.addFlags(cmd)
+	o.Live.addFlags(cmd)
 	return cmd
 }
 
@@ -99,7 +101,7 @@ func (o *WhyNotJoiningOptions) Run() error {
 	var snap *snapshot.Snapshot
 	var denied []string
 	if o.Snapshot == "" {
-		snap, denied, err = o.AWS.collect(o.GlobalOptions, []string{o.InstanceID}, o.Cluster, checks.Needs(selected), false)
+		snap, denied, err = o.Live.snapshot(o.GlobalOptions, []string{o.InstanceID}, o.Cluster, checks.Needs(selected), false)
 		if err != nil {
 			return err
 		}
@@ -196,7 +198,7 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 		if o.Cluster == "" {
 			return usageErr("--all-pending against AWS needs --cluster")
 		}
-		if snap, denied, err = o.AWS.collect(o.GlobalOptions, nil, o.Cluster, checks.Needs(selected), true); err != nil {
+		if snap, denied, err = o.Live.snapshot(o.GlobalOptions, nil, o.Cluster, checks.Needs(selected), true); err != nil {
 			return err
 		}
 	} else if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {

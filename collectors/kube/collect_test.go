@@ -1,0 +1,78 @@
+package kube
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+func TestCollectWithFakeClientset(t *testing.T) {
+	cs := fake.NewSimpleClientset(
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "aws-auth", Namespace: "kube-system"}, Data: map[string]string{"mapRoles": "- rolearn: x\n"}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Labels: map[string]string{"kubernetes.io/os": "linux"}}},
+	)
+	cs.PrependReactor("get", "serviceaccounts", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "serviceaccounts"}, "aws-node", nil)
+	})
+	res := Collect(context.Background(), cs, Options{})
+	var cm struct {
+		Kind string
+		Data map[string]string
+	}
+	if err := json.Unmarshal(res.Files["kube/aws-auth.json"], &cm); err != nil || cm.Kind != "ConfigMap" || cm.Data["mapRoles"] == "" {
+		t.Errorf("aws-auth = %s (%v)", res.Files["kube/aws-auth.json"], err)
+	}
+	var nodes struct {
+		Kind  string
+		Items []struct{ Kind string }
+	}
+	if json.Unmarshal(res.Files["kube/nodes.json"], &nodes); nodes.Kind != "List" || len(nodes.Items) != 1 || nodes.Items[0].Kind != "Node" {
+		t.Errorf("nodes = %s", res.Files["kube/nodes.json"])
+	}
+	if got := string(res.Files["kube/amazon-vpc-cni.json"]); !strings.HasPrefix(got, "Error from server (NotFound):") {
+		t.Errorf("missing ConfigMap = %q", got)
+	}
+	if got := string(res.Files["kube/aws-node-serviceaccount.json"]); !strings.HasPrefix(got, "Error from server (Forbidden):") {
+		t.Errorf("forbidden = %q", got)
+	}
+	// only what is needed
+	res = Collect(context.Background(), cs, Options{Needs: []evidence.Kind{evidence.KindNodes}})
+	if len(res.Files) != 1 || res.Files["kube/nodes.json"] == nil {
+		t.Errorf("collected %d files for one kind", len(res.Files))
+	}
+}
+
+func TestToken(t *testing.T) {
+	cfg := aws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")}
+	tok, err := Token(context.Background(), cfg, "prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(tok, "k8s-aws-v1."))
+	if !strings.HasPrefix(tok, "k8s-aws-v1.") || err != nil {
+		t.Fatalf("token %q: %v", tok, err)
+	}
+	u, err := url.Parse(string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	if q.Get("Action") != "GetCallerIdentity" || q.Get("X-Amz-Expires") != "60" || !strings.Contains(q.Get("X-Amz-SignedHeaders"), "x-k8s-aws-id") || !strings.HasPrefix(u.Host, "sts.") {
+		t.Errorf("presigned URL %s", u)
+	}
+}
