@@ -165,7 +165,7 @@ func authChecks() []Check {
 				}
 				return one(pass(roleArn, "mapping has system:bootstrappers and system:nodes", it))
 			}},
-		{Meta: Meta{ID: "auth.aws-auth-malformed", Title: "aws-auth ConfigMap does not parse", Severity: SeverityCritical,
+		{Meta: Meta{ID: "auth.aws-auth-malformed", ClusterWide: true, Title: "aws-auth ConfigMap does not parse", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSAuth}, Stage: StageAuth,
 			Explains:    explains("auth.role-not-mapped", "auth.wrong-username", "auth.missing-groups", "runtime.unauthorized", "windows.kube-proxy-group"),
 			Why:         "The authenticator loads nothing from a mapRoles/mapUsers value that is not valid YAML and silently ignores misspelled fields, so every node and user mapped there loses access at once.",

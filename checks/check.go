@@ -76,6 +76,9 @@ type Meta struct {
 	// Explains lists IDs (or "area.*" patterns) of findings this check's failure causes;
 	// when both fail, this one is the cause and the other is a symptom.
 	Explains []string
+	// ClusterWide marks checks that also judge the cluster as a whole, on evidence without an
+	// instance (eksdoctor scan runs them once for the cluster).
+	ClusterWide bool
 }
 
 // Join-sequence stages for Meta.Stage.

@@ -57,6 +57,12 @@ func healthyEvidence() *evidence.Evidence {
 	ev.AWSNode.Tolerations = []evidence.Toleration{{Operator: "Exists"}}
 	ev.KubeDNS = &evidence.Service{Name: "kube-dns", ClusterIP: "172.20.0.10"}
 	ev.AWSNodeServiceAccount = &evidence.ServiceAccount{Name: "aws-node"}
+	ev.Instance.Tags["aws:autoscaling:groupName"] = "eks-ng-1"
+	ev.Nodegroups[0].AutoScalingGroups = []string{"eks-ng-1"}
+	ev.Nodegroups[0].Subnets = []string{"subnet-a"}
+	ev.Nodegroups[0].LaunchTemplateID = "lt-1"
+	ev.LaunchTemplate = &evidence.LaunchTemplateVersion{ID: "lt-1", Version: 3}
+	ev.ScalingActivities = []evidence.ScalingActivity{{AutoScalingGroup: "eks-ng-1", StatusCode: "Successful", Description: "Launching a new EC2 instance: i-1", StartTime: tNow.Add(-31 * time.Minute)}}
 	ev.NodeRBAC = &evidence.NodeRBAC{ClusterRoles: map[string]bool{"eks:node-bootstrapper": true, "eks:node-manager": true},
 		ClusterRoleBindings: map[string]bool{"eks:node-bootstrapper": true, "eks:node-manager": true}}
 	ev.Webhooks = []evidence.Webhook{{Configuration: "vpc-resource-validating-webhook", Name: "vpc.k8s.aws", FailurePolicy: "Fail", Service: "kube-system/eks-vpc-resource",
@@ -65,7 +71,7 @@ func healthyEvidence() *evidence.Evidence {
 		evidence.KindImage, evidence.KindInstanceType, evidence.KindSubnets, evidence.KindVPCs, evidence.KindInstanceProfile, evidence.KindNodeRole,
 		evidence.KindNodeRolePolicies, evidence.KindAWSAuth, evidence.KindVPCCNIConfig, evidence.KindNodes, evidence.KindCSRs, evidence.KindAWSNode, evidence.KindBootstrap,
 		evidence.KindRouteTables, evidence.KindSecurityGroups, evidence.KindNetworkACLs, evidence.KindVPCEndpoints, evidence.KindNATGateways,
-		evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindWebhooks, evidence.KindWebhookEndpoints, evidence.KindNodeRBAC, evidence.KindKubeDNS, evidence.KindAWSNodeServiceAccount} {
+		evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindWebhooks, evidence.KindWebhookEndpoints, evidence.KindNodeRBAC, evidence.KindScalingActivities, evidence.KindLaunchTemplate, evidence.KindKubeDNS, evidence.KindAWSNodeServiceAccount} {
 		ev.Mark(k, "test:"+string(k))
 	}
 	return ev
@@ -396,6 +402,7 @@ func TestChecks(t *testing.T) {
 	}
 	cases = append(cases, networkCases()...)
 	cases = append(cases, kubeCases()...)
+	cases = append(cases, scanCases()...)
 	reg := Default()
 	covered := map[string]map[Status]bool{}
 	for _, tc := range cases {
@@ -581,5 +588,46 @@ func kubeCases() []checkCase {
 			ev.NodeRolePolicies = ev.NodeRolePolicies[:2]
 			ev.AWSNodeServiceAccount.Annotations = map[string]string{"eks.amazonaws.com/role-arn": "arn:aws:iam::111122223333:role/cni"}
 		}, StatusPass, ""},
+	}
+}
+
+// clusterScope removes the instance, as a cluster-wide scan evaluates.
+func clusterScope(ev *evidence.Evidence) {
+	ev.Instance = nil
+	ev.AddGapForce(evidence.KindInstance, "cluster-wide evaluation")
+}
+
+func scanCases() []checkCase {
+	failed := func(ev *evidence.Evidence) {
+		ev.ScalingActivities = append(ev.ScalingActivities, evidence.ScalingActivity{AutoScalingGroup: "eks-ng-1", StatusCode: "Failed",
+			StatusMessage: "We currently do not have sufficient m5.large capacity in the Availability Zone you requested (eu-west-1a).",
+			Description:   "Launching a new EC2 instance.  Status Reason: …", StartTime: tNow.Add(-2 * time.Hour)})
+	}
+	return []checkCase{
+		{"nodegroup.asg-launch-failures", "capacity", failed, StatusFail, "sufficient m5.large capacity"},
+		{"nodegroup.asg-launch-failures", "old failure", func(ev *evidence.Evidence) {
+			failed(ev)
+			ev.ScalingActivities[1].StartTime = tNow.Add(-72 * time.Hour)
+		}, StatusPass, ""},
+		{"nodegroup.asg-launch-failures", "other group", func(ev *evidence.Evidence) {
+			failed(ev)
+			ev.ScalingActivities[1].AutoScalingGroup = "eks-other"
+		}, StatusPass, ""},
+		{"nodegroup.asg-launch-failures", "cluster wide", func(ev *evidence.Evidence) {
+			failed(ev)
+			ev.ScalingActivities[1].AutoScalingGroup = "eks-other"
+			clusterScope(ev)
+		}, StatusFail, "eks-other"},
+		{"nodegroup.lt-network-interfaces", "declares interfaces", func(ev *evidence.Evidence) { ev.LaunchTemplate.NetworkInterfaces = true }, StatusFail, "declares NetworkInterfaces"},
+		{"nodegroup.lt-network-interfaces", "ok", nil, StatusPass, ""},
+		{"nodegroup.lt-network-interfaces", "template of no node group", func(ev *evidence.Evidence) { ev.Nodegroups[0].LaunchTemplateID = "lt-other" }, StatusSkipped, "not applicable"},
+		{"nodegroup.health-issues", "cluster wide", func(ev *evidence.Evidence) {
+			ev.Nodegroups = append(ev.Nodegroups, evidence.Nodegroup{Name: "ng-2", HealthIssues: []evidence.HealthIssue{{Code: "AsgInstanceLaunchFailures", Message: "capacity"}}})
+			clusterScope(ev)
+		}, StatusFail, "ng-2"},
+		{"subnet.ip-exhausted", "cluster wide", func(ev *evidence.Evidence) {
+			ev.Subnets[0].AvailableIPs = 0
+			clusterScope(ev)
+		}, StatusFail, "node subnet subnet-a"},
 	}
 }

@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
@@ -20,7 +21,7 @@ const (
 
 func clusterChecks() []Check {
 	return []Check{
-		{Meta: Meta{ID: "cluster.not-active", Title: "Cluster is not ACTIVE", Severity: SeverityCritical,
+		{Meta: Meta{ID: "cluster.not-active", ClusterWide: true, Title: "Cluster is not ACTIVE", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster}, Stage: StageCluster, Explains: []string{"*"},
 			Why:         "Nodes register with the cluster's API server; while the cluster is CREATING, DELETING, FAILED or PENDING there is no API server to register with, and bootstrap.sh waits on 'aws eks wait cluster-active'.",
 			Remediation: "Wait for the cluster to become ACTIVE (aws eks wait cluster-active --name CLUSTER); for FAILED, read 'aws eks describe-cluster --name CLUSTER --query cluster.health' and recreate the cluster.",
@@ -33,7 +34,7 @@ func clusterChecks() []Check {
 				}
 				return one(fail(c.Arn, fmt.Sprintf("cluster %s is %s, not ACTIVE", c.Name, c.Status), it))
 			}},
-		{Meta: Meta{ID: "cluster.updating", Title: "Cluster update in progress", Severity: SeverityMedium,
+		{Meta: Meta{ID: "cluster.updating", ClusterWide: true, Title: "Cluster update in progress", Severity: SeverityMedium,
 			Needs: []evidence.Kind{evidence.KindCluster}, Stage: StageCluster,
 			Why:         "While a cluster update runs (version, endpoint access, logging), the control plane endpoints can be replaced and joins can stall or time out until it finishes.",
 			Remediation: "Wait for the update to finish (aws eks list-updates --name CLUSTER; aws eks describe-update --name CLUSTER --update-id ID), then replace nodes that failed to join.",
@@ -46,7 +47,7 @@ func clusterChecks() []Check {
 				}
 				return one(pass(c.Arn, fmt.Sprintf("no update in progress (status %s)", c.Status), it))
 			}},
-		{Meta: Meta{ID: "cluster.health-issues", Title: "Cluster reports health issues", Severity: SeverityCritical,
+		{Meta: Meta{ID: "cluster.health-issues", ClusterWide: true, Title: "Cluster reports health issues", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster}, Stage: StageCluster,
 			Explains:    []string{"nodegroup.health-issues", "csr.*", "auth.role-not-mapped"},
 			Why:         "DescribeCluster health issues (Ec2SubnetNotFound, Ec2SecurityGroupNotFound, IamRoleNotFound, InsufficientFreeAddresses, StsRegionalEndpointDisabled, KMS key problems) mean the control plane cannot manage its network interfaces or authenticate callers, which breaks node registration.",
@@ -131,28 +132,117 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 	return one(pass(ev.Target.InstanceID, fmt.Sprintf("kubelet %s is within the skew policy of control plane %s", nodeVer, c.Version), it))
 }
 
+// scopedNodegroups returns the node groups to judge: the instance's when there is an instance,
+// else every node group of the cluster (cluster-wide scans).
+func scopedNodegroups(ev *evidence.Evidence) ([]*evidence.Nodegroup, string) {
+	if ev.Instance != nil {
+		if ng := instanceNodegroup(ev); ng != nil {
+			return []*evidence.Nodegroup{ng}, ""
+		}
+		return nil, "the instance is not in a managed node group (self-managed or Karpenter)"
+	}
+	var out []*evidence.Nodegroup
+	for i := range ev.Nodegroups {
+		out = append(out, &ev.Nodegroups[i])
+	}
+	if len(out) == 0 {
+		return nil, "the cluster has no managed node group"
+	}
+	return out, ""
+}
+
+// asgFailureWindow is how far back failed launches count (judged against CollectedAt).
+const asgFailureWindow = 24 * time.Hour
+
 func nodegroupChecks() []Check {
 	return []Check{
-		{Meta: Meta{ID: "nodegroup.health-issues", Title: "Managed node group reports health issues", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindNodegroups, evidence.KindInstance}, Stage: StageInstance,
+		{Meta: Meta{ID: "nodegroup.health-issues", ClusterWide: true, Title: "Managed node group reports health issues", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindNodegroups}, Optional: []evidence.Kind{evidence.KindInstance}, Stage: StageInstance,
 			Why:         "EKS records why a managed node group cannot launch or register nodes (NodeCreationFailure, AsgInstanceLaunchFailures, IamInstanceProfileNotFound, Ec2SecurityGroupNotFound, AccessDenied…); these are the service's own diagnosis of the join failure.",
 			Remediation: "Read 'aws eks describe-nodegroup --cluster-name CLUSTER --nodegroup-name NG --query nodegroup.health.issues' and fix the named resources; NodeCreationFailure usually means the instances could not join: check the other findings for the reason.",
 			Docs:        []string{docNodegroupIssue, docManagedNodeGroups, docEKSTroubleshoot}},
 			Eval: func(ev *evidence.Evidence) []Finding {
-				ng := instanceNodegroup(ev)
-				if ng == nil {
-					return one(notApplicable(ev.Instance.ID, "the instance is not in a managed node group (self-managed or Karpenter)"))
+				ngs, why := scopedNodegroups(ev)
+				if ngs == nil {
+					return one(notApplicable(ev.Target.InstanceID, why))
 				}
 				src := ev.Source(evidence.KindNodegroups)
-				if len(ng.HealthIssues) == 0 {
-					return one(pass(ng.Name, fmt.Sprintf("node group %s reports no health issues (status %s)", ng.Name, ng.Status), item(src, "health.issues is empty")))
-				}
 				var out []Finding
-				for _, i := range ng.HealthIssues {
-					out = append(out, fail(ng.Name, fmt.Sprintf("node group %s: %s: %s", ng.Name, i.Code, i.Message),
-						item(src, "code %s, resources %s", i.Code, quoteList(i.ResourceIDs))))
+				for _, ng := range ngs {
+					for _, i := range ng.HealthIssues {
+						out = append(out, fail(ng.Name, fmt.Sprintf("node group %s: %s: %s", ng.Name, i.Code, i.Message),
+							item(src, "code %s, resources %s", i.Code, quoteList(i.ResourceIDs))))
+					}
+				}
+				if out == nil {
+					names := make([]string, 0, len(ngs))
+					for _, ng := range ngs {
+						names = append(names, ng.Name)
+					}
+					return one(pass(strings.Join(names, ","), fmt.Sprintf("node group(s) %s report no health issues", strings.Join(names, ", ")), item(src, "health.issues is empty")))
 				}
 				return out
+			}},
+		{Meta: Meta{ID: "nodegroup.asg-launch-failures", ClusterWide: true, Title: "Auto Scaling group fails to launch instances", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindScalingActivities}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindNodegroups, evidence.KindAutoScaling},
+			Stage: StageInstance, Explains: []string{"nodegroup.health-issues"},
+			Why:         "When launches fail (no capacity for the instance type in the Availability Zone, an invalid or missing instance profile, a launch template error, a service quota), the node group never gets the nodes it asks for; the activity history holds the exact EC2 error.",
+			Remediation: "Read the failed activities (aws autoscaling describe-scaling-activities --auto-scaling-group-name ASG) and fix the cause: add instance types or Availability Zones for capacity errors, fix the instance profile or launch template, or raise the quota.",
+			Docs:        []string{"https://docs.aws.amazon.com/autoscaling/ec2/userguide/CHAP_Troubleshooting.html", docManagedNodeGroups}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				groups := map[string]bool{}
+				if ev.Instance != nil {
+					if g := ev.Instance.Tags["aws:autoscaling:groupName"]; g != "" {
+						groups[g] = true
+					} else {
+						return one(notApplicable(ev.Instance.ID, "the instance is not in an Auto Scaling group"))
+					}
+				}
+				var out []Finding
+				seen := map[string]bool{}
+				for _, a := range ev.ScalingActivities {
+					if len(groups) > 0 && !groups[a.AutoScalingGroup] || a.StatusCode != "Failed" && a.StatusCode != "Cancelled" {
+						continue
+					}
+					if !ev.CollectedAt.IsZero() && !a.StartTime.IsZero() && ev.CollectedAt.Sub(a.StartTime) > asgFailureWindow {
+						continue
+					}
+					key := a.AutoScalingGroup + "|" + a.StatusMessage
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+					out = append(out, fail(a.AutoScalingGroup, fmt.Sprintf("Auto Scaling group %s failed to launch: %s", a.AutoScalingGroup, a.StatusMessage),
+						item(ev.Source(evidence.KindScalingActivities), "%s at %s: %s", a.StatusCode, a.StartTime.Format(time.RFC3339), a.Description)))
+				}
+				if out != nil {
+					return out
+				}
+				return one(pass("auto scaling", fmt.Sprintf("no failed launch in the last %s (%d activities)", asgFailureWindow, len(ev.ScalingActivities)),
+					item(ev.Source(evidence.KindScalingActivities), "%d activities", len(ev.ScalingActivities))))
+			}},
+		{Meta: Meta{ID: "nodegroup.lt-network-interfaces", Title: "Launch template sets network interfaces for a managed node group", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindNodegroups, evidence.KindLaunchTemplate}, Optional: []evidence.Kind{evidence.KindInstance},
+			Stage: StageInstance, Explains: []string{"nodegroup.health-issues", "nodegroup.asg-launch-failures"},
+			Why:         "A managed node group places nodes in its own subnets; a launch template that declares NetworkInterfaces (with a subnet or a public IP setting) conflicts with them, so EKS rejects the template or launches fail.",
+			Remediation: "Remove NetworkInterfaces from the launch template (set SecurityGroupIds at the top level instead) and give the node group its subnets: aws ec2 create-launch-template-version … then aws eks update-nodegroup-version --launch-template name=LT,version=N.",
+			Docs:        []string{docLaunchTemplates, docManagedNodeGroups}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				lt := ev.LaunchTemplate
+				var users []string
+				for _, ng := range ev.Nodegroups {
+					if ng.LaunchTemplateID == lt.ID && len(ng.Subnets) > 0 {
+						users = append(users, ng.Name)
+					}
+				}
+				if len(users) == 0 {
+					return one(notApplicable(lt.ID, "no managed node group with subnets uses this launch template"))
+				}
+				it := item(ev.Source(evidence.KindLaunchTemplate), "launch template %s version %d declares NetworkInterfaces: %v", lt.ID, lt.Version, lt.NetworkInterfaces)
+				if lt.NetworkInterfaces {
+					return one(fail(lt.ID, fmt.Sprintf("launch template %s version %d declares NetworkInterfaces while node group %s sets subnets", lt.ID, lt.Version, strings.Join(users, ", ")), it))
+				}
+				return one(pass(lt.ID, "the launch template leaves network interfaces to the node group", it))
 			}},
 	}
 }

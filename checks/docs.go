@@ -23,6 +23,9 @@ func Page(m Meta) string {
 		fmt.Fprintf(&b, "- `%s` (used when present)\n", k)
 	}
 	fmt.Fprintf(&b, "\nWhen required evidence is missing the check reports `skipped` with the reason.\n")
+	if m.ClusterWide {
+		fmt.Fprintf(&b, "\n`eksdoctor scan` also runs it once for the cluster as a whole.\n")
+	}
 	if len(m.Explains) > 0 {
 		fmt.Fprintf(&b, "\n## Findings it explains\n\nWhen this check fails, these failures are its consequences: %s.\n", "`"+strings.Join(m.Explains, "`, `")+"`")
 	}

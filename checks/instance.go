@@ -83,14 +83,17 @@ func reasonSuffix(r string) string {
 
 func subnetChecks() []Check {
 	return []Check{
-		{Meta: Meta{ID: "subnet.ip-exhausted", Title: "Node subnet is out of IPv4 addresses", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindSubnets}, Optional: []evidence.Kind{evidence.KindInstanceType, evidence.KindAWSNode},
+		{Meta: Meta{ID: "subnet.ip-exhausted", ClusterWide: true, Title: "Node subnet is out of IPv4 addresses", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindSubnets}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindInstanceType, evidence.KindAWSNode, evidence.KindNodegroups},
 			Stage: StageNetwork, Explains: explains("runtime.ipamd-no-ips", "runtime.cni-not-ready"),
 			Why:         "The VPC CNI gives every pod an address from the node's subnet and keeps a warm pool (by default a whole spare ENI's worth); with no free addresses aws-node cannot assign pod IPs, system pods stay pending and the node is useless or NotReady.",
 			Remediation: "Free or add addresses: launch nodes in subnets with room, add a secondary VPC CIDR with custom networking, enable prefix delegation (kubectl set env -n kube-system ds/aws-node ENABLE_PREFIX_DELEGATION=true), or lower WARM_ENI_TARGET / set WARM_IP_TARGET and MINIMUM_IP_TARGET.",
 			Docs:        []string{docSubnetReqs, docIPOptimize}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				in := ev.Instance
+				if in == nil {
+					return clusterSubnets(ev)
+				}
 				var sn *evidence.Subnet
 				for i := range ev.Subnets {
 					if ev.Subnets[i].ID == in.SubnetID {
@@ -337,4 +340,34 @@ func windowsChecks() []Check {
 				return one(pass(ev.Target.Cluster, fmt.Sprintf("%d Linux node(s) Ready", ready), it))
 			}},
 	}
+}
+
+// clusterSubnets judges the subnets of every node group (cluster-wide scans): a subnet with no
+// free address fails, one with fewer than 16 warns.
+func clusterSubnets(ev *evidence.Evidence) []Finding {
+	want := map[string]bool{}
+	for _, ng := range ev.Nodegroups {
+		for _, s := range ng.Subnets {
+			want[s] = true
+		}
+	}
+	var out []Finding
+	n := 0
+	for _, sn := range ev.Subnets {
+		if len(want) > 0 && !want[sn.ID] {
+			continue
+		}
+		n++
+		it := item(ev.Source(evidence.KindSubnets), "subnet %s (%s) AvailableIpAddressCount %d", sn.ID, sn.CIDR, sn.AvailableIPs)
+		switch {
+		case sn.AvailableIPs == 0:
+			out = append(out, fail(sn.ID, fmt.Sprintf("node subnet %s has no free IPv4 address left", sn.ID), it))
+		case sn.AvailableIPs < 16:
+			out = append(out, warn(sn.ID, fmt.Sprintf("node subnet %s has only %d free addresses", sn.ID, sn.AvailableIPs), it))
+		}
+	}
+	if out == nil {
+		return one(pass("subnets", fmt.Sprintf("%d node subnet(s) have free addresses", n), item(ev.Source(evidence.KindSubnets), "%d subnets", len(ev.Subnets))))
+	}
+	return out
 }

@@ -62,7 +62,7 @@ func tolerates(tols []evidence.Toleration, taint string) bool {
 
 func kubeChecks() []Check {
 	return []Check{
-		{Meta: Meta{ID: "cluster.webhook-blocks-nodes", Title: "An admission webhook that fails closed blocks node registration", Severity: SeverityHigh,
+		{Meta: Meta{ID: "cluster.webhook-blocks-nodes", ClusterWide: true, Title: "An admission webhook that fails closed blocks node registration", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindWebhooks}, Optional: []evidence.Kind{evidence.KindWebhookEndpoints}, Stage: StageCerts, Explains: explains("csr.pending", "runtime.node-name-not-found"),
 			Why:         "A validating or mutating webhook with failurePolicy Fail that intercepts nodes, leases or certificate signing requests rejects every such request while its service has no ready endpoint — and its pods often cannot start until nodes join, so new nodes never register.",
 			Remediation: "Scope the webhook away from node objects (rules or namespaceSelector/objectSelector), set failurePolicy: Ignore, or restore its backing pods; in an emergency delete it: kubectl delete validatingwebhookconfiguration NAME.",
@@ -94,7 +94,7 @@ func kubeChecks() []Check {
 				return one(pass("admission webhooks", fmt.Sprintf("%d fail-closed webhook(s) intercept node objects, all with ready endpoints (%d webhooks in all)", checked, len(ev.Webhooks)),
 					item(ev.Source(evidence.KindWebhooks), "%d webhooks", len(ev.Webhooks))))
 			}},
-		{Meta: Meta{ID: "runtime.cni-not-ready", Title: "The VPC CNI (aws-node) is not running on the node", Severity: SeverityCritical,
+		{Meta: Meta{ID: "runtime.cni-not-ready", ClusterWide: true, Title: "The VPC CNI (aws-node) is not running on the node", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSNode}, Optional: []evidence.Kind{evidence.KindBootstrap, evidence.KindNodes, evidence.KindInstance},
 			Stage:       StagePostJoin,
 			Why:         "The kubelet reports NetworkPluginNotReady until aws-node writes the CNI configuration; if the aws-node DaemonSet is missing, cannot schedule on the node (a taint it does not tolerate) or its pods are not ready, the node stays NotReady.",
@@ -121,7 +121,7 @@ func kubeChecks() []Check {
 				}
 				return one(pass("kube-system/aws-node", fmt.Sprintf("aws-node ready on %d/%d nodes and tolerates the node's taints", ds.Ready, ds.Desired), it))
 			}},
-		{Meta: Meta{ID: "auth.node-manager-rbac", Title: "EKS node ClusterRoles or bindings are missing", Severity: SeverityCritical,
+		{Meta: Meta{ID: "auth.node-manager-rbac", ClusterWide: true, Title: "EKS node ClusterRoles or bindings are missing", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRBAC}, Optional: []evidence.Kind{evidence.KindInstance},
 			Stage: StageAuth, Explains: explains("csr.*", "nodegroup.health-issues"),
 			Why:         "EKS creates the ClusterRoles and ClusterRoleBindings eks:node-bootstrapper (nodes may request their certificates) and eks:node-manager (the managed node group service may manage nodes); when they are deleted, CSRs are not approved and managed node group operations fail with AccessDenied.",

@@ -21,7 +21,8 @@ windows.kube-proxy-group windows.no-linux-nodes
 net.endpoint-unreachable net.endpoint-public-cidrs net.no-egress-route net.public-subnet-no-public-ip net.vpc-endpoints-missing
 net.vpc-endpoint-sg net.vpc-endpoint-private-dns net.s3-endpoint-policy net.sg-node-egress net.sg-control-plane-ingress
 net.nacl-blocks net.vpc-dns-disabled net.dhcp-options net.cidr-overlap nodegroup.lt-custom-sg-no-cluster-sg
-cluster.webhook-blocks-nodes runtime.cni-not-ready auth.node-manager-rbac`)
+cluster.webhook-blocks-nodes runtime.cni-not-ready auth.node-manager-rbac
+nodegroup.asg-launch-failures nodegroup.lt-network-interfaces`)
 
 func TestRegistryComplete(t *testing.T) {
 	r, err := NewRegistry(All()...)

@@ -204,8 +204,14 @@ func (w *walk) add(h Hop, structural bool) bool {
 var anyIPv4 = netip.MustParsePrefix("0.0.0.0/0")
 
 // Analyze evaluates every flow a joining node needs. It returns nil when the instance or its
-// subnet evidence is missing.
+// subnet evidence is missing. The result is computed once per Evidence and shared: callers must
+// not modify it.
 func Analyze(ev *evidence.Evidence) []Flow {
+	flows, _ := ev.Memo("netpath.flows", func() any { return analyze(ev) }).([]Flow)
+	return flows
+}
+
+func analyze(ev *evidence.Evidence) []Flow {
 	m := New(ev)
 	if m.node == nil || !ev.Have(evidence.KindSubnets) || m.nodeSubnet == nil || !m.nodePrefix.IsValid() {
 		return nil

@@ -47,10 +47,13 @@ func (f *Fleet) Summarize() {
 }
 
 // FleetJSON writes the fleet report as indented JSON.
-func FleetJSON(w io.Writer, f *Fleet) error {
+func FleetJSON(w io.Writer, f *Fleet) error { return FleetJSONAny(w, f) }
+
+// FleetJSONAny writes v as indented JSON.
+func FleetJSONAny(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(f)
+	return enc.Encode(v)
 }
 
 func causeOf(r *Report) (string, string) {
@@ -63,7 +66,7 @@ func causeOf(r *Report) (string, string) {
 // FleetText writes one line per instance: its most likely cause and what was seen.
 func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 	p := painter{on: o.Color}
-	fmt.Fprintf(w, "%s cluster %s — %d instance(s) not joined, %d joined (evidence: %s)\n\n", p.paint("eksdoctor why-not-joining --all-pending", color.Bold),
+	fmt.Fprintf(w, "%s of cluster %s: %d not joined, %d joined (evidence: %s)\n\n", p.paint("Instances", color.Bold),
 		f.Cluster, f.Summary.Diagnosed, f.Summary.Joined, f.Source)
 	if len(f.Instances) == 0 {
 		fmt.Fprintln(w, "Every instance of the cluster has a Node object.")

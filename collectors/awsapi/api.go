@@ -3,6 +3,8 @@ package awsapi
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -14,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
 // EKSAPI is the part of the EKS client the collector calls (the SDK's own signatures).
@@ -55,6 +59,7 @@ type IAMAPI interface {
 // AutoScalingAPI is the part of the Auto Scaling client the collector calls.
 type AutoScalingAPI interface {
 	DescribeAutoScalingGroups(context.Context, *autoscaling.DescribeAutoScalingGroupsInput, ...func(*autoscaling.Options)) (*autoscaling.DescribeAutoScalingGroupsOutput, error)
+	DescribeScalingActivities(context.Context, *autoscaling.DescribeScalingActivitiesInput, ...func(*autoscaling.Options)) (*autoscaling.DescribeScalingActivitiesOutput, error)
 }
 
 // Clients holds one client per service.
@@ -83,6 +88,47 @@ type ConfigOptions struct {
 	MaxBackoff time.Duration
 	// AppID is added to the User-Agent (e.g. "eksdoctor/v1.2.3").
 	AppID string
+	// Clock, when set, records the Date header of every AWS response (AWS's own clock).
+	Clock *ServerClock
+}
+
+// ServerClock records the latest Date header AWS sent: the time the evidence was read, by
+// AWS's clock rather than the local one. Safe for concurrent use.
+type ServerClock struct {
+	mu     sync.Mutex
+	latest time.Time
+}
+
+// Observe records a response date.
+func (c *ServerClock) Observe(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.After(c.latest) {
+		c.latest = t
+	}
+}
+
+// Latest returns the latest date observed (zero when none).
+func (c *ServerClock) Latest() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.latest
+}
+
+// dateRecorder is a deserialize-step middleware feeding a ServerClock.
+func dateRecorder(c *ServerClock) func(*middleware.Stack) error {
+	return func(stack *middleware.Stack) error {
+		return stack.Deserialize.Add(middleware.DeserializeMiddlewareFunc("eksdoctorServerDate",
+			func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+				out, md, err := next.HandleDeserialize(ctx, in)
+				if r, ok := out.RawResponse.(*smithyhttp.Response); ok && r != nil {
+					if t, perr := http.ParseTime(r.Header.Get("Date")); perr == nil {
+						c.Observe(t)
+					}
+				}
+				return out, md, err
+			}), middleware.After)
+	}
 }
 
 // LoadConfig builds an aws.Config from the standard chain with the SDK's standard retryer
@@ -120,6 +166,9 @@ func LoadConfig(ctx context.Context, o ConfigOptions) (aws.Config, error) {
 	}
 	if cfg.Region == "" {
 		return aws.Config{}, fmt.Errorf("no AWS region: pass --region or set AWS_REGION")
+	}
+	if o.Clock != nil {
+		cfg.APIOptions = append(cfg.APIOptions, dateRecorder(o.Clock))
 	}
 	if o.RoleARN != "" {
 		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), o.RoleARN, func(ao *stscreds.AssumeRoleOptions) {

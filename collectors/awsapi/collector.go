@@ -38,8 +38,14 @@ type Options struct {
 	CallTimeout time.Duration
 	// Progress receives one line per finished call when non-nil (a terminal on stderr).
 	Progress io.Writer
-	// Now returns the collection time written to the manifest (nil = time.Now).
+	// Now returns the collection time written to the manifest (nil = the latest Date AWS sent,
+	// see Clock, else time.Now).
 	Now func() time.Time
+	// Clock is the ServerClock given to LoadConfig, if any.
+	Clock *ServerClock
+	// Scan also describes every node group of the cluster with its Auto Scaling groups and
+	// their recent scaling activities (cluster-wide findings).
+	Scan bool
 	// Batch collects for many instances with a number of calls independent of their count:
 	// user data is read from the launch template versions (one call per template, not
 	// DescribeInstanceAttribute per instance) and console output is not fetched.
@@ -132,7 +138,12 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 		o.CallTimeout = 20 * time.Second
 	}
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = func() time.Time {
+			if o.Clock != nil && !o.Clock.Latest().IsZero() {
+				return o.Clock.Latest()
+			}
+			return time.Now()
+		}
 	}
 	col := &collector{c: clients, o: o, start: time.Now(), res: &Result{Files: map[string][]byte{}, sources: map[string]string{}}}
 	if o.Needs != nil {
@@ -160,7 +171,7 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 	}
 
 	// level 1: everything keyed by the instances
-	var profiles []string
+	var profiles, instanceASGs []string
 	var vpcs []string
 	clusterDone := o.Cluster != ""
 	col.level(func(run func(func())) {
@@ -197,7 +208,17 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 		}
 		run(func() { col.images(ctx, amis) })
 		run(func() { col.instanceTypes(ctx, types) })
-		run(func() { col.autoScalingGroups(ctx, asgs) })
+		if o.Scan {
+			instanceASGs = asgs
+			for _, ng := range col.listedNodegroups() {
+				run(func() { col.describeNodegroup(ctx, cluster, ng) })
+			}
+		} else {
+			run(func() { col.autoScalingGroups(ctx, asgs) })
+			for _, g := range asgs {
+				run(func() { col.scalingActivities(ctx, g) })
+			}
+		}
 		for _, vpc := range vpcs {
 			col.vpcCalls(ctx, run, vpc)
 		}
@@ -215,6 +236,13 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 
 	// level 2: what the first answers name (role policies, DHCP options, node groups, access entries)
 	col.level(func(run func(func())) {
+		if o.Scan {
+			asgs := append(col.nodegroupASGs(), instanceASGs...)
+			run(func() { col.autoScalingGroups(ctx, uniq(asgs)) })
+			for _, g := range uniq(asgs) {
+				run(func() { col.scalingActivities(ctx, g) })
+			}
+		}
 		for _, r := range col.roleNames(profiles) {
 			run(func() { col.attachedPolicies(ctx, r) })
 		}
@@ -800,7 +828,7 @@ func (col *collector) clusterCalls(ctx context.Context, run func(func()), cluste
 			})
 		})
 	}
-	needList := instances == nil
+	needList := instances == nil || col.o.Scan
 	for _, in := range instances {
 		if ec2Tags(in.Tags)["eks:nodegroup-name"] == "" {
 			needList = true
@@ -825,18 +853,13 @@ func (col *collector) clusterCalls(ctx context.Context, run func(func()), cluste
 // clusterDetailCalls schedules DescribeNodegroup for the instances' node groups and
 // DescribeAccessEntry for their roles that have an access entry.
 func (col *collector) clusterDetailCalls(ctx context.Context, run func(func()), cluster string, instances []ec2types.Instance, profiles []string) {
-	if col.wanted("DescribeNodegroup") {
+	if col.wanted("DescribeNodegroup") && !col.o.Scan {
 		var ngs []string
 		for _, in := range instances {
 			ngs = appendUnique(ngs, ec2Tags(in.Tags)["eks:nodegroup-name"])
 		}
 		for _, ng := range ngs {
-			run(func() {
-				col.call(ctx, "DescribeNodegroup", "eks/describe-nodegroup/"+ng+".json", func(ctx context.Context, _ *int) (any, bool, error) {
-					out, err := col.c.EKS.DescribeNodegroup(ctx, &eks.DescribeNodegroupInput{ClusterName: aws.String(cluster), NodegroupName: aws.String(ng)})
-					return out, true, err
-				})
-			})
+			run(func() { col.describeNodegroup(ctx, cluster, ng) })
 		}
 	}
 	if !col.wanted("DescribeAccessEntry") {
@@ -869,4 +892,58 @@ func sameRole(a, b string) bool {
 		return s
 	}
 	return norm(a) == norm(b)
+}
+
+func (col *collector) describeNodegroup(ctx context.Context, cluster, ng string) {
+	if !col.wanted("DescribeNodegroup") {
+		return
+	}
+	col.call(ctx, "DescribeNodegroup", "eks/describe-nodegroup/"+ng+".json", func(ctx context.Context, _ *int) (any, bool, error) {
+		out, err := col.c.EKS.DescribeNodegroup(ctx, &eks.DescribeNodegroupInput{ClusterName: aws.String(cluster), NodegroupName: aws.String(ng)})
+		return out, true, err
+	})
+}
+
+// listedNodegroups returns the node groups named by list-nodegroups.
+func (col *collector) listedNodegroups() []string {
+	var out struct{ Nodegroups []string }
+	_ = json.Unmarshal(col.file("eks/list-nodegroups.json"), &out)
+	return out.Nodegroups
+}
+
+// nodegroupASGs returns the Auto Scaling groups of the described node groups.
+func (col *collector) nodegroupASGs() []string {
+	var names []string
+	for _, ng := range col.listedNodegroups() {
+		var out struct {
+			Nodegroup struct {
+				Resources struct{ AutoScalingGroups []struct{ Name string } }
+			}
+		}
+		if json.Unmarshal(col.file("eks/describe-nodegroup/"+ng+".json"), &out) == nil {
+			for _, a := range out.Nodegroup.Resources.AutoScalingGroups {
+				names = append(names, a.Name)
+			}
+		}
+	}
+	return names
+}
+
+func uniq(l []string) []string {
+	var out []string
+	for _, s := range l {
+		out = appendUnique(out, s)
+	}
+	return out
+}
+
+// scalingActivities fetches the most recent page of an Auto Scaling group's activities.
+func (col *collector) scalingActivities(ctx context.Context, group string) {
+	if !col.wanted("DescribeScalingActivities") {
+		return
+	}
+	col.call(ctx, "DescribeScalingActivities", "autoscaling/describe-scaling-activities/"+group+".json", func(ctx context.Context, _ *int) (any, bool, error) {
+		out, err := col.c.AutoScaling.DescribeScalingActivities(ctx, &autoscaling.DescribeScalingActivitiesInput{AutoScalingGroupName: aws.String(group), MaxRecords: aws.Int32(50)})
+		return out, false, err
+	})
 }

@@ -52,6 +52,7 @@ var Operations = []Operation{
 	{"iam", "GetRole", []evidence.Kind{evidence.KindNodeRole}},
 	{"iam", "ListAttachedRolePolicies", []evidence.Kind{evidence.KindNodeRolePolicies}},
 	{"autoscaling", "DescribeAutoScalingGroups", []evidence.Kind{evidence.KindAutoScaling}},
+	{"autoscaling", "DescribeScalingActivities", []evidence.Kind{evidence.KindScalingActivities}},
 }
 
 // Operation returns the operation named name.

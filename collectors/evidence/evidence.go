@@ -10,6 +10,7 @@ package evidence
 import (
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -114,9 +115,31 @@ type Evidence struct {
 	KubeDNS  *Service
 	NodeRBAC *NodeRBAC
 	Webhooks []Webhook
+	// ScalingActivities are recent activities of the Auto Scaling groups, newest first per group.
+	ScalingActivities []ScalingActivity
 
 	sources map[Kind]string
 	gaps    map[Kind]Gap
+
+	memoMu sync.Mutex
+	memo   map[string]any
+}
+
+// Memo returns the value derived from this evidence under key, computing it once. Checks use it
+// for derivations several of them share (the network path model); compute must be a pure
+// function of the evidence.
+func (e *Evidence) Memo(key string, compute func() any) any {
+	e.memoMu.Lock()
+	defer e.memoMu.Unlock()
+	if v, ok := e.memo[key]; ok {
+		return v
+	}
+	if e.memo == nil {
+		e.memo = map[string]any{}
+	}
+	v := compute()
+	e.memo[key] = v
+	return v
 }
 
 // Mark records that kind was collected from source (for example

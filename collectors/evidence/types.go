@@ -322,3 +322,17 @@ type WebhookRule struct {
 type Toleration struct {
 	Key, Operator, Value, Effect string
 }
+
+// KindScalingActivities are the recent Auto Scaling activities of the node groups' groups
+// (autoscaling describe-scaling-activities).
+const KindScalingActivities Kind = "autoscaling:scaling-activities"
+
+// ScalingActivity is one Auto Scaling activity.
+type ScalingActivity struct {
+	AutoScalingGroup string
+	// StatusCode is Successful, Failed, Cancelled, InProgress, …
+	StatusCode    string
+	StatusMessage string
+	Description   string
+	StartTime     time.Time
+}

@@ -486,6 +486,53 @@ func (s *Snapshot) loadAutoScaling(ev *evidence.Evidence) {
 		}
 	})
 	s.markFound(ev, evidence.KindAutoScaling, res, reason, p, true, "")
+
+	files := s.dirFiles("autoscaling/describe-scaling-activities")
+	if len(files) == 0 {
+		ev.AddGap(evidence.KindScalingActivities, "not in snapshot (autoscaling/describe-scaling-activities/)")
+		return
+	}
+	for _, f := range files {
+		res, reason := decodeInto(s, f, func(o *DescribeScalingActivitiesOutput) {
+			for _, a := range o.Activities {
+				ev.ScalingActivities = append(ev.ScalingActivities, evidence.ScalingActivity{AutoScalingGroup: a.AutoScalingGroupName, StatusCode: a.StatusCode,
+					StatusMessage: a.StatusMessage, Description: a.Description, StartTime: a.StartTime.Time})
+			}
+		})
+		if res != readOK {
+			ev.AddGap(evidence.KindScalingActivities, reason)
+			return
+		}
+	}
+	ev.Mark(evidence.KindScalingActivities, s.src("autoscaling/describe-scaling-activities/"))
+}
+
+// ClusterEvidence builds the evidence of the cluster as a whole (no instance): the cluster, its
+// node groups and access entries, Auto Scaling groups and activities, subnets and the cluster
+// side. Checks that need an instance skip on it.
+func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
+	ev := &evidence.Evidence{CollectedAt: s.CollectedAt()}
+	ev.Target = evidence.Target{Cluster: cluster, ClusterSource: "flag", Source: s.Origin}
+	if cluster == "" && s.Manifest != nil {
+		ev.Target.Cluster, ev.Target.ClusterSource = s.Manifest.Cluster, "snapshot manifest"
+	}
+	if s.Manifest != nil {
+		ev.Target.Region = s.Manifest.Region
+	}
+	ev.AddGap(evidence.KindInstance, "cluster-wide evaluation")
+	s.loadCluster(ev)
+	s.loadEKS(ev)
+	s.loadAutoScaling(ev)
+	s.loadKube(ev)
+	p := "ec2/describe-subnets.json"
+	res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
+		for _, sn := range o.Subnets {
+			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock, AvailableIPs: sn.AvailableIPAddressCount,
+				AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags)})
+		}
+	})
+	s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
+	return ev
 }
 
 // decodeKubeItems calls each for every object in a kubectl List, or for the single object.
@@ -528,37 +575,48 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	})
 	s.markObject(ev, evidence.KindVPCCNIConfig, res, reason, p)
 
-	p = s.kubePath("nodes")
-	res, reason = decodeKubeItems(s, p, func(raw json.RawMessage) error {
-		var n KubeNode
-		if err := json.Unmarshal(raw, &n); err != nil {
-			return err
-		}
-		node := evidence.Node{Name: n.Metadata.Name, Labels: n.Metadata.Labels, ProviderID: n.Spec.ProviderID,
-			KubeletVersion: n.Status.NodeInfo.KubeletVersion, OS: n.Status.NodeInfo.OperatingSystem}
-		if node.OS == "" {
-			node.OS = n.Metadata.Labels["kubernetes.io/os"]
-		}
-		for _, c := range n.Status.Conditions {
-			if c.Type == "Ready" {
-				node.Ready = c.Status == "True"
+	type nodesRead struct {
+		nodes  []evidence.Node
+		csrs   []evidence.CSR
+		nres   readResult
+		nwhy   string
+		cres   readResult
+		cwhy   string
+		np, cp string
+	}
+	k := s.shared("kube.nodes+csrs", func() any {
+		r := nodesRead{np: s.kubePath("nodes"), cp: s.kubePath("csrs")}
+		r.nres, r.nwhy = decodeKubeItems(s, r.np, func(raw json.RawMessage) error {
+			var n KubeNode
+			if err := json.Unmarshal(raw, &n); err != nil {
+				return err
 			}
-		}
-		ev.Nodes = append(ev.Nodes, node)
-		return nil
-	})
-	s.markKube(ev, evidence.KindNodes, res, reason, p)
-
-	p = s.kubePath("csrs")
-	res, reason = decodeKubeItems(s, p, func(raw json.RawMessage) error {
-		var c KubeCSR
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return err
-		}
-		ev.CSRs = append(ev.CSRs, convertCSR(&c))
-		return nil
-	})
-	s.markKube(ev, evidence.KindCSRs, res, reason, p)
+			node := evidence.Node{Name: n.Metadata.Name, Labels: n.Metadata.Labels, ProviderID: n.Spec.ProviderID,
+				KubeletVersion: n.Status.NodeInfo.KubeletVersion, OS: n.Status.NodeInfo.OperatingSystem}
+			if node.OS == "" {
+				node.OS = n.Metadata.Labels["kubernetes.io/os"]
+			}
+			for _, c := range n.Status.Conditions {
+				if c.Type == "Ready" {
+					node.Ready = c.Status == "True"
+				}
+			}
+			r.nodes = append(r.nodes, node)
+			return nil
+		})
+		r.cres, r.cwhy = decodeKubeItems(s, r.cp, func(raw json.RawMessage) error {
+			var c KubeCSR
+			if err := json.Unmarshal(raw, &c); err != nil {
+				return err
+			}
+			r.csrs = append(r.csrs, convertCSR(&c))
+			return nil
+		})
+		return r
+	}).(nodesRead)
+	ev.Nodes, ev.CSRs = k.nodes, k.csrs
+	s.markKube(ev, evidence.KindNodes, k.nres, k.nwhy, k.np)
+	s.markKube(ev, evidence.KindCSRs, k.cres, k.cwhy, k.cp)
 
 	s.loadKubeExtras(ev)
 

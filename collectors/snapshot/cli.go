@@ -713,3 +713,14 @@ type KubeEndpointSlice struct {
 		} `json:"conditions"`
 	} `json:"endpoints"`
 }
+
+// DescribeScalingActivitiesOutput is `aws autoscaling describe-scaling-activities`.
+type DescribeScalingActivitiesOutput struct {
+	Activities []struct {
+		AutoScalingGroupName string `json:"AutoScalingGroupName"`
+		Description          string `json:"Description"`
+		StartTime            Time   `json:"StartTime"`
+		StatusCode           string `json:"StatusCode"`
+		StatusMessage        string `json:"StatusMessage"`
+	} `json:"Activities"`
+}

@@ -70,8 +70,9 @@ type Snapshot struct {
 	// "snapshot:<path>".
 	Source func(path string) string
 
-	mu    sync.Mutex
-	cache map[string]*decoded
+	mu         sync.Mutex
+	cache      map[string]*decoded
+	sharedVals map[string]any
 }
 
 func (s *Snapshot) src(p string) string {
@@ -412,6 +413,25 @@ type decoded struct {
 	res    readResult
 	reason string
 	docs   []any
+}
+
+// shared computes, once per snapshot, a value that does not depend on the instance (the
+// cluster's nodes, CSRs, webhooks), so evidence for many instances reuses it.
+func (s *Snapshot) shared(key string, compute func() any) any {
+	s.mu.Lock()
+	if v, ok := s.sharedVals[key]; ok {
+		s.mu.Unlock()
+		return v
+	}
+	s.mu.Unlock()
+	v := compute()
+	s.mu.Lock()
+	if s.sharedVals == nil {
+		s.sharedVals = map[string]any{}
+	}
+	s.sharedVals[key] = v
+	s.mu.Unlock()
+	return v
 }
 
 // decodeInto decodes every document of p into a T and passes it to each. Decoded documents

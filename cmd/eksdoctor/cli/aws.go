@@ -16,6 +16,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 )
 
 // AWSOptions select the account, credentials and limits of live collection.
@@ -40,6 +41,8 @@ func (a *AWSOptions) addFlags(cmd *cobra.Command) {
 type KubeOptions struct {
 	Kubeconfig, Context string
 	NoKube              bool
+	// rest is the configuration used by the last collection (reused to publish reports).
+	rest *rest.Config
 }
 
 func (k *KubeOptions) addFlags(cmd *cobra.Command) {
@@ -62,8 +65,8 @@ func (l *LiveOptions) addFlags(cmd *cobra.Command) {
 
 // collect gathers live evidence for instanceIDs into the snapshot layout (AWS, then the
 // cluster's API server) and returns the files, the region and the denied permissions.
-func (l *LiveOptions) collect(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*awsapi.Result, string, error) {
-	res, cfg, err := l.AWS.run(g, instanceIDs, cluster, needs, batch)
+func (l *LiveOptions) collect(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, mode collectMode) (*awsapi.Result, string, error) {
+	res, cfg, err := l.AWS.run(g, instanceIDs, cluster, needs, mode)
 	if err != nil {
 		return nil, "", err
 	}
@@ -74,8 +77,8 @@ func (l *LiveOptions) collect(g *GlobalOptions, instanceIDs []string, cluster st
 }
 
 // snapshot is collect returned as an in-memory snapshot.
-func (l *LiveOptions) snapshot(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*snapshot.Snapshot, []string, error) {
-	res, region, err := l.collect(g, instanceIDs, cluster, needs, batch)
+func (l *LiveOptions) snapshot(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, mode collectMode) (*snapshot.Snapshot, []string, error) {
+	res, region, err := l.collect(g, instanceIDs, cluster, needs, mode)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -102,6 +105,7 @@ func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.
 	if err == nil {
 		cs, err = kubernetes.NewForConfig(rc)
 	}
+	k.rest = rc
 	if err != nil {
 		fmt.Fprintf(g.stderr, "eksdoctor: %v; cluster-side checks are skipped\n", err)
 		for _, p := range kube.Paths {
@@ -117,14 +121,18 @@ func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.
 	}
 }
 
-func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, batch bool) (*awsapi.Result, aws.Config, error) {
+// collectMode selects how many instances are collected and whether cluster-wide evidence is.
+type collectMode struct{ batch, scan bool }
+
+func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string, needs []evidence.Kind, mode collectMode) (*awsapi.Result, aws.Config, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), a.Timeout)
 	defer cancel()
-	cfg, err := awsapi.LoadConfig(ctx, awsapi.ConfigOptions{Profile: a.Profile, Region: a.Region, RoleARN: a.RoleARN, AppID: "eksdoctor/" + Version})
+	clock := &awsapi.ServerClock{}
+	cfg, err := awsapi.LoadConfig(ctx, awsapi.ConfigOptions{Profile: a.Profile, Region: a.Region, RoleARN: a.RoleARN, AppID: "eksdoctor/" + Version, Clock: clock})
 	if err != nil {
 		return nil, cfg, inputErr("%v", err)
 	}
-	opts := awsapi.Options{Region: cfg.Region, Cluster: cluster, Needs: needs, CallTimeout: a.CallTimeout, Batch: batch}
+	opts := awsapi.Options{Region: cfg.Region, Cluster: cluster, Needs: needs, CallTimeout: a.CallTimeout, Batch: mode.batch, Scan: mode.scan, Clock: clock}
 	if f, ok := g.stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		opts.Progress = g.stderr
 		fmt.Fprintf(g.stderr, "collecting from AWS (%s)…\n", cfg.Region)

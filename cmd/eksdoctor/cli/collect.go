@@ -60,7 +60,7 @@ func (o *CollectOptions) Run() error {
 	if o.Cluster == "" || o.Out == "" {
 		return usageErr("collect needs --cluster and -o FILE.tar.gz")
 	}
-	res, _, err := o.Live.collect(o.GlobalOptions, o.Instances, o.Cluster, nil, len(o.Instances) == 0)
+	res, _, err := o.Live.collect(o.GlobalOptions, o.Instances, o.Cluster, nil, collectMode{batch: len(o.Instances) == 0, scan: len(o.Instances) == 0})
 	if err != nil {
 		return err
 	}

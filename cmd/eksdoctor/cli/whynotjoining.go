@@ -101,7 +101,7 @@ func (o *WhyNotJoiningOptions) Run() error {
 	var snap *snapshot.Snapshot
 	var denied []string
 	if o.Snapshot == "" {
-		snap, denied, err = o.Live.snapshot(o.GlobalOptions, []string{o.InstanceID}, o.Cluster, checks.Needs(selected), false)
+		snap, denied, err = o.Live.snapshot(o.GlobalOptions, []string{o.InstanceID}, o.Cluster, checks.Needs(selected), collectMode{})
 		if err != nil {
 			return err
 		}
@@ -198,35 +198,16 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 		if o.Cluster == "" {
 			return usageErr("--all-pending against AWS needs --cluster")
 		}
-		if snap, denied, err = o.Live.snapshot(o.GlobalOptions, nil, o.Cluster, checks.Needs(selected), true); err != nil {
+		if snap, denied, err = o.Live.snapshot(o.GlobalOptions, nil, o.Cluster, checks.Needs(selected), collectMode{batch: true}); err != nil {
 			return err
 		}
 	} else if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {
 		return inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
 	}
-	var problems []report.InputProblem
-	for _, p := range snap.Problems {
-		problems = append(problems, report.InputProblem{Path: p.Path, Problem: p.Err})
+	fleet, partial, err := diagnoseFleet(snap, o.Cluster, reg, selected, denied)
+	if err != nil {
+		return err
 	}
-	fleet := &report.Fleet{SchemaVersion: report.SchemaVersion, Cluster: o.Cluster, Source: snap.Origin, Instances: []*report.Report{}, Joined: []string{}}
-	partial := false
-	for _, id := range snap.InstanceIDs() {
-		ev, err := snap.Evidence(id, o.Cluster)
-		if err != nil {
-			return inputErr("%v", err)
-		}
-		if fleet.Cluster == "" {
-			fleet.Cluster = ev.Target.Cluster
-		}
-		if joined(ev) {
-			fleet.Joined = append(fleet.Joined, id)
-			continue
-		}
-		r := diagnose(reg, selected, ev, problems, denied)
-		partial = partial || len(r.DeniedPermissions) > 0
-		fleet.Instances = append(fleet.Instances, r)
-	}
-	fleet.Summarize()
 	switch o.Output {
 	case "json":
 		err = report.FleetJSON(o.stdout, fleet)
@@ -249,6 +230,34 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 		return nil
 	}
 	return codeOnly(code)
+}
+
+// diagnoseFleet diagnoses every instance of the snapshot that has no Node object.
+func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry, selected []checks.Check, denied []string) (*report.Fleet, bool, error) {
+	var problems []report.InputProblem
+	for _, p := range snap.Problems {
+		problems = append(problems, report.InputProblem{Path: p.Path, Problem: p.Err})
+	}
+	fleet := &report.Fleet{SchemaVersion: report.SchemaVersion, Cluster: cluster, Source: snap.Origin, Instances: []*report.Report{}, Joined: []string{}}
+	partial := false
+	for _, id := range snap.InstanceIDs() {
+		ev, err := snap.Evidence(id, cluster)
+		if err != nil {
+			return nil, false, inputErr("%v", err)
+		}
+		if fleet.Cluster == "" {
+			fleet.Cluster = ev.Target.Cluster
+		}
+		if joined(ev) {
+			fleet.Joined = append(fleet.Joined, id)
+			continue
+		}
+		r := diagnose(reg, selected, ev, problems, denied)
+		partial = partial || len(r.DeniedPermissions) > 0
+		fleet.Instances = append(fleet.Instances, r)
+	}
+	fleet.Summarize()
+	return fleet, partial, nil
 }
 
 // joined reports whether a Node object exists for the instance (by private DNS name or provider ID).

@@ -70,6 +70,24 @@ func (s *Server) Operations() []string {
 	return append([]string(nil), s.served...)
 }
 
+// serverDate is the snapshot's collectedAt as an HTTP date, so clients see the fixture's time as
+// AWS's time (empty when the snapshot has no manifest).
+func (s *Server) serverDate() string {
+	b, err := os.ReadFile(filepath.Join(s.Root, "manifest.json"))
+	if err != nil {
+		return ""
+	}
+	var m struct{ CollectedAt string }
+	if json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	t, err := time.Parse(time.RFC3339, m.CollectedAt)
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(http.TimeFormat)
+}
+
 // request is one parsed API call.
 type request struct {
 	service string // ec2, iam, autoscaling, eks
@@ -99,6 +117,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if s.Deny[req.service+":"+req.action] {
 		writeError(w, req, deniedCode(req.service), fmt.Sprintf("User: arn:aws:sts::111122223333:assumed-role/readonly/eksdoctor is not authorized to perform: %s:%s", req.service, req.action))
 		return
+	}
+	if d := s.serverDate(); d != "" {
+		w.Header().Set("Date", d)
 	}
 	body, code, msg := s.answer(req)
 	if code != "" {
@@ -305,6 +326,11 @@ func writeXMLValue(buf *bytes.Buffer, parent, key, name string, v any, ec2 bool)
 		item := "member"
 		if ec2 {
 			item = "item"
+			if len(t) > 0 && key == "Groups" {
+				if _, isString := t[0].(string); isString {
+					item = "groupId" // GroupIdStringList (launch template network interfaces)
+				}
+			}
 		}
 		for _, x := range t {
 			writeXMLValue(buf, key, key, item, x, ec2)
@@ -507,6 +533,8 @@ func (s *Server) answer(req *request) (map[string]any, string, string) {
 		m, code, msg := load("autoscaling/describe-auto-scaling-groups.json")
 		filterList(m, "AutoScalingGroups", "AutoScalingGroupName", indexed(f, "AutoScalingGroupNames.member"))
 		return m, code, msg
+	case "autoscaling:DescribeScalingActivities":
+		return load("autoscaling/describe-scaling-activities/" + f.Get("AutoScalingGroupName") + ".json")
 	case "eks:DescribeCluster", "eks:ListAccessEntries", "eks:ListNodegroups", "eks:DescribeNodegroup", "eks:DescribeAccessEntry":
 		return s.eks(req)
 	}

@@ -1,0 +1,226 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/fatih/color"
+)
+
+// Scan is the report of `eksdoctor scan`: cluster-wide findings once, then the diagnosis of
+// every instance of the cluster that has not joined.
+type Scan struct {
+	SchemaVersion string `json:"schemaVersion"`
+	Cluster       string `json:"cluster"`
+	Source        string `json:"source"`
+	// CollectedAt is RFC 3339 UTC (the evidence time).
+	CollectedAt string `json:"collectedAt,omitempty"`
+	// DurationSeconds is how long the scan took (wall clock).
+	DurationSeconds float64          `json:"durationSeconds"`
+	ClusterFindings []checks.Finding `json:"clusterFindings"`
+	Fleet           *Fleet           `json:"fleet"`
+	// DeniedPermissions lists the permissions refused while collecting.
+	DeniedPermissions []string `json:"deniedPermissions"`
+	// Errors lists what went wrong outside the checks (publishing, collection).
+	Errors  []string    `json:"errors"`
+	Summary ScanSummary `json:"summary"`
+}
+
+// ScanSummary counts the scan's results.
+type ScanSummary struct {
+	ClusterFail int `json:"clusterFail"`
+	ClusterWarn int `json:"clusterWarn"`
+	// Unjoined counts instances without a Node object; Failing those with a failing check.
+	Unjoined int `json:"unjoined"`
+	Failing  int `json:"failing"`
+	Joined   int `json:"joined"`
+}
+
+// Summarize fills Summary.
+func (s *Scan) Summarize() {
+	s.Summary = ScanSummary{Unjoined: s.Fleet.Summary.Diagnosed, Failing: s.Fleet.Summary.Failing, Joined: s.Fleet.Summary.Joined}
+	for _, f := range s.ClusterFindings {
+		switch f.Status {
+		case checks.StatusFail:
+			s.Summary.ClusterFail++
+		case checks.StatusWarn:
+			s.Summary.ClusterWarn++
+		}
+	}
+}
+
+// ScanJSON writes the scan as indented JSON.
+func ScanJSON(w io.Writer, s *Scan) error { return FleetJSONAny(w, s) }
+
+// ScanText writes the cluster findings, then one line per unjoined instance.
+func ScanText(w io.Writer, s *Scan, o TextOptions) error {
+	p := painter{on: o.Color}
+	fmt.Fprintf(w, "%s cluster %s (evidence: %s)\n\n", p.paint("eksdoctor scan", color.Bold), s.Cluster, s.Source)
+	fmt.Fprintln(w, p.paint("Cluster-wide", color.Bold))
+	shown := 0
+	for _, f := range s.ClusterFindings {
+		if f.Status == checks.StatusFail || f.Status == checks.StatusWarn || f.Status == checks.StatusError {
+			fmt.Fprintf(w, "  %s %-34s %s\n", p.status(f.Status), f.ID, f.Message)
+			shown++
+		}
+	}
+	if shown == 0 {
+		fmt.Fprintln(w, "  no cluster-wide problem")
+	}
+	fmt.Fprintln(w)
+	if err := FleetText(w, s.Fleet, o); err != nil {
+		return err
+	}
+	for _, e := range s.Errors {
+		fmt.Fprintf(w, "error: %s\n", e)
+	}
+	return nil
+}
+
+// ScanMarkdown writes the scan for a ticket.
+func ScanMarkdown(w io.Writer, s *Scan) error {
+	fmt.Fprintf(w, "## eksdoctor scan of `%s`\n\n| Status | Check | Resource | Message |\n|---|---|---|---|\n", s.Cluster)
+	for _, f := range s.ClusterFindings {
+		if f.Status == checks.StatusFail || f.Status == checks.StatusWarn || f.Status == checks.StatusError {
+			fmt.Fprintf(w, "| %s | `%s` | `%s` | %s |\n", f.Status, f.ID, mdEscape(f.Resource), mdEscape(f.Message))
+		}
+	}
+	fmt.Fprintln(w)
+	return FleetMarkdown(w, s.Fleet)
+}
+
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Name    string       `xml:"name,attr"`
+	Tests   int          `xml:"tests,attr"`
+	Fails   int          `xml:"failures,attr"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name    string      `xml:"name,attr"`
+	Tests   int         `xml:"tests,attr"`
+	Fails   int         `xml:"failures,attr"`
+	Skipped int         `xml:"skipped,attr"`
+	Cases   []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+func suite(name string, fs []checks.Finding) junitSuite {
+	s := junitSuite{Name: name}
+	for _, f := range fs {
+		c := junitCase{Name: f.ID + " " + f.Resource, Classname: name}
+		switch f.Status {
+		case checks.StatusFail, checks.StatusError:
+			var ev []string
+			for _, e := range f.Evidence {
+				ev = append(ev, e.Text+" ["+e.Source+"]")
+			}
+			c.Failure = &junitFailure{Message: f.Message, Type: string(f.Severity), Text: strings.Join(ev, "\n") + "\nfix: " + f.Remediation}
+			s.Fails++
+		case checks.StatusSkipped:
+			c.Skipped = &junitSkipped{Message: f.Message}
+			s.Skipped++
+		}
+		s.Cases = append(s.Cases, c)
+		s.Tests++
+	}
+	return s
+}
+
+// ScanJUnit writes the scan as JUnit XML for CI pipelines: one suite for the cluster and one
+// per unjoined instance; failing and error findings are failures, skips are skipped.
+func ScanJUnit(w io.Writer, s *Scan) error {
+	out := junitSuites{Name: "eksdoctor scan " + s.Cluster}
+	out.Suites = append(out.Suites, suite("cluster "+s.Cluster, s.ClusterFindings))
+	for _, r := range s.Fleet.Instances {
+		out.Suites = append(out.Suites, suite("instance "+r.Target.InstanceID, r.Findings))
+	}
+	for _, su := range out.Suites {
+		out.Tests += su.Tests
+		out.Fails += su.Fails
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// Metrics renders the scan in the Prometheus text exposition format (version 0.0.4):
+// eksdoctor_findings{cluster,check,severity,status}, eksdoctor_unjoined_instances,
+// eksdoctor_scan_duration_seconds and eksdoctor_scan_errors.
+func Metrics(w io.Writer, s *Scan) error {
+	type key struct{ check, severity, status string }
+	counts := map[key]int{}
+	add := func(fs []checks.Finding) {
+		for _, f := range fs {
+			counts[key{f.ID, string(f.Severity), string(f.Status)}]++
+		}
+	}
+	add(s.ClusterFindings)
+	for _, r := range s.Fleet.Instances {
+		add(r.Findings)
+	}
+	keys := make([]key, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.check != b.check {
+			return a.check < b.check
+		}
+		if a.status != b.status {
+			return a.status < b.status
+		}
+		return a.severity < b.severity
+	})
+	c := escLabel(s.Cluster)
+	var b strings.Builder
+	b.WriteString("# HELP eksdoctor_findings Findings of the last scan, by check, severity and status.\n# TYPE eksdoctor_findings gauge\n")
+	for _, k := range keys {
+		fmt.Fprintf(&b, "eksdoctor_findings{cluster=\"%s\",check=\"%s\",severity=\"%s\",status=\"%s\"} %d\n", c, escLabel(k.check), escLabel(k.severity), escLabel(k.status), counts[k])
+	}
+	fmt.Fprintf(&b, "# HELP eksdoctor_unjoined_instances Instances of the cluster without a Node object.\n# TYPE eksdoctor_unjoined_instances gauge\neksdoctor_unjoined_instances{cluster=\"%s\"} %d\n", c, s.Summary.Unjoined)
+	fmt.Fprintf(&b, "# HELP eksdoctor_scan_duration_seconds Wall time of the last scan.\n# TYPE eksdoctor_scan_duration_seconds gauge\neksdoctor_scan_duration_seconds{cluster=\"%s\"} %g\n", c, s.DurationSeconds)
+	fmt.Fprintf(&b, "# HELP eksdoctor_scan_errors Errors outside the checks in the last scan (collection, publishing).\n# TYPE eksdoctor_scan_errors gauge\neksdoctor_scan_errors{cluster=\"%s\"} %d\n", c, len(s.Errors))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func escLabel(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+}
+
+// ScanTimestamp returns CollectedAt as a time (zero when unknown).
+func (s *Scan) ScanTimestamp() time.Time {
+	t, _ := time.Parse(time.RFC3339, s.CollectedAt)
+	return t
+}

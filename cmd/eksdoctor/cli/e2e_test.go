@@ -1,0 +1,333 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/restmapper"
+	"sigs.k8s.io/yaml"
+
+	"github.com/eksdoctor/eksdoctor/collectors/awsapi/awsfake"
+	"github.com/eksdoctor/eksdoctor/collectors/kube/kubetest"
+)
+
+var (
+	apiOnce sync.Once
+	apiEnv  *kubetest.Env
+	apiErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if apiEnv != nil {
+		apiEnv.Stop()
+	}
+	os.Exit(code)
+}
+
+// apiserver starts (once per package run) a real kube-apiserver, or skips the test when the
+// binaries are missing and EKSDOCTOR_REQUIRE_APISERVER is not set.
+func apiserver(t *testing.T) (*kubetest.Env, kubernetes.Interface, string) {
+	t.Helper()
+	bin, ok := kubetest.BinDir()
+	if !ok {
+		if os.Getenv("EKSDOCTOR_REQUIRE_APISERVER") != "" {
+			t.Fatalf("kube-apiserver binaries missing in %s", bin)
+		}
+		t.Skipf("SKIPPING: no kube-apiserver binaries in %s (build them with collectors/kube/kubetest/build-testbin.sh)", bin)
+	}
+	apiOnce.Do(func() { apiEnv, apiErr = kubetest.Start(bin) })
+	if apiErr != nil {
+		t.Fatal(apiErr)
+	}
+	cs, err := kubernetes.NewForConfig(apiEnv.Config(kubetest.AdminToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	os.WriteFile(kubeconfig, []byte(fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters: [{name: test, cluster: {server: %q, insecure-skip-tls-verify: true}}]
+users: [{name: admin, user: {token: %q}}]
+contexts: [{name: test, context: {cluster: test, user: admin}}]
+current-context: test
+`, apiEnv.Host, kubetest.AdminToken)), 0o600)
+	return apiEnv, cs, kubeconfig
+}
+
+var crdOnce sync.Once
+
+func installPolicyReportCRD(t *testing.T, env *kubetest.Env) {
+	crdOnce.Do(func() {
+		b, err := os.ReadFile(filepath.Join(fixtures, "crds", "wgpolicyk8s.io_clusterpolicyreports.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var crd apiextv1.CustomResourceDefinition
+		if err := yaml.UnmarshalStrict(b, &crd); err != nil {
+			t.Fatal(err)
+		}
+		u := &unstructured.Unstructured{}
+		raw, _ := json.Marshal(crd)
+		json.Unmarshal(raw, &u.Object)
+		u.SetAPIVersion("apiextensions.k8s.io/v1")
+		u.SetKind("CustomResourceDefinition")
+		dyn, _ := dynamic.NewForConfig(env.Config(kubetest.AdminToken))
+		gvr := apiextv1.SchemeGroupVersion.WithResource("customresourcedefinitions")
+		if _, err := dyn.Resource(gvr).Create(context.Background(), u, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		// wait until the new API is served
+		dc, _ := discovery.NewDiscoveryClientForConfig(env.Config(kubetest.AdminToken))
+		for i := 0; i < 100; i++ {
+			if _, err := dc.ServerResourcesForGroupVersion("wgpolicyk8s.io/v1alpha2"); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatal("the ClusterPolicyReport CRD was not served")
+	})
+}
+
+// deployObjects reads every object kustomize would apply from deploy/kustomization.yaml.
+func deployObjects(t *testing.T, dir string) []*unstructured.Unstructured {
+	var k struct{ Resources []string }
+	b, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml.Unmarshal(b, &k)
+	var out []*unstructured.Unstructured
+	for _, r := range k.Resources {
+		p := filepath.Join(dir, r)
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			out = append(out, deployObjects(t, p)...)
+			continue
+		}
+		f, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(f), 4096)
+		for {
+			u := &unstructured.Unstructured{}
+			if err := dec.Decode(&u.Object); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			if len(u.Object) > 0 {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+func TestDeployManifestsServerSideDryRun(t *testing.T) {
+	env, cs, _ := apiserver(t)
+	installPolicyReportCRD(t, env)
+	dyn, _ := dynamic.NewForConfig(env.Config(kubetest.AdminToken))
+	dc, _ := discovery.NewDiscoveryClientForConfig(env.Config(kubetest.AdminToken))
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc))
+	objs := deployObjects(t, filepath.Join("..", "..", "..", "deploy"))
+	kinds := map[string]bool{}
+	for _, u := range objs {
+		kinds[u.GetKind()] = true
+	}
+	for _, want := range []string{"Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "CronJob"} {
+		if !kinds[want] {
+			t.Errorf("deploy/ has no %s", want)
+		}
+	}
+	// the namespace must exist for the namespaced objects' dry run
+	cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "eksdoctor"}}, metav1.CreateOptions{})
+	for _, u := range objs {
+		gvk := u.GroupVersionKind()
+		m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err != nil {
+			t.Fatalf("%s: %v", gvk, err)
+		}
+		var ri dynamic.ResourceInterface = dyn.Resource(m.Resource)
+		if ns := u.GetNamespace(); ns != "" {
+			ri = dyn.Resource(m.Resource).Namespace(ns)
+		}
+		if _, err := ri.Create(context.Background(), u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"}); err != nil && !strings.Contains(err.Error(), "already exists") {
+			t.Errorf("server-side dry run of %s %s: %v", gvk.Kind, u.GetName(), err)
+		}
+	}
+	// the CronJob is hardened as promised
+	for _, u := range objs {
+		if u.GetKind() != "CronJob" {
+			continue
+		}
+		raw, _ := json.Marshal(u.Object)
+		for _, want := range []string{`"concurrencyPolicy":"Forbid"`, `"runAsNonRoot":true`, `"readOnlyRootFilesystem":true`, `"allowPrivilegeEscalation":false`, `"limits"`, `"requests"`} {
+			if !strings.Contains(string(raw), want) {
+				t.Errorf("CronJob lacks %s", want)
+			}
+		}
+	}
+}
+
+func TestScanPublishesClusterPolicyReport(t *testing.T) {
+	env, _, kubeconfig := apiserver(t)
+	snap := filepath.Join(fixtures, "snapshots", "nodegroup-asg-launch-failures")
+	// before the CRD exists: the scan says so and carries on
+	if _, ok := os.LookupEnv("EKSDOCTOR_CRD_PREINSTALLED"); !ok {
+		dc, _ := discovery.NewDiscoveryClientForConfig(env.Config(kubetest.AdminToken))
+		if _, err := dc.ServerResourcesForGroupVersion("wgpolicyk8s.io/v1alpha2"); err != nil {
+			code, _, errOut := run("scan", "--snapshot", snap, "--cluster", "prod", "--policy-report", "--kubeconfig", kubeconfig, "-o", "json")
+			if code != ExitFindings || !strings.Contains(errOut, "CRD (wgpolicyk8s.io/v1alpha2) is not installed") {
+				t.Errorf("without the CRD: exit %d, stderr %q", code, errOut)
+			}
+		}
+	}
+	installPolicyReportCRD(t, env)
+	dyn, _ := dynamic.NewForConfig(env.Config(kubetest.AdminToken))
+	client := dyn.Resource(policyReportGVR)
+	var versions []string
+	collected, _ := time.Parse(time.RFC3339, "2026-11-20T10:00:00Z")
+	for i, snap := range []string{snap, snap, filepath.Join(fixtures, "snapshots", "nodegroup-lt-network-interfaces")} {
+		code, _, errOut := run("scan", "--snapshot", snap, "--cluster", "prod", "--policy-report", "--kubeconfig", kubeconfig, "-o", "json")
+		if i == 2 {
+			obj, err := client.Get(context.Background(), "eksdoctor-prod", metav1.GetOptions{})
+			if err != nil || obj.GetResourceVersion() == versions[1] || strings.Contains(fmt.Sprint(obj.Object["results"]), "asg-launch-failures fail") {
+				t.Errorf("report not updated in place by a new scan (exit %d, %v)", code, err)
+			}
+			break
+		}
+		if code != ExitFindings || strings.Contains(errOut, "failed") {
+			t.Fatalf("scan exit %d: %s", code, errOut)
+		}
+		obj, err := client.Get(context.Background(), "eksdoctor-prod", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		versions = append(versions, obj.GetResourceVersion())
+		var rep struct {
+			Summary map[string]int
+			Results []struct {
+				Policy, Rule, Result, Severity, Message, Source, Category string
+				Properties                                                map[string]string
+				Timestamp                                                 struct{ Seconds int64 }
+			}
+		}
+		raw, _ := json.Marshal(obj.Object)
+		json.Unmarshal(raw, &rep)
+		found := false
+		for _, r := range rep.Results {
+			if r.Policy == "nodegroup.asg-launch-failures" {
+				found = true
+				if r.Result != "fail" || r.Severity != "critical" || r.Source != "eksdoctor" || r.Category != "nodegroup" ||
+					!strings.HasPrefix(r.Rule, "eks-ng-al2023") || !strings.Contains(r.Message, "capacity") ||
+					!strings.Contains(r.Properties["evidence"], "Failed") || r.Properties["remediation"] == "" || r.Timestamp.Seconds != collected.Unix() {
+					t.Errorf("result = %+v", r)
+				}
+			}
+		}
+		if !found || rep.Summary["fail"] < 1 || rep.Summary["pass"] < 1 {
+			t.Errorf("report summary %v, asg result found %v", rep.Summary, found)
+		}
+	}
+	list, _ := client.List(context.Background(), metav1.ListOptions{})
+	if len(list.Items) != 1 || versions[0] != versions[1] {
+		t.Errorf("want one report, unchanged by an identical scan: %d objects, versions %v", len(list.Items), versions)
+	}
+}
+
+// TestScan200InstancesLive scans a 200-instance cluster live: 150 joined (Node objects exist in
+// the real API server) and 50 whose instance profile holds a role that is not mapped. Every
+// unjoined instance must be found with its cause, with AWS calls independent of the instance
+// count and, with 100 ms added to every AWS call, in under 2 s.
+func TestScan200InstancesLive(t *testing.T) {
+	_, cs, kubeconfig := apiserver(t)
+	ctx := context.Background()
+	snap := fleetSnapshot(t, "healthy-al2023", 200)
+	// 50 instances launched with a profile whose role is mapped nowhere
+	p := filepath.Join(snap, "ec2", "describe-instances.json")
+	b, _ := os.ReadFile(p)
+	var out map[string]any
+	json.Unmarshal(b, &out)
+	insts := out["Reservations"].([]any)[0].(map[string]any)["Instances"].([]any)
+	var joinedNames []string
+	for i, in := range insts {
+		m := in.(map[string]any)
+		if i >= 150 {
+			m["IamInstanceProfile"] = map[string]any{"Arn": "arn:aws:iam::111122223333:instance-profile/legacy-profile", "Id": "AIPALEGACY"}
+		} else {
+			joinedNames = append(joinedNames, m["PrivateDnsName"].(string))
+		}
+	}
+	b, _ = json.Marshal(out)
+	os.WriteFile(p, b, 0o644)
+	prof, _ := os.ReadFile(filepath.Join(snap, "iam", "get-instance-profile", "prod-node-role-profile.json"))
+	legacy := strings.NewReplacer("prod-node-role-profile", "legacy-profile", "prod-node-role", "legacy-node-role").Replace(string(prof))
+	os.WriteFile(filepath.Join(snap, "iam", "get-instance-profile", "legacy-profile.json"), []byte(legacy), 0o644)
+	pol, _ := os.ReadFile(filepath.Join(snap, "iam", "list-attached-role-policies", "prod-node-role.json"))
+	os.WriteFile(filepath.Join(snap, "iam", "list-attached-role-policies", "legacy-node-role.json"), pol, 0o644)
+	// the cluster side: aws-auth maps only prod-node-role; 150 nodes registered
+	cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "kube-system"}}, metav1.CreateOptions{})
+	cs.CoreV1().ConfigMaps("kube-system").Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "aws-auth"},
+		Data: map[string]string{"mapRoles": "- rolearn: arn:aws:iam::111122223333:role/prod-node-role\n  username: system:node:{{EC2PrivateDNSName}}\n  groups: [system:bootstrappers, system:nodes]\n"}}, metav1.CreateOptions{})
+	for _, name := range []string{"eks:node-bootstrapper", "eks:node-manager"} {
+		cs.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+		cs.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: name},
+			RoleRef: rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: name}}, metav1.CreateOptions{})
+	}
+	for _, n := range joinedNames {
+		if _, err := cs.CoreV1().Nodes().Create(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n, Labels: map[string]string{"kubernetes.io/os": "linux"}}}, metav1.CreateOptions{}); err != nil && !strings.Contains(err.Error(), "already exists") {
+			t.Fatal(err)
+		}
+	}
+	fake := liveEnv(t, snap, func(s *awsfake.Server) { s.Latency = 100 * time.Millisecond })
+	t.Setenv("KUBECONFIG", kubeconfig)
+	start := time.Now()
+	code, stdout, errOut := run("scan", "--cluster", "prod", "-o", "json")
+	elapsed := time.Since(start)
+	if code != ExitFindings {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var s scanJSON
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Summary.Joined != 150 || s.Summary.Unjoined != 50 || len(s.Fleet.Instances) != 50 {
+		t.Fatalf("joined %d unjoined %d", s.Summary.Joined, s.Summary.Unjoined)
+	}
+	for _, in := range s.Fleet.Instances {
+		if c := in.Diagnosis.MostLikelyCause; c == nil || *c != "auth.role-not-mapped" {
+			cause := "none"
+			if c != nil {
+				cause = *c
+			}
+			t.Errorf("%s: cause %s", in.Target.InstanceID, cause)
+		}
+	}
+	if n := fake.Requests(); n > 30 {
+		t.Errorf("%d AWS requests for 200 instances (must not grow with the instances)", n)
+	}
+	if elapsed >= 2*time.Second {
+		t.Errorf("scan took %s with 100 ms per AWS call, budget 2 s", elapsed)
+	}
+	t.Logf("200 instances: %d AWS requests, %s", fake.Requests(), elapsed.Round(time.Millisecond))
+}
