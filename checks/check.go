@@ -61,6 +61,9 @@ type Meta struct {
 	// Needs lists the evidence kinds without which the check cannot judge; when one is
 	// missing the runner reports skipped with the gap's reason.
 	Needs []evidence.Kind
+	// NeedsAny lists kinds of which at least one must be present (a check that judges either
+	// the cluster side or the node's own logs); when none is, the runner reports skipped.
+	NeedsAny []evidence.Kind
 	// Optional lists kinds the check uses when present (it still judges without them).
 	Optional []evidence.Kind
 	// Why explains why a failure blocks the node from joining (or hurts it once joined).

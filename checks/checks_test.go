@@ -403,6 +403,7 @@ func TestChecks(t *testing.T) {
 	cases = append(cases, networkCases()...)
 	cases = append(cases, kubeCases()...)
 	cases = append(cases, scanCases()...)
+	cases = append(cases, runtimeCases()...)
 	reg := Default()
 	covered := map[string]map[Status]bool{}
 	for _, tc := range cases {

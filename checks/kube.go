@@ -95,31 +95,21 @@ func kubeChecks() []Check {
 					item(ev.Source(evidence.KindWebhooks), "%d webhooks", len(ev.Webhooks))))
 			}},
 		{Meta: Meta{ID: "runtime.cni-not-ready", ClusterWide: true, Title: "The VPC CNI (aws-node) is not running on the node", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindAWSNode}, Optional: []evidence.Kind{evidence.KindBootstrap, evidence.KindNodes, evidence.KindInstance},
+			NeedsAny: []evidence.Kind{evidence.KindAWSNode, evidence.KindNodeLogs}, Optional: []evidence.Kind{evidence.KindBootstrap, evidence.KindNodes, evidence.KindInstance},
 			Stage:       StagePostJoin,
 			Why:         "The kubelet reports NetworkPluginNotReady until aws-node writes the CNI configuration; if the aws-node DaemonSet is missing, cannot schedule on the node (a taint it does not tolerate) or its pods are not ready, the node stays NotReady.",
 			Remediation: "Reinstall or repair the VPC CNI add-on (aws eks update-addon --cluster-name CLUSTER --addon-name vpc-cni --resolve-conflicts OVERWRITE); make aws-node tolerate the node's taints (its default toleration is operator: Exists); check aws-node logs with kubectl -n kube-system logs ds/aws-node -c aws-node.",
 			Docs:        []string{docVPCCNI, docTaints}},
 			Eval: func(ev *evidence.Evidence) []Finding {
-				ds := ev.AWSNode
-				if ds == nil {
-					return one(fail("kube-system/aws-node", "DaemonSet kube-system/aws-node does not exist: no pod will configure pod networking", item(ev.Source(evidence.KindAWSNode), "NotFound")))
+				var out []Finding
+				if ev.Have(evidence.KindNodeLogs) {
+					// the node's own logs: NetworkPluginNotReady without a later recovery
+					out = evalSignatures("runtime.cni-not-ready")(ev)
 				}
-				it := item(ev.Source(evidence.KindAWSNode), "aws-node: %d desired, %d ready; %d toleration(s)", ds.Desired, ds.Ready, len(ds.Tolerations))
-				if ev.Bootstrap != nil {
-					for _, taint := range ev.Bootstrap.Taints {
-						if strings.HasSuffix(taint, ":NoSchedule") || strings.HasSuffix(taint, ":NoExecute") {
-							if !tolerates(ds.Tolerations, taint) {
-								return one(fail("kube-system/aws-node", fmt.Sprintf("the node registers with taint %s, which aws-node does not tolerate: the CNI never starts there", taint), it,
-									item(ev.Source(evidence.KindBootstrap), "taints %s", quoteList(ev.Bootstrap.Taints))))
-							}
-						}
-					}
+				if !ev.Have(evidence.KindAWSNode) {
+					return out
 				}
-				if ds.Desired > ds.Ready {
-					return one(warn("kube-system/aws-node", fmt.Sprintf("%d of %d aws-node pods are not ready", ds.Desired-ds.Ready, ds.Desired), it))
-				}
-				return one(pass("kube-system/aws-node", fmt.Sprintf("aws-node ready on %d/%d nodes and tolerates the node's taints", ds.Ready, ds.Desired), it))
+				return append(out, evalAWSNode(ev)...)
 			}},
 		{Meta: Meta{ID: "auth.node-manager-rbac", ClusterWide: true, Title: "EKS node ClusterRoles or bindings are missing", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRBAC}, Optional: []evidence.Kind{evidence.KindInstance},
@@ -150,4 +140,27 @@ func kubeChecks() []Check {
 				return one(fail("rbac", "missing "+strings.Join(missing, ", "), it))
 			}},
 	}
+}
+
+// evalAWSNode judges DaemonSet kube-system/aws-node (runtime.cni-not-ready, cluster side).
+func evalAWSNode(ev *evidence.Evidence) []Finding {
+	ds := ev.AWSNode
+	if ds == nil {
+		return one(fail("kube-system/aws-node", "DaemonSet kube-system/aws-node does not exist: no pod will configure pod networking", item(ev.Source(evidence.KindAWSNode), "NotFound")))
+	}
+	it := item(ev.Source(evidence.KindAWSNode), "aws-node: %d desired, %d ready; %d toleration(s)", ds.Desired, ds.Ready, len(ds.Tolerations))
+	if ev.Bootstrap != nil {
+		for _, taint := range ev.Bootstrap.Taints {
+			if strings.HasSuffix(taint, ":NoSchedule") || strings.HasSuffix(taint, ":NoExecute") {
+				if !tolerates(ds.Tolerations, taint) {
+					return one(fail("kube-system/aws-node", fmt.Sprintf("the node registers with taint %s, which aws-node does not tolerate: the CNI never starts there", taint), it,
+						item(ev.Source(evidence.KindBootstrap), "taints %s", quoteList(ev.Bootstrap.Taints))))
+				}
+			}
+		}
+	}
+	if ds.Desired > ds.Ready {
+		return one(warn("kube-system/aws-node", fmt.Sprintf("%d of %d aws-node pods are not ready", ds.Desired-ds.Ready, ds.Desired), it))
+	}
+	return one(pass("kube-system/aws-node", fmt.Sprintf("aws-node ready on %d/%d nodes and tolerates the node's taints", ds.Ready, ds.Desired), it))
 }

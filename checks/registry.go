@@ -33,7 +33,7 @@ func NewRegistry(list ...Check) (*Registry, error) {
 		if m.Severity.Rank() == 0 {
 			missing = append(missing, "Severity")
 		}
-		if len(m.Needs) == 0 {
+		if len(m.Needs) == 0 && len(m.NeedsAny) == 0 {
 			missing = append(missing, "Needs")
 		}
 		if m.Why == "" {
@@ -127,6 +127,9 @@ func Needs(list []Check) []evidence.Kind {
 			set[k] = true
 		}
 		for _, k := range c.Meta.Optional {
+			set[k] = true
+		}
+		for _, k := range c.Meta.NeedsAny {
 			set[k] = true
 		}
 	}

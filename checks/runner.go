@@ -31,6 +31,17 @@ func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 			missing = append(missing, fmt.Sprintf("%s: %s", k, g.Reason))
 		}
 	}
+	if len(m.NeedsAny) > 0 {
+		var absent []string
+		for _, k := range m.NeedsAny {
+			if !ev.Have(k) {
+				absent = append(absent, fmt.Sprintf("%s: %s", k, ev.GapFor(k).Reason))
+			}
+		}
+		if len(absent) == len(m.NeedsAny) {
+			missing = append(missing, absent...)
+		}
+	}
 	resource := ev.Target.InstanceID
 	if len(missing) > 0 {
 		return []Finding{complete(m, Finding{Status: StatusSkipped, Resource: resource,

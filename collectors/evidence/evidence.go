@@ -117,6 +117,10 @@ type Evidence struct {
 	Webhooks []Webhook
 	// ScalingActivities are recent activities of the Auto Scaling groups, newest first per group.
 	ScalingActivities []ScalingActivity
+	// NodeLogs are the node-side logs scanned for known failure signatures (bundles, artefacts).
+	NodeLogs *NodeLogs
+	// NodeOS is what the node reports about its OS and component versions (bundles).
+	NodeOS *NodeOS
 
 	sources map[Kind]string
 	gaps    map[Kind]Gap

@@ -43,6 +43,9 @@ func tagMap(tags []Tag) map[string]string {
 	return m
 }
 
+// NoNodeLogs is the gap reason for node logs in AWS-side evidence.
+const NoNodeLogs = "the node's own logs are not part of AWS or cluster evidence (eksdoctor analyze BUNDLE --snapshot SNAP reads a node log bundle)"
+
 // Evidence builds the Evidence for one instance. cluster may be empty: it is then inferred
 // from the instance's tags (eks:cluster-name, aws:eks:cluster-name, kubernetes.io/cluster/*),
 // the user data, the manifest, or describe-cluster, in that order. Errors: ErrUnknownInstance
@@ -51,6 +54,7 @@ func tagMap(tags []Tag) map[string]string {
 func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, error) {
 	ev := &evidence.Evidence{CollectedAt: s.CollectedAt()}
 	ev.Target = evidence.Target{InstanceID: instanceID, Source: s.Origin}
+	ev.AddGap(evidence.KindNodeLogs, NoNodeLogs)
 	src := s.src
 
 	// instance (required)
@@ -513,6 +517,7 @@ func (s *Snapshot) loadAutoScaling(ev *evidence.Evidence) {
 func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 	ev := &evidence.Evidence{CollectedAt: s.CollectedAt()}
 	ev.Target = evidence.Target{Cluster: cluster, ClusterSource: "flag", Source: s.Origin}
+	ev.AddGap(evidence.KindNodeLogs, NoNodeLogs)
 	if cluster == "" && s.Manifest != nil {
 		ev.Target.Cluster, ev.Target.ClusterSource = s.Manifest.Cluster, "snapshot manifest"
 	}

@@ -45,7 +45,7 @@ evidence was denied). --exit-zero always exits 0 after a report was written.`,
 	pf.BoolVar(&g.ExitZero, "exit-zero", false, "exit 0 whenever a report was written (for jobs that only report)")
 	pf.StringSliceVar(&g.Checks, "checks", nil, "run only these checks: IDs or area.* patterns, comma-separated")
 	pf.BoolVar(&g.All, "all", false, "table output: also show passing and skipped findings")
-	root.AddCommand(NewCmdWhyNotJoining(g), NewCmdScan(g), NewCmdCollect(g), NewCmdIAMPolicy(g), NewCmdChecks(g), NewCmdExplain(g), NewCmdVersion(g), newCmdGenDocs(g))
+	root.AddCommand(NewCmdWhyNotJoining(g), NewCmdAnalyze(g), NewCmdScan(g), NewCmdCollect(g), NewCmdIAMPolicy(g), NewCmdChecks(g), NewCmdExplain(g), NewCmdVersion(g), newCmdGenDocs(g))
 	return root
 }
 

@@ -1,0 +1,224 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+)
+
+const (
+	docKubeletCreds   = "https://kubernetes.io/docs/tasks/administer-cluster/kubelet-credential-provider/"
+	docBundleLogs     = "https://github.com/awslabs/amazon-eks-ami/tree/main/log-collector-script"
+	docBottlerocketLG = "https://bottlerocket.dev/en/os/latest/concepts/logdog/"
+	docTimeSync       = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/set-time.html"
+	docAPIThrottling  = "https://docs.aws.amazon.com/AWSEC2/latest/APIReference/throttling.html"
+	docKubeletCgroups = "https://kubernetes.io/docs/setup/production-environment/container-runtimes/#cgroup-drivers"
+	docEviction       = "https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/"
+	docWindowsIPAM    = "https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support"
+)
+
+// runtimeChecks judge the log signature scan (collectors/logscan) of a node bundle or a pasted
+// log. Each fails when a failure signature matched and no later healthy-progress line (the
+// node registered, became Ready, aws-node installed the CNI configuration) shows the failure
+// was transient startup noise.
+func runtimeChecks() []Check {
+	logs := []evidence.Kind{evidence.KindNodeLogs}
+	mk := func(id, title string, sev Severity, stage int, why, fix string, docs ...string) Check {
+		ex := explains()
+		if id != "runtime.node-name-not-found" {
+			ex = explains("runtime.node-name-not-found", "runtime.cni-not-ready")
+		}
+		return Check{Meta: Meta{ID: id, Title: title, Severity: sev, Needs: logs, Stage: stage, Why: why, Remediation: fix, Docs: docs,
+			Explains: ex}, Eval: evalSignatures(id)}
+	}
+	return []Check{
+		mk("runtime.unauthorized", "The API server rejects the kubelet's credentials (401 Unauthorized)", SeverityCritical, StageAuth,
+			"The kubelet authenticates with a token for the node's IAM role; when the role is not mapped (aws-auth mapRoles or an EC2_LINUX/EC2_WINDOWS access entry) or mapped with the wrong username or groups, every registration attempt is rejected and the Node never appears.",
+			"Map the node role: an access entry of type EC2_LINUX (EC2_WINDOWS for Windows) — aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX — or a mapRoles entry with username system:node:{{EC2PrivateDNSName}} and groups system:bootstrappers, system:nodes. Run eksdoctor why-not-joining against the account to see which.",
+			docAWSAuth, docAccessEntries),
+		mk("runtime.tls-untrusted", "The node does not trust the API server certificate", SeverityCritical, StageCerts,
+			"The kubelet verifies the API server with the cluster CA from its bootstrap configuration; a CA from another (or a recreated) cluster fails verification and no request reaches the API server.",
+			"Use the cluster's CA (aws eks describe-cluster --name CLUSTER --query cluster.certificateAuthority.data --output text) in --b64-cluster-ca / spec.cluster.certificateAuthority / settings.kubernetes.cluster-certificate, and replace the node.",
+			docLaunchTemplates, docEKSTroubleshoot),
+		mk("runtime.apiserver-timeout", "The node cannot reach the API server endpoint", SeverityCritical, StageNetwork,
+			"Every kubelet call goes to the cluster endpoint on 443; timeouts and resolution failures mean security groups, NACLs, routes or endpoint access settings stop the traffic, or the endpoint name does not resolve in the VPC.",
+			"Allow 443 from the node to the cluster security group, check the subnet's routes and NACLs, and for a private endpoint enable the VPC's DNS hostnames and resolution; eksdoctor why-not-joining against the account shows which hop blocks.",
+			docEndpointAccess, docSGReqs, docNetworkReqs),
+		mk("runtime.node-name-not-found", "The kubelet cannot register or find its Node", SeverityCritical, StageBootstrap,
+			"The Node name must equal the instance's private DNS name (or its ID with resource-based names); with custom DHCP domain names or a wrong hostname override the node authorizer rejects the kubelet's requests for that name and it loops on \"node not found\".",
+			"Use the AmazonProvidedDNS domain (region.compute.internal) in the VPC's DHCP options, or let the AMI set the hostname override; do not override the kubelet's --hostname-override with a custom name.",
+			docDHCP, docEKSTroubleshoot),
+		mk("runtime.ipamd-no-ips", "IPAMD cannot obtain ENIs or IP addresses", SeverityCritical, StagePostJoin,
+			"aws-node gives pods VPC addresses; without free addresses in the subnet, or with its EC2 calls denied, no pod gets an IP and the node stays NotReady or its pods stay in ContainerCreating.",
+			"Free addresses or add subnets (prefix delegation or custom networking for exhausted subnets), and attach AmazonEKS_CNI_Policy to the aws-node IRSA role or the node role.",
+			docVPCCNI, docCNIIRSA, docIPOptimize),
+		mk("runtime.ipamd-no-ec2", "IPAMD cannot reach the EC2 API or instance metadata", SeverityCritical, StagePostJoin,
+			"IPAMD calls EC2 (DescribeNetworkInterfaces, AssignPrivateIpAddresses) and reads IMDS; with no NAT, no ec2 interface endpoint in a private subnet, or IMDS blocked, it never assigns addresses.",
+			"Give the subnet a route to EC2 (NAT gateway or a com.amazonaws.REGION.ec2 interface endpoint with private DNS) and allow IMDSv2 with a hop limit of 2 when aws-node runs without host networking access to IMDS.",
+			docPrivateCluster, docIMDSOptions),
+		mk("runtime.image-pull", "Images the node needs cannot be pulled", SeverityCritical, StagePostJoin,
+			"The pause (sandbox) image and the aws-node and kube-proxy images come from ECR; without a route to ECR and S3, the ECR endpoints in a private VPC, or ECR permissions on the node role, no pod sandbox starts and the CNI never comes up.",
+			"Attach AmazonEC2ContainerRegistryPullOnly (or ReadOnly) to the node role, and give the subnet ECR access: NAT, or interface endpoints ecr.api and ecr.dkr plus the S3 gateway endpoint.",
+			docECREndpoints, docNodeRole),
+		mk("runtime.kubelet-crashloop", "The kubelet exits at start", SeverityCritical, StageBootstrap,
+			"A kubelet that rejects its flags or configuration exits before it contacts the API server; systemd restarts it in a loop and the node never registers.",
+			"Fix the flag or config the log names: remove flags the kubelet version no longer accepts from --kubelet-extra-args or NodeConfig spec.kubelet.flags, and keep the kubelet cgroupDriver equal to containerd's (systemd on AL2023 and Bottlerocket).",
+			docKubeletCgroups, docNodeadm),
+		mk("runtime.exec-credential-failed", "The kubelet's credential plugin fails", SeverityCritical, StageIdentity,
+			"The kubelet gets its API token from an exec plugin (aws eks get-token on AL2023, aws-iam-authenticator on AL2 and Bottlerocket), which needs the instance profile credentials from IMDS and STS; when the plugin fails the kubelet sends no credentials and is rejected.",
+			"Check that the instance has an instance profile, that IMDS is reachable (hop limit 2 for containers), that STS is reachable (NAT or the sts interface endpoint) and that the plugin binary exists on the AMI.",
+			docInstanceProfile, docIMDSOptions, docPrivateCluster),
+		mk("runtime.credential-provider", "The kubelet image credential provider is missing", SeverityHigh, StagePostJoin,
+			"The kubelet gets ECR pull credentials from the ecr-credential-provider binary named in its credential provider config; when the binary or config is missing, private ECR images (including add-ons) cannot be pulled.",
+			"Use an EKS optimized AMI (it ships /etc/eks/image-credential-provider/ecr-credential-provider), or install the binary and point --image-credential-provider-config and --image-credential-provider-bin-dir at it.",
+			docKubeletCreds),
+		mk("runtime.disk-pressure", "A filesystem on the node is full", SeverityHigh, StagePostJoin,
+			"With the root or data volume (or its inodes) full, containerd cannot unpack images and the kubelet evicts pods or reports DiskPressure.",
+			"Grow the root/data volume in the launch template, clean images (crictl rmi --prune), and check container log rotation.",
+			docEviction),
+		mk("runtime.clock-skew", "The node's clock is wrong", SeverityHigh, StageIdentity,
+			"AWS rejects signatures more than 5 minutes off and TLS rejects certificates that are not yet valid, so STS tokens and API calls fail.",
+			"Let chronyd use the Amazon Time Sync Service (169.254.169.123 / fd00:ec2::123) and allow it in the instance's network path.",
+			docTimeSync),
+		mk("runtime.throttled", "AWS APIs throttle the node's bootstrap calls", SeverityMedium, StageBootstrap,
+			"Bootstrap calls (DescribeCluster in bootstrap.sh, EC2 calls from IPAMD) retry on throttling; under large scale-ups they can exhaust their retries.",
+			"Pass --apiserver-endpoint and --b64-cluster-ca (or a complete NodeConfig) so nodes skip DescribeCluster, stagger scale-ups, and look for other callers using the account's EC2 API quota.",
+			docAPIThrottling),
+		mk("runtime.windows-ipam-label", "Windows pods get no IP address", SeverityCritical, StagePostJoin,
+			"On Windows the VPC resource controller assigns pod IPs and labels each pod with vpc.amazonaws.com/PrivateIPv4Address; without enable-windows-ipam in ConfigMap amazon-vpc-cni the label never appears and every sandbox fails.",
+			"kubectl -n kube-system patch configmap amazon-vpc-cni --type merge -p '{\"data\":{\"enable-windows-ipam\":\"true\"}}' and check the eks:kube-proxy-windows mapping for the Windows node role.",
+			docWindowsIPAM, docWindows),
+		mk("runtime.bootstrap-failed", "The node's bootstrap agent failed", SeverityCritical, StageBootstrap,
+			"nodeadm (AL2023), /etc/eks/bootstrap.sh (AL2) and Bottlerocket's early-boot-config and setting generators write the kubelet's configuration; when they fail, the kubelet is never configured or started.",
+			"Fix the user data the log names: a complete NodeConfig (name, apiServerEndpoint, certificateAuthority, cidr) for AL2023, valid bootstrap.sh arguments for AL2, valid TOML with a [settings.kubernetes] table for Bottlerocket; eksdoctor analyze on the user data itself shows the exact problem.",
+			docNodeadm, docBootstrapSh, docBottlerocketK8s, docBundleLogs),
+	}
+}
+
+// evalSignatures returns the Eval of runtime check id.
+func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
+	return func(ev *evidence.Evidence) []Finding {
+		logs := ev.NodeLogs
+		resource := ev.Target.InstanceID
+		if resource == "" {
+			resource = "node"
+		}
+		src := ev.Source(evidence.KindNodeLogs)
+		failing, normal := signatureHits(logs, id)
+		if len(failing) > 0 {
+			if f, ok := consequence(logs, id, resource, src); ok {
+				return one(f)
+			}
+		}
+		if len(failing) == 0 {
+			var lines int64
+			for _, s := range logs.Streams {
+				lines += s.Lines
+			}
+			return one(pass(resource, fmt.Sprintf("no line matches a %s signature", id),
+				item(src, "%d log stream(s), %d lines scanned", len(logs.Streams), lines)))
+		}
+		items := make([]EvidenceItem, 0, len(failing)+1)
+		var total int64
+		last := failing[0].Last
+		for _, h := range failing {
+			total += h.Count
+			if logscan.Later(h.Last, last) {
+				last = h.Last
+			}
+			items = append(items, hitItem(src, h))
+		}
+		for _, n := range normal {
+			if logscan.Later(n.Last, last) {
+				items = append(items, hitItem(src, n))
+				return one(pass(resource, fmt.Sprintf("%d line(s) matched (%s) but the node later logged %q: transient startup noise", total, failing[0].Meaning, n.Meaning), items...))
+			}
+		}
+		return one(fail(resource, fmt.Sprintf("%s (%d line(s), last at %s)", failing[0].Meaning, total, where(last)), items...))
+	}
+}
+
+// registrationBlockers are the findings whose signatures explain why a kubelet never
+// registered; "node not found" and "cni plugin not initialized" then follow as consequences.
+var registrationBlockers = []string{"runtime.unauthorized", "runtime.tls-untrusted", "runtime.apiserver-timeout",
+	"runtime.exec-credential-failed", "runtime.clock-skew", "runtime.kubelet-crashloop", "runtime.credential-provider", "runtime.bootstrap-failed"}
+
+// consequence reports a skipped finding when id's lines are the normal consequence of another
+// failure in the same logs: a kubelet that cannot authenticate or reach the API server keeps
+// logging "node not found", and before the Node exists aws-node cannot start, so the CNI is
+// never initialised.
+func consequence(logs *evidence.NodeLogs, id, resource, src string) (Finding, bool) {
+	registered := false
+	for _, h := range logs.Hits {
+		if h.Normal && h.Signature == "kubelet-registered" {
+			registered = true
+		}
+	}
+	var causes []string
+	switch id {
+	case "runtime.node-name-not-found":
+		causes = failingIDs(logs, registrationBlockers...)
+	case "runtime.cni-not-ready":
+		if !registered {
+			causes = failingIDs(logs, append(registrationBlockers, "runtime.node-name-not-found")...)
+		}
+	}
+	if len(causes) == 0 {
+		return Finding{}, false
+	}
+	return Finding{Status: StatusSkipped, Resource: resource,
+		Message:  fmt.Sprintf("not a cause: the kubelet never registered because of %s; these lines follow from it", strings.Join(causes, ", ")),
+		Evidence: []EvidenceItem{item(src, "see %s", strings.Join(causes, ", "))}}, true
+}
+
+// failingIDs returns which of ids have failure hits, in the order given.
+func failingIDs(logs *evidence.NodeLogs, ids ...string) []string {
+	var out []string
+	for _, id := range ids {
+		for _, h := range logs.Hits {
+			if !h.Normal && h.Finding == id {
+				out = append(out, id)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// signatureHits returns the failure hits for id (most lines first) and the healthy-progress hits
+// that can resolve it.
+func signatureHits(logs *evidence.NodeLogs, id string) (failing, normal []evidence.SignatureHit) {
+	for _, h := range logs.Hits {
+		switch {
+		case !h.Normal && h.Finding == id:
+			failing = append(failing, h)
+		case h.Normal:
+			for _, r := range h.Resolves {
+				if r == id {
+					normal = append(normal, h)
+				}
+			}
+		}
+	}
+	sort.SliceStable(failing, func(i, j int) bool { return failing[i].Count > failing[j].Count })
+	return failing, normal
+}
+
+func where(l evidence.LogLine) string {
+	s := fmt.Sprintf("%s:%d", l.Path, l.Line)
+	if !l.Time.IsZero() {
+		s += " (" + l.Time.UTC().Format("2006-01-02T15:04:05Z") + ")"
+	}
+	return s
+}
+
+func hitItem(src string, h evidence.SignatureHit) EvidenceItem {
+	text := fmt.Sprintf("%s: %d line(s); first %s: %s", h.Signature, h.Count, where(h.First), strings.TrimSpace(h.First.Text))
+	if h.Count > 1 {
+		text += fmt.Sprintf("; last %s: %s", where(h.Last), strings.TrimSpace(h.Last.Text))
+	}
+	return item(src, "%s", text)
+}

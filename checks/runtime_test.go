@@ -1,0 +1,81 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+)
+
+const host = "ip-10-0-12-34.us-west-2.compute.internal"
+
+// runtimeSamples are one realistic failing line per runtime.* finding (docs/bundle-formats.md §5).
+var runtimeSamples = map[string]string{
+	"runtime.unauthorized":           `Jul 24 15:30:02 ` + host + ` kubelet[2841]: E0724 15:30:02.118732    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="` + host + `"`,
+	"runtime.tls-untrusted":          `Jul 24 15:30:02 ` + host + ` kubelet[2841]: E0724 15:30:02.118732    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Post \"https://0A1B.gr7.us-west-2.eks.amazonaws.com/api/v1/nodes\": tls: failed to verify certificate: x509: certificate signed by unknown authority"`,
+	"runtime.apiserver-timeout":      `Jul 24 15:30:02 ` + host + ` kubelet[2841]: E0724 15:30:02.118732    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Post \"https://0A1B.gr7.us-west-2.eks.amazonaws.com/api/v1/nodes\": dial tcp 10.0.1.5:443: i/o timeout"`,
+	"runtime.node-name-not-found":    `Jul 24 15:30:02 ` + host + ` kubelet[2841]: E0724 15:30:02.118732    2841 kubelet.go:2412] "Error getting node" err="node \"` + host + `\" not found"`,
+	"runtime.cni-not-ready":          `Jul 24 15:30:02 ` + host + ` kubelet[2841]: E0724 15:30:02.118732    2841 kubelet.go:2874] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"`,
+	"runtime.ipamd-no-ips":           `{"level":"error","ts":"2026-07-24T15:31:04.203Z","caller":"ipamd/ipamd.go:845","msg":"Failed to CreateNetworkInterface for subnet subnet-0abc: InsufficientFreeAddressesInSubnet: insufficient free address to create interface"}`,
+	"runtime.ipamd-no-ec2":           `{"level":"error","ts":"2026-07-24T15:31:04.203Z","caller":"awsutils/awsutils.go:420","msg":"Failed to call ec2:DescribeNetworkInterfaces: RequestError: send request failed caused by: Post \"https://ec2.us-west-2.amazonaws.com/\": dial tcp 52.94.1.1:443: i/o timeout"}`,
+	"runtime.image-pull":             `Jul 24 15:29:58 ` + host + ` containerd[2101]: time="2026-07-24T15:29:58.771203391Z" level=error msg="PullImage \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.5\" failed" error="failed to resolve reference: unexpected status: 401 Unauthorized"`,
+	"runtime.kubelet-crashloop":      `Jul 24 15:30:02 ` + host + ` kubelet[2841]: E0724 15:30:02.118732    2841 run.go:72] "command failed" err="failed to run Kubelet: misconfiguration: kubelet cgroup driver: \"cgroupfs\" is different from docker cgroup driver: \"systemd\""`,
+	"runtime.exec-credential-failed": `Jul 24 15:30:02 ` + host + ` kubelet[2841]: E0724 15:30:02.118732    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Post \"https://0A1B.gr7.us-west-2.eks.amazonaws.com/api/v1/nodes\": getting credentials: exec: executable aws failed with exit code 255"`,
+	"runtime.credential-provider":    `Jul 24 15:30:02 ` + host + ` kubelet[2841]: E0724 15:30:02.118732    2841 run.go:72] "command failed" err="failed to register CRI auth plugins: error initializing credential provider plugins: plugin binary executable /etc/eks/image-credential-provider/ecr-credential-provider did not exist"`,
+	"runtime.disk-pressure":          `Jul 24 15:29:58 ` + host + ` containerd[2101]: time="2026-07-24T15:29:58.771203391Z" level=error msg="failed to extract layer" error="write /var/lib/containerd/tmpmounts/x: no space left on device"`,
+	"runtime.clock-skew":             `Jul 24 15:30:02 ` + host + ` kubelet[2841]: E0724 15:30:02.118732    2841 certificate_manager.go:562] "Unhandled Error" err="x509: certificate has expired or is not yet valid: current time 2019-01-01T00:00:00Z is before 2026-07-24T00:00:00Z"`,
+	"runtime.throttled":              `2026-07-24T15:29:40+0000 [eks-bootstrap] INFO: An error occurred (ThrottlingException) when calling the DescribeCluster operation (reached max retries: 2): Rate exceeded`,
+	"runtime.windows-ipam-label":     `"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox: plugin type=""vpc-bridge"" failed (add): failed to parse Kubernetes args: pod does not have label vpc.amazonaws.com/PrivateIPv4Address"`,
+	"runtime.bootstrap-failed":       `Jul 24 15:29:41 ` + host + ` nodeadm[1893]: fatal cli/main.go:56 Command failed {"error": "Certificate authority is missing in cluster configuration"}`,
+}
+
+// healthyJournal is normal startup noise: transient errors before the node registered.
+var healthyJournal = strings.Join([]string{
+	`Jul 24 15:29:58 ` + host + ` kubelet[2841]: I0724 15:29:58.100000    2841 kubelet_node_status.go:75] "Attempting to register node" node="` + host + `"`,
+	runtimeSamples["runtime.node-name-not-found"],
+	runtimeSamples["runtime.cni-not-ready"],
+	`Jul 24 15:30:05 ` + host + ` kubelet[2841]: I0724 15:30:05.100000    2841 kubelet_node_status.go:78] "Successfully registered node" node="` + host + `"`,
+	`Jul 24 15:30:25 ` + host + ` kubelet[2841]: I0724 15:30:25.100000    2841 kubelet_node_status.go:710] "Recording event message for node" node="` + host + `" event="NodeReady"`,
+}, "\n") + "\n"
+
+func withLogs(text string) func(ev *evidence.Evidence) {
+	return func(ev *evidence.Evidence) {
+		sc := logscan.MustDefault()
+		sc.Ref = time.Date(2026, 7, 24, 16, 0, 0, 0, time.UTC)
+		if err := sc.Scan(strings.NewReader(text), "journalctl.log", "journal"); err != nil {
+			panic(err)
+		}
+		ev.NodeLogs = sc.Result("bottlerocket")
+		ev.Mark(evidence.KindNodeLogs, "bundle:test")
+	}
+}
+
+func runtimeCases() []checkCase {
+	var out []checkCase
+	for id, line := range runtimeSamples {
+		out = append(out,
+			checkCase{id, "signature", withLogs(line + "\n"), StatusFail, ""},
+			checkCase{id, "healthy node", withLogs(healthyJournal), StatusPass, ""})
+	}
+	out = append(out,
+		checkCase{"runtime.node-name-not-found", "repeated, counted", withLogs(strings.Repeat(runtimeSamples["runtime.node-name-not-found"]+"\n", 5)), StatusFail, "5 line(s)"},
+		checkCase{"runtime.cni-not-ready", "transient before NodeReady", withLogs(healthyJournal), StatusPass, "transient"},
+		checkCase{"runtime.unauthorized", "after registration is not resolved", withLogs(healthyJournal + strings.Replace(runtimeSamples["runtime.unauthorized"], "15:30:02", "15:40:02", 2) + "\n"), StatusFail, "401"},
+	)
+	return out
+}
+
+func TestRuntimeSignatureLocatesLines(t *testing.T) {
+	ev := healthyEvidence()
+	withLogs("noise\n" + runtimeSamples["runtime.unauthorized"] + "\nnoise\n" + runtimeSamples["runtime.unauthorized"] + "\n")(ev)
+	c, _ := Default().Get("runtime.unauthorized")
+	f := Run([]Check{c}, ev)[0]
+	if f.Status != StatusFail || !strings.Contains(f.Message, "journalctl.log:4 (2026-07-24T15:30:02Z)") {
+		t.Fatalf("got %s %q", f.Status, f.Message)
+	}
+	if !strings.Contains(f.Evidence[0].Text, "first journalctl.log:2") || !strings.Contains(f.Evidence[0].Text, "last journalctl.log:4") {
+		t.Fatalf("evidence %q", f.Evidence[0].Text)
+	}
+}

@@ -1,0 +1,98 @@
+package bundle
+
+import (
+	"bufio"
+	"io"
+	"path"
+	"strings"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+type role int
+
+const (
+	roleIgnore role = iota
+	roleLog         // scanned for signatures
+	roleConfig      // held in memory and parsed
+	roleBoth        // parsed and scanned
+)
+
+// configFiles are parsed (docs/bundle-formats.md §2.3, §3.3, §4.2). Windows paths are compared
+// lower-cased.
+var configFiles = map[string]bool{
+	"settings.json": true, "os-release": true, "logdog.errors": true, "kube-status": true,
+	"system/instance-id.txt": true, "system/region.txt": true, "system/availability-zone.txt": true,
+	"system/pkglist.txt": true, "system/services.txt": true, "kernel/uname.txt": true,
+	"kubelet/kubeconfig.yaml": true, "kubelet/kubelet-config.json": true, "kubelet/config.json": true,
+	"ipamd/enis.json": true, "networking/resolv.conf": true, "containerd/containerd-version.txt": true,
+	"system/kubelet/kubeconfig": true, "system/kubelet/kubelet-config.json": true, "system/sysinfo": true,
+}
+
+// bothFiles are parsed for configuration and also scanned as logs.
+var bothFiles = map[string]bool{
+	"nodeadm/nodeadm-config.log": true, "nodeadm/nodeadm-run.log": true,
+	"var_log/cloud-init-output.log": true, "networking/curl_api_server.txt": true,
+}
+
+// classify says what to do with a normalised member path and which log stream it is.
+func classify(rel string) (role, string) {
+	low := strings.ToLower(rel)
+	if bothFiles[rel] {
+		if strings.HasPrefix(rel, "nodeadm/") {
+			return roleBoth, "nodeadm"
+		}
+		if strings.HasPrefix(rel, "networking/") {
+			return roleBoth, "curl"
+		}
+		return roleBoth, "cloud-init"
+	}
+	if configFiles[rel] || configFiles[low] || strings.HasPrefix(rel, "cni/") || strings.HasPrefix(low, "system/cni/") {
+		return roleConfig, ""
+	}
+	base := path.Base(rel)
+	switch {
+	case rel == "journalctl.log", rel == "var_log/messages", rel == "var_log/syslog":
+		return roleLog, "journal"
+	case rel == "kubelet/kubelet.log", low == "system/kubelet/kubelet-service.csv":
+		return roleLog, "kubelet"
+	case rel == "containerd/containerd-log.txt", low == "system/containerd_log/panic.log":
+		return roleLog, "containerd"
+	case rel == "ipamd.log", strings.HasPrefix(rel, "var_log/aws-routed-eni/ipamd"):
+		return roleLog, "ipamd"
+	case rel == "plugin.log", strings.HasPrefix(rel, "var_log/aws-routed-eni/"):
+		return roleLog, "plugin"
+	case rel == "dmesg", strings.HasPrefix(rel, "kernel/dmesg"):
+		return roleLog, "kernel"
+	case rel == "var_log/cloud-init.log", rel == "var_log/user-data.log":
+		return roleLog, "cloud-init"
+	case rel == "sandbox-image/sandbox-image-log.txt":
+		return roleLog, "sandbox-image"
+	case strings.HasPrefix(rel, "nodeadm/"):
+		return roleLog, "nodeadm"
+	case strings.HasPrefix(rel, "var_log/") && strings.HasSuffix(base, ".log") && strings.Contains(rel, "aws-node"):
+		return roleLog, "aws-node"
+	case strings.HasPrefix(rel, "var_log/") && strings.Contains(rel, "kube-system") && strings.HasSuffix(base, ".log"):
+		return roleLog, "container"
+	case strings.HasPrefix(low, "system/eks/"):
+		return roleLog, "bootstrap"
+	case low == "system/system-eventlogs.csv", low == "system/application-eventlogs.csv", low == "system/kube-proxy/kube-proxy-service.csv":
+		return roleLog, "windows-events"
+	}
+	return roleIgnore, ""
+}
+
+// decodeText turns UTF-16 text with a byte-order mark (Windows PowerShell 5.1 redirection,
+// docs/bundle-formats.md §4.4) into UTF-8 and strips a UTF-8 BOM; other input passes through.
+func decodeText(r io.Reader) io.Reader {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(3)
+	switch {
+	case len(head) >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF):
+		return transform.NewReader(br, unicode.BOMOverride(unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder()))
+	case len(head) == 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF:
+		_, _ = br.Discard(3)
+	}
+	return br
+}

@@ -1,0 +1,459 @@
+// Package bundle reads node log bundles — Bottlerocket logdog archives, EKS Linux log collector
+// archives and EKS Windows log collector zips, or any of them extracted into a directory — as
+// specified in docs/bundle-formats.md, and turns what they hold into Evidence.
+//
+// Reading streams: archives are never extracted to disk, log members are scanned block by block
+// (collectors/logscan), and only small configuration members (settings.json, kubeconfig,
+// kubelet config, nodeadm and cloud-init output up to Limits.MaxConfigBytes) are held in memory.
+// Hostile members (names with "..", absolute names, links, devices) are skipped and reported;
+// the Limits bound total uncompressed bytes and member count so a gzip bomb ends with an error.
+package bundle
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+)
+
+// Bundle kinds (docs/bundle-formats.md §1).
+const (
+	KindBottlerocket = "bottlerocket"
+	KindEKSLinux     = "eks-linux"
+	KindEKSWindows   = "eks-windows"
+)
+
+// Limits bound what a read may consume. Zero fields take the DefaultLimits value.
+type Limits struct {
+	// MaxBytes is the total uncompressed bytes read from all members (default 16 GiB).
+	MaxBytes int64
+	// MaxMembers is the number of archive members or files (default 200,000).
+	MaxMembers int
+	// MaxConfigBytes is the largest configuration member held in memory (default 16 MiB);
+	// larger ones are still scanned as logs but not parsed.
+	MaxConfigBytes int64
+}
+
+// DefaultLimits are the limits analyze uses unless flags raise them.
+var DefaultLimits = Limits{MaxBytes: 16 << 30, MaxMembers: 200000, MaxConfigBytes: 16 << 20}
+
+// ErrNotBundle is returned when the input is readable but is not a node log bundle.
+var ErrNotBundle = errors.New("not a node log bundle")
+
+// ErrLimit is wrapped by errors caused by a Limits bound.
+var ErrLimit = errors.New("limit exceeded")
+
+// Problem is one member that was skipped, or a non-fatal read problem.
+type Problem struct {
+	Path    string
+	Problem string
+}
+
+// Bundle is what was read from one bundle.
+type Bundle struct {
+	// Kind is KindBottlerocket, KindEKSLinux or KindEKSWindows.
+	Kind string
+	// Name is the input path as given.
+	Name string
+	// Files lists the normalised member paths read (regular files only), sorted.
+	Files []string
+	// Configs holds the small configuration members by normalised path.
+	Configs map[string][]byte
+	// Logs is the signature scan of every log member.
+	Logs *evidence.NodeLogs
+	// Newest is the newest member modification time (collection time), zero when unknown.
+	Newest   time.Time
+	Problems []Problem
+	// Bytes is the total uncompressed size read.
+	Bytes int64
+}
+
+type member struct {
+	name  string
+	mtime time.Time
+	size  int64
+	open  func() (io.ReadCloser, error)
+	r     io.Reader // set for streamed (tar) members instead of open
+}
+
+type reader struct {
+	lim     Limits
+	b       *Bundle
+	sc      *logscan.Scanner
+	members int
+	total   int64
+	seenBR  bool
+	seenAll bool // every member is under bottlerocket-logs/
+	firsts  map[string]bool
+}
+
+func (lim Limits) withDefaults() Limits {
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = DefaultLimits.MaxBytes
+	}
+	if lim.MaxMembers <= 0 {
+		lim.MaxMembers = DefaultLimits.MaxMembers
+	}
+	if lim.MaxConfigBytes <= 0 {
+		lim.MaxConfigBytes = DefaultLimits.MaxConfigBytes
+	}
+	return lim
+}
+
+func newReader(name string, lim Limits) *reader {
+	sc := logscan.MustDefault()
+	return &reader{lim: lim.withDefaults(), b: &Bundle{Name: name, Configs: map[string][]byte{}}, sc: sc, seenAll: true, firsts: map[string]bool{}}
+}
+
+// Magic numbers.
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	zipMagic  = []byte("PK\x03\x04")
+)
+
+// Open reads the bundle at p: a .tar.gz or .zip file (detected by content, not name) or a
+// directory holding an extracted bundle. It returns ErrNotBundle (wrapped) when p is readable but
+// holds no bundle layout, an error wrapping ErrLimit when a limit was hit, and other errors for
+// unreadable or corrupt input; each names p.
+func Open(p string, lim Limits) (*Bundle, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	rd := newReader(p, lim)
+	if st.IsDir() {
+		err = rd.readDir(p)
+	} else {
+		f, ferr := os.Open(p)
+		if ferr != nil {
+			return nil, ferr
+		}
+		defer f.Close()
+		head := make([]byte, 4)
+		n, _ := io.ReadFull(f, head)
+		head = head[:n]
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		switch {
+		case bytes.HasPrefix(head, zipMagic):
+			err = rd.readZip(f, st.Size())
+		case bytes.HasPrefix(head, gzipMagic):
+			err = rd.readTarGz(f)
+		default:
+			return nil, fmt.Errorf("%s: %w (neither gzip-compressed tar nor zip)", p, ErrNotBundle)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if err := rd.finish(); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return rd.b, nil
+}
+
+// ReadTarGz reads a gzip-compressed tar bundle from r (for example standard input).
+func ReadTarGz(r io.Reader, name string, lim Limits) (*Bundle, error) {
+	rd := newReader(name, lim)
+	if err := rd.readTarGz(r); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := rd.finish(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return rd.b, nil
+}
+
+// ReadZip reads a zip bundle from ra of the given size.
+func ReadZip(ra io.ReaderAt, size int64, name string, lim Limits) (*Bundle, error) {
+	rd := newReader(name, lim)
+	if err := rd.readZip(ra, size); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := rd.finish(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return rd.b, nil
+}
+
+func (rd *reader) readTarGz(r io.Reader) error {
+	zr, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
+	if err != nil {
+		return fmt.Errorf("not gzip: %v", err)
+	}
+	defer zr.Close()
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("corrupt or truncated archive: %v", err)
+		}
+		if err := rd.countMember(); err != nil {
+			return err
+		}
+		switch h.Typeflag {
+		case tar.TypeDir:
+			rd.noteName(h.Name, true)
+			continue
+		case tar.TypeReg:
+		case tar.TypeSymlink, tar.TypeLink:
+			rd.problem(h.Name, "skipped: link to "+h.Linkname+" (links are never followed)")
+			continue
+		case tar.TypeXGlobalHeader:
+			continue
+		default:
+			rd.problem(h.Name, fmt.Sprintf("skipped: not a regular file (type %q)", string(h.Typeflag)))
+			continue
+		}
+		if err := rd.handle(member{name: h.Name, mtime: h.ModTime, size: h.Size, r: tr}); err != nil {
+			return err
+		}
+	}
+}
+
+func (rd *reader) readZip(ra io.ReaderAt, size int64) error {
+	zr, err := zip.NewReader(ra, size)
+	if err != nil {
+		return fmt.Errorf("corrupt zip: %v", err)
+	}
+	for _, f := range zr.File {
+		if err := rd.countMember(); err != nil {
+			return err
+		}
+		name := strings.ReplaceAll(f.Name, `\`, "/")
+		if f.FileInfo().IsDir() || strings.HasSuffix(name, "/") {
+			rd.noteName(name, true)
+			continue
+		}
+		if !f.Mode().IsRegular() {
+			rd.problem(name, "skipped: not a regular file ("+f.Mode().Type().String()+")")
+			continue
+		}
+		f := f
+		if err := rd.handle(member{name: name, mtime: f.Modified, size: int64(f.UncompressedSize64), open: f.Open}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (rd *reader) readDir(root string) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			rd.problem(p, err.Error())
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			return nil
+		}
+		if err := rd.countMember(); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			rd.noteName(rel, true)
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			rd.problem(rel, "skipped: not a regular file ("+d.Type().String()+"; links are never followed)")
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			rd.problem(rel, err.Error())
+			return nil
+		}
+		return rd.handle(member{name: rel, mtime: info.ModTime(), size: info.Size(), open: func() (io.ReadCloser, error) { return os.Open(p) }})
+	})
+}
+
+func (rd *reader) countMember() error {
+	rd.members++
+	if rd.members > rd.lim.MaxMembers {
+		return fmt.Errorf("%w: more than %d members (raise --max-members)", ErrLimit, rd.lim.MaxMembers)
+	}
+	return nil
+}
+
+func (rd *reader) problem(p, msg string) {
+	rd.b.Problems = append(rd.b.Problems, Problem{Path: p, Problem: msg})
+}
+
+// clean normalises a member name; ok is false for hostile names (absolute, "..").
+func clean(name string) (string, bool) {
+	name = strings.ReplaceAll(name, `\`, "/")
+	if strings.HasPrefix(name, "/") || (len(name) > 1 && name[1] == ':') {
+		return "", false
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if seg == ".." {
+			return "", false
+		}
+	}
+	c := path.Clean("/" + name)[1:]
+	return c, c != ""
+}
+
+// noteName records the first path component for kind detection.
+func (rd *reader) noteName(name string, dir bool) {
+	c, ok := clean(name)
+	if !ok {
+		return
+	}
+	first, _, _ := strings.Cut(c, "/")
+	if first == "bottlerocket-logs" {
+		rd.seenBR = true
+	} else {
+		rd.seenAll = false
+	}
+	rd.firsts[first] = true
+}
+
+// countingReader enforces Limits.MaxBytes across all members.
+type countingReader struct {
+	r  io.Reader
+	rd *reader
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.rd.total += int64(n)
+	if c.rd.total > c.rd.lim.MaxBytes {
+		return n, fmt.Errorf("%w: more than %d uncompressed bytes (a gzip bomb, or raise --max-bytes)", ErrLimit, c.rd.lim.MaxBytes)
+	}
+	return n, err
+}
+
+func (rd *reader) handle(m member) error {
+	c, ok := clean(m.name)
+	if !ok {
+		rd.problem(m.name, "skipped: unsafe member name (absolute or containing ..)")
+		return nil
+	}
+	rd.noteName(c, false)
+	rel := strings.TrimPrefix(c, "bottlerocket-logs/")
+	if m.mtime.After(rd.b.Newest) {
+		rd.b.Newest = m.mtime
+		rd.sc.Ref = m.mtime
+	}
+	rd.b.Files = append(rd.b.Files, rel)
+	role, stream := classify(rel)
+	if role == roleIgnore {
+		return nil
+	}
+	r := m.r
+	if r == nil {
+		rc, err := m.open()
+		if err != nil {
+			rd.problem(rel, "cannot read: "+err.Error())
+			return nil
+		}
+		defer rc.Close()
+		r = rc
+	}
+	cr := &countingReader{r: r, rd: rd}
+	var in io.Reader = cr
+	if strings.HasSuffix(rel, ".gz") {
+		zr, err := gzip.NewReader(cr)
+		if err != nil {
+			rd.problem(rel, "not gzip: "+err.Error())
+			return nil
+		}
+		defer zr.Close()
+		in = zr
+		// a nested stream counts against the same budget
+		in = &countingReader{r: zr, rd: rd}
+	}
+	if role == roleConfig || role == roleBoth {
+		if m.size <= rd.lim.MaxConfigBytes {
+			data, err := io.ReadAll(io.LimitReader(in, rd.lim.MaxConfigBytes+1))
+			if err != nil {
+				return rd.readErr(rel, err)
+			}
+			if int64(len(data)) <= rd.lim.MaxConfigBytes {
+				rd.b.Configs[rel] = data
+			}
+			if role == roleBoth {
+				rd.scan(bytes.NewReader(data), rel, stream)
+			}
+			return nil
+		}
+		if role == roleConfig {
+			rd.problem(rel, fmt.Sprintf("not parsed: %d bytes is over the configuration limit", m.size))
+			return nil
+		}
+	}
+	return rd.readErr(rel, rd.scan(decodeText(in), rel, stream))
+}
+
+func (rd *reader) scan(r io.Reader, rel, stream string) error {
+	rd.sc.CSVQuoted = strings.HasSuffix(strings.ToLower(rel), ".csv")
+	return rd.sc.Scan(r, rel, stream)
+}
+
+func (rd *reader) readErr(rel string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, ErrLimit) {
+		return err
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected EOF") {
+		return fmt.Errorf("corrupt or truncated archive in %s: %v", rel, err)
+	}
+	rd.problem(rel, "read error: "+err.Error())
+	return nil
+}
+
+func (rd *reader) finish() error {
+	switch {
+	case rd.seenBR && rd.seenAll:
+		rd.b.Kind = KindBottlerocket
+	case rd.firsts["system"] && len(rd.b.Files) > 0 && isWindows(rd.b.Files):
+		rd.b.Kind = KindEKSWindows
+	case rd.firsts["kubelet"] || rd.firsts["ipamd"] || rd.firsts["var_log"] || (rd.firsts["system"] && rd.firsts["kernel"]):
+		rd.b.Kind = KindEKSLinux
+	default:
+		return fmt.Errorf("%w: no bottlerocket-logs/ folder, no EKS log collector directories (kubelet/, ipamd/, system/, var_log/)", ErrNotBundle)
+	}
+	sort.Strings(rd.b.Files)
+	rd.b.Bytes = rd.total
+	rd.sc.Ref = rd.b.Newest
+	rd.b.Logs = rd.sc.Result(rd.b.Kind)
+	return nil
+}
+
+func isWindows(files []string) bool {
+	for _, f := range files {
+		if !strings.HasPrefix(strings.ToLower(f), "system/") {
+			return false
+		}
+	}
+	for _, f := range files {
+		lf := strings.ToLower(f)
+		if strings.HasPrefix(lf, "system/kubelet/kubelet-service.csv") || lf == "system/sysinfo" || strings.HasSuffix(lf, ".evtx") || strings.HasSuffix(lf, "eventlogs.csv") {
+			return true
+		}
+	}
+	return false
+}

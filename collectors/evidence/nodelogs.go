@@ -1,0 +1,78 @@
+package evidence
+
+import "time"
+
+// Node-side evidence kinds, read from a node log bundle or a pasted artefact
+// (docs/bundle-formats.md).
+const (
+	// KindNodeLogs: node logs scanned for the known failure signatures (collectors/logscan).
+	KindNodeLogs Kind = "node:logs"
+	// KindNodeOS: the node's operating system and component versions as the node reports them.
+	KindNodeOS Kind = "node:os"
+)
+
+// NodeLogs is what the log signature scan saw: which streams were read and which signatures
+// matched. Lines themselves are not kept; each hit keeps its first and last occurrence.
+type NodeLogs struct {
+	// Origin names the input kind: "bottlerocket", "eks-linux", "eks-windows" (bundles),
+	// "artefact" (one pasted file or stdin) or "console" (EC2 console output).
+	Origin  string
+	Streams []LogStream
+	// Hits are the matched signatures, in catalog order; Count counts lines, not distinct texts.
+	Hits []SignatureHit
+}
+
+// LogStream is one log file (or archive member) that was scanned.
+type LogStream struct {
+	// Path is the normalised member path, e.g. "kubelet/kubelet.log".
+	Path string
+	// Stream classifies it: kubelet, containerd, journal, ipamd, plugin, aws-node, cloud-init,
+	// nodeadm, kernel, bootstrap, windows-events or other.
+	Stream string
+	// Lines and Bytes count what was read (uncompressed).
+	Lines int64
+	Bytes int64
+	// LongLines counts lines longer than the line limit; only their first part was matched.
+	LongLines int64
+}
+
+// LogLine locates one line of a log stream.
+type LogLine struct {
+	Path string `json:"path"`
+	// Line is 1-based within Path.
+	Line int64 `json:"line"`
+	// Time is the line's own timestamp (zero when it has none or it did not parse); journal
+	// timestamps without a year get the year of the bundle's collection time.
+	Time time.Time `json:"time,omitempty"`
+	// Text is the line, cut to 400 bytes.
+	Text string `json:"text"`
+	// Seq orders lines across streams in the order they were read.
+	Seq int64 `json:"-"`
+}
+
+// SignatureHit is one signature that matched at least one line.
+type SignatureHit struct {
+	Signature string
+	// Finding is the catalog ID the signature is evidence for ("runtime.unauthorized").
+	Finding string
+	// Normal marks healthy-progress signatures ("Successfully registered node").
+	Normal bool
+	// Resolves lists the findings a Normal signature shows to be transient when it comes later.
+	Resolves []string
+	Meaning  string
+	Count    int64
+	First    LogLine
+	Last     LogLine
+}
+
+// NodeOS is what the node says about itself.
+type NodeOS struct {
+	// Family is al2, al2023, bottlerocket, ubuntu, windows or "" when unknown.
+	Family string
+	// Variant is the Bottlerocket variant (aws-k8s-1.30) or the OS name.
+	Variant string
+	// Version is the OS version (Bottlerocket 1.24.1, the uname kernel release).
+	Version           string
+	KubeletVersion    string
+	ContainerdVersion string
+}

@@ -1,0 +1,249 @@
+// Package logscan matches node log streams against the catalog of known failure signatures
+// (Catalog) and records, per signature, how many lines matched and the first and last of them.
+//
+// It streams: input is read in blocks of BlockSize bytes, each signature's literal anchor is
+// searched over the whole block (the standard library's vectorised substring search), and only
+// lines containing an anchor are decoded further. Memory is bounded by the block size whatever
+// the input size or line length; a line longer than a block is matched in block-sized pieces and
+// counted in LongLines. The scanner classifies lines; judging what they mean is left to the
+// runtime.* checks.
+package logscan
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+// BlockSize is the read block in bytes (and so the longest line matched whole).
+const BlockSize = 1 << 20
+
+// Signature is one known log line shape. See Catalog.
+type Signature struct {
+	// Name is stable and unique ("kubelet-register-unauthorized").
+	Name string
+	// Finding is the catalog ID this signature is evidence for; empty for Normal signatures.
+	Finding string
+	// Anchor is a literal every matching line contains (case-sensitive).
+	Anchor string
+	// Pattern, when set, is a Go regular expression that must also match the line.
+	Pattern string
+	// Exclude lists literals that disqualify a line.
+	Exclude []string
+	// Normal marks healthy progress; Resolves names the findings it shows to be transient.
+	Normal   bool
+	Resolves []string
+	// Meaning is one sentence shown with the evidence.
+	Meaning string
+}
+
+type compiled struct {
+	Signature
+	anchor []byte
+	re     *regexp.Regexp
+}
+
+// Scanner scans streams into one evidence.NodeLogs. A Scanner is not safe for concurrent use.
+type Scanner struct {
+	sigs []compiled
+	hits []*evidence.SignatureHit
+	// Ref is the reference time used to give year-less journal timestamps a year (the
+	// bundle's collection time); zero means the current year is not guessed and such lines
+	// carry no time.
+	Ref time.Time
+	// CSVQuoted, when set before Scan, undoes CSV quote doubling ("" → ") before matching, for
+	// event logs exported as CSV (the Windows collector's kubelet-service.csv).
+	CSVQuoted bool
+	logs      evidence.NodeLogs
+	seq       int64 // lines read before the current stream
+	base      int64
+	buf       []byte
+}
+
+// New compiles sigs (normally Catalog). It returns an error naming the first signature whose
+// Pattern does not compile or whose Anchor is empty.
+func New(sigs []Signature) (*Scanner, error) {
+	s := &Scanner{}
+	for _, sg := range sigs {
+		if sg.Anchor == "" {
+			return nil, fmt.Errorf("signature %s: empty anchor", sg.Name)
+		}
+		c := compiled{Signature: sg, anchor: []byte(sg.Anchor)}
+		if sg.Pattern != "" {
+			re, err := regexp.Compile(sg.Pattern)
+			if err != nil {
+				return nil, fmt.Errorf("signature %s: %v", sg.Name, err)
+			}
+			c.re = re
+		}
+		s.sigs = append(s.sigs, c)
+	}
+	s.hits = make([]*evidence.SignatureHit, len(s.sigs))
+	return s, nil
+}
+
+var (
+	defaultOnce sync.Once
+	defaultSigs []compiled
+	defaultErr  error
+)
+
+// MustDefault returns a new Scanner over Catalog (compiled once per process); the catalog is
+// tested to compile, so a failure is a programming error and panics.
+func MustDefault() *Scanner {
+	defaultOnce.Do(func() {
+		var s *Scanner
+		s, defaultErr = New(Catalog)
+		if s != nil {
+			defaultSigs = s.sigs
+		}
+	})
+	if defaultErr != nil {
+		panic(defaultErr)
+	}
+	return &Scanner{sigs: defaultSigs, hits: make([]*evidence.SignatureHit, len(defaultSigs))}
+}
+
+// Scan reads r to its end as the log stream at path (kind stream, see evidence.LogStream) and
+// records matches. It returns the read error, if any, after recording what was read before it.
+func (s *Scanner) Scan(r io.Reader, path, stream string) error {
+	if s.buf == nil {
+		s.buf = make([]byte, BlockSize)
+	}
+	st := evidence.LogStream{Path: path, Stream: stream}
+	s.base = s.seq
+	var line int64 = 1 // line number of the first byte of the block
+	carry := 0         // bytes at the start of buf carried over from the previous read
+	inLong := false    // the block starts in the middle of an over-long line
+	var rerr error
+	for {
+		n, err := io.ReadFull(r, s.buf[carry:])
+		st.Bytes += int64(n)
+		end := carry + n
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			rerr = err
+		}
+		if end == 0 {
+			break
+		}
+		block := s.buf[:end]
+		cut := bytes.LastIndexByte(block, '\n') + 1
+		if eof || rerr != nil {
+			cut = end
+		} else if cut == 0 { // a line longer than the block: match this piece alone
+			cut = end
+			if !inLong {
+				st.LongLines++
+			}
+		}
+		piece := block[:cut]
+		if s.CSVQuoted {
+			piece = bytes.ReplaceAll(piece, []byte(`""`), []byte(`"`))
+		}
+		s.match(piece, path, line)
+		nl := int64(bytes.Count(block[:cut], []byte{'\n'}))
+		line += nl
+		inLong = cut > 0 && block[cut-1] != '\n'
+		if eof && block[end-1] != '\n' {
+			nl++
+		}
+		st.Lines += nl
+		carry = copy(s.buf, block[cut:end])
+		if eof || rerr != nil {
+			break
+		}
+	}
+	s.seq += st.Lines + 1
+	s.logs.Streams = append(s.logs.Streams, st)
+	return rerr
+}
+
+func (s *Scanner) match(block []byte, path string, firstLine int64) {
+	for i := range s.sigs {
+		sg := &s.sigs[i]
+		off := 0
+		lastLineStart, lastLineNo := 0, firstLine
+		for off < len(block) {
+			j := bytes.Index(block[off:], sg.anchor)
+			if j < 0 {
+				break
+			}
+			at := off + j
+			start := bytes.LastIndexByte(block[:at], '\n') + 1
+			end := bytes.IndexByte(block[at:], '\n')
+			if end < 0 {
+				end = len(block)
+			} else {
+				end += at
+			}
+			ln := block[start:end]
+			off = end + 1
+			if !sg.accept(ln) {
+				continue
+			}
+			lastLineNo += int64(bytes.Count(block[lastLineStart:start], []byte{'\n'}))
+			lastLineStart = start
+			s.record(i, ln, path, lastLineNo)
+		}
+	}
+}
+
+func (c *compiled) accept(ln []byte) bool {
+	for _, x := range c.Exclude {
+		if bytes.Contains(ln, []byte(x)) {
+			return false
+		}
+	}
+	return c.re == nil || c.re.Match(ln)
+}
+
+func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
+	text := strings.ToValidUTF8(string(ln[:min(len(ln), 400)]), "\uFFFD")
+	text = strings.TrimRight(text, "\r")
+	l := evidence.LogLine{Path: path, Line: lineNo, Text: text, Time: ParseTime(text, s.Ref), Seq: s.base + lineNo}
+	h := s.hits[i]
+	if h == nil {
+		sg := s.sigs[i]
+		h = &evidence.SignatureHit{Signature: sg.Name, Finding: sg.Finding, Normal: sg.Normal, Resolves: sg.Resolves, Meaning: sg.Meaning, First: l}
+		s.hits[i] = h
+	}
+	h.Count++
+	if later(h.First, l) {
+		h.First = l
+	}
+	if h.Count == 1 || later(l, h.Last) {
+		h.Last = l
+	}
+}
+
+// later reports whether a happened after b: by timestamps when both have one, else by read order.
+func later(a, b evidence.LogLine) bool {
+	if !a.Time.IsZero() && !b.Time.IsZero() && !a.Time.Equal(b.Time) {
+		return a.Time.After(b.Time)
+	}
+	return a.Seq > b.Seq
+}
+
+// Later reports whether line a happened after line b (timestamps when both have one, else the
+// order they were read in).
+func Later(a, b evidence.LogLine) bool { return later(a, b) }
+
+// Result returns what was scanned so far, with hits in catalog order. origin names the input kind.
+func (s *Scanner) Result(origin string) *evidence.NodeLogs {
+	out := s.logs
+	out.Origin = origin
+	out.Hits = nil
+	for _, h := range s.hits {
+		if h != nil {
+			out.Hits = append(out.Hits, *h)
+		}
+	}
+	return &out
+}

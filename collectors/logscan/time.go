@@ -1,0 +1,61 @@
+package logscan
+
+import (
+	"regexp"
+	"strings"
+	"time"
+)
+
+var (
+	reJournal = regexp.MustCompile(`^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ 0-9]\d) (\d\d:\d\d:\d\d(\.\d{1,9})?) `)
+	reISO     = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d))`)
+	reEmbed   = regexp.MustCompile(`(?:"ts":"|time=")(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d))`)
+	reKlog    = regexp.MustCompile(`^[IWEF](\d\d)(\d\d) (\d\d:\d\d:\d\d(\.\d{1,6})?) `)
+)
+
+// ParseTime returns the timestamp a log line starts with, in UTC, or the zero time. It knows
+// journal "short" and "short-precise" prefixes (no year: the year of ref is used, and the
+// previous year when that would put the line more than a day after ref — the December→January
+// rollover), RFC 3339 prefixes (CRI container logs, AL2 bootstrap output), klog headers and the
+// "ts" / time= fields of VPC CNI JSON and containerd logfmt lines. Journal text is taken to be in
+// UTC, the default on EKS AMIs and Bottlerocket (docs/bundle-formats.md §0).
+func ParseTime(line string, ref time.Time) time.Time {
+	if m := reJournal.FindStringSubmatch(line); m != nil {
+		return withYear(m[1]+" "+strings.TrimSpace(m[2])+" "+m[3], "Jan 2 15:04:05.999999999", ref)
+	}
+	if m := reISO.FindStringSubmatch(line); m != nil {
+		return iso(m[1])
+	}
+	if m := reEmbed.FindStringSubmatch(line); m != nil {
+		return iso(m[1])
+	}
+	if m := reKlog.FindStringSubmatch(line); m != nil {
+		return withYear(m[1]+" "+m[2]+" "+m[3], "01 02 15:04:05.999999", ref)
+	}
+	return time.Time{}
+}
+
+func iso(s string) time.Time {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
+}
+
+func withYear(s, layout string, ref time.Time) time.Time {
+	if ref.IsZero() {
+		return time.Time{}
+	}
+	t, err := time.Parse(layout, s)
+	if err != nil {
+		return time.Time{}
+	}
+	ref = ref.UTC()
+	t = t.AddDate(ref.Year(), 0, 0)
+	if t.After(ref.Add(24 * time.Hour)) {
+		t = t.AddDate(-1, 0, 0)
+	}
+	return t
+}
