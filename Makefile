@@ -31,13 +31,21 @@ test: lint
 testbin:
 	@bash $(TESTBIN)
 
-## demo: diagnose a broken node from the bundled snapshot fixtures
+DEMO_BR_BUNDLE    := fixtures/bundles/bottlerocket-unauthorized.tar.gz
+DEMO_LINUX_BUNDLE := fixtures/bundles/eks_i-0a1b2c3d4e5f60001_2026-07-24_1602-UTC_0.7.9-al2023-tls-untrusted.tar.gz
+
+## demo: diagnose a broken node from the bundled snapshot fixtures, then analyse a broken
+## Bottlerocket logdog bundle and a broken EKS Linux log collector bundle (cross-checked with a snapshot)
 demo: build
 	./$(BIN) why-not-joining $(DEMO_INSTANCE) --snapshot $(DEMO_SNAPSHOT) --exit-zero
+	./$(BIN) analyze $(DEMO_BR_BUNDLE) --exit-zero
+	./$(BIN) analyze $(DEMO_LINUX_BUNDLE) --snapshot fixtures/snapshots/healthy-al2023 --exit-zero
 
-## bench: Go benchmarks of the snapshot pipeline, the built binary (ms, peak RSS) and --help start-up
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/eksdoctor/cli/ ./collectors/userdata/ ./checks/netpath/
+## bench: Go benchmarks (snapshot pipeline, binary start-up, signature scan, bundle read), then a
+## 1 GiB synthetic EKS Linux bundle timed against `tar -xzOf | grep -Ec -f` (wall time, peak RSS)
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/eksdoctor/cli/ ./collectors/userdata/ ./checks/netpath/ ./collectors/logscan/ ./collectors/bundle/
+	$(GO) run ./fixtures/benchbundle -bin $(BIN)
 
 lint:
 	$(GO) vet ./...
@@ -48,7 +56,7 @@ lint:
 docs:
 	$(GO) run ./cmd/eksdoctor gen-docs docs/checks
 
-## fixtures: regenerate snapshot fixtures and their golden reports
+## fixtures: regenerate snapshot and bundle fixtures and their golden reports
 fixtures:
 	$(GO) run ./fixtures/gen -root fixtures
 	$(GO) test ./cmd/eksdoctor/cli -run Golden -update
@@ -58,6 +66,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 30s ./collectors/userdata/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./collectors/awsauth/
 	$(GO) test -run '^$$' -fuzz FuzzOpen -fuzztime 30s ./collectors/snapshot/
+	$(GO) test -run '^$$' -fuzz FuzzReadTarGz -fuzztime 30s ./collectors/bundle/
+	$(GO) test -run '^$$' -fuzz FuzzReadZip -fuzztime 30s ./collectors/bundle/
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./collectors/artefact/
+	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime 30s ./collectors/logscan/
 
 clean:
 	rm -rf bin

@@ -66,7 +66,7 @@ func clusterChecks() []Check {
 				return out
 			}},
 		{Meta: Meta{ID: "cluster.version-skew", Title: "Node kubelet version outside the skew policy", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindNodes, evidence.KindImage, evidence.KindNodegroups},
+			Needs: []evidence.Kind{evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindNodes, evidence.KindNodeOS, evidence.KindImage, evidence.KindNodegroups},
 			Stage:       StageBootstrap,
 			Why:         "The kubelet must not be newer than the API server and may be at most three minor versions older (two before Kubernetes 1.28); outside that range the API server rejects or mishandles the node.",
 			Remediation: "Launch the node from an AMI for the cluster's Kubernetes version: aws ssm get-parameter --name /aws/service/eks/optimized-ami/VERSION/amazon-linux-2023/x86_64/standard/recommended/image_id, or update the node group (aws eks update-nodegroup-version).",
@@ -102,6 +102,10 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 				nodeVer, from, src = kubeMinor(n.KubeletVersion), "Node "+n.Name+" kubeletVersion "+n.KubeletVersion, ev.Source(evidence.KindNodes)
 			}
 		}
+	}
+	if nodeVer == "" && ev.NodeOS != nil && ev.NodeOS.KubeletVersion != "" {
+		// the node's own report (bundle: nodeadm status, package list, Bottlerocket variant)
+		nodeVer, from, src = kubeMinor(ev.NodeOS.KubeletVersion), "the node's kubelet "+ev.NodeOS.KubeletVersion, ev.Source(evidence.KindNodeOS)
 	}
 	if nodeVer == "" {
 		if ng := instanceNodegroup(ev); ng != nil && ng.Version != "" && (ng.AmiType != "CUSTOM" || ev.Image == nil) {

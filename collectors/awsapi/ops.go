@@ -42,7 +42,7 @@ var Operations = []Operation{
 	{"ec2", "DescribeVpcEndpoints", []evidence.Kind{evidence.KindVPCEndpoints}},
 	{"ec2", "DescribeNatGateways", []evidence.Kind{evidence.KindNATGateways}},
 	{"ec2", "DescribeInternetGateways", []evidence.Kind{evidence.KindInternetGateways}},
-	{"ec2", "GetConsoleOutput", []evidence.Kind{evidence.KindConsoleOutput}},
+	{"ec2", "GetConsoleOutput", []evidence.Kind{evidence.KindConsoleOutput, evidence.KindNodeLogs}},
 	{"eks", "DescribeCluster", []evidence.Kind{evidence.KindCluster}},
 	{"eks", "ListAccessEntries", []evidence.Kind{evidence.KindAccessEntries}},
 	{"eks", "DescribeAccessEntry", []evidence.Kind{evidence.KindAccessEntries}},

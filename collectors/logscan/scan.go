@@ -52,6 +52,7 @@ type compiled struct {
 // Scanner scans streams into one evidence.NodeLogs. A Scanner is not safe for concurrent use.
 type Scanner struct {
 	sigs []compiled
+	mt   *multi
 	hits []*evidence.SignatureHit
 	// Ref is the reference time used to give year-less journal timestamps a year (the
 	// bundle's collection time); zero means the current year is not guessed and such lines
@@ -84,6 +85,11 @@ func New(sigs []Signature) (*Scanner, error) {
 		}
 		s.sigs = append(s.sigs, c)
 	}
+	anchors := make([][]byte, len(s.sigs))
+	for i := range s.sigs {
+		anchors[i] = s.sigs[i].anchor
+	}
+	s.mt = newMulti(anchors)
 	s.hits = make([]*evidence.SignatureHit, len(s.sigs))
 	return s, nil
 }
@@ -91,6 +97,7 @@ func New(sigs []Signature) (*Scanner, error) {
 var (
 	defaultOnce sync.Once
 	defaultSigs []compiled
+	defaultMT   *multi
 	defaultErr  error
 )
 
@@ -101,13 +108,13 @@ func MustDefault() *Scanner {
 		var s *Scanner
 		s, defaultErr = New(Catalog)
 		if s != nil {
-			defaultSigs = s.sigs
+			defaultSigs, defaultMT = s.sigs, s.mt
 		}
 	})
 	if defaultErr != nil {
 		panic(defaultErr)
 	}
-	return &Scanner{sigs: defaultSigs, hits: make([]*evidence.SignatureHit, len(defaultSigs))}
+	return &Scanner{sigs: defaultSigs, mt: defaultMT, hits: make([]*evidence.SignatureHit, len(defaultSigs))}
 }
 
 // Scan reads r to its end as the log stream at path (kind stream, see evidence.LogStream) and
@@ -166,33 +173,31 @@ func (s *Scanner) Scan(r io.Reader, path, stream string) error {
 }
 
 func (s *Scanner) match(block []byte, path string, firstLine int64) {
-	for i := range s.sigs {
-		sg := &s.sigs[i]
-		off := 0
-		lastLineStart, lastLineNo := 0, firstLine
-		for off < len(block) {
-			j := bytes.Index(block[off:], sg.anchor)
-			if j < 0 {
-				break
-			}
-			at := off + j
-			start := bytes.LastIndexByte(block[:at], '\n') + 1
-			end := bytes.IndexByte(block[at:], '\n')
-			if end < 0 {
-				end = len(block)
-			} else {
-				end += at
-			}
-			ln := block[start:end]
-			off = end + 1
-			if !sg.accept(ln) {
-				continue
-			}
-			lastLineNo += int64(bytes.Count(block[lastLineStart:start], []byte{'\n'}))
-			lastLineStart = start
-			s.record(i, ln, path, lastLineNo)
+	lineNo, counted := firstLine, 0
+	lastSig, lastStart := -1, -1
+	s.mt.each(block, func(i, at int) {
+		start := bytes.LastIndexByte(block[:at], '\n') + 1
+		if i == lastSig && start == lastStart {
+			return // the same signature twice on one line counts once
 		}
-	}
+		end := bytes.IndexByte(block[at:], '\n')
+		if end < 0 {
+			end = len(block)
+		} else {
+			end += at
+		}
+		ln := block[start:end]
+		sg := &s.sigs[i]
+		if !sg.accept(ln) {
+			return
+		}
+		if start > counted {
+			lineNo += int64(bytes.Count(block[counted:start], []byte{'\n'}))
+			counted = start
+		}
+		lastSig, lastStart = i, start
+		s.record(i, ln, path, lineNo)
+	})
 }
 
 func (c *compiled) accept(ln []byte) bool {

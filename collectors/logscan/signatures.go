@@ -149,8 +149,6 @@ var Catalog = []Signature{
 		Meaning: "Bottlerocket could not parse the TOML user data, so none of its settings apply"},
 	{Name: "bottlerocket-setting-generator", Finding: "runtime.bootstrap-failed", Anchor: `Setting generator`, Pattern: `(?i)failed`,
 		Meaning: "a Bottlerocket setting generator (sundog/pluto) failed; required kubelet settings are missing"},
-	{Name: "bottlerocket-pluto", Finding: "runtime.bootstrap-failed", Anchor: `pluto[`, Pattern: `(?i)(error|failed|unable)`,
-		Meaning: "pluto could not generate settings (EKS DescribeCluster or IMDS unreachable)"},
 
 	// --- healthy progress (resolves transient startup noise)
 	{Name: "kubelet-registered", Normal: true, Anchor: `Successfully registered node`,

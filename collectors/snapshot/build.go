@@ -14,6 +14,7 @@ import (
 
 	"github.com/eksdoctor/eksdoctor/collectors/awsauth"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
 
@@ -447,6 +448,22 @@ func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
 			ev.ConsoleOutput = co
 		})
 		s.markFound(ev, evidence.KindConsoleOutput, res, reason, p, true, "")
+		if g := ev.GapFor(evidence.KindConsoleOutput); !ev.Have(evidence.KindConsoleOutput) && g.Permission != "" {
+			ev.AddGap(evidence.KindNodeLogs, g.Reason) // the console was the node-log source here
+		}
+		if ev.ConsoleOutput != nil && ev.ConsoleOutput.Text != "" {
+			// the serial console carries cloud-init, nodeadm, bootstrap.sh and Bottlerocket
+			// boot messages: the same signature scan as a node log bundle
+			sc := logscan.MustDefault()
+			sc.Ref = ev.ConsoleOutput.Timestamp
+			if sc.Ref.IsZero() {
+				sc.Ref = ev.CollectedAt
+			}
+			if err := sc.Scan(strings.NewReader(ev.ConsoleOutput.Text), p, "console"); err == nil {
+				ev.NodeLogs = sc.Result("console")
+				ev.Mark(evidence.KindNodeLogs, s.src(p))
+			}
+		}
 	}
 
 	// access entries

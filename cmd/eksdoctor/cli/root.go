@@ -28,8 +28,8 @@ func NewRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `eksdoctor answers one question: why does this EC2 node not join my Amazon EKS cluster?
 
 Collectors gather evidence — live from the AWS account (read-only Describe/Get/List
-calls), or from an offline snapshot of AWS CLI and kubectl outputs (docs/snapshot-format.md)
-— and a registry of independent checks judges it. Every finding has a stable ID, a status,
+calls), from an offline snapshot of AWS CLI and kubectl outputs (docs/snapshot-format.md),
+or from a node log bundle or one pasted artefact ('eksdoctor analyze') — and a registry of independent checks judges it. Every finding has a stable ID, a status,
 the evidence it saw, why it blocks the join and what to do. eksdoctor never changes anything.
 
 Exit codes: 0 no failing finding, 1 at least one failing finding, 2 usage error,

@@ -1,0 +1,305 @@
+package cli
+
+import (
+	"archive/tar"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+type bundleScenario struct {
+	Name   string   `json:"name"`
+	File   string   `json:"file"`
+	Kind   string   `json:"kind"`
+	Expect []string `json:"expect"`
+}
+
+func bundleScenarios(t *testing.T) []bundleScenario {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(fixtures, "bundles", "scenarios.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []bundleScenario
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// analyze runs eksdoctor analyze with stdin and returns the exit code, the JSON report and stderr.
+func analyze(t *testing.T, stdin string, args ...string) (int, jsonReport, string, string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	cmd := NewRootCmd(&o, &e)
+	cmd.SetIn(strings.NewReader(stdin))
+	cmd.SetArgs(append([]string{"analyze", "-o", "json"}, args...))
+	code := ExitOK
+	if err := cmd.Execute(); err != nil {
+		var c codeOnly
+		var ee *ExitError
+		switch {
+		case asCode(err, &c):
+			code = int(c)
+		case asExit(err, &ee):
+			code = ee.Code
+			e.WriteString(ee.Error())
+		default:
+			code = ExitUsage
+		}
+	}
+	var r jsonReport
+	if o.Len() > 0 {
+		if err := json.Unmarshal(o.Bytes(), &r); err != nil {
+			t.Fatalf("output is not JSON: %v\n%s", err, o.String())
+		}
+	}
+	return code, r, o.String(), e.String()
+}
+
+func failing(r jsonReport) []string {
+	set := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Status == "fail" {
+			set[f.ID] = true
+		}
+	}
+	out := []string{}
+	for id := range set {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestAnalyzeBundlesGolden(t *testing.T) {
+	for _, sc := range bundleScenarios(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			p := filepath.Join(fixtures, "bundles", sc.File)
+			code, r, out, stderr := analyze(t, "", p)
+			want := append([]string{}, sc.Expect...)
+			sort.Strings(want)
+			if got := failing(r); strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Fatalf("failing %v, want %v", got, want)
+			}
+			if wantCode := map[bool]int{true: ExitFindings, false: ExitOK}[len(want) > 0]; code != wantCode {
+				t.Errorf("exit %d, want %d", code, wantCode)
+			}
+			kindName := map[string]string{"bottlerocket": "Bottlerocket logdog bundle", "eks-linux": "EKS Linux log collector bundle", "eks-windows": "EKS Windows log collector bundle"}[sc.Kind]
+			if !strings.Contains(stderr, kindName) {
+				t.Errorf("stderr does not say the input kind %q: %s", kindName, stderr)
+			}
+			for _, f := range r.Findings {
+				if f.Status == "fail" && strings.HasPrefix(f.ID, "runtime.") && (len(f.Evidence) == 0 || !strings.Contains(f.Evidence[0].Text, "first ")) {
+					t.Errorf("%s lacks the matched lines: %+v", f.ID, f.Evidence)
+				}
+			}
+			normalized := strings.ReplaceAll(out, fixtures+"/", "fixtures/")
+			golden := filepath.Join(fixtures, "golden", "bundles", sc.Name+".json")
+			if *update {
+				_ = os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, []byte(normalized), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			wantOut, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/eksdoctor/cli -run Golden -update)", err)
+			}
+			if string(wantOut) != normalized {
+				t.Errorf("output differs from %s; rerun with -update and review the diff", golden)
+			}
+		})
+	}
+}
+
+// TestAnalyzeBundleCrossCheck: the node's own CA against the cluster's in a snapshot.
+func TestAnalyzeBundleCrossCheck(t *testing.T) {
+	snap := filepath.Join(fixtures, "snapshots", "healthy-al2023")
+	bundles, _ := filepath.Glob(filepath.Join(fixtures, "bundles", "*al2023-tls-untrusted.tar.gz"))
+	_, r, _, _ := analyze(t, "", bundles[0], "--snapshot", snap)
+	if got := strings.Join(failing(r), ","); got != "bootstrap.ca-mismatch,runtime.tls-untrusted" {
+		t.Fatalf("failing %s", got)
+	}
+	if r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "bootstrap.ca-mismatch" {
+		t.Errorf("cause %v", r.Diagnosis.MostLikelyCause)
+	}
+	healthy, _ := filepath.Glob(filepath.Join(fixtures, "bundles", "*al2023-healthy.tar.gz"))
+	code, r, _, _ := analyze(t, "", healthy[0], "--snapshot", snap)
+	if code != ExitOK || len(failing(r)) != 0 {
+		t.Fatalf("healthy bundle + healthy snapshot: exit %d, failing %v", code, failing(r))
+	}
+	// the cross-check ran: the endpoint and CA checks judged, not skipped
+	for _, f := range r.Findings {
+		if (f.ID == "bootstrap.ca-mismatch" || f.ID == "bootstrap.endpoint-mismatch") && f.Status != "pass" {
+			t.Errorf("%s %s: %s", f.ID, f.Status, f.Message)
+		}
+	}
+}
+
+// TestAnalyzeExtractedAndStdin: the same bundle extracted into a directory, and piped on stdin.
+func TestAnalyzeExtractedAndStdin(t *testing.T) {
+	for _, sc := range bundleScenarios(t) {
+		if sc.Name != "bottlerocket-unauthorized" && sc.Name != "al2023-subnet-full" {
+			continue
+		}
+		p := filepath.Join(fixtures, "bundles", sc.File)
+		dir := t.TempDir()
+		extract(t, p, dir)
+		_, r, _, _ := analyze(t, "", dir)
+		if got, want := strings.Join(failing(r), ","), strings.Join(sc.Expect, ","); got != want {
+			t.Errorf("%s extracted: failing %s, want %s", sc.Name, got, want)
+		}
+		data, _ := os.ReadFile(p)
+		_, r, _, _ = analyze(t, string(data), "-")
+		if got, want := strings.Join(failing(r), ","), strings.Join(sc.Expect, ","); got != want {
+			t.Errorf("%s on stdin: failing %s, want %s", sc.Name, got, want)
+		}
+	}
+}
+
+func extract(t *testing.T, archive, dir string) {
+	t.Helper()
+	f, err := os.Open(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(h.Name))
+		if h.Typeflag == tar.TypeDir {
+			_ = os.MkdirAll(p, 0o755)
+			continue
+		}
+		_ = os.MkdirAll(filepath.Dir(p), 0o755)
+		b, _ := io.ReadAll(tr)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const testHost = "ip-10-0-1-23.eu-west-1.compute.internal"
+
+// TestAnalyzeArtefactsOnStdin: each single-artefact kind, pasted on stdin, yields its finding;
+// the healthy form of each yields none.
+func TestAnalyzeArtefactsOnStdin(t *testing.T) {
+	nodeConfigNoCIDR := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n    apiServerEndpoint: https://ABC.gr7.eu-west-1.eks.amazonaws.com\n    certificateAuthority: " + base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")) + "\n"
+	nodeConfigOK := nodeConfigNoCIDR + "    cidr: 172.20.0.0/16\n"
+	cases := []struct {
+		name, kind, input string
+		want              []string
+	}{
+		{"journal excerpt", "log excerpt", `Jul 24 15:30:02 ` + testHost + ` kubelet[2841]: E0724 15:30:02.118732    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="` + testHost + `"` + "\n", []string{"runtime.unauthorized"}},
+		{"klog excerpt", "log excerpt", `E0724 15:30:02.118732    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Post \"https://ABC.gr7.eu-west-1.eks.amazonaws.com/api/v1/nodes\": dial tcp 10.0.1.200:443: i/o timeout"` + "\n", []string{"runtime.apiserver-timeout"}},
+		{"healthy kubelet", "log excerpt", `I0724 15:30:02.118732    2841 kubelet_node_status.go:75] "Attempting to register node" node="x"` + "\n" + `E0724 15:30:02.2    2841 kubelet.go:2412] "Error getting node" err="node \"x\" not found"` + "\n" + `I0724 15:30:05.1    2841 kubelet_node_status.go:78] "Successfully registered node" node="x"` + "\n", nil},
+		{"ipamd log", "VPC CNI", `{"level":"error","ts":"2026-07-24T15:29:57.120Z","caller":"ipamd/ipamd.go:845","msg":"Failed to CreateNetworkInterface for subnet subnet-0a11: InsufficientFreeAddressesInSubnet: insufficient free address"}` + "\n", []string{"runtime.ipamd-no-ips"}},
+		{"healthy ipamd log", "VPC CNI", `{"level":"info","ts":"2026-07-24T15:29:55.402Z","caller":"aws-k8s-agent/main.go:125","msg":"Successful communication with the Cluster! Cluster Version is: v1.31.4"}` + "\n", nil},
+		{"cloud-init output", "log excerpt", "Cloud-init v. 22.2.2 running 'modules:final' at Fri, 24 Jul 2026 15:29:01 +0000.\n!!!!!!!!!! The bootstrap script has been removed from AL2023-based EKS AMIs.\n", []string{"runtime.bootstrap-failed"}},
+		{"nodeadm output", "log excerpt", `Jul 24 15:29:41 ` + testHost + ` nodeadm[1893]: fatal cli/main.go:56 Command failed {"error": "CIDR is missing in cluster configuration"}` + "\n", []string{"runtime.bootstrap-failed"}},
+		{"containerd log", "log excerpt", `Jul 24 15:29:58 ` + testHost + ` containerd[2101]: time="2026-07-24T15:29:58.771203391Z" level=error msg="PullImage \"602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/pause:3.5\" failed" error="unexpected status: 401 Unauthorized"` + "\n", []string{"runtime.image-pull"}},
+		{"NodeConfig YAML", "user data", nodeConfigNoCIDR, []string{"bootstrap.nodeconfig-incomplete"}},
+		{"complete NodeConfig", "user data", nodeConfigOK, nil},
+		{"user data base64 MIME", "user data", base64.StdEncoding.EncodeToString([]byte("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\n" + nodeConfigNoCIDR + "\n--B--\n")), []string{"bootstrap.nodeconfig-incomplete"}},
+		{"Bottlerocket TOML", "user data", "[settings.kubernetes]\napi-server = \"https://ABC.gr7.eu-west-1.eks.amazonaws.com\"\ncluster-name = \"prod\n", []string{"bootstrap.no-bootstrap", "bootstrap.userdata-unparseable"}},
+		{"Bottlerocket settings JSON", "Bottlerocket settings", `{"os":{"variant_id":"aws-k8s-1.31"},"settings":{"kubernetes":{"cluster-name":"prod","api-server":"https://ABC.gr7.eu-west-1.eks.amazonaws.com","cluster-certificate":"` + base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")) + `","max-pods":29}}}`, nil},
+		{"aws-auth ConfigMap YAML", "aws-auth", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n    - rolearn: arn:aws:iam::111122223333:role/node\n      username: system:node:{{EC2PrivateDNSName}}\n     groups:\n      - system:nodes\n", []string{"auth.aws-auth-malformed"}},
+		{"aws-auth mapRoles block", "aws-auth", "mapRoles: |\n  - rolearn: arn:aws:iam::111122223333:role/node\n    username: system:node:{{EC2PrivateDNSName}}\n    groups:\n      - system:bootstrappers\n      - system:nodes\n", nil},
+		{"aws-auth kubectl JSON", "aws-auth", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"aws-auth","namespace":"kube-system"},"data":{"mapRoles":"- rolearn: [oops\n"}}`, []string{"auth.aws-auth-malformed"}},
+		{"aws eks describe-cluster", "AWS CLI", `{"cluster":{"name":"prod","arn":"arn:aws:eks:eu-west-1:111122223333:cluster/prod","version":"1.31","endpoint":"https://ABC.gr7.eu-west-1.eks.amazonaws.com","status":"FAILED","resourcesVpcConfig":{"vpcId":"vpc-1"},"kubernetesNetworkConfig":{"serviceIpv4Cidr":"172.20.0.0/16"}}}`, []string{"cluster.not-active"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, r, out, stderr := analyze(t, tc.input, "-")
+			if out == "" {
+				t.Fatalf("no report (exit %d): %s", code, stderr)
+			}
+			if !strings.Contains(stderr, tc.kind) {
+				t.Errorf("stderr does not name the artefact kind %q: %s", tc.kind, stderr)
+			}
+			want := tc.want
+			if want == nil {
+				want = []string{}
+			}
+			if got := failing(r); strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Fatalf("failing %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func asCode(err error, c *codeOnly) bool   { return errorsAs(err, c) }
+func asExit(err error, e **ExitError) bool { return errorsAs(err, e) }
+
+var errorsAs = errors.As
+
+// TestAnalyzeVersionSkewFromBundle: the kubelet version the node reports, against the cluster.
+func TestAnalyzeVersionSkewFromBundle(t *testing.T) {
+	// a snapshot of a 1.30 cluster without this instance: the Bottlerocket aws-k8s-1.31 variant's
+	// kubelet is newer than the control plane
+	snap := filepath.Join(fixtures, "snapshots", "auth-role-path")
+	healthy, _ := filepath.Glob(filepath.Join(fixtures, "bundles", "bottlerocket-healthy.tar.gz"))
+	_, r, _, _ := analyze(t, "", healthy[0], "--snapshot", snap)
+	seen := false
+	for _, f := range r.Findings {
+		if f.ID == "cluster.version-skew" {
+			seen = true
+			if f.Status != "fail" || !strings.Contains(f.Evidence[0].Text, "the node's kubelet v1.31; control plane 1.30") {
+				t.Fatalf("%s %s %+v", f.Status, f.Message, f.Evidence)
+			}
+		}
+	}
+	if !seen {
+		t.Fatal("no cluster.version-skew finding")
+	}
+}
+
+// TestAnalyzeBadInput: unreadable or hostile input exits 4 with a message naming it.
+func TestAnalyzeBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good, _ := os.ReadFile(filepath.Join(fixtures, "bundles", "bottlerocket-unauthorized.tar.gz"))
+	trunc := filepath.Join(dir, "truncated.tar.gz")
+	_ = os.WriteFile(trunc, good[:len(good)/2], 0o644)
+	code, _, _, stderr := analyze(t, "", trunc)
+	if code != ExitInput || !strings.Contains(stderr, "truncated.tar.gz") {
+		t.Errorf("truncated: exit %d %q", code, stderr)
+	}
+	code, _, _, stderr = analyze(t, "", filepath.Join(fixtures, "bundles", "bottlerocket-unauthorized.tar.gz"), "--max-bytes", "100")
+	if code != ExitInput || !strings.Contains(stderr, "--max-bytes") {
+		t.Errorf("limit: exit %d %q", code, stderr)
+	}
+	code, _, _, stderr = analyze(t, "", filepath.Join(dir, "missing"))
+	if code != ExitInput || !strings.Contains(stderr, "missing") {
+		t.Errorf("missing: exit %d %q", code, stderr)
+	}
+	code, _, _, stderr = analyze(t, "", "-")
+	if code != ExitInput || !strings.Contains(stderr, "empty") {
+		t.Errorf("empty stdin: exit %d %q", code, stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("analyze wrote files: %v", entries)
+	}
+}

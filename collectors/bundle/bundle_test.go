@@ -1,0 +1,242 @@
+package bundle
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+type entry struct {
+	name, body string
+	typ        byte
+	link       string
+}
+
+func tarGz(t testing.TB, entries ...entry) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for _, e := range entries {
+		typ := e.typ
+		if typ == 0 {
+			typ = tar.TypeReg
+		}
+		h := &tar.Header{Name: e.name, Typeflag: typ, Size: int64(len(e.body)), Mode: 0o644, Linkname: e.link, ModTime: time.Date(2026, 7, 24, 16, 0, 0, 0, time.UTC)}
+		if typ != tar.TypeReg {
+			h.Size = 0
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if typ == tar.TypeReg {
+			_, _ = tw.Write([]byte(e.body))
+		}
+	}
+	_ = tw.Close()
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+const unauthorized = `Jul 24 15:30:02.000001 h kubelet[1]: E0724 15:30:02.1 1 x.go:1] "Unable to register node with API server" err="Unauthorized"` + "\n"
+
+func TestHostileMembersAreSkipped(t *testing.T) {
+	data := tarGz(t,
+		entry{name: "bottlerocket-logs/", typ: tar.TypeDir},
+		entry{name: "bottlerocket-logs/journalctl.log", body: unauthorized},
+		entry{name: "bottlerocket-logs/../../etc/passwd", body: "root:x:0:0"},
+		entry{name: "/etc/shadow", body: "x"},
+		entry{name: "bottlerocket-logs/settings.json", typ: tar.TypeSymlink, link: "/etc/shadow"},
+		entry{name: "bottlerocket-logs/hard", typ: tar.TypeLink, link: "bottlerocket-logs/journalctl.log"},
+		entry{name: "bottlerocket-logs/dev", typ: tar.TypeChar},
+		entry{name: "bottlerocket-logs/fifo", typ: tar.TypeFifo},
+	)
+	b, err := ReadTarGz(bytes.NewReader(data), "hostile", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Problems) != 6 {
+		t.Fatalf("want 6 skipped members, got %+v", b.Problems)
+	}
+	for _, f := range b.Files {
+		if strings.Contains(f, "passwd") || strings.Contains(f, "shadow") {
+			t.Errorf("hostile member read: %s", f)
+		}
+	}
+	if len(b.Logs.Hits) != 1 || b.Logs.Hits[0].Finding != "runtime.unauthorized" {
+		t.Errorf("hits %+v", b.Logs.Hits)
+	}
+	if b.Kind != KindBottlerocket {
+		t.Errorf("kind %q", b.Kind)
+	}
+}
+
+func TestGzipBombHitsLimit(t *testing.T) {
+	big := strings.Repeat("\x00", 8<<20)
+	data := tarGz(t, entry{name: "./kubelet/", typ: tar.TypeDir}, entry{name: "./kubelet/kubelet.log", body: big})
+	if len(data) > 64<<10 {
+		t.Fatalf("bomb not compressed: %d", len(data))
+	}
+	_, err := ReadTarGz(bytes.NewReader(data), "bomb", Limits{MaxBytes: 1 << 20})
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "--max-bytes") {
+		t.Fatalf("want a limit error naming --max-bytes, got %v", err)
+	}
+}
+
+func TestMemberLimit(t *testing.T) {
+	var es []entry
+	for i := 0; i < 50; i++ {
+		es = append(es, entry{name: "./var_log/f" + strings.Repeat("x", i%5) + string(rune('a'+i%26)), body: "x"})
+	}
+	_, err := ReadTarGz(bytes.NewReader(tarGz(t, es...)), "many", Limits{MaxMembers: 10})
+	if !errors.Is(err, ErrLimit) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestTruncatedAndCorrupt(t *testing.T) {
+	data := tarGz(t, entry{name: "./kubelet/", typ: tar.TypeDir}, entry{name: "./kubelet/kubelet.log", body: strings.Repeat(unauthorized, 2000)})
+	for name, in := range map[string][]byte{
+		"truncated": data[:len(data)/2],
+		"not gzip":  []byte("\x1f\x8bgarbage that is not deflate"),
+		"empty":     {},
+	} {
+		_, err := ReadTarGz(bytes.NewReader(in), name, DefaultLimits)
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: error does not name the input: %v", name, err)
+		}
+	}
+	// a zip whose central directory is cut off
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	w, _ := zw.Create(`system\kubelet\kubelet-service.csv`)
+	_, _ = w.Write([]byte(unauthorized))
+	_ = zw.Close()
+	bad := zb.Bytes()[:zb.Len()-10]
+	if _, err := ReadZip(bytes.NewReader(bad), int64(len(bad)), "bad.zip", DefaultLimits); err == nil || !strings.Contains(err.Error(), "corrupt zip") {
+		t.Fatalf("bad central directory: %v", err)
+	}
+}
+
+func TestNotABundle(t *testing.T) {
+	data := tarGz(t, entry{name: "README.md", body: "hello"})
+	if _, err := ReadTarGz(bytes.NewReader(data), "x.tgz", DefaultLimits); !errors.Is(err, ErrNotBundle) {
+		t.Fatalf("got %v", err)
+	}
+	p := filepath.Join(t.TempDir(), "plain.txt")
+	_ = os.WriteFile(p, []byte("text"), 0o644)
+	if _, err := Open(p, DefaultLimits); !errors.Is(err, ErrNotBundle) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestDirectoryNeverFollowsSymlinks: an extracted bundle with a symlink pointing outside.
+func TestDirectoryNeverFollowsSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.MkdirAll(filepath.Join(dir, "kubelet"), 0o755)
+	_ = os.WriteFile(filepath.Join(dir, "kubelet", "kubelet.log"), []byte(unauthorized), 0o644)
+	secret := filepath.Join(t.TempDir(), "secret.log")
+	_ = os.WriteFile(secret, []byte("x509: certificate signed by unknown authority\n"), 0o644)
+	if err := os.Symlink(secret, filepath.Join(dir, "kubelet", "other.log")); err != nil {
+		t.Skip(err)
+	}
+	_ = os.Symlink(secret, filepath.Join(dir, "var_log"))
+	b, err := Open(dir, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range b.Logs.Hits {
+		if h.Finding == "runtime.tls-untrusted" {
+			t.Fatal("followed a symlink")
+		}
+	}
+	if len(b.Problems) != 2 {
+		t.Errorf("problems %+v", b.Problems)
+	}
+}
+
+// TestWindowsZipBackslashes: PowerShell 5.1 entry names with backslashes, UTF-16 files.
+func TestWindowsZipBackslashes(t *testing.T) {
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	for name, body := range map[string]string{
+		`system\sysinfo`:                     "\xff\xfeH\x00i\x00",
+		`system\kubelet\kubelet-service.csv`: "#TYPE x\r\n\"Message\"\r\n\"" + strings.ReplaceAll(strings.TrimSpace(unauthorized), `"`, `""`) + "\"\r\n",
+		`system\kubelet\kubeconfig`:          "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://X.gr7.eu-west-1.eks.amazonaws.com\n  name: k\nusers:\n- name: kubelet\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: aws-iam-authenticator\n      args: [token, -i, prod, --region, eu-west-1]\n",
+		`system\kubelet\kubelet-config.json`: "\ufeff{\"clusterDNS\":[\"172.20.0.10\"],\"maxPods\":17}",
+	} {
+		w, _ := zw.Create(name)
+		_, _ = w.Write([]byte(body))
+	}
+	_ = zw.Close()
+	b, err := ReadZip(bytes.NewReader(zb.Bytes()), int64(zb.Len()), "eks_i-0abc123_20260724T1602400000Z.zip", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Kind != KindEKSWindows {
+		t.Fatalf("kind %s", b.Kind)
+	}
+	ev := b.Evidence()
+	if ev.Target.InstanceID != "i-0abc123" || ev.Target.Region != "eu-west-1" || ev.Bootstrap.ClusterName != "prod" || *ev.Bootstrap.MaxPods != 17 {
+		t.Fatalf("target %+v bootstrap %+v", ev.Target, ev.Bootstrap)
+	}
+	if len(b.Logs.Hits) != 1 || b.Logs.Hits[0].Finding != "runtime.unauthorized" {
+		t.Fatalf("hits %+v", b.Logs.Hits)
+	}
+}
+
+func FuzzReadTarGz(f *testing.F) {
+	f.Add(tarGz(f, entry{name: "bottlerocket-logs/settings.json", body: `{"settings":{"kubernetes":{"max-pods":1}}}`}))
+	f.Add(tarGz(f, entry{name: "./nodeadm/nodeadm-config.log", body: "x Loaded configuration {\"config\":{\"spec\":{}}}\n"}, entry{name: "./kubelet/kubelet.log", body: unauthorized}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := ReadTarGz(bytes.NewReader(data), "fuzz", Limits{MaxBytes: 4 << 20, MaxMembers: 100})
+		if err == nil {
+			_ = b.Evidence()
+		}
+	})
+}
+
+func FuzzReadZip(f *testing.F) {
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	w, _ := zw.Create(`system\kubelet\kubeconfig`)
+	_, _ = w.Write([]byte("server: https://x\n"))
+	_ = zw.Close()
+	f.Add(zb.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := ReadZip(bytes.NewReader(data), int64(len(data)), "fuzz.zip", Limits{MaxBytes: 4 << 20, MaxMembers: 100})
+		if err == nil {
+			_ = b.Evidence()
+		}
+	})
+}
+
+// BenchmarkReadEKSLinuxBundle reads a 64 MiB-uncompressed EKS Linux bundle of healthy journal
+// lines end to end (gunzip, tar, signature scan, evidence); b.SetBytes reports uncompressed MB/s.
+func BenchmarkReadEKSLinuxBundle(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 64<<20; i++ {
+		sb.WriteString("Jul 24 15:30:02 ip-10-0-1-23.eu-west-1.compute.internal kubelet[2841]: I0724 15:30:02.118732    2841 reconciler_common.go:245] \"operationExecutor.VerifyControllerAttachedVolume started for volume\" volume=\"kube-api-access-x\"\n")
+	}
+	data := tarGz(b, entry{name: "./kubelet/", typ: tar.TypeDir}, entry{name: "./kubelet/kubelet.log", body: sb.String() + unauthorized})
+	b.SetBytes(int64(sb.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bd, err := ReadTarGz(bytes.NewReader(data), "bench", DefaultLimits)
+		if err != nil || len(bd.Logs.Hits) != 1 {
+			b.Fatal(err)
+		}
+	}
+}

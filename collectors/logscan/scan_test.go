@@ -1,0 +1,167 @@
+package logscan
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// healthyLine returns a typical journal line of a healthy node (no signature matches).
+func healthyLine(i int) string {
+	return fmt.Sprintf("Jul 24 15:%02d:%02d.%06d ip-10-0-1-23.eu-west-1.compute.internal kubelet[1711]: I0724 15:30:02.118732    1711 reconciler_common.go:%d] \"operationExecutor.VerifyControllerAttachedVolume started for volume\" volume=\"kube-api-access-%05d\" pod=\"kube-system/coredns-5d8f7b9c4-x%d\"\n", i/60%60, i%60, i%1000000, 200+i%50, i%99999, i%7)
+}
+
+func TestCatalogCompilesAndIsComplete(t *testing.T) {
+	s, err := New(Catalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, sg := range s.sigs {
+		if names[sg.Name] {
+			t.Errorf("duplicate signature %s", sg.Name)
+		}
+		names[sg.Name] = true
+		if sg.Meaning == "" || (!sg.Normal && !strings.HasPrefix(sg.Finding, "runtime.")) || (sg.Normal && len(sg.Resolves) == 0) {
+			t.Errorf("signature %s: incomplete", sg.Name)
+		}
+	}
+}
+
+func TestScanCountsFirstLastAndLines(t *testing.T) {
+	s := MustDefault()
+	s.Ref = time.Date(2026, 7, 24, 16, 0, 0, 0, time.UTC)
+	var b strings.Builder
+	bad := `Jul 24 15:30:%02d host kubelet[1]: E0724 15:30:02.1 1 x.go:1] "Unable to register node with API server" err="Unauthorized"` + "\n"
+	for i := 0; i < 10; i++ {
+		b.WriteString(healthyLine(i))
+		fmt.Fprintf(&b, bad, i)
+	}
+	if err := s.Scan(strings.NewReader(b.String()), "k.log", "kubelet"); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Result("artefact")
+	if len(r.Streams) != 1 || r.Streams[0].Lines != 20 {
+		t.Fatalf("streams %+v", r.Streams)
+	}
+	if len(r.Hits) != 1 {
+		t.Fatalf("hits %+v", r.Hits)
+	}
+	h := r.Hits[0]
+	if h.Count != 10 || h.First.Line != 2 || h.Last.Line != 20 || h.Last.Time != time.Date(2026, 7, 24, 15, 30, 9, 0, time.UTC) {
+		t.Fatalf("hit %+v", h)
+	}
+}
+
+// TestLineNumbersAcrossBlocks: matches in later blocks keep exact line numbers.
+func TestLineNumbersAcrossBlocks(t *testing.T) {
+	s := MustDefault()
+	var b bytes.Buffer
+	n := 0
+	for b.Len() < 3*BlockSize {
+		b.WriteString(healthyLine(n))
+		n++
+	}
+	b.WriteString("x509: certificate signed by unknown authority\n")
+	if err := s.Scan(&b, "j", "journal"); err != nil {
+		t.Fatal(err)
+	}
+	h := s.Result("x").Hits
+	if len(h) != 1 || h[0].First.Line != int64(n+1) {
+		t.Fatalf("want line %d, got %+v", n+1, h)
+	}
+}
+
+// endless is a reader of n bytes of 'a' (no newline) followed by tail.
+type endless struct {
+	n    int64
+	tail io.Reader
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n <= 0 {
+		return e.tail.Read(p)
+	}
+	k := int64(len(p))
+	if k > e.n {
+		k = e.n
+	}
+	for i := range p[:k] {
+		p[i] = 'a'
+	}
+	e.n -= k
+	return int(k), nil
+}
+
+// TestHugeSingleLine: a line far longer than a block is matched in pieces with bounded memory.
+func TestHugeSingleLine(t *testing.T) {
+	s := MustDefault()
+	r := &endless{n: 64 << 20, tail: strings.NewReader(" no space left on device\nnext line\n")}
+	if err := s.Scan(r, "big", "journal"); err != nil {
+		t.Fatal(err)
+	}
+	res := s.Result("x")
+	if res.Streams[0].LongLines != 1 || res.Streams[0].Lines != 2 {
+		t.Fatalf("stream %+v", res.Streams[0])
+	}
+	if len(res.Hits) != 1 || res.Hits[0].Finding != "runtime.disk-pressure" || len(res.Hits[0].First.Text) > 400 {
+		t.Fatalf("hits %+v", res.Hits)
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	ref := time.Date(2027, 1, 2, 0, 0, 0, 0, time.UTC)
+	for line, want := range map[string]time.Time{
+		"Dec 31 23:59:58 host kubelet[1]: x":                     time.Date(2026, 12, 31, 23, 59, 58, 0, time.UTC), // rollover
+		"Jan 01 00:00:01.500000 host kubelet[1]: x":              time.Date(2027, 1, 1, 0, 0, 1, 500000000, time.UTC),
+		"2026-07-24T15:30:01.004512377Z stdout F x":              time.Date(2026, 7, 24, 15, 30, 1, 4512377, time.UTC),
+		"2026-07-24T15:29:40+0000 [eks-bootstrap] INFO: x":       time.Date(2026, 7, 24, 15, 29, 40, 0, time.UTC),
+		`{"level":"info","ts":"2026-07-24T15:30:04.203Z","x":1}`: time.Date(2026, 7, 24, 15, 30, 4, 203000000, time.UTC),
+		"no time here": {},
+	} {
+		if got := ParseTime(line, ref); !got.Equal(want) {
+			t.Errorf("%q: got %v want %v", line, got, want)
+		}
+	}
+}
+
+func FuzzScan(f *testing.F) {
+	f.Add([]byte(healthyLine(1)))
+	f.Add([]byte("Jul 24 15:30:02 h kubelet[1]: err=\"Unauthorized\"\n\n\r\n"))
+	f.Add([]byte{0xff, 0xfe, 0, '\n'})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := MustDefault()
+		s.Ref = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		if err := s.Scan(bytes.NewReader(data), "f", "journal"); err != nil {
+			t.Fatal(err)
+		}
+		r := s.Result("f")
+		for _, h := range r.Hits {
+			if h.Count < 1 || h.First.Line < 1 || h.First.Line > h.Last.Line && h.First.Seq <= h.Last.Seq {
+				t.Fatalf("bad hit %+v", h)
+			}
+		}
+	})
+}
+
+// BenchmarkScanHealthyJournal measures the signature scan over a healthy journal (the common
+// case: no line matches); b.SetBytes reports MB/s.
+func BenchmarkScanHealthyJournal(b *testing.B) {
+	var buf bytes.Buffer
+	for i := 0; buf.Len() < 32<<20; i++ {
+		buf.WriteString(healthyLine(i))
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := MustDefault()
+		if err := s.Scan(bytes.NewReader(data), "j", "journal"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
