@@ -235,15 +235,28 @@ func bootstrapChecks() []Check {
 				}
 				return one(pass(ev.Target.InstanceID, "user data carries the endpoint and CA", it))
 			}},
-		{Meta: Meta{ID: "bootstrap.nodeconfig-incomplete", Title: "AL2023 NodeConfig lacks required cluster details", Severity: SeverityCritical,
+		{Meta: Meta{ID: "bootstrap.nodeconfig-incomplete", Title: "AL2023 NodeConfig (or Bottlerocket settings) lacks required cluster details", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Stage: StageBootstrap, Explains: explains("runtime.*"),
-			Why:         "nodeadm does not look the cluster up: its NodeConfig must name the cluster and give apiServerEndpoint, certificateAuthority and the service cidr, or nodeadm init fails validation and the kubelet never starts.",
-			Remediation: "Complete spec.cluster in the NodeConfig with name, apiServerEndpoint, certificateAuthority and cidr from 'aws eks describe-cluster --name CLUSTER --query cluster.[name,endpoint,certificateAuthority.data,kubernetesNetworkConfig.serviceIpv4Cidr]'.",
-			Docs:        []string{docNodeadm, "https://docs.aws.amazon.com/eks/latest/userguide/al2023.html"}},
+			Why:         "nodeadm does not look the cluster up: its NodeConfig must name the cluster and give apiServerEndpoint, certificateAuthority and the service cidr, or nodeadm init fails validation and the kubelet never starts. Bottlerocket likewise requires settings.kubernetes.cluster-name, api-server and cluster-certificate before it starts the kubelet.",
+			Remediation: "Complete spec.cluster in the NodeConfig with name, apiServerEndpoint, certificateAuthority and cidr from 'aws eks describe-cluster --name CLUSTER --query cluster.[name,endpoint,certificateAuthority.data,kubernetesNetworkConfig.serviceIpv4Cidr]' (for Bottlerocket: settings.kubernetes.cluster-name, api-server, cluster-certificate).",
+			Docs:        []string{docNodeadm, "https://docs.aws.amazon.com/eks/latest/userguide/al2023.html", docBottlerocketK8s}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b := ev.Bootstrap
+				if b.Format == evidence.FormatBottlerocket && b.CallsBootstrap {
+					var missing []string
+					for _, f := range []struct{ name, val string }{{"cluster-name", b.ClusterName}, {"api-server", b.APIServerEndpoint}, {"cluster-certificate", b.CertificateAuthority}} {
+						if _, unresolved := b.Unresolved[f.name]; f.val == "" && !unresolved {
+							missing = append(missing, "settings.kubernetes."+f.name)
+						}
+					}
+					it := bootstrapItem(ev, "Bottlerocket settings: cluster-name %q, api-server %q, cluster-certificate set %v", b.ClusterName, b.APIServerEndpoint, b.CertificateAuthority != "")
+					if len(missing) > 0 {
+						return one(fail(ev.Target.InstanceID, "Bottlerocket settings lack "+strings.Join(missing, ", "), it))
+					}
+					return one(pass(ev.Target.InstanceID, "Bottlerocket settings have cluster-name, api-server and cluster-certificate", it))
+				}
 				if b.Format != evidence.FormatNodeConfig {
-					return one(notApplicable(ev.Target.InstanceID, "the user data is not a NodeConfig"))
+					return one(notApplicable(ev.Target.InstanceID, "the user data is not a NodeConfig or Bottlerocket settings"))
 				}
 				var missing []string
 				for _, f := range []struct{ name, val string }{{"name", b.ClusterName}, {"apiServerEndpoint", b.APIServerEndpoint}, {"certificateAuthority", b.CertificateAuthority}, {"cidr", b.ServiceCIDR}} {

@@ -59,7 +59,14 @@ func runtimeCases() []checkCase {
 			checkCase{id, "signature", withLogs(line + "\n"), StatusFail, ""},
 			checkCase{id, "healthy node", withLogs(healthyJournal), StatusPass, ""})
 	}
+	bottlerocket := func(ca string) func(ev *evidence.Evidence) {
+		return func(ev *evidence.Evidence) {
+			ev.Bootstrap = &evidence.BootstrapConfig{Format: evidence.FormatBottlerocket, CallsBootstrap: true, ClusterName: "prod", APIServerEndpoint: "https://x.eks.amazonaws.com", CertificateAuthority: ca}
+		}
+	}
 	out = append(out,
+		checkCase{"bootstrap.nodeconfig-incomplete", "bottlerocket complete", bottlerocket("Y2E="), StatusPass, "Bottlerocket settings have"},
+		checkCase{"bootstrap.nodeconfig-incomplete", "bottlerocket without CA", bottlerocket(""), StatusFail, "settings.kubernetes.cluster-certificate"},
 		checkCase{"runtime.node-name-not-found", "repeated, counted", withLogs(strings.Repeat(runtimeSamples["runtime.node-name-not-found"]+"\n", 5)), StatusFail, "5 line(s)"},
 		checkCase{"runtime.cni-not-ready", "transient before NodeReady", withLogs(healthyJournal), StatusPass, "transient"},
 		checkCase{"runtime.unauthorized", "after registration is not resolved", withLogs(healthyJournal + strings.Replace(runtimeSamples["runtime.unauthorized"], "15:30:02", "15:40:02", 2) + "\n"), StatusFail, "401"},

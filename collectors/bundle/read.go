@@ -47,10 +47,14 @@ type Limits struct {
 	// MaxConfigBytes is the largest configuration member held in memory (default 16 MiB);
 	// larger ones are still scanned as logs but not parsed.
 	MaxConfigBytes int64
+	// MaxLineBytes is the longest log line matched as one piece (default 1 MiB); longer lines
+	// are matched in pieces of this size and counted in LogStream.LongLines. It is also the
+	// scan buffer, so it bounds the scanner's memory.
+	MaxLineBytes int
 }
 
 // DefaultLimits are the limits analyze uses unless flags raise them.
-var DefaultLimits = Limits{MaxBytes: 16 << 30, MaxMembers: 200000, MaxConfigBytes: 16 << 20}
+var DefaultLimits = Limits{MaxBytes: 16 << 30, MaxMembers: 200000, MaxConfigBytes: 16 << 20, MaxLineBytes: 1 << 20}
 
 // ErrNotBundle is returned when the input is readable but is not a node log bundle.
 var ErrNotBundle = errors.New("not a node log bundle")
@@ -112,12 +116,17 @@ func (lim Limits) withDefaults() Limits {
 	if lim.MaxConfigBytes <= 0 {
 		lim.MaxConfigBytes = DefaultLimits.MaxConfigBytes
 	}
+	if lim.MaxLineBytes <= 0 {
+		lim.MaxLineBytes = DefaultLimits.MaxLineBytes
+	}
 	return lim
 }
 
 func newReader(name string, lim Limits) *reader {
 	sc := logscan.MustDefault()
-	return &reader{lim: lim.withDefaults(), b: &Bundle{Name: name, Configs: map[string][]byte{}}, sc: sc, seenAll: true, firsts: map[string]bool{}}
+	lim = lim.withDefaults()
+	sc.Block = lim.MaxLineBytes
+	return &reader{lim: lim, b: &Bundle{Name: name, Configs: map[string][]byte{}}, sc: sc, seenAll: true, firsts: map[string]bool{}}
 }
 
 // Magic numbers.

@@ -61,10 +61,13 @@ type Scanner struct {
 	// CSVQuoted, when set before Scan, undoes CSV quote doubling ("" → ") before matching, for
 	// event logs exported as CSV (the Windows collector's kubelet-service.csv).
 	CSVQuoted bool
-	logs      evidence.NodeLogs
-	seq       int64 // lines read before the current stream
-	base      int64
-	buf       []byte
+	// Block is the read block in bytes, and so the longest line matched as one piece
+	// (default BlockSize); set it before the first Scan.
+	Block int
+	logs  evidence.NodeLogs
+	seq   int64 // lines read before the current stream
+	base  int64
+	buf   []byte
 }
 
 // New compiles sigs (normally Catalog). It returns an error naming the first signature whose
@@ -121,7 +124,10 @@ func MustDefault() *Scanner {
 // records matches. It returns the read error, if any, after recording what was read before it.
 func (s *Scanner) Scan(r io.Reader, path, stream string) error {
 	if s.buf == nil {
-		s.buf = make([]byte, BlockSize)
+		if s.Block < 4096 {
+			s.Block = BlockSize
+		}
+		s.buf = make([]byte, s.Block)
 	}
 	st := evidence.LogStream{Path: path, Stream: stream}
 	s.base = s.seq

@@ -61,7 +61,8 @@ checks. With --snapshot, a bundle is cross-checked with the account: the CA, end
 cluster name the node uses against the cluster's.
 
 Archives are streamed and never extracted; links, devices and unsafe member names are skipped
-and reported; --max-bytes and --max-members bound what a read may consume.`,
+and reported; --max-bytes, --max-members and --max-line-bytes bound what a read may consume
+(exit 4 when the first two are exceeded).`,
 		Example: `  eksdoctor analyze bottlerocket-logs.tar.gz
   eksdoctor analyze eks_i-0abc1234def567890_2026-07-24_1530-UTC_0.7.9.tar.gz --snapshot ./snap
   journalctl -u kubelet --no-pager | tail -200 | eksdoctor analyze -
@@ -83,6 +84,7 @@ and reported; --max-bytes and --max-members bound what a read may consume.`,
 	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (default: from the node's configuration or the snapshot)")
 	cmd.Flags().Int64Var(&o.Limits.MaxBytes, "max-bytes", bundle.DefaultLimits.MaxBytes, "stop reading an archive after this many uncompressed bytes")
 	cmd.Flags().IntVar(&o.Limits.MaxMembers, "max-members", bundle.DefaultLimits.MaxMembers, "stop reading an archive after this many members")
+	cmd.Flags().IntVar(&o.Limits.MaxLineBytes, "max-line-bytes", bundle.DefaultLimits.MaxLineBytes, "match log lines longer than this in pieces of this size (bounds memory)")
 	return cmd
 }
 

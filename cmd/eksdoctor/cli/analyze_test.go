@@ -228,6 +228,9 @@ func TestAnalyzeArtefactsOnStdin(t *testing.T) {
 		{"aws-auth ConfigMap YAML", "aws-auth", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n    - rolearn: arn:aws:iam::111122223333:role/node\n      username: system:node:{{EC2PrivateDNSName}}\n     groups:\n      - system:nodes\n", []string{"auth.aws-auth-malformed"}},
 		{"aws-auth mapRoles block", "aws-auth", "mapRoles: |\n  - rolearn: arn:aws:iam::111122223333:role/node\n    username: system:node:{{EC2PrivateDNSName}}\n    groups:\n      - system:bootstrappers\n      - system:nodes\n", nil},
 		{"aws-auth kubectl JSON", "aws-auth", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"aws-auth","namespace":"kube-system"},"data":{"mapRoles":"- rolearn: [oops\n"}}`, []string{"auth.aws-auth-malformed"}},
+		{"aws-node container log (CRI)", "log excerpt", `2026-07-24T15:30:01.004512377Z stdout F {"level":"error","ts":"2026-07-24T15:30:01.004Z","caller":"aws-vpc-cni/main.go:447","msg":"Timed out waiting for IPAM daemon to start"}` + "\n", []string{"runtime.cni-not-ready"}},
+		{"Bottlerocket settings without CA", "Bottlerocket settings", `{"settings":{"kubernetes":{"cluster-name":"prod","api-server":"https://ABC.gr7.eu-west-1.eks.amazonaws.com"}}}`, []string{"bootstrap.nodeconfig-incomplete"}},
+		{"kubectl get nodes", "AWS CLI / kubectl JSON", `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"` + testHost + `"},"spec":{"providerID":"aws:///eu-west-1a/i-0a1b2c3d4e5f60001"},"status":{"conditions":[{"type":"Ready","status":"True"}],"nodeInfo":{"kubeletVersion":"v1.31.4-eks-1a2b3c4","operatingSystem":"linux"}}}]}`, nil},
 		{"aws eks describe-cluster", "AWS CLI", `{"cluster":{"name":"prod","arn":"arn:aws:eks:eu-west-1:111122223333:cluster/prod","version":"1.31","endpoint":"https://ABC.gr7.eu-west-1.eks.amazonaws.com","status":"FAILED","resourcesVpcConfig":{"vpcId":"vpc-1"},"kubernetesNetworkConfig":{"serviceIpv4Cidr":"172.20.0.0/16"}}}`, []string{"cluster.not-active"}},
 	}
 	for _, tc := range cases {
@@ -301,5 +304,26 @@ func TestAnalyzeBadInput(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("analyze wrote files: %v", entries)
+	}
+}
+
+// TestAnalyzeSnapshotInput: a snapshot handed to analyze is recognised and every pending
+// instance diagnosed.
+func TestAnalyzeSnapshotInput(t *testing.T) {
+	var o, e bytes.Buffer
+	cmd := NewRootCmd(&o, &e)
+	cmd.SetArgs([]string{"analyze", filepath.Join(fixtures, "snapshots", "auth-role-path"), "-o", "json"})
+	_ = cmd.Execute()
+	if !strings.Contains(e.String(), "snapshot of AWS CLI / kubectl outputs") {
+		t.Fatalf("stderr %q", e.String())
+	}
+	var fleet struct {
+		Instances []jsonReport `json:"instances"`
+	}
+	if err := json.Unmarshal(o.Bytes(), &fleet); err != nil || len(fleet.Instances) != 1 {
+		t.Fatalf("%v %s", err, o.String())
+	}
+	if c := fleet.Instances[0].Diagnosis.MostLikelyCause; c == nil || *c != "auth.role-path" {
+		t.Fatalf("cause %v", c)
 	}
 }
