@@ -90,16 +90,9 @@ and reported; --max-bytes, --max-members and --max-line-bytes bound what a read 
 
 // Run analyses one input.
 func (o *AnalyzeOptions) Run(p string) error {
-	if err := o.validateOutput(); err != nil {
-		return err
-	}
-	reg := o.Registry
-	if reg == nil {
-		reg = checks.Default()
-	}
-	selected, err := reg.Select(o.Checks)
+	reg, selected, err := o.prepare(o.Registry)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	if p == "-" {
 		return o.stdinInput(reg, selected)

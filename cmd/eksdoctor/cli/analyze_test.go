@@ -103,22 +103,7 @@ func TestAnalyzeBundlesGolden(t *testing.T) {
 					t.Errorf("%s lacks the matched lines: %+v", f.ID, f.Evidence)
 				}
 			}
-			normalized := strings.ReplaceAll(out, fixtures+"/", "fixtures/")
-			golden := filepath.Join(fixtures, "golden", "bundles", sc.Name+".json")
-			if *update {
-				_ = os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, []byte(normalized), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			wantOut, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/eksdoctor/cli -run Golden -update)", err)
-			}
-			if string(wantOut) != normalized {
-				t.Errorf("output differs from %s; rerun with -update and review the diff", golden)
-			}
+			checkGolden(t, filepath.Join(fixtures, "golden", "bundles", sc.Name+".json"), out)
 		})
 	}
 }

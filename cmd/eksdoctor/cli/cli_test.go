@@ -137,21 +137,7 @@ func TestScenariosGolden(t *testing.T) {
 					t.Errorf("healthy scenario: flow %s is %s", p.Flow, p.Verdict)
 				}
 			}
-			normalized := strings.ReplaceAll(out, fixtures+"/", "fixtures/")
-			golden := filepath.Join(fixtures, "golden", sc.Name+".json")
-			if *update {
-				if err := os.WriteFile(golden, []byte(normalized), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/eksdoctor/cli -run Golden -update)", err)
-			}
-			if string(want) != normalized {
-				t.Errorf("output differs from %s; rerun with -update and review the diff", golden)
-			}
+			checkGolden(t, filepath.Join(fixtures, "golden", sc.Name+".json"), out)
 		})
 	}
 }
@@ -402,5 +388,26 @@ func readArchiveFile(t *testing.T, archive, name string) []byte {
 			b, _ := io.ReadAll(tr)
 			return b
 		}
+	}
+}
+
+// checkGolden compares a report (fixture paths normalised) with its golden file, or rewrites the
+// file with -update.
+func checkGolden(t *testing.T, golden, out string) {
+	t.Helper()
+	normalized := strings.ReplaceAll(out, fixtures+"/", "fixtures/")
+	if *update {
+		_ = os.MkdirAll(filepath.Dir(golden), 0o755)
+		if err := os.WriteFile(golden, []byte(normalized), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/eksdoctor/cli -run Golden -update)", err)
+	}
+	if string(want) != normalized {
+		t.Errorf("output differs from %s; rerun with -update and review the diff", golden)
 	}
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/eksdoctor/eksdoctor/checks"
+
 	"io"
 	"os"
 
@@ -69,4 +71,20 @@ func (g *GlobalOptions) validateOutput() error {
 		return nil
 	}
 	return usageErr("unknown --output %q (want table, json or markdown)", g.Output)
+}
+
+// prepare validates -o and selects the checks of reg (checks.Default() when nil) named by
+// --checks; errors are usage errors.
+func (g *GlobalOptions) prepare(reg *checks.Registry) (*checks.Registry, []checks.Check, error) {
+	if err := g.validateOutput(); err != nil {
+		return nil, nil, err
+	}
+	if reg == nil {
+		reg = checks.Default()
+	}
+	selected, err := reg.Select(g.Checks)
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	return reg, selected, nil
 }

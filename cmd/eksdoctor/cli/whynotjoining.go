@@ -87,16 +87,9 @@ it saw, why it blocks the join and the fix.`,
 
 // Run collects evidence, runs the checks and writes the report.
 func (o *WhyNotJoiningOptions) Run() error {
-	if err := o.validateOutput(); err != nil {
-		return err
-	}
-	reg := o.Registry
-	if reg == nil {
-		reg = checks.Default()
-	}
-	selected, err := reg.Select(o.Checks)
+	reg, selected, err := o.prepare(o.Registry)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	var snap *snapshot.Snapshot
 	var denied []string
@@ -181,16 +174,9 @@ func diagnose(reg *checks.Registry, selected []checks.Check, ev *evidence.Eviden
 
 // RunAll diagnoses every instance of the cluster that has not joined.
 func (o *WhyNotJoiningOptions) RunAll() error {
-	if err := o.validateOutput(); err != nil {
-		return err
-	}
-	reg := o.Registry
-	if reg == nil {
-		reg = checks.Default()
-	}
-	selected, err := reg.Select(o.Checks)
+	reg, selected, err := o.prepare(o.Registry)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	var snap *snapshot.Snapshot
 	var denied []string
