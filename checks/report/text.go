@@ -56,7 +56,11 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 		width = 120
 	}
 	t := r.Target
-	fmt.Fprintf(w, "%s %s", p.paint("eksdoctor why-not-joining", color.Bold), t.InstanceID)
+	subject := t.InstanceID
+	if subject == "" {
+		subject = "the node" // a bundle or artefact that does not name its instance
+	}
+	fmt.Fprintf(w, "%s %s", p.paint("eksdoctor: why not joining —", color.Bold), subject)
 	if t.Cluster != "" {
 		fmt.Fprintf(w, "  cluster %s (%s)", t.Cluster, t.ClusterSource)
 	}

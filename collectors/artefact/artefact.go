@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"sigs.k8s.io/yaml"
 
@@ -95,7 +96,8 @@ func looksLikeLog(head []byte) bool {
 		first = first[:i]
 	}
 	s := string(first)
-	return logscan.ParseTime(s, timeRef) != (zeroTime) || strings.HasPrefix(s, "-- Logs begin") || strings.HasPrefix(s, "-- Boot ") ||
+	// any reference year works: only whether the line starts with a timestamp matters here
+	return !logscan.ParseTime(s, time.Date(2000, 12, 31, 0, 0, 0, 0, time.UTC)).IsZero() || strings.HasPrefix(s, "-- Logs begin") || strings.HasPrefix(s, "-- Boot ") ||
 		strings.HasPrefix(s, `{"level":`) || strings.HasPrefix(s, "Cloud-init v.")
 }
 
@@ -257,8 +259,3 @@ func awsAuth(raw []byte, src string) *Result {
 	ev.Mark(evidence.KindAWSAuth, src)
 	return &Result{Kind: KindAWSAuth, Evidence: ev}
 }
-
-var (
-	zeroTime = logscan.ParseTime("", timeRef)
-	timeRef  = refTime()
-)

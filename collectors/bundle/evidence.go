@@ -26,16 +26,16 @@ func (b *Bundle) Evidence() *evidence.Evidence {
 	ev.NodeLogs = b.Logs
 	ev.Mark(evidence.KindNodeLogs, src)
 
-	os := &evidence.NodeOS{}
+	nos := &evidence.NodeOS{}
 	var cfg *evidence.BootstrapConfig
 	var cfgSrc string
 	switch b.Kind {
 	case KindBottlerocket:
-		cfg, cfgSrc = b.bottlerocket(ev, os)
+		cfg, cfgSrc = b.bottlerocket(ev, nos)
 	case KindEKSLinux:
-		cfg, cfgSrc = b.linux(ev, os)
+		cfg, cfgSrc = b.linux(ev, nos)
 	case KindEKSWindows:
-		cfg, cfgSrc = b.windows(ev, os)
+		cfg, cfgSrc = b.windows(ev, nos)
 	}
 	if cfg != nil {
 		ev.Bootstrap = cfg
@@ -47,31 +47,29 @@ func (b *Bundle) Evidence() *evidence.Evidence {
 	} else {
 		ev.AddGap(evidence.KindBootstrap, "the bundle holds no bootstrap configuration (see docs/bundle-formats.md §7)")
 	}
-	if os.Family != "" || os.KubeletVersion != "" {
-		ev.NodeOS = os
+	if nos.Family != "" || nos.KubeletVersion != "" {
+		ev.NodeOS = nos
 		ev.Mark(evidence.KindNodeOS, src)
 	} else {
 		ev.AddGap(evidence.KindNodeOS, "the bundle does not show the OS")
 	}
-	for _, k := range []evidence.Kind{evidence.KindCluster, evidence.KindInstance, evidence.KindNodeRole, evidence.KindSubnets, evidence.KindAWSAuth, evidence.KindInstanceType} {
-		ev.AddGap(k, "not in a node log bundle (add --snapshot to cross-check with the account)")
-	}
+	ev.GapAllMissing("not in a node log bundle (add --snapshot to cross-check with the account)")
 	return ev
 }
 
 func (b *Bundle) text(p string) string { return strings.TrimSpace(string(b.Configs[p])) }
 
 // bottlerocket reads settings.json (both generations, §2.4) and os-release.
-func (b *Bundle) bottlerocket(ev *evidence.Evidence, os *evidence.NodeOS) (*evidence.BootstrapConfig, string) {
-	os.Family = "bottlerocket"
+func (b *Bundle) bottlerocket(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.BootstrapConfig, string) {
+	nos.Family = "bottlerocket"
 	for _, l := range strings.Split(string(b.Configs["os-release"]), "\n") {
 		k, v, _ := strings.Cut(l, "=")
 		v = strings.Trim(v, `"`)
 		switch k {
 		case "VARIANT_ID":
-			os.Variant = v
+			nos.Variant = v
 		case "VERSION_ID":
-			os.Version = v
+			nos.Version = v
 		}
 	}
 	raw, ok := b.Configs["settings.json"]
@@ -89,10 +87,10 @@ func (b *Bundle) bottlerocket(ev *evidence.Evidence, os *evidence.NodeOS) (*evid
 		settings = s
 		if o, ok := doc["os"].(map[string]any); ok {
 			if v, _ := o["variant_id"].(string); v != "" {
-				os.Variant = v
+				nos.Variant = v
 			}
 			if v, _ := o["version_id"].(string); v != "" {
-				os.Version = v
+				nos.Version = v
 			}
 		}
 	}
@@ -104,8 +102,8 @@ func (b *Bundle) bottlerocket(ev *evidence.Evidence, os *evidence.NodeOS) (*evid
 			ev.Target.InstanceID = pid[strings.LastIndex(pid, "/")+1:]
 		}
 	}
-	if m := regexp.MustCompile(`aws-k8s-(\d+\.\d+)`).FindStringSubmatch(os.Variant); m != nil {
-		os.KubeletVersion = "v" + m[1]
+	if m := regexp.MustCompile(`aws-k8s-(\d+\.\d+)`).FindStringSubmatch(nos.Variant); m != nil {
+		nos.KubeletVersion = "v" + m[1]
 	}
 	return settingsBootstrap(settings), "settings.json"
 }
@@ -147,32 +145,32 @@ var (
 
 // linux reads AL2 (cloud-init-output bootstrap echo, kubeconfig.yaml, kubelet-config.json) and
 // AL2023 (nodeadm "Loaded configuration", kubelet config.json) node configuration (§3.3, §7).
-func (b *Bundle) linux(ev *evidence.Evidence, os *evidence.NodeOS) (*evidence.BootstrapConfig, string) {
+func (b *Bundle) linux(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.BootstrapConfig, string) {
 	ev.Target.InstanceID = b.text("system/instance-id.txt")
 	ev.Target.Region = b.text("system/region.txt")
 	uname := b.text("kernel/uname.txt")
 	switch {
 	case strings.Contains(uname, "amzn2023"):
-		os.Family = "al2023"
+		nos.Family = "al2023"
 	case strings.Contains(uname, "amzn2"):
-		os.Family = "al2"
+		nos.Family = "al2"
 	case strings.Contains(strings.ToLower(uname), "ubuntu"):
-		os.Family = "ubuntu"
+		nos.Family = "ubuntu"
 	}
 	if f := strings.Fields(uname); len(f) > 2 {
-		os.Version = f[2]
+		nos.Version = f[2]
 	}
 	if m := regexp.MustCompile(`(?m)^kubelet-(\d+\.\d+\.\d+)`).FindStringSubmatch(string(b.Configs["system/pkglist.txt"])); m != nil {
-		os.KubeletVersion = "v" + m[1]
+		nos.KubeletVersion = "v" + m[1]
 	}
 	if m := regexp.MustCompile(`v?(\d+\.\d+\.\d+)`).FindStringSubmatch(b.text("containerd/containerd-version.txt")); m != nil {
-		os.ContainerdVersion = m[1]
+		nos.ContainerdVersion = m[1]
 	}
 	var cfg *evidence.BootstrapConfig
 	src := ""
 	if nc := loadedNodeConfig(b.Configs["nodeadm/nodeadm-config.log"]); nc != nil {
-		if os.Family == "" {
-			os.Family = "al2023"
+		if nos.Family == "" {
+			nos.Family = "al2023"
 		}
 		cfg = userdata.Decode(nc.doc)
 		src = "nodeadm/nodeadm-config.log"
@@ -183,7 +181,7 @@ func (b *Bundle) linux(ev *evidence.Evidence, os *evidence.NodeOS) (*evidence.Bo
 			ev.Target.Region = nc.region
 		}
 		if nc.kubeletVersion != "" {
-			os.KubeletVersion = nc.kubeletVersion
+			nos.KubeletVersion = nc.kubeletVersion
 		}
 	} else if script := al2Script(b.Configs["var_log/cloud-init-output.log"], b.Configs["kubelet/kubeconfig.yaml"]); script != "" {
 		cfg = userdata.Decode([]byte(script))
@@ -202,8 +200,8 @@ func (b *Bundle) linux(ev *evidence.Evidence, os *evidence.NodeOS) (*evidence.Bo
 	return cfg, src
 }
 
-func (b *Bundle) windows(ev *evidence.Evidence, os *evidence.NodeOS) (*evidence.BootstrapConfig, string) {
-	os.Family = "windows"
+func (b *Bundle) windows(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.BootstrapConfig, string) {
+	nos.Family = "windows"
 	if m := regexp.MustCompile(`eks_(i-[0-9a-f]+)_`).FindStringSubmatch(b.Name); m != nil {
 		ev.Target.InstanceID = m[1]
 	}

@@ -76,3 +76,23 @@ type NodeOS struct {
 	KubeletVersion    string
 	ContainerdVersion string
 }
+
+// AllKinds lists every evidence kind, for collectors that hold only part of the picture (a node
+// bundle, one pasted artefact) and record why the rest is missing.
+var AllKinds = []Kind{
+	KindCluster, KindAccessEntries, KindNodegroups, KindInstance, KindUserData, KindImage, KindInstanceType,
+	KindSubnets, KindVPCs, KindInstanceProfile, KindNodeRole, KindNodeRolePolicies, KindAutoScaling, KindAWSAuth,
+	KindVPCCNIConfig, KindNodes, KindCSRs, KindAWSNode, KindBootstrap, KindRouteTables, KindSecurityGroups,
+	KindNetworkACLs, KindVPCEndpoints, KindNATGateways, KindInternetGateways, KindVPCAttributes, KindDHCPOptions,
+	KindLaunchTemplate, KindConsoleOutput, KindNodeLogs, KindNodeOS, KindAWSNodeServiceAccount, KindKubeDNS,
+	KindNodeRBAC, KindWebhooks, KindWebhookEndpoints, KindScalingActivities,
+}
+
+// GapAllMissing records reason as the gap of every kind not collected and without a gap yet.
+func (e *Evidence) GapAllMissing(reason string) {
+	for _, k := range AllKinds {
+		if _, ok := e.gaps[k]; !ok && !e.Have(k) {
+			e.AddGap(k, reason)
+		}
+	}
+}

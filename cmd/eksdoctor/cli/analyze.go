@@ -259,7 +259,7 @@ func (o *AnalyzeOptions) bundleResult(b *bundle.Bundle, reg *checks.Registry, se
 	} else if o.Cluster != "" {
 		ev.Target.Cluster, ev.Target.ClusterSource = o.Cluster, "flag"
 	}
-	fmt.Fprintf(o.stderr, "eksdoctor: read %s as a %s\n", b.Name, what)
+	fmt.Fprintf(o.stderr, "eksdoctor: read %s as %s\n", b.Name, withArticle(what))
 	ev.Target.Source = what + ": " + b.Name
 	return o.renderOne(reg, selected, ev, problems)
 }
@@ -323,6 +323,7 @@ func (o *AnalyzeOptions) artefactInput(r io.Reader, name string, reg *checks.Reg
 	fmt.Fprintf(o.stderr, "eksdoctor: read %s as %s\n", name, what)
 	ev := res.Evidence
 	ev.Target.Source = what + ": " + name
+	ev.GapAllMissing("not in the artefact given (" + res.Kind + ")")
 	if o.Cluster != "" {
 		ev.Target.Cluster, ev.Target.ClusterSource = o.Cluster, "flag"
 	}
@@ -338,4 +339,12 @@ func (o *AnalyzeOptions) artefactInput(r io.Reader, name string, reg *checks.Reg
 func (o *AnalyzeOptions) renderOne(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem) error {
 	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions}
 	return w.render(reg, selected, ev, problems, nil)
+}
+
+// withArticle puts "a" or "an" before a noun phrase.
+func withArticle(s string) string {
+	if s != "" && strings.ContainsRune("AEIOU", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
 }
