@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/klauspost/compress/gzip"
 )
 
 type bundleScenario struct {
@@ -155,35 +153,19 @@ func TestAnalyzeExtractedAndStdin(t *testing.T) {
 
 func extract(t *testing.T, archive, dir string) {
 	t.Helper()
-	f, err := os.Open(archive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachTarMember(t, archive, func(h *tar.Header, r io.Reader) bool {
 		p := filepath.Join(dir, filepath.FromSlash(h.Name))
 		if h.Typeflag == tar.TypeDir {
 			_ = os.MkdirAll(p, 0o755)
-			continue
+			return true
 		}
 		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		b, _ := io.ReadAll(tr)
+		b, _ := io.ReadAll(r)
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
+		return true
+	})
 }
 
 const testHost = "ip-10-0-1-23.eu-west-1.compute.internal"

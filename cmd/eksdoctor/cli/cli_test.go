@@ -369,6 +369,20 @@ func TestChecksListExplainVersion(t *testing.T) {
 
 func readArchiveFile(t *testing.T, archive, name string) []byte {
 	t.Helper()
+	var found []byte
+	eachTarMember(t, archive, func(h *tar.Header, r io.Reader) bool {
+		if h.Name == name {
+			found, _ = io.ReadAll(r)
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// eachTarMember calls fn for each member of a .tar.gz until fn returns false.
+func eachTarMember(t *testing.T, archive string, fn func(h *tar.Header, r io.Reader) bool) {
+	t.Helper()
 	f, err := os.Open(archive)
 	if err != nil {
 		t.Fatal(err)
@@ -381,12 +395,8 @@ func readArchiveFile(t *testing.T, archive, name string) []byte {
 	tr := tar.NewReader(zr)
 	for {
 		h, err := tr.Next()
-		if err != nil {
-			return nil
-		}
-		if h.Name == name {
-			b, _ := io.ReadAll(tr)
-			return b
+		if err != nil || !fn(h, tr) {
+			return
 		}
 	}
 }
