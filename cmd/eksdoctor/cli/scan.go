@@ -167,17 +167,7 @@ func (o *ScanOptions) Run() error {
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
-	code := ExitOK
-	switch {
-	case s.Summary.ClusterFail > 0 || s.Summary.Failing > 0:
-		code = ExitFindings
-	case partial:
-		code = ExitPartial
-	}
-	if o.ExitZero || code == ExitOK {
-		return nil
-	}
-	return codeOnly(code)
+	return o.exitFor(s.Summary.ClusterFail > 0 || s.Summary.Failing > 0, false, partial)
 }
 
 func (o *ScanOptions) publishMetrics(s *report.Scan) {

@@ -136,11 +136,18 @@ func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Ch
 
 // exit maps a written report to the exit code; partial is true when some evidence was denied.
 func (o *GlobalOptions) exit(r *report.Report, partial bool) error {
+	nothing := r.Summary.Checks > 0 && r.Summary.Skipped == r.Summary.Checks
+	return o.exitFor(r.Summary.Fail > 0, nothing, partial)
+}
+
+// exitFor maps the outcome of a written report to its exit code (ExitFindings, then
+// ExitNothingChecked, then ExitPartial, else ExitOK); --exit-zero always gives 0.
+func (o *GlobalOptions) exitFor(failing, nothingChecked, partial bool) error {
 	code := ExitOK
 	switch {
-	case r.Summary.Fail > 0:
+	case failing:
 		code = ExitFindings
-	case r.Summary.Checks > 0 && r.Summary.Skipped == r.Summary.Checks:
+	case nothingChecked:
 		code = ExitNothingChecked
 	case partial:
 		code = ExitPartial
@@ -205,17 +212,7 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
-	code := ExitOK
-	switch {
-	case fleet.Summary.Failing > 0:
-		code = ExitFindings
-	case partial:
-		code = ExitPartial
-	}
-	if o.ExitZero || code == ExitOK {
-		return nil
-	}
-	return codeOnly(code)
+	return o.exitFor(fleet.Summary.Failing > 0, false, partial)
 }
 
 // diagnoseFleet diagnoses every instance of the snapshot that has no Node object.
