@@ -1,13 +1,18 @@
 package checks
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 )
+
+var update = flag.Bool("update", false, "rewrite checks/testdata goldens from the current catalog")
 
 // catalogIDs are the IDs issues #2, #3 and #6 require (docs/checks-catalog.md).
 var catalogIDs = strings.Fields(`cluster.not-active cluster.updating cluster.health-issues cluster.version-skew
@@ -175,5 +180,61 @@ func TestKubeMinor(t *testing.T) {
 		if got := kubeMinor(in); got != want {
 			t.Errorf("kubeMinor(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestSignatureFindingsAreRegistered: every finding a log signature names (or resolves, or is a
+// consequence of) is a registered check, and every runtime.* check has a failure signature.
+func TestSignatureFindingsAreRegistered(t *testing.T) {
+	reg := Default()
+	testified := map[string]bool{}
+	for _, sg := range logscan.Catalog() {
+		ids := append(append([]string{sg.Finding}, sg.Resolves...), sg.ConsequenceOf...)
+		for _, id := range ids {
+			if id == "" {
+				continue
+			}
+			if _, ok := reg.Get(id); !ok {
+				t.Errorf("signature %s (%s.yaml) names %s, which is not a registered check", sg.Name, sg.Component, id)
+			}
+		}
+		if !sg.Normal {
+			testified[sg.Finding] = true
+		}
+	}
+	for _, c := range reg.All() {
+		if strings.HasPrefix(c.Meta.ID, "runtime.") && !testified[c.Meta.ID] {
+			t.Errorf("%s has no log signature in collectors/logscan/catalog", c.Meta.ID)
+		}
+	}
+}
+
+// TestSignatureFindingMap pins which finding every signature is evidence for
+// (testdata/signature-findings.txt): moving a signature to another finding must be deliberate
+// (go test ./checks -run SignatureFindingMap -update).
+func TestSignatureFindingMap(t *testing.T) {
+	var b strings.Builder
+	for _, sg := range logscan.Catalog() {
+		f := sg.Finding
+		if sg.Normal {
+			f = "normal → " + strings.Join(sg.Resolves, ",")
+		}
+		fmt.Fprintf(&b, "%s/%s %s\n", sg.Component, sg.Name, f)
+	}
+	const golden = "testdata/signature-findings.txt"
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != b.String() {
+		t.Errorf("the signature → finding map differs from %s; rerun with -update and review the diff", golden)
 	}
 }

@@ -43,7 +43,16 @@ func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 		}
 	}
 	resource := ev.Target.InstanceID
+	// Checks judged from other evidence can also be judged from what the node's logs or a
+	// tool's output testify (log signatures naming the check's ID).
+	var t testimony
+	if ev.Have(evidence.KindNodeLogs) && !readsLogs(m) {
+		t = judgeTestimony(ev.NodeLogs, m.ID)
+	}
 	if len(missing) > 0 {
+		if t.state != testimonyNone {
+			return completeAll(m, testimonyFindings(m.ID, t, ev.NodeLogs, targetName(ev), ev.Source(evidence.KindNodeLogs)), resource)
+		}
 		return []Finding{complete(m, Finding{Status: StatusSkipped, Resource: resource,
 			Message: "missing evidence: " + strings.Join(missing, "; ")})}
 	}
@@ -62,6 +71,14 @@ func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 	if len(res) == 0 {
 		return []Finding{complete(m, Finding{Status: StatusError, Resource: resource, Message: "check returned no finding"})}
 	}
+	if t.state == testimonyFailing {
+		res = append(res, testimonyFindings(m.ID, t, ev.NodeLogs, targetName(ev), ev.Source(evidence.KindNodeLogs))...)
+	}
+	return completeAll(m, res, resource)
+}
+
+// completeAll fills metadata and the default resource into every finding.
+func completeAll(m Meta, res []Finding, resource string) []Finding {
 	for i := range res {
 		if res[i].Resource == "" {
 			res[i].Resource = resource
@@ -69,6 +86,16 @@ func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 		res[i] = complete(m, res[i])
 	}
 	return res
+}
+
+// readsLogs reports whether the check judges node logs itself (runtime.* checks).
+func readsLogs(m Meta) bool {
+	for _, k := range append(append([]evidence.Kind(nil), m.Needs...), m.NeedsAny...) {
+		if k == evidence.KindNodeLogs {
+			return true
+		}
+	}
+	return false
 }
 
 func complete(m Meta, f Finding) Finding {

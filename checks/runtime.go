@@ -2,11 +2,9 @@ package checks
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
-	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 )
 
 const (
@@ -98,127 +96,40 @@ func runtimeChecks() []Check {
 	}
 }
 
-// evalSignatures returns the Eval of runtime check id.
+// evalSignatures returns the Eval of runtime check id: the logs' testimony (testimonyFindings);
+// with no line naming id, a pass when lines of the components that would show it were read,
+// and a skip when none were (absent lines are not a pass).
 func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 	return func(ev *evidence.Evidence) []Finding {
 		logs := ev.NodeLogs
-		resource := ev.Target.InstanceID
-		if resource == "" {
-			resource = "node"
-		}
+		target := targetName(ev)
 		src := ev.Source(evidence.KindNodeLogs)
-		failing, normal := signatureHits(logs, id)
-		if len(failing) > 0 {
-			if f, ok := consequence(logs, id, resource, src); ok {
-				return one(f)
+		if fs := testimonyFindings(id, judgeTestimony(logs, id), logs, target, src); fs != nil {
+			return fs
+		}
+		comps := componentsOf(id)
+		seen := logs.ComponentLines()
+		var present []string
+		var n int64
+		for _, c := range comps {
+			if seen[c] > 0 {
+				present = append(present, c)
+				n += seen[c]
 			}
 		}
-		if len(failing) == 0 {
-			var lines int64
-			for _, s := range logs.Streams {
-				lines += s.Lines
-			}
-			return one(pass(resource, fmt.Sprintf("no line matches a %s signature", id),
-				item(src, "%d log stream(s), %d lines scanned", len(logs.Streams), lines)))
+		if len(present) == 0 {
+			return one(Finding{Status: StatusSkipped, Resource: target,
+				Message: fmt.Sprintf("no log lines of %s in the input, so nothing shows whether this happened", strings.Join(comps, ", "))})
 		}
-		items := make([]EvidenceItem, 0, len(failing)+1)
-		var total int64
-		last := failing[0].Last
-		for _, h := range failing {
-			total += h.Count
-			if logscan.Later(h.Last, last) {
-				last = h.Last
-			}
-			items = append(items, hitItem(src, h))
-		}
-		for _, n := range normal {
-			if logscan.Later(n.Last, last) {
-				items = append(items, hitItem(src, n))
-				return one(pass(resource, fmt.Sprintf("%d line(s) matched (%s) but the node later logged %q: transient startup noise", total, failing[0].Meaning, n.Meaning), items...))
-			}
-		}
-		return one(fail(resource, fmt.Sprintf("%s (%d line(s), last at %s)", failing[0].Meaning, total, where(last)), items...))
+		return one(pass(target, fmt.Sprintf("%d line%s of %s read; none matches a %s signature", n, plural(n), strings.Join(present, ", "), id),
+			item(src, "%d log stream%s scanned", len(logs.Streams), plural(int64(len(logs.Streams))))))
 	}
 }
 
-// registrationBlockers are the findings whose signatures explain why a kubelet never
-// registered; "node not found" and "cni plugin not initialized" then follow as consequences.
-var registrationBlockers = []string{"runtime.unauthorized", "runtime.tls-untrusted", "runtime.apiserver-timeout",
-	"runtime.exec-credential-failed", "runtime.clock-skew", "runtime.kubelet-crashloop", "runtime.credential-provider", "runtime.bootstrap-failed"}
-
-// consequence reports a skipped finding when id's lines are the normal consequence of another
-// failure in the same logs: a kubelet that cannot authenticate or reach the API server keeps
-// logging "node not found", and before the Node exists aws-node cannot start, so the CNI is
-// never initialised.
-func consequence(logs *evidence.NodeLogs, id, resource, src string) (Finding, bool) {
-	registered := false
-	for _, h := range logs.Hits {
-		if h.Normal && h.Signature == "kubelet-registered" {
-			registered = true
-		}
+// targetName is the default resource of a finding: the instance, else "node".
+func targetName(ev *evidence.Evidence) string {
+	if ev.Target.InstanceID != "" {
+		return ev.Target.InstanceID
 	}
-	var causes []string
-	switch id {
-	case "runtime.node-name-not-found":
-		causes = failingIDs(logs, registrationBlockers...)
-	case "runtime.cni-not-ready":
-		if !registered {
-			causes = failingIDs(logs, append(registrationBlockers, "runtime.node-name-not-found")...)
-		}
-	}
-	if len(causes) == 0 {
-		return Finding{}, false
-	}
-	return Finding{Status: StatusSkipped, Resource: resource,
-		Message:  fmt.Sprintf("not a cause: the kubelet never registered because of %s; these lines follow from it", strings.Join(causes, ", ")),
-		Evidence: []EvidenceItem{item(src, "see %s", strings.Join(causes, ", "))}}, true
-}
-
-// failingIDs returns which of ids have failure hits, in the order given.
-func failingIDs(logs *evidence.NodeLogs, ids ...string) []string {
-	var out []string
-	for _, id := range ids {
-		for _, h := range logs.Hits {
-			if !h.Normal && h.Finding == id {
-				out = append(out, id)
-				break
-			}
-		}
-	}
-	return out
-}
-
-// signatureHits returns the failure hits for id (most lines first) and the healthy-progress hits
-// that can resolve it.
-func signatureHits(logs *evidence.NodeLogs, id string) (failing, normal []evidence.SignatureHit) {
-	for _, h := range logs.Hits {
-		switch {
-		case !h.Normal && h.Finding == id:
-			failing = append(failing, h)
-		case h.Normal:
-			for _, r := range h.Resolves {
-				if r == id {
-					normal = append(normal, h)
-				}
-			}
-		}
-	}
-	sort.SliceStable(failing, func(i, j int) bool { return failing[i].Count > failing[j].Count })
-	return failing, normal
-}
-
-func where(l evidence.LogLine) string {
-	s := fmt.Sprintf("%s:%d", l.Path, l.Line)
-	if !l.Time.IsZero() {
-		s += " (" + l.Time.UTC().Format("2006-01-02T15:04:05Z") + ")"
-	}
-	return s
-}
-
-func hitItem(src string, h evidence.SignatureHit) EvidenceItem {
-	text := fmt.Sprintf("%s: %d line(s); first %s: %s", h.Signature, h.Count, where(h.First), strings.TrimSpace(h.First.Text))
-	if h.Count > 1 {
-		text += fmt.Sprintf("; last %s: %s", where(h.Last), strings.TrimSpace(h.Last.Text))
-	}
-	return item(src, "%s", text)
+	return "node"
 }

@@ -40,6 +40,23 @@ var healthyJournal = strings.Join([]string{
 	`Jul 24 15:30:25 ` + host + ` kubelet[2841]: I0724 15:30:25.100000    2841 kubelet_node_status.go:710] "Recording event message for node" node="` + host + `" event="NodeReady"`,
 }, "\n") + "\n"
 
+// healthyFor is healthyJournal plus one ordinary line of every component whose lines can show
+// finding id (its presence literal), so the check has read lines that could have failed it.
+func healthyFor(id string) string {
+	var b strings.Builder
+	b.WriteString(healthyJournal)
+	comps := map[string]bool{}
+	for _, c := range componentsOf(id) {
+		comps[c] = true
+	}
+	for _, c := range logscan.Components() {
+		if comps[c.Name] && len(c.Presence) > 0 {
+			b.WriteString("Jul 24 15:31:00 " + host + " " + c.Presence[0] + " normal operation\n")
+		}
+	}
+	return b.String()
+}
+
 func withLogs(text string) func(ev *evidence.Evidence) {
 	return func(ev *evidence.Evidence) {
 		sc := logscan.MustDefault()
@@ -57,7 +74,12 @@ func runtimeCases() []checkCase {
 	for id, line := range runtimeSamples {
 		out = append(out,
 			checkCase{id, "signature", withLogs(line + "\n"), StatusFail, ""},
-			checkCase{id, "healthy node", withLogs(healthyJournal), StatusPass, ""})
+			checkCase{id, "healthy node", withLogs(healthyFor(id)), StatusPass, ""},
+			checkCase{id, "no lines of its components", func(ev *evidence.Evidence) {
+				withLogs("an unrelated line\n")(ev)
+				ev.AWSNode = nil
+				ev.AddGapForce(evidence.KindAWSNode, "not collected")
+			}, StatusSkipped, "no log lines of"})
 	}
 	bottlerocket := func(ca string) func(ev *evidence.Evidence) {
 		return func(ev *evidence.Evidence) {
@@ -67,7 +89,7 @@ func runtimeCases() []checkCase {
 	out = append(out,
 		checkCase{"bootstrap.nodeconfig-incomplete", "bottlerocket complete", bottlerocket("Y2E="), StatusPass, "Bottlerocket settings have"},
 		checkCase{"bootstrap.nodeconfig-incomplete", "bottlerocket without CA", bottlerocket(""), StatusFail, "settings.kubernetes.cluster-certificate"},
-		checkCase{"runtime.node-name-not-found", "repeated, counted", withLogs(strings.Repeat(runtimeSamples["runtime.node-name-not-found"]+"\n", 5)), StatusFail, "5 line(s)"},
+		checkCase{"runtime.node-name-not-found", "repeated, counted", withLogs(strings.Repeat(runtimeSamples["runtime.node-name-not-found"]+"\n", 5)), StatusFail, "5 lines"},
 		checkCase{"runtime.cni-not-ready", "transient before NodeReady", withLogs(healthyJournal), StatusPass, "transient"},
 		checkCase{"runtime.unauthorized", "after registration is not resolved", withLogs(healthyJournal + strings.Replace(runtimeSamples["runtime.unauthorized"], "15:30:02", "15:40:02", 2) + "\n"), StatusFail, "401"},
 	)

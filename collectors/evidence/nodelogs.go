@@ -34,6 +34,9 @@ type LogStream struct {
 	Bytes int64
 	// LongLines counts lines longer than the line limit; only their first part was matched.
 	LongLines int64
+	// Components counts, per catalog component (kubelet, nodeadm …), the lines seen that are
+	// that component's: its presence literals and its signatures' lines.
+	Components map[string]int64
 }
 
 // LogLine locates one line of a log stream.
@@ -53,16 +56,37 @@ type LogLine struct {
 // SignatureHit is one signature that matched at least one line.
 type SignatureHit struct {
 	Signature string
+	// Component emits the line (the signature's catalog file: kubelet, nodeadm, karpenter …).
+	Component string
 	// Finding is the catalog ID the signature is evidence for ("runtime.unauthorized").
 	Finding string
 	// Normal marks healthy-progress signatures ("Successfully registered node").
 	Normal bool
 	// Resolves lists the findings a Normal signature shows to be transient when it comes later.
 	Resolves []string
-	Meaning  string
-	Count    int64
-	First    LogLine
-	Last     LogLine
+	// ConsequenceOf lists findings that, when they fail in the same input, explain these lines.
+	ConsequenceOf []string
+	Meaning       string
+	Count         int64
+	First         LogLine
+	Last          LogLine
+	// Facts are the values the signature's named groups captured (logscan.FactNames), distinct
+	// values in order of first appearance, at most 8 per name.
+	Facts map[string][]string `json:",omitempty"`
+}
+
+// ComponentLines returns how many lines of each component the scanned streams held.
+func (l *NodeLogs) ComponentLines() map[string]int64 {
+	out := map[string]int64{}
+	if l == nil {
+		return out
+	}
+	for _, s := range l.Streams {
+		for c, n := range s.Components {
+			out[c] += n
+		}
+	}
+	return out
 }
 
 // NodeOS is what the node says about itself.

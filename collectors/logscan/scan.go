@@ -24,35 +24,72 @@ import (
 // BlockSize is the read block in bytes (and so the longest line matched whole).
 const BlockSize = 1 << 20
 
-// Signature is one known log line shape. See Catalog.
+// Signature is one known log line shape, loaded from the YAML catalog (catalog/*.yaml, see
+// Catalog).
 type Signature struct {
 	// Name is stable and unique ("kubelet-register-unauthorized").
 	Name string
+	// Component names what emits the line (the catalog file: kubelet, nodeadm, karpenter …).
+	Component string
 	// Finding is the catalog ID this signature is evidence for; empty for Normal signatures.
 	Finding string
-	// Anchor is a literal every matching line contains (case-sensitive).
+	// Anchor is a literal every matching line contains (case-sensitive, at least MinAnchor bytes).
 	Anchor string
-	// Pattern, when set, is a Go regular expression that must also match the line.
+	// Pattern, when set, is a Go regular expression that must also match the line; its named
+	// groups (FactNames) are the facts the line carries.
 	Pattern string
 	// Exclude lists literals that disqualify a line.
 	Exclude []string
 	// Normal marks healthy progress; Resolves names the findings it shows to be transient.
 	Normal   bool
 	Resolves []string
+	// ConsequenceOf lists findings that, when they fail in the same input, explain this line:
+	// it is then reported as their consequence, not as a cause.
+	ConsequenceOf []string
 	// Meaning is one sentence shown with the evidence.
 	Meaning string
+	// Source is the URL of the code that emits the message or of a public report showing it.
+	Source string
+	// Examples are lines the signature must match and near-misses it must not.
+	Examples Examples
 }
 
 type compiled struct {
 	Signature
-	anchor []byte
-	re     *regexp.Regexp
+	anchor  []byte
+	exclude [][]byte
+	re      *regexp.Regexp
+	groups  []string // named groups by submatch index ("" for unnamed)
+}
+
+// compile prepares sg for matching; the error names a pattern that does not compile.
+func compile(sg Signature) (compiled, error) {
+	c := compiled{Signature: sg, anchor: []byte(sg.Anchor)}
+	for _, x := range sg.Exclude {
+		c.exclude = append(c.exclude, []byte(x))
+	}
+	if sg.Pattern != "" {
+		re, err := regexp.Compile(sg.Pattern)
+		if err != nil {
+			return c, fmt.Errorf("pattern: %v", err)
+		}
+		c.re = re
+		c.groups = re.SubexpNames()
+	}
+	return c, nil
+}
+
+// matches reports whether line is matched by the signature (anchor, exclusions, pattern).
+func (c *compiled) matches(line []byte) bool {
+	return bytes.Contains(line, c.anchor) && c.accept(line)
 }
 
 // Scanner scans streams into one evidence.NodeLogs. A Scanner is not safe for concurrent use.
 type Scanner struct {
 	sigs []compiled
-	mt   *multi
+	// presence[i] is the component of anchor len(sigs)+i of mt (a presence literal).
+	presence []string
+	mt       *multi
 	hits []*evidence.SignatureHit
 	// Ref is the reference time used to give year-less journal timestamps a year (the
 	// bundle's collection time); zero means the current year is not guessed and such lines
@@ -70,27 +107,29 @@ type Scanner struct {
 	buf   []byte
 }
 
-// New compiles sigs (normally Catalog). It returns an error naming the first signature whose
-// Pattern does not compile or whose Anchor is empty.
-func New(sigs []Signature) (*Scanner, error) {
+// New compiles sigs (normally Catalog()) and the presence literals of comps. It returns an
+// error naming the first signature whose Pattern does not compile or whose Anchor is empty.
+func New(sigs []Signature, comps []Component) (*Scanner, error) {
 	s := &Scanner{}
 	for _, sg := range sigs {
 		if sg.Anchor == "" {
 			return nil, fmt.Errorf("signature %s: empty anchor", sg.Name)
 		}
-		c := compiled{Signature: sg, anchor: []byte(sg.Anchor)}
-		if sg.Pattern != "" {
-			re, err := regexp.Compile(sg.Pattern)
-			if err != nil {
-				return nil, fmt.Errorf("signature %s: %v", sg.Name, err)
-			}
-			c.re = re
+		c, err := compile(sg)
+		if err != nil {
+			return nil, fmt.Errorf("signature %s: %v", sg.Name, err)
 		}
 		s.sigs = append(s.sigs, c)
 	}
-	anchors := make([][]byte, len(s.sigs))
+	anchors := make([][]byte, 0, len(s.sigs))
 	for i := range s.sigs {
-		anchors[i] = s.sigs[i].anchor
+		anchors = append(anchors, s.sigs[i].anchor)
+	}
+	for _, c := range comps {
+		for _, p := range c.Presence {
+			anchors = append(anchors, []byte(p))
+			s.presence = append(s.presence, c.Name)
+		}
 	}
 	s.mt = newMulti(anchors)
 	s.hits = make([]*evidence.SignatureHit, len(s.sigs))
@@ -98,26 +137,27 @@ func New(sigs []Signature) (*Scanner, error) {
 }
 
 var (
-	defaultOnce sync.Once
-	defaultSigs []compiled
-	defaultMT   *multi
-	defaultErr  error
+	defaultOnce     sync.Once
+	defaultSigs     []compiled
+	defaultPresence []string
+	defaultMT       *multi
+	defaultErr      error
 )
 
-// MustDefault returns a new Scanner over Catalog (compiled once per process); the catalog is
+// MustDefault returns a new Scanner over Catalog() (compiled once per process); the catalog is
 // tested to compile, so a failure is a programming error and panics.
 func MustDefault() *Scanner {
 	defaultOnce.Do(func() {
 		var s *Scanner
-		s, defaultErr = New(Catalog)
+		s, defaultErr = New(Catalog(), Components())
 		if s != nil {
-			defaultSigs, defaultMT = s.sigs, s.mt
+			defaultSigs, defaultMT, defaultPresence = s.sigs, s.mt, s.presence
 		}
 	})
 	if defaultErr != nil {
 		panic(defaultErr)
 	}
-	return &Scanner{sigs: defaultSigs, mt: defaultMT, hits: make([]*evidence.SignatureHit, len(defaultSigs))}
+	return &Scanner{sigs: defaultSigs, mt: defaultMT, presence: defaultPresence, hits: make([]*evidence.SignatureHit, len(defaultSigs))}
 }
 
 // Scan reads r to its end as the log stream at path (kind stream, see evidence.LogStream) and
@@ -160,7 +200,7 @@ func (s *Scanner) Scan(r io.Reader, path, stream string) error {
 		if s.CSVQuoted {
 			piece = bytes.ReplaceAll(piece, []byte(`""`), []byte(`"`))
 		}
-		s.match(piece, path, line)
+		s.match(piece, path, line, &st)
 		nl := int64(bytes.Count(block[:cut], []byte{'\n'}))
 		line += nl
 		inLong = cut > 0 && block[cut-1] != '\n'
@@ -178,10 +218,19 @@ func (s *Scanner) Scan(r io.Reader, path, stream string) error {
 	return rerr
 }
 
-func (s *Scanner) match(block []byte, path string, firstLine int64) {
+func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence.LogStream) {
 	lineNo, counted := firstLine, 0
 	lastSig, lastStart := -1, -1
+	nsig := len(s.sigs)
 	s.mt.each(block, func(i, at int) {
+		if i >= nsig {
+			// a presence literal: the component's lines are in this stream
+			if st.Components == nil {
+				st.Components = map[string]int64{}
+			}
+			st.Components[s.presence[i-nsig]]++
+			return
+		}
 		start := bytes.LastIndexByte(block[:at], '\n') + 1
 		if i == lastSig && start == lastStart {
 			return // the same signature twice on one line counts once
@@ -202,27 +251,35 @@ func (s *Scanner) match(block []byte, path string, firstLine int64) {
 			counted = start
 		}
 		lastSig, lastStart = i, start
+		if st.Components == nil {
+			st.Components = map[string]int64{}
+		}
+		st.Components[sg.Component]++
 		s.record(i, ln, path, lineNo)
 	})
 }
 
 func (c *compiled) accept(ln []byte) bool {
-	for _, x := range c.Exclude {
-		if bytes.Contains(ln, []byte(x)) {
+	for _, x := range c.exclude {
+		if bytes.Contains(ln, x) {
 			return false
 		}
 	}
 	return c.re == nil || c.re.Match(ln)
 }
 
+// maxFactValues bounds the distinct values kept per fact of one signature.
+const maxFactValues = 8
+
 func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 	text := strings.ToValidUTF8(string(ln[:min(len(ln), 400)]), "\uFFFD")
 	text = strings.TrimRight(text, "\r")
 	l := evidence.LogLine{Path: path, Line: lineNo, Text: text, Time: ParseTime(text, s.Ref), Seq: s.base + lineNo}
 	h := s.hits[i]
+	sg := &s.sigs[i]
 	if h == nil {
-		sg := s.sigs[i]
-		h = &evidence.SignatureHit{Signature: sg.Name, Finding: sg.Finding, Normal: sg.Normal, Resolves: sg.Resolves, Meaning: sg.Meaning, First: l}
+		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
+			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++
@@ -232,6 +289,40 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 	if h.Count == 1 || later(l, h.Last) {
 		h.Last = l
 	}
+	if sg.re != nil && len(sg.groups) > 1 && countFacts(h) < maxFactValues*len(sg.groups) {
+		if m := sg.re.FindSubmatch(ln); m != nil {
+			for gi, name := range sg.groups {
+				if name == "" || gi >= len(m) || len(m[gi]) == 0 {
+					continue
+				}
+				addFact(h, name, strings.ToValidUTF8(string(m[gi][:min(len(m[gi]), 200)]), "\uFFFD"))
+			}
+		}
+	}
+}
+
+func countFacts(h *evidence.SignatureHit) int {
+	n := 0
+	for _, v := range h.Facts {
+		n += len(v)
+	}
+	return n
+}
+
+func addFact(h *evidence.SignatureHit, name, v string) {
+	if h.Facts == nil {
+		h.Facts = map[string][]string{}
+	}
+	vals := h.Facts[name]
+	if len(vals) >= maxFactValues {
+		return
+	}
+	for _, x := range vals {
+		if x == v {
+			return
+		}
+	}
+	h.Facts[name] = append(vals, v)
 }
 
 // later reports whether a happened after b: by timestamps when both have one, else by read order.

@@ -15,7 +15,7 @@ func healthyLine(i int) string {
 }
 
 func TestCatalogCompilesAndIsComplete(t *testing.T) {
-	s, err := New(Catalog)
+	s, err := New(Catalog(), Components())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,278 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+)
+
+// Testimony is what text the node or a tool wrote says about one finding: the log signature
+// hits (collectors/logscan) naming it. Any check can be judged from testimony — the kubelet's own
+// 401s for runtime.unauthorized, the authenticator's "ARN is not mapped" for auth.role-not-mapped,
+// eksctl's "NodeCreationFailure" for nodegroup.health-issues — with the facts the lines carry.
+
+// testimonyState is the verdict of the logs on one finding.
+type testimonyState int
+
+const (
+	// testimonyNone: no line names the finding.
+	testimonyNone testimonyState = iota
+	// testimonyFailing: failure lines that no later healthy-progress line resolves.
+	testimonyFailing
+	// testimonyResolved: failure lines, then a later healthy-progress line showing they were transient.
+	testimonyResolved
+	// testimonyConsequence: failure lines that follow from another failing finding.
+	testimonyConsequence
+)
+
+// testimony is the logs' account of one finding.
+type testimony struct {
+	state testimonyState
+	// failing are the failure hits (most lines first); normal the healthy-progress hits that
+	// resolve them; causes the failing findings they follow from (for testimonyConsequence).
+	failing, normal []evidence.SignatureHit
+	resolvedBy      *evidence.SignatureHit
+	causes          []string
+}
+
+// judgeTestimony reads the logs' account of finding id. Lines whose every ConsequenceOf cause
+// is itself failing (and not a consequence) are consequences; failure lines followed by a later
+// resolving healthy-progress line are transient.
+func judgeTestimony(logs *evidence.NodeLogs, id string) testimony {
+	return judgeDepth(logs, id, 0)
+}
+
+func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
+	var t testimony
+	if logs == nil {
+		return t
+	}
+	t.failing, t.normal = signatureHits(logs, id)
+	if len(t.failing) == 0 {
+		return t
+	}
+	last := t.failing[0].Last
+	for _, h := range t.failing {
+		if logscan.Later(h.Last, last) {
+			last = h.Last
+		}
+	}
+	for i, n := range t.normal {
+		if logscan.Later(n.Last, last) {
+			t.state, t.resolvedBy = testimonyResolved, &t.normal[i]
+			return t
+		}
+	}
+	// consequences: every failing hit names a cause that is failing in the same logs
+	if depth < 3 {
+		causes := map[string]bool{}
+		allConsequence := true
+		for _, h := range t.failing {
+			found := false
+			for _, c := range h.ConsequenceOf {
+				if c != id && judgeDepth(logs, c, depth+1).state == testimonyFailing {
+					causes[c] = true
+					found = true
+				}
+			}
+			if !found {
+				allConsequence = false
+			}
+		}
+		if allConsequence && len(causes) > 0 {
+			t.state = testimonyConsequence
+			for c := range causes {
+				t.causes = append(t.causes, c)
+			}
+			sort.Strings(t.causes)
+			return t
+		}
+	}
+	t.state = testimonyFailing
+	return t
+}
+
+// signatureHits returns the failure hits for id (most lines first) and the healthy-progress hits
+// that can resolve it.
+func signatureHits(logs *evidence.NodeLogs, id string) (failing, normal []evidence.SignatureHit) {
+	for _, h := range logs.Hits {
+		switch {
+		case !h.Normal && h.Finding == id:
+			failing = append(failing, h)
+		case h.Normal:
+			for _, r := range h.Resolves {
+				if r == id {
+					normal = append(normal, h)
+				}
+			}
+		}
+	}
+	sort.SliceStable(failing, func(i, j int) bool { return failing[i].Count > failing[j].Count })
+	return failing, normal
+}
+
+// resourceFacts are the facts naming the resource a testimony finding is about, in preference order.
+var resourceFacts = []string{"roleArn", "nodeclaim", "nodegroup", "instanceProfile", "nodeclass", "nodepool", "node", "username", "instanceId", "subnetId", "securityGroupId", "cluster"}
+
+// testimonyFindings turns the logs' account of id into findings: one fail per distinct resource
+// the failing lines name (or one for the target), a pass or skip otherwise. target is the default
+// resource; src the logs' source.
+func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, src string) []Finding {
+	switch t.state {
+	case testimonyNone:
+		return nil
+	case testimonyConsequence:
+		return one(Finding{Status: StatusSkipped, Resource: target,
+			Message:  fmt.Sprintf("not a cause: these lines follow from %s", strings.Join(t.causes, ", ")),
+			Evidence: []EvidenceItem{item(src, "see %s", strings.Join(t.causes, ", "))}})
+	}
+	items := make([]EvidenceItem, 0, len(t.failing)+1)
+	var total int64
+	last := t.failing[0].Last
+	for _, h := range t.failing {
+		total += h.Count
+		if logscan.Later(h.Last, last) {
+			last = h.Last
+		}
+		items = append(items, hitItem(src, h))
+	}
+	if t.state == testimonyResolved {
+		items = append(items, hitItem(src, *t.resolvedBy))
+		return one(pass(target, fmt.Sprintf("%d line%s matched (%s) but the log later shows %q: transient", total, plural(total), t.failing[0].Meaning, t.resolvedBy.Meaning), items...))
+	}
+	resource := target
+	for _, name := range resourceFacts {
+		if v := factValues(t.failing, name); len(v) > 0 {
+			resource = strings.Join(v, ", ")
+			break
+		}
+	}
+	msg := fmt.Sprintf("%s (%d line%s, last at %s)", t.failing[0].Meaning, total, plural(total), where(last))
+	if facts := factSummary(t.failing); facts != "" {
+		msg += "; " + facts
+	}
+	return one(fail(resource, msg, items...))
+}
+
+// factValues returns the distinct values of fact name over hits.
+func factValues(hits []evidence.SignatureHit, name string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range hits {
+		for _, v := range h.Facts[name] {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// factLabels are how facts read in a message.
+var factLabels = map[string]string{"roleArn": "role", "username": "user", "node": "node", "cluster": "cluster",
+	"kubernetesVersion": "Kubernetes", "amiType": "AMI type", "code": "code", "instanceId": "instance",
+	"instanceProfile": "instance profile", "subnetId": "subnet", "securityGroupId": "security group", "image": "image",
+	"endpoint": "endpoint", "flag": "flag", "setting": "setting", "nodegroup": "node group", "nodeclaim": "NodeClaim",
+	"nodepool": "NodePool", "nodeclass": "node class", "unit": "unit", "service": "service", "detail": "detail"}
+
+// factSummary lists the facts the hits carry ("role arn:…; code NodeCreationFailure"), sorted by name.
+func factSummary(hits []evidence.SignatureHit) string {
+	names := map[string]bool{}
+	for _, h := range hits {
+		for n := range h.Facts {
+			names[n] = true
+		}
+	}
+	var keys []string
+	for n := range names {
+		keys = append(keys, n)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, n := range keys {
+		v := factValues(hits, n)
+		if len(v) > 3 {
+			v = append(v[:3], fmt.Sprintf("%d more", len(v)-3))
+		}
+		label := factLabels[n]
+		if label == "" {
+			label = n
+		}
+		parts = append(parts, label+" "+strings.Join(v, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int64) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+var (
+	findingComponentsOnce sync.Once
+	findingComponents     map[string][]string
+)
+
+// componentsOf returns the catalog components whose lines can show finding id (those of its
+// failure signatures and of the healthy-progress signatures resolving it), sorted.
+func componentsOf(id string) []string {
+	findingComponentsOnce.Do(func() {
+		set := map[string]map[string]bool{}
+		add := func(f, c string) {
+			if set[f] == nil {
+				set[f] = map[string]bool{}
+			}
+			set[f][c] = true
+		}
+		for _, sg := range logscan.Catalog() {
+			if sg.Finding != "" {
+				add(sg.Finding, sg.Component)
+			}
+			for _, r := range sg.Resolves {
+				add(r, sg.Component)
+			}
+		}
+		findingComponents = map[string][]string{}
+		for f, cs := range set {
+			for c := range cs {
+				findingComponents[f] = append(findingComponents[f], c)
+			}
+			sort.Strings(findingComponents[f])
+		}
+	})
+	return findingComponents[id]
+}
+
+// TestifiedFindings returns the IDs that signatures of the catalog can testify to, sorted.
+func TestifiedFindings() []string {
+	componentsOf("")
+	out := make([]string, 0, len(findingComponents))
+	for f := range findingComponents {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func where(l evidence.LogLine) string {
+	s := fmt.Sprintf("%s:%d", l.Path, l.Line)
+	if !l.Time.IsZero() {
+		s += " (" + l.Time.UTC().Format("2006-01-02T15:04:05Z") + ")"
+	}
+	return s
+}
+
+func hitItem(src string, h evidence.SignatureHit) EvidenceItem {
+	text := fmt.Sprintf("%s: %d line%s; first %s: %s", h.Signature, h.Count, plural(h.Count), where(h.First), strings.TrimSpace(h.First.Text))
+	if h.Count > 1 {
+		text += fmt.Sprintf("; last %s: %s", where(h.Last), strings.TrimSpace(h.Last.Text))
+	}
+	return item(src, "%s", text)
+}

@@ -1,0 +1,219 @@
+package logscan
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/yaml"
+)
+
+// catalogFS holds the signature catalog: one YAML file per component (kubelet.yaml,
+// nodeadm.yaml, …), described in catalog/README.md.
+//
+//go:embed catalog/*.yaml
+var catalogFS embed.FS
+
+// MinAnchor is the shortest anchor accepted (bytes). Short anchors occur often in healthy logs
+// and shrink the multi-anchor scanner's shifts, so they slow every scan.
+const MinAnchor = 6
+
+// Facts a signature may extract with named groups of its Pattern. Checks read them by these
+// names, so the list is closed: a pattern with another group name is rejected.
+var FactNames = map[string]string{
+	"roleArn":           "an IAM role ARN (arn:aws:iam::ACCOUNT:role/NAME) or the assumed-role ARN of a node (arn:aws:sts::ACCOUNT:assumed-role/NAME/SESSION)",
+	"username":          "a Kubernetes username (system:node:ip-10-0-1-2.ec2.internal)",
+	"node":              "a Kubernetes Node name",
+	"cluster":           "an EKS cluster name",
+	"kubernetesVersion": "a Kubernetes version (1.33, v1.29.3)",
+	"amiType":           "an EKS AMI type (AL2_x86_64, AL2023_ARM_64_STANDARD, BOTTLEROCKET_x86_64, …)",
+	"code":              "an error or health code (NodeCreationFailure, InsufficientInstanceCapacity, AccessDenied)",
+	"instanceId":        "an EC2 instance ID",
+	"instanceProfile":   "an instance profile name or ARN",
+	"subnetId":          "a subnet ID",
+	"securityGroupId":   "a security group ID",
+	"image":             "a container image reference",
+	"endpoint":          "an API server endpoint (URL or host name)",
+	"flag":              "a kubelet or bootstrap flag",
+	"setting":           "a configuration key (Bottlerocket setting, NodeConfig field)",
+	"nodegroup":         "a managed node group name",
+	"nodeclaim":         "a Karpenter NodeClaim name",
+	"nodepool":          "a Karpenter NodePool name",
+	"nodeclass":         "a Karpenter EC2NodeClass or Auto Mode NodeClass name",
+	"unit":              "a systemd unit name",
+	"service":           "an AWS service or endpoint name (sts, ecr.api, ec2)",
+	"detail":            "the free-text reason a component gave",
+}
+
+// catalogFile is one YAML file of the catalog.
+type catalogFile struct {
+	// Component names what emits the lines (kubelet, nodeadm, karpenter, eksctl …).
+	Component   string `json:"component"`
+	Description string `json:"description"`
+	// Presence lists literals found on ordinary lines of this component; a stream holding one
+	// shows the component's lines are present, so a check with no failing line of it can pass.
+	Presence   []string      `json:"presence"`
+	Signatures []catalogSpec `json:"signatures"`
+}
+
+// catalogSpec is one signature as written in YAML.
+type catalogSpec struct {
+	Name          string   `json:"name"`
+	Finding       string   `json:"finding,omitempty"`
+	Anchor        string   `json:"anchor"`
+	Pattern       string   `json:"pattern,omitempty"`
+	Exclude       []string `json:"exclude,omitempty"`
+	Meaning       string   `json:"meaning"`
+	Normal        bool     `json:"normal,omitempty"`
+	Resolves      []string `json:"resolves,omitempty"`
+	ConsequenceOf []string `json:"consequenceOf,omitempty"`
+	Source        string   `json:"source"`
+	Examples      Examples `json:"examples"`
+}
+
+// Examples are lines a signature must match and near-misses it must not.
+type Examples struct {
+	Match   []string `json:"match"`
+	NoMatch []string `json:"nomatch,omitempty"`
+}
+
+// Component is one component of the catalog with the literals that show its lines are present.
+type Component struct {
+	Name        string
+	Description string
+	Presence    []string
+}
+
+var (
+	catalogOnce  sync.Once
+	catalogSigs  []Signature
+	catalogComps []Component
+	catalogErr   error
+)
+
+// Catalog returns the built-in signature catalog, in file order (files sorted by name). It
+// panics when the embedded catalog is invalid; TestCatalog keeps it valid.
+func Catalog() []Signature {
+	loadCatalog()
+	if catalogErr != nil {
+		panic(catalogErr)
+	}
+	return append([]Signature(nil), catalogSigs...)
+}
+
+// Components returns the catalog's components, sorted by name.
+func Components() []Component {
+	loadCatalog()
+	if catalogErr != nil {
+		panic(catalogErr)
+	}
+	return append([]Component(nil), catalogComps...)
+}
+
+func loadCatalog() {
+	catalogOnce.Do(func() { catalogSigs, catalogComps, catalogErr = LoadCatalog(catalogFS) })
+}
+
+// LoadCatalog reads every catalog/*.yaml of fsys and validates it: unique signature names and
+// components, anchors of at least MinAnchor bytes, patterns that compile with named groups from
+// FactNames only, a meaning, a source URL, at least one example per signature, every Match
+// example matched and no NoMatch example matched. The error names the file and signature.
+func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
+	names, err := fs.Glob(fsys, "catalog/*.yaml")
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(names)
+	var sigs []Signature
+	var comps []Component
+	seen := map[string]string{}
+	seenComp := map[string]bool{}
+	for _, n := range names {
+		b, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return nil, nil, err
+		}
+		var f catalogFile
+		if err := yaml.UnmarshalStrict(b, &f); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", n, err)
+		}
+		if f.Component == "" || strings.TrimSuffix(path.Base(n), ".yaml") != f.Component {
+			return nil, nil, fmt.Errorf("%s: component %q must equal the file name", n, f.Component)
+		}
+		if seenComp[f.Component] {
+			return nil, nil, fmt.Errorf("%s: component %s twice", n, f.Component)
+		}
+		seenComp[f.Component] = true
+		for _, p := range f.Presence {
+			if len(p) < MinAnchor {
+				return nil, nil, fmt.Errorf("%s: presence literal %q is shorter than %d bytes", n, p, MinAnchor)
+			}
+		}
+		comps = append(comps, Component{Name: f.Component, Description: f.Description, Presence: f.Presence})
+		for _, c := range f.Signatures {
+			sg := Signature{Name: c.Name, Component: f.Component, Finding: c.Finding, Anchor: c.Anchor, Pattern: c.Pattern,
+				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, ConsequenceOf: c.ConsequenceOf, Meaning: c.Meaning,
+				Source: c.Source, Examples: c.Examples}
+			if err := validate(sg); err != nil {
+				return nil, nil, fmt.Errorf("%s: signature %s: %v", n, c.Name, err)
+			}
+			if prev, dup := seen[c.Name]; dup {
+				return nil, nil, fmt.Errorf("%s: signature %s already defined in %s", n, c.Name, prev)
+			}
+			seen[c.Name] = n
+			sigs = append(sigs, sg)
+		}
+	}
+	sort.Slice(comps, func(i, j int) bool { return comps[i].Name < comps[j].Name })
+	return sigs, comps, nil
+}
+
+var nameRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+func validate(sg Signature) error {
+	switch {
+	case !nameRe.MatchString(sg.Name):
+		return fmt.Errorf("name must be lowercase words joined by dashes")
+	case len(sg.Anchor) < MinAnchor:
+		return fmt.Errorf("anchor %q is shorter than %d bytes", sg.Anchor, MinAnchor)
+	case sg.Meaning == "":
+		return fmt.Errorf("no meaning")
+	case !strings.HasPrefix(sg.Source, "https://"):
+		return fmt.Errorf("source must be an https URL of the emitting code or of a public report")
+	case sg.Normal && len(sg.Resolves) == 0:
+		return fmt.Errorf("a normal signature must list the findings it resolves")
+	case sg.Normal && sg.Finding != "":
+		return fmt.Errorf("a normal signature has no finding")
+	case !sg.Normal && sg.Finding == "":
+		return fmt.Errorf("no finding")
+	case len(sg.Examples.Match) == 0:
+		return fmt.Errorf("no example line")
+	}
+	c, err := compile(sg)
+	if err != nil {
+		return err
+	}
+	if c.re != nil {
+		for _, g := range c.re.SubexpNames()[1:] {
+			if g != "" && FactNames[g] == "" {
+				return fmt.Errorf("pattern group %q is not a known fact (logscan.FactNames)", g)
+			}
+		}
+	}
+	for _, ex := range sg.Examples.Match {
+		if !c.matches([]byte(ex)) {
+			return fmt.Errorf("example does not match: %q", ex)
+		}
+	}
+	for _, ex := range sg.Examples.NoMatch {
+		if c.matches([]byte(ex)) {
+			return fmt.Errorf("near-miss example matches: %q", ex)
+		}
+	}
+	return nil
+}
