@@ -90,7 +90,7 @@ type Scanner struct {
 	// presence[i] is the component of anchor len(sigs)+i of mt (a presence literal).
 	presence []string
 	mt       *multi
-	hits []*evidence.SignatureHit
+	hits     []*evidence.SignatureHit
 	// Ref is the reference time used to give year-less journal timestamps a year (the
 	// bundle's collection time); zero means the current year is not guessed and such lines
 	// carry no time.
