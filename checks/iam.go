@@ -14,7 +14,7 @@ const (
 )
 
 // joinSymptoms are findings that any root cause of a failed join produces downstream.
-var joinSymptoms = []string{"nodegroup.health-issues", "csr.pending"}
+var joinSymptoms = []string{"nodegroup.health-issues", "csr.pending", "karpenter.nodeclaim-not-registered"}
 
 func explains(ids ...string) []string { return append(append([]string{}, ids...), joinSymptoms...) }
 

@@ -69,9 +69,28 @@ func withLogs(text string) func(ev *evidence.Evidence) {
 	}
 }
 
+// catalogSample returns the first example line of a failure signature naming id.
+func catalogSample(id string) string {
+	for _, sg := range logscan.Catalog() {
+		if !sg.Normal && sg.Finding == id && len(sg.Examples.Match) > 0 {
+			return sg.Examples.Match[0]
+		}
+	}
+	return ""
+}
+
 func runtimeCases() []checkCase {
 	var out []checkCase
+	samples := map[string]string{}
 	for id, line := range runtimeSamples {
+		samples[id] = line
+	}
+	for _, c := range Default().All() {
+		if _, ok := samples[c.Meta.ID]; !ok && readsLogs(c.Meta) {
+			samples[c.Meta.ID] = catalogSample(c.Meta.ID)
+		}
+	}
+	for id, line := range samples {
 		out = append(out,
 			checkCase{id, "signature", withLogs(line + "\n"), StatusFail, ""},
 			checkCase{id, "healthy node", withLogs(healthyFor(id)), StatusPass, ""},

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -14,20 +15,80 @@ func healthyLine(i int) string {
 	return fmt.Sprintf("Jul 24 15:%02d:%02d.%06d ip-10-0-1-23.eu-west-1.compute.internal kubelet[1711]: I0724 15:30:02.118732    1711 reconciler_common.go:%d] \"operationExecutor.VerifyControllerAttachedVolume started for volume\" volume=\"kube-api-access-%05d\" pod=\"kube-system/coredns-5d8f7b9c4-x%d\"\n", i/60%60, i%60, i%1000000, 200+i%50, i%99999, i%7)
 }
 
-func TestCatalogCompilesAndIsComplete(t *testing.T) {
-	s, err := New(Catalog(), Components())
-	if err != nil {
+func TestCatalogLoads(t *testing.T) {
+	if _, _, err := LoadCatalog(catalogFS); err != nil {
 		t.Fatal(err)
 	}
-	names := map[string]bool{}
-	for _, sg := range s.sigs {
-		if names[sg.Name] {
-			t.Errorf("duplicate signature %s", sg.Name)
+	if _, err := New(Catalog(), Components()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCatalogValidation: each rule of LoadCatalog rejects a catalog that breaks it.
+func TestCatalogValidation(t *testing.T) {
+	const good = `component: c
+presence: ['c-daemon[']
+signatures:
+  - name: c-fails
+    finding: runtime.unauthorized
+    anchor: 'it failed badly'
+    pattern: 'role (?P<roleArn>arn:\S+)'
+    meaning: 'c failed'
+    source: 'https://example.com/c.go#L1'
+    examples:
+      match: ['it failed badly for role arn:aws:iam::1:role/r']
+      nomatch: ['it failed badly for nobody']
+`
+	for name, tc := range map[string]struct{ file, content, want string }{
+		"valid":                  {"catalog/c.yaml", good, ""},
+		"component not the file": {"catalog/d.yaml", good, "must equal the file name"},
+		"unknown field":          {"catalog/c.yaml", strings.Replace(good, "meaning:", "meanin:", 1), "unknown field"},
+		"short anchor":           {"catalog/c.yaml", strings.Replace(good, "'it failed badly'", "'it'", 1), "shorter than"},
+		"unknown fact":           {"catalog/c.yaml", strings.Replace(good, "?P<roleArn>", "?P<colour>", 1), "not a known fact"},
+		"example does not match": {"catalog/c.yaml", strings.Replace(good, "for role arn", "for rolex arn", 1), "example does not match"},
+		"near-miss matches":      {"catalog/c.yaml", strings.Replace(good, "for nobody", "for role arn:x", 1), "near-miss example matches"},
+		"no source":              {"catalog/c.yaml", strings.Replace(good, "https://example.com/c.go#L1", "", 1), "source must be"},
+		"no finding":             {"catalog/c.yaml", strings.Replace(good, "    finding: runtime.unauthorized\n", "", 1), "no finding"},
+		"bad pattern":            {"catalog/c.yaml", strings.Replace(good, "(?P<roleArn>", "((?P<roleArn>", 1), "pattern"},
+		"no example":             {"catalog/c.yaml", strings.Replace(strings.Replace(good, "      match: ['it failed badly for role arn:aws:iam::1:role/r']\n", "", 1), "      nomatch", "      match: []\n      nomatch", 1), "no example"},
+	} {
+		_, _, err := LoadCatalog(fstest.MapFS{tc.file: {Data: []byte(tc.content)}})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want an error containing %q", name, err, tc.want)
 		}
-		names[sg.Name] = true
-		if sg.Meaning == "" || (!sg.Normal && !strings.HasPrefix(sg.Finding, "runtime.")) || (sg.Normal && len(sg.Resolves) == 0) {
-			t.Errorf("signature %s: incomplete", sg.Name)
+	}
+}
+
+// TestExamplesScan: every example line of the catalog, scanned as a log, yields a hit of its
+// own signature, and a signature's facts are captured.
+func TestExamplesScan(t *testing.T) {
+	for _, sg := range Catalog() {
+		for _, ex := range sg.Examples.Match {
+			s := MustDefault()
+			if err := s.Scan(strings.NewReader(ex+"\n"), "x", "journal"); err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, h := range s.Result("x").Hits {
+				if h.Signature == sg.Name {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s/%s: example %q yields no hit of its signature", sg.Component, sg.Name, ex)
+			}
 		}
+	}
+	s, _ := New([]Signature{{Name: "x", Component: "c", Finding: "f", Anchor: "denied for", Pattern: `denied for (?P<roleArn>\S+)`, Meaning: "m"}}, nil)
+	if err := s.Scan(strings.NewReader("denied for arn:a\ndenied for arn:b\ndenied for arn:a\n"), "x", "j"); err != nil {
+		t.Fatal(err)
+	}
+	h := s.Result("x").Hits
+	if len(h) != 1 || strings.Join(h[0].Facts["roleArn"], ",") != "arn:a,arn:b" || h[0].Count != 3 {
+		t.Fatalf("facts %+v", h)
 	}
 }
 

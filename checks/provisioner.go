@@ -1,0 +1,57 @@
+package checks
+
+import "github.com/eksdoctor/eksdoctor/collectors/evidence"
+
+const (
+	docKarpenterTS       = "https://karpenter.sh/docs/troubleshooting/"
+	docKarpenterNodeCls  = "https://karpenter.sh/docs/concepts/nodeclasses/"
+	docKarpenterNodeClm  = "https://karpenter.sh/docs/concepts/nodeclaims/"
+	docEC2LaunchTS       = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/troubleshooting-launch.html"
+	docSTSRegional       = "https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_temp_enable-regions.html"
+	docNodegroupIssues   = "https://docs.aws.amazon.com/eks/latest/APIReference/API_Issue.html"
+	docKarpenterMigrate  = "https://karpenter.sh/docs/getting-started/migrating-from-cas/"
+	docKarpenterUserData = "https://karpenter.sh/docs/concepts/nodeclasses/#specuserdata"
+)
+
+// provisionerChecks judge how nodes are launched: EC2 launch errors whoever launched them, and
+// Karpenter's NodeClaims and EC2NodeClasses. Today their evidence is what the provisioner's own
+// output testifies (Karpenter controller logs, eksctl / CloudFormation / Terraform errors,
+// Auto Scaling messages pasted into a ticket), read by the log signature catalog.
+func provisionerChecks() []Check {
+	logs := []evidence.Kind{evidence.KindNodeLogs}
+	mk := func(id, title string, sev Severity, stage int, ex []string, why, fix string, docs ...string) Check {
+		return Check{Meta: Meta{ID: id, Title: title, Severity: sev, Needs: logs, Stage: stage, Why: why, Remediation: fix,
+			Docs: docs, Explains: ex}, Eval: evalSignatures(id)}
+	}
+	launchSymptoms := explains("karpenter.nodeclaim-not-launched", "nodegroup.asg-launch-failures")
+	return []Check{
+		mk("nodegroup.launch-errors", "EC2 refuses to launch the node", SeverityCritical, StageInstance, launchSymptoms,
+			"RunInstances / CreateFleet fail before any instance exists: an invalid or missing instance profile, a KMS key the Auto Scaling or Karpenter role cannot use for the EBS volume, no capacity or quota for the instance type, an AMI or launch template the account cannot use. No instance means no node.",
+			"Fix what the EC2 error names: the instance profile (name and role), kms:CreateGrant / kms:Decrypt on the volume key for the service-linked role, another instance type or Availability Zone for capacity errors, a vCPU quota increase for VcpuLimitExceeded, or the AMI / launch template parameter the message quotes.",
+			docEC2LaunchTS, docNodegroupIssues, docKarpenterTS),
+		mk("karpenter.nodeclaim-not-launched", "A Karpenter NodeClaim was never launched", SeverityCritical, StageInstance, explains(),
+			"Karpenter creates a NodeClaim, then asks EC2 (CreateFleet) for an instance matching its NodePool's requirements; when no instance type, offering or subnet fits, or EC2 rejects the request, the NodeClaim is deleted and retried and no node appears.",
+			"Read the NodeClaim's Launched condition (kubectl describe nodeclaim NAME): widen the NodePool's instance requirements or zones for insufficient capacity, fix the EC2NodeClass subnets / security groups / AMI selectors it names, and grant the Karpenter controller role the EC2 permissions the error lists.",
+			docKarpenterNodeClm, docKarpenterTS),
+		mk("karpenter.nodeclaim-not-registered", "A Karpenter NodeClaim launched but its node never registered", SeverityHigh, StageBootstrap, nil,
+			"Karpenter launched the instance, but no Node with its provider ID appeared before the registration timeout, so Karpenter deletes the instance and tries again. The cause lies on the node: bootstrap user data, the node role's mapping, or the network path to the API server.",
+			"Find why the instance did not join: run eksdoctor why-not-joining INSTANCE_ID against the account, or eksdoctor analyze on its console output; check that the EC2NodeClass role is mapped (an EC2_LINUX access entry or aws-auth mapRoles) and that its user data matches the AMI family.",
+			docKarpenterNodeClm, docKarpenterTS),
+		mk("karpenter.instance-profile", "Karpenter's instance profile or node role is unusable", SeverityCritical, StageIdentity, explains("karpenter.nodeclaim-not-launched", "nodegroup.launch-errors"),
+			"Karpenter launches nodes with the instance profile of the EC2NodeClass (spec.role or spec.instanceProfile); when the profile or role does not exist, Karpenter's controller role may not pass or manage it, or the role is not mapped in the cluster, nodes cannot launch or cannot join.",
+			"Create the node role and set it in the EC2NodeClass spec.role (Karpenter then manages the instance profile) or point spec.instanceProfile at an existing profile; allow the controller role iam:PassRole on the node role and the iam:*InstanceProfile actions; map the role with an EC2_LINUX access entry.",
+			docKarpenterNodeCls, docKarpenterMigrate, docInstanceProfile),
+		mk("karpenter.nodeclass-not-ready", "An EC2NodeClass is not Ready", SeverityCritical, StageCluster, explains("karpenter.nodeclaim-not-launched"),
+			"A NodeClaim can launch only from an EC2NodeClass whose subnets, security groups, AMIs and instance profile resolved; when a selector matches nothing the class is not Ready and Karpenter launches nothing from it.",
+			"kubectl describe ec2nodeclass NAME shows which condition is False; fix the subnetSelectorTerms / securityGroupSelectorTerms tags (karpenter.sh/discovery) or the amiSelectorTerms / amiFamily so they match existing resources.",
+			docKarpenterNodeCls, docKarpenterTS),
+		mk("karpenter.userdata-format", "EC2NodeClass user data does not fit its AMI family", SeverityCritical, StageBootstrap, explains("karpenter.nodeclaim-not-registered"),
+			"Karpenter merges spec.userData with the bootstrap it generates for the AMI family: AL2023 expects MIME multipart with NodeConfig, Bottlerocket TOML, AL2 a shell script; user data in another format is rejected or ignored and the node never joins.",
+			"Write spec.userData in the AMI family's format: a MIME multipart NodeConfig for AL2023, TOML settings for Bottlerocket, a shell script for AL2 — or drop it and let Karpenter generate the bootstrap.",
+			docKarpenterUserData, docNodeadm, docBottlerocketK8s),
+		mk("iam.sts-regional-disabled", "The node cannot get credentials from STS", SeverityHigh, StageIdentity, explains("runtime.unauthorized", "runtime.exec-credential-failed"),
+			"The node's token for the API server is a presigned sts:GetCallerIdentity; when the regional STS endpoint is deactivated for the account, unreachable from the subnet (no NAT, no sts interface endpoint) or the SDK is pinned to a region where STS is disabled, the token cannot be made or verified.",
+			"Activate STS in the region (IAM console → Account settings → Security Token Service regions), give the subnet a path to it (NAT gateway or a com.amazonaws.REGION.sts interface endpoint with private DNS) and keep AWS_STS_REGIONAL_ENDPOINTS=regional.",
+			docSTSRegional, docPrivateCluster),
+	}
+}
