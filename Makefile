@@ -12,7 +12,7 @@ DEMO_INSTANCE := i-0a1b2c3d4e5f60006
 
 TESTBIN := collectors/kube/kubetest/build-testbin.sh
 
-.PHONY: all build test testbin demo bench lint docs fixtures golden fuzz clean
+.PHONY: all build test testbin demo bench lint docs fixtures golden fuzz eval clean
 
 all: build
 
@@ -47,6 +47,11 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/eksdoctor/cli/ ./collectors/userdata/ ./checks/netpath/ ./collectors/logscan/ ./collectors/bundle/
 	$(GO) run ./fixtures/benchbundle -bin $(BIN)
 
+## eval: measure the diagnosis on the real-world corpus (fixtures/realworld): recall, top-1 and
+## false alarms, overall, per area and per artefact kind
+eval: build
+	$(GO) run ./fixtures/realworld/eval -bin $(BIN)
+
 lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -68,7 +73,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzOpen -fuzztime 30s ./collectors/snapshot/
 	$(GO) test -run '^$$' -fuzz FuzzReadTarGz -fuzztime 30s ./collectors/bundle/
 	$(GO) test -run '^$$' -fuzz FuzzReadZip -fuzztime 30s ./collectors/bundle/
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./collectors/artefact/
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./collectors/ingest/
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime 30s ./collectors/logscan/
 
 clean:

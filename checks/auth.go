@@ -95,13 +95,28 @@ func authChecks() []Check {
 				return one(fail(roleArn, msg, its...))
 			}},
 		{Meta: Meta{ID: "auth.role-path", Title: "aws-auth maps the role ARN with its IAM path", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindNodeRole}, Stage: StageAuth,
+			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole}, Stage: StageAuth,
 			Explains:    explains("auth.role-not-mapped", "runtime.unauthorized"),
 			Why:         "The authenticator compares the caller's role ARN as STS reports it, which never contains the IAM path; a mapRoles rolearn such as arn:aws:iam::111122223333:role/eks/NodeRole therefore never matches and the kubelet is Unauthorized.",
 			Remediation: "Edit aws-auth (kubectl edit -n kube-system configmap/aws-auth) and write the rolearn without the path: arn:aws:iam::ACCOUNT:role/ROLE_NAME.",
 			Docs:        []string{docAWSAuth}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
+				if roleArn == "" {
+					// the node role is unknown: every entry with a path is one the authenticator never matches
+					var out []Finding
+					for _, m := range ev.AWSAuth.Roles {
+						if roleArnHasPath(m.RoleArn) {
+							out = append(out, fail(m.RoleArn, fmt.Sprintf("mapRoles entry %d maps %s; the authenticator compares ARNs without the IAM path, so it only matches %s", m.Index+1, m.RoleArn, canonicalArnForDisplay(m.RoleArn)),
+								item(ev.Source(evidence.KindAWSAuth), "rolearn: %s", m.RoleArn)))
+						}
+					}
+					if len(out) > 0 {
+						return out
+					}
+					return one(pass("kube-system/aws-auth", fmt.Sprintf("no mapRoles entry carries an IAM path (%d entr%s)", len(ev.AWSAuth.Roles), ies(len(ev.AWSAuth.Roles))),
+						item(ev.Source(evidence.KindAWSAuth), "%d mapRoles entr%s", len(ev.AWSAuth.Roles), ies(len(ev.AWSAuth.Roles)))))
+				}
 				exact := exactRoleMapping(ev.AWSAuth, roleArn)
 				for _, m := range roleMatches(ev.AWSAuth, roleArn) {
 					if roleArnHasPath(m.RoleArn) && exact == nil {
@@ -113,25 +128,37 @@ func authChecks() []Check {
 				return one(pass(roleArn, "no aws-auth mapping of the node role carries an IAM path", item(ev.Source(evidence.KindAWSAuth), "%d mapRoles entries", len(ev.AWSAuth.Roles))))
 			}},
 		{Meta: Meta{ID: "auth.instance-profile-arn", Title: "aws-auth maps the instance profile ARN instead of the role", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindInstance}, Stage: StageAuth,
+			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindInstance}, Stage: StageAuth,
 			Explains:    explains("auth.role-not-mapped", "runtime.unauthorized"),
 			Why:         "Nodes authenticate as their role, not as their instance profile; a mapRoles entry with an arn:aws:iam::…:instance-profile/… ARN never matches.",
 			Remediation: "Replace the instance-profile ARN in aws-auth mapRoles with the ARN of the role inside it (aws iam get-instance-profile --instance-profile-name PROFILE --query 'InstanceProfile.Roles[0].Arn').",
 			Docs:        []string{docAWSAuth, docInstanceProfile}},
 			Eval: func(ev *evidence.Evidence) []Finding {
-				if m := instanceProfileMapping(ev.AWSAuth, ev.Instance.InstanceProfileArn); m != nil {
+				profile, resource := "", "kube-system/aws-auth"
+				if ev.Instance != nil {
+					profile, resource = ev.Instance.InstanceProfileArn, ev.Instance.InstanceProfileArn
+				}
+				if m := instanceProfileMapping(ev.AWSAuth, profile); m != nil {
 					return one(fail(m.RoleArn, fmt.Sprintf("mapRoles entry %d maps instance profile %s instead of its role", m.Index+1, m.RoleArn),
 						item(ev.Source(evidence.KindAWSAuth), "rolearn: %s", m.RoleArn)))
 				}
-				return one(pass(ev.Instance.InstanceProfileArn, "no aws-auth entry maps an instance profile ARN", item(ev.Source(evidence.KindAWSAuth), "%d mapRoles entries", len(ev.AWSAuth.Roles))))
+				return one(pass(resource, "no aws-auth entry maps an instance profile ARN", item(ev.Source(evidence.KindAWSAuth), "%d mapRoles entr%s", len(ev.AWSAuth.Roles), ies(len(ev.AWSAuth.Roles)))))
 			}},
 		{Meta: Meta{ID: "auth.wrong-username", Title: "Node mapping has the wrong username", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized", "runtime.node-name-not-found"),
+			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized", "runtime.node-name-not-found"),
 			Why:         "The Node authorizer lets a kubelet create and update only the Node named after its user; the username must be system:node:{{EC2PrivateDNSName}} so it equals the node name the kubelet registers.",
 			Remediation: "Set the entry's username to system:node:{{EC2PrivateDNSName}} in aws-auth (kubectl edit -n kube-system configmap/aws-auth), or replace the mapping with an EC2_LINUX access entry, which sets it for you.",
 			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/node/"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
+				if roleArn == "" {
+					return judgeNodeMappings(ev, "a node username", func(m evidence.RoleMapping) string {
+						if u := strings.TrimSpace(m.Username); !nodeUsernames[u] {
+							return fmt.Sprintf("mapRoles entry %d gives node groups to %s but username %q, not %s", m.Index+1, m.RoleArn, m.Username, NodeUsername)
+						}
+						return ""
+					})
+				}
 				m := exactRoleMapping(ev.AWSAuth, roleArn)
 				if m == nil {
 					return one(notApplicable(roleArn, "aws-auth has no entry for the node role"))
@@ -143,12 +170,26 @@ func authChecks() []Check {
 				return one(pass(roleArn, "username is "+NodeUsername, it))
 			}},
 		{Meta: Meta{ID: "auth.missing-groups", Title: "Node mapping lacks system:bootstrappers or system:nodes", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindAWSAuth, evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized"),
+			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized"),
 			Why:         "system:nodes lets the Node authorizer admit the kubelet and system:bootstrappers lets it create its certificate signing requests; without both the kubelet is Forbidden from registering or never gets a serving certificate.",
 			Remediation: "Give the node role's aws-auth entry groups: [system:bootstrappers, system:nodes] (kubectl edit -n kube-system configmap/aws-auth).",
 			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/kubelet-tls-bootstrapping/"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
+				if roleArn == "" {
+					return judgeNodeMappings(ev, "both node groups", func(m evidence.RoleMapping) string {
+						var missing []string
+						for _, g := range []string{"system:bootstrappers", "system:nodes"} {
+							if !hasString(m.Groups, g) {
+								missing = append(missing, g)
+							}
+						}
+						if len(missing) > 0 {
+							return fmt.Sprintf("mapRoles entry %d maps %s as a node (username %s) but lacks group%s %s", m.Index+1, m.RoleArn, m.Username, plural(int64(len(missing))), strings.Join(missing, ", "))
+						}
+						return ""
+					})
+				}
 				m := exactRoleMapping(ev.AWSAuth, roleArn)
 				if m == nil {
 					return one(notApplicable(roleArn, "aws-auth has no entry for the node role"))
@@ -189,6 +230,35 @@ func authChecks() []Check {
 					its = append(its, item(src, "%s: %s", where, p.Message))
 				}
 				return one(fail("kube-system/aws-auth", fmt.Sprintf("aws-auth has %d problem(s): %s", len(a.Problems), a.Problems[0].Message), its...))
+			}},
+		{Meta: Meta{ID: "auth.mapping-removed", Title: "A change removes a node role's mapping", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindMappingChanges}, Optional: []evidence.Kind{evidence.KindNodeRole}, Stage: StageAuth,
+			Explains:    explains("auth.role-not-mapped", "runtime.unauthorized"),
+			Why:         "Nodes stay in the cluster only while their role is mapped; a change that drops the node role's aws-auth entry or deletes its access entry (a Terraform apply that rewrites aws-auth, a module upgrade, a hand edit) makes every node of that role Unauthorized at its next token refresh and stops new nodes from joining.",
+			Remediation: "Keep the node role's entry (rolearn without path, username system:node:{{EC2PrivateDNSName}}, groups system:bootstrappers and system:nodes) in the aws-auth your tool manages before applying, or give the role an EC2_LINUX access entry (aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX), which aws-auth edits cannot remove.",
+			Docs:        []string{docAWSAuth, docAccessEntries}},
+			Eval: func(ev *evidence.Evidence) []Finding {
+				src := ev.Source(evidence.KindMappingChanges)
+				roleArn := nodeRoleArn(ev)
+				var out []Finding
+				for _, c := range ev.MappingChanges {
+					m := evidence.RoleMapping{RoleArn: c.RoleArn, Username: c.Username, Groups: c.Groups}
+					mine := roleArn != "" && len(roleMatches(&evidence.AWSAuth{Roles: []evidence.RoleMapping{m}}, roleArn)) > 0
+					if c.Action != "removed" || !(mine || roleArn == "" && isNodeMapping(m)) {
+						continue
+					}
+					where := c.Via
+					if c.Line > 0 {
+						where += fmt.Sprintf(" (line %d)", c.Line)
+					}
+					out = append(out, fail(c.RoleArn, fmt.Sprintf("%s removes the node mapping of %s (username %s, groups %s) and adds it nowhere else", c.Via, c.RoleArn, c.Username, strings.Join(c.Groups, ", ")),
+						item(src, "%s: - rolearn %s", where, c.RoleArn)))
+				}
+				if len(out) > 0 {
+					return out
+				}
+				return one(pass("aws-auth", fmt.Sprintf("%d mapping change%s, none removes a node mapping", len(ev.MappingChanges), plural(int64(len(ev.MappingChanges)))),
+					item(src, "%d change%s", len(ev.MappingChanges), plural(int64(len(ev.MappingChanges))))))
 			}},
 		{Meta: Meta{ID: "auth.access-mode", Title: "Authentication mode ignores the mapping that exists", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries},
@@ -302,4 +372,46 @@ func instanceProfileMapping(a *evidence.AWSAuth, profileArn string) *evidence.Ro
 		}
 	}
 	return nil
+}
+
+// nodeUsernames are the usernames a node mapping may carry: EC2 nodes get their private DNS name;
+// Fargate pods and hybrid nodes authenticate with their session name.
+var nodeUsernames = map[string]bool{NodeUsername: true, "system:node:{{SessionName}}": true}
+
+// isNodeMapping reports whether a mapRoles entry maps nodes: it gives system:nodes or
+// system:bootstrappers, or a system:node: username.
+func isNodeMapping(m evidence.RoleMapping) bool {
+	return hasString(m.Groups, "system:nodes") || hasString(m.Groups, "system:bootstrappers") || strings.HasPrefix(strings.TrimSpace(m.Username), "system:node:")
+}
+
+// judgeNodeMappings judges every effective node mapping of aws-auth when the node role is not
+// known (a pasted ConfigMap): problem returns what is wrong with one entry, or "".
+func judgeNodeMappings(ev *evidence.Evidence, what string, problem func(evidence.RoleMapping) string) []Finding {
+	src := ev.Source(evidence.KindAWSAuth)
+	var out []Finding
+	n := 0
+	for _, m := range ev.AWSAuth.Roles {
+		if !isNodeMapping(m) || exactRoleMapping(ev.AWSAuth, m.RoleArn) != &ev.AWSAuth.Roles[m.Index] {
+			continue // not a node mapping, or overridden by a later entry for the same ARN
+		}
+		n++
+		if msg := problem(m); msg != "" {
+			out = append(out, fail(m.RoleArn, msg, item(src, "mapRoles entry %d: rolearn %s username %q groups %s", m.Index+1, m.RoleArn, m.Username, quoteList(m.Groups))))
+		}
+	}
+	switch {
+	case len(out) > 0:
+		return out
+	case n == 0:
+		return one(notApplicable("kube-system/aws-auth", "no mapRoles entry maps nodes, and the node role is not known"))
+	}
+	return one(pass("kube-system/aws-auth", fmt.Sprintf("every node mapping (%d) has %s", n, what), item(src, "%d node mapping%s in mapRoles", n, plural(int64(n)))))
+}
+
+// ies returns "y" or "ies" for n entries.
+func ies(n int) string {
+	if n == 1 {
+		return "y"
+	}
+	return "ies"
 }

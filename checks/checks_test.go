@@ -404,6 +404,7 @@ func TestChecks(t *testing.T) {
 	cases = append(cases, kubeCases()...)
 	cases = append(cases, scanCases()...)
 	cases = append(cases, runtimeCases()...)
+	cases = append(cases, pasteCases()...)
 	reg := Default()
 	covered := map[string]map[Status]bool{}
 	for _, tc := range cases {

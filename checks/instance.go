@@ -185,16 +185,28 @@ func atoiOr(s string, def int) int {
 
 // nodeName returns the Kubernetes node name of the instance: its private DNS name.
 func nodeName(in *evidence.Instance) string {
+	if in == nil {
+		return ""
+	}
 	return in.PrivateDNSName
 }
 
 func nodeCSRs(ev *evidence.Evidence) []evidence.CSR {
+	var out []evidence.CSR
+	if ev.Instance == nil {
+		// no instance (a pasted kubectl get csr): every kubelet CSR is the nodes' own
+		for _, c := range ev.CSRs {
+			if kubeletCSR(c) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
 	name := nodeName(ev.Instance)
 	if name == "" {
 		return nil
 	}
 	user := "system:node:" + name
-	var out []evidence.CSR
 	for _, c := range ev.CSRs {
 		if c.Username == user || c.CommonName == user {
 			out = append(out, c)
@@ -203,10 +215,17 @@ func nodeCSRs(ev *evidence.Evidence) []evidence.CSR {
 	return out
 }
 
+// kubeletCSR reports whether a CSR is a kubelet's: requested by a node or a bootstrap identity,
+// or with a kubelet signer.
+func kubeletCSR(c evidence.CSR) bool {
+	return strings.HasPrefix(c.Username, "system:node:") || strings.HasPrefix(c.Username, "system:bootstrap:") || strings.HasPrefix(c.CommonName, "system:node:") ||
+		strings.HasPrefix(c.SignerName, "kubernetes.io/kubelet-serving") || strings.HasPrefix(c.SignerName, "kubernetes.io/kube-apiserver-client-kubelet")
+}
+
 func csrChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "csr.pending", Title: "Kubelet certificate signing requests stay Pending", Severity: SeverityHigh,
-			Needs: []evidence.Kind{evidence.KindCSRs, evidence.KindInstance}, Stage: StageCerts,
+			Needs: []evidence.Kind{evidence.KindCSRs}, Optional: []evidence.Kind{evidence.KindInstance}, Stage: StageCerts,
 			Why:         "The kubelet asks for its serving certificate with a kubernetes.io/kubelet-serving CSR that EKS approves automatically; while it stays Pending, kubectl logs/exec and metrics for the node fail, and a Pending client CSR means the node cannot register at all.",
 			Remediation: "Check why EKS does not approve it (the node's private DNS name and IPs must match the instance; the role must be mapped with system:nodes). Inspect with kubectl get csr; approve a legitimate one by hand with kubectl certificate approve NAME.",
 			Docs:        []string{docCSR, docEKSCertSigning}},
@@ -223,6 +242,12 @@ func csrChecks() []Check {
 					}
 					it := item(ev.Source(evidence.KindCSRs), "CSR %s signer %s requestor %s created %s, no Approved/Denied condition", c.Name, c.SignerName, c.Username, c.Created.Format(time.RFC3339))
 					switch {
+					case ev.Instance == nil && strings.HasPrefix(c.SignerName, "kubernetes.io/kubelet-serving") && c.Username != "" && !strings.HasPrefix(c.Username, "system:node:"):
+						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) was requested by %q, not by a system:node: identity, so EKS never approves it: the node role's mapping gives the wrong username", c.Name, c.SignerName, c.Username), it))
+					case c.Age > 0 && c.Age <= csrGrace:
+						out = append(out, warn(c.Name, fmt.Sprintf("CSR %s (%s) was %s old when shown and is not approved yet", c.Name, c.SignerName, c.Age), it))
+					case c.Age > csrGrace:
+						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) had been Pending for %s", c.Name, c.SignerName, c.Age), it))
 					case ev.CollectedAt.IsZero() || c.Created.IsZero():
 						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) is Pending", c.Name, c.SignerName), it))
 					case ev.CollectedAt.Sub(c.Created) > csrGrace:
@@ -237,7 +262,7 @@ func csrChecks() []Check {
 				return out
 			}},
 		{Meta: Meta{ID: "csr.denied", Title: "Kubelet certificate signing request denied or failed", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindCSRs, evidence.KindInstance}, Stage: StageCerts,
+			Needs: []evidence.Kind{evidence.KindCSRs}, Optional: []evidence.Kind{evidence.KindInstance}, Stage: StageCerts,
 			Why:         "A denied or failed kubelet CSR leaves the kubelet without the certificate it needs; the kubelet does not retry a denied request by itself.",
 			Remediation: "Read the condition's reason (kubectl get csr NAME -o yaml); fix the cause (node name not matching the instance's private DNS name, wrong groups), delete the CSR (kubectl delete csr NAME) and restart kubelet so it requests a new one.",
 			Docs:        []string{docCSR, docEKSCertSigning}},

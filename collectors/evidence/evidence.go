@@ -91,6 +91,9 @@ type Evidence struct {
 	// VPCCNIConfig is the data of ConfigMap kube-system/amazon-vpc-cni.
 	VPCCNIConfig map[string]string
 	Nodes        []Node
+	// NodesPartial is true when Nodes holds only the nodes an input happened to show (a pasted
+	// kubectl describe node) rather than the cluster's complete list.
+	NodesPartial bool
 	CSRs         []CSR
 	AWSNode      *DaemonSet
 	// Bootstrap is the node bootstrap configuration decoded from user data.
@@ -121,6 +124,9 @@ type Evidence struct {
 	NodeLogs *NodeLogs
 	// NodeOS is what the node reports about its OS and component versions (bundles).
 	NodeOS *NodeOS
+	// MappingChanges are changes to aws-auth mappings or access entries (a Terraform plan,
+	// audit or CloudTrail events).
+	MappingChanges []MappingChange
 
 	sources map[Kind]string
 	gaps    map[Kind]Gap

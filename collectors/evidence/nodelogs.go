@@ -109,7 +109,7 @@ var AllKinds = []Kind{
 	KindVPCCNIConfig, KindNodes, KindCSRs, KindAWSNode, KindBootstrap, KindRouteTables, KindSecurityGroups,
 	KindNetworkACLs, KindVPCEndpoints, KindNATGateways, KindInternetGateways, KindVPCAttributes, KindDHCPOptions,
 	KindLaunchTemplate, KindConsoleOutput, KindNodeLogs, KindNodeOS, KindAWSNodeServiceAccount, KindKubeDNS,
-	KindNodeRBAC, KindWebhooks, KindWebhookEndpoints, KindScalingActivities,
+	KindNodeRBAC, KindWebhooks, KindWebhookEndpoints, KindScalingActivities, KindMappingChanges,
 }
 
 // GapAllMissing records reason as the gap of every kind not collected and without a gap yet.

@@ -246,6 +246,9 @@ type CSR struct {
 	// CommonName is the subject CN of the embedded request, when it decodes.
 	CommonName string
 	Created    time.Time
+	// Age is how old the CSR was when it was shown (kubectl get csr's AGE column), for inputs
+	// that give an age instead of a creation time; 0 when unknown.
+	Age time.Duration
 	// State is Pending, Approved, Denied or Failed (from status.conditions).
 	State   string
 	Reason  string
@@ -335,4 +338,23 @@ type ScalingActivity struct {
 	StatusMessage string
 	Description   string
 	StartTime     time.Time
+}
+
+// KindMappingChanges are changes to the cluster's IAM-to-Kubernetes mappings: aws-auth mapRoles
+// entries or access entries added or removed (a pasted Terraform plan of aws-auth today; audit
+// and CloudTrail events later).
+const KindMappingChanges Kind = "auth:mapping-changes"
+
+// MappingChange is one mapping added or removed.
+type MappingChange struct {
+	// Action is "removed" or "added".
+	Action string
+	// RoleArn is the mapped role (or user) ARN as written.
+	RoleArn  string
+	Username string
+	Groups   []string
+	// Via names the change: "terraform plan of module.eks.kubernetes_config_map.aws_auth[0]".
+	Via string
+	// Line is the 1-based line of the input that shows the change (0 when unknown).
+	Line int
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -16,9 +17,10 @@ import (
 
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/checks/report"
-	"github.com/eksdoctor/eksdoctor/collectors/artefact"
 	"github.com/eksdoctor/eksdoctor/collectors/bundle"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/ingest"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
 
@@ -31,8 +33,10 @@ type AnalyzeOptions struct {
 	Limits   bundle.Limits
 	// MaxStdinZip is the largest zip read from standard input (zip needs random access).
 	MaxStdinZip int64
-	Registry    *checks.Registry
-	stdin       io.Reader
+	// As forces the reading of a paste (an ingest type such as "log" or "userdata").
+	As       string
+	Registry *checks.Registry
+	stdin    io.Reader
 }
 
 // NewCmdAnalyze builds the analyze command.
@@ -84,18 +88,24 @@ and reported; --max-bytes, --max-members and --max-line-bytes bound what a read 
 	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (default: from the node's configuration or the snapshot)")
 	cmd.Flags().Int64Var(&o.Limits.MaxBytes, "max-bytes", bundle.DefaultLimits.MaxBytes, "stop reading an archive after this many uncompressed bytes")
 	cmd.Flags().IntVar(&o.Limits.MaxMembers, "max-members", bundle.DefaultLimits.MaxMembers, "stop reading an archive after this many members")
+	cmd.Flags().StringVar(&o.As, "as", "", "read a pasted text as this one type instead of by content: "+strings.Join(asTypes(), ", "))
 	cmd.Flags().IntVar(&o.Limits.MaxLineBytes, "max-line-bytes", bundle.DefaultLimits.MaxLineBytes, "match log lines longer than this in pieces of this size (bounds memory)")
 	return cmd
 }
 
-// Run analyses one input.
+// Run analyses one input. Every input is opened once: a regular file may be re-read by path
+// (bundles and snapshots), anything else (standard input, a pipe, a FIFO, /dev/fd/N) is read as
+// one stream.
 func (o *AnalyzeOptions) Run(p string) error {
 	reg, selected, err := o.prepare(o.Registry)
 	if err != nil {
 		return err
 	}
+	if o.As != "" && !knownType(o.As) {
+		return usageErr("unknown --as %q (want one of: %s)", o.As, strings.Join(asTypes(), ", "))
+	}
 	if p == "-" {
-		return o.stdinInput(reg, selected)
+		return o.streamInput(o.stdin, "stdin", reg, selected)
 	}
 	st, err := os.Stat(p)
 	if err != nil {
@@ -107,25 +117,199 @@ func (o *AnalyzeOptions) Run(p string) error {
 		}
 		return o.bundleFile(p, reg, selected)
 	}
+	if !st.Mode().IsRegular() {
+		f, err := openStream(p, st)
+		if err != nil {
+			return inputErr("cannot read %s: %v", p, err)
+		}
+		defer f.Close()
+		return o.streamInput(f, p, reg, selected)
+	}
 	head, err := readHead(p)
 	if err != nil {
 		return inputErr("cannot read %s: %v", p, err)
 	}
 	switch {
+	case o.As != "":
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
 		return o.bundleFile(p, reg, selected)
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		if isSnapshotTar(p) {
 			return o.snapshotInput(p, reg, selected)
 		}
-		return o.bundleFile(p, reg, selected)
+		if gzippedTar(p) {
+			return o.bundleFile(p, reg, selected)
+		}
 	}
 	f, err := os.Open(p)
 	if err != nil {
 		return inputErr("cannot read %s: %v", p, err)
 	}
 	defer f.Close()
-	return o.artefactInput(f, p, reg, selected)
+	return o.streamInput(f, p, reg, selected)
+}
+
+// gzippedTar reports whether the gzip file at p holds a tar archive (a bundle) rather than
+// compressed text (gzip'd user data).
+func gzippedTar(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return tarInside(bufio.NewReader(f))
+}
+
+// tarInside peeks at gzip-compressed input: a tar archive has "ustar" at offset 257 of its first
+// header, or at least a header block whose checksum is valid.
+func tarInside(br *bufio.Reader) bool {
+	comp, _ := br.Peek(64 << 10)
+	zr, err := gzip.NewReader(bytes.NewReader(comp))
+	if err != nil {
+		return false
+	}
+	block := make([]byte, 512)
+	n, _ := io.ReadFull(zr, block)
+	if n < 512 {
+		return false
+	}
+	_, err = tar.NewReader(bytes.NewReader(block)).Next()
+	return err == nil || bytes.Equal(block[257:262], []byte("ustar"))
+}
+
+// MaxPaste is the largest text read as a paste (split into documents); longer text is scanned
+// as one log stream, in bounded memory.
+const MaxPaste = 16 << 20
+
+// streamInput reads one input from r: a gzip-compressed bundle, a zip bundle, gzip-compressed
+// text, or text (a paste).
+func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Registry, selected []checks.Check) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(4)
+	if err != nil && err != io.EOF {
+		return inputErr("%s: %v", name, err)
+	}
+	switch {
+	case o.As != "":
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}) && tarInside(br):
+		b, err := bundle.ReadTarGz(br, name, o.Limits)
+		if err != nil {
+			return bundleErr(err)
+		}
+		return o.bundleResult(b, reg, selected)
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return inputErr("%s: gzip data that does not decompress: %v", name, err)
+		}
+		data, err := io.ReadAll(io.LimitReader(zr, MaxPaste+1))
+		if err != nil {
+			return inputErr("%s: gzip data that does not decompress: %v", name, err)
+		}
+		if len(data) > MaxPaste {
+			return inputErr("%s: gzip-compressed text larger than %d bytes; decompress it and analyze the result", name, MaxPaste)
+		}
+		return o.textInput(data, name, reg, selected)
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		data, err := io.ReadAll(io.LimitReader(br, o.MaxStdinZip+1))
+		if err != nil {
+			return inputErr("%s: %v", name, err)
+		}
+		if int64(len(data)) > o.MaxStdinZip {
+			return inputErr("%s: a zip larger than %d bytes must be given as a file (zip needs random access)", name, o.MaxStdinZip)
+		}
+		b, err := bundle.ReadZip(bytes.NewReader(data), int64(len(data)), name, o.Limits)
+		if err != nil {
+			if errors.Is(err, bundle.ErrNotBundle) {
+				return nothingErr("%s: a zip archive that is not a node log bundle (no system/ folder of the EKS Windows log collector)", name)
+			}
+			return bundleErr(err)
+		}
+		return o.bundleResult(b, reg, selected)
+	}
+	if peek, _ := br.Peek(64 << 10); len(peek) > 0 {
+		if _, prob := ingest.Text(peek); prob != nil && prob.Unsupported {
+			return nothingErr("%s: %s; nothing in it is recognised", name, prob.Message)
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(br, MaxPaste+1))
+	if err != nil {
+		return inputErr("%s: %v", name, err)
+	}
+	if len(data) > MaxPaste {
+		return o.largeLog(io.MultiReader(bytes.NewReader(data), br), name, reg, selected)
+	}
+	return o.textInput(data, name, reg, selected)
+}
+
+// textInput reads a paste: split into documents, each read by content (or as --as says).
+func (o *AnalyzeOptions) textInput(data []byte, name string, reg *checks.Registry, selected []checks.Check) error {
+	text, prob := ingest.Text(data)
+	if prob != nil {
+		if prob.Unsupported {
+			return nothingErr("%s: %s; nothing in it is recognised", name, prob.Message)
+		}
+		return inputErr("%s: %s", name, prob.Message)
+	}
+	if len(bytes.TrimSpace(text)) == 0 {
+		return inputErr("%s: empty input", name)
+	}
+	res := ingest.Read(text, name, ingest.Options{As: asChoices[o.As], Block: o.Limits.MaxLineBytes})
+	for _, s := range res.Segments {
+		what := s.Label()
+		note := ""
+		if s.Problem != "" {
+			note = " — " + s.Problem
+		}
+		if !s.Recognised() {
+			note += " (not read)"
+		}
+		fmt.Fprintf(o.stderr, "eksdoctor: %s lines %d-%d: %s%s\n", name, s.First, s.Last, what, note)
+	}
+	if !res.Recognised() {
+		return nothingErr("nothing in %s is recognised: no node log line, node configuration, aws-auth, kubectl or AWS CLI output was found (analyze --as TYPE forces a reading)", name)
+	}
+	ev := res.Evidence
+	ev.GapAllMissing("not in the input given")
+	if o.Cluster != "" {
+		ev.Target.Cluster, ev.Target.ClusterSource = o.Cluster, "flag"
+	}
+	var problems []report.InputProblem
+	for _, s := range res.Segments {
+		if s.Problem != "" {
+			problems = append(problems, report.InputProblem{Path: ingest.Origin(name, s), Problem: s.Problem})
+		}
+	}
+	if res.Snapshot != nil {
+		for _, p := range res.Snapshot.Problems {
+			problems = append(problems, report.InputProblem{Path: p.Path, Problem: p.Err})
+		}
+	}
+	return o.renderOne(reg, selected, ev, problems)
+}
+
+// largeLog scans input too large to be a paste as one log stream.
+func (o *AnalyzeOptions) largeLog(r io.Reader, name string, reg *checks.Registry, selected []checks.Check) error {
+	sc := logscan.MustDefault()
+	sc.Block = o.Limits.MaxLineBytes
+	if err := sc.Scan(r, name, "journal"); err != nil {
+		return inputErr("%s: %v", name, err)
+	}
+	logs := sc.Result("artefact")
+	if len(logs.ComponentLines()) == 0 {
+		return nothingErr("nothing in %s is recognised: %d bytes with no line of a known component", name, logs.Streams[0].Bytes)
+	}
+	fmt.Fprintf(o.stderr, "eksdoctor: read %s as one log (%d bytes, more than a paste)\n", name, logs.Streams[0].Bytes)
+	ev := &evidence.Evidence{NodeLogs: logs}
+	ev.Target.Source = "log: " + name
+	ev.Mark(evidence.KindNodeLogs, "log:"+name)
+	for _, h := range logs.Hits {
+		if h.Last.Time.After(ev.CollectedAt) {
+			ev.CollectedAt = h.Last.Time
+		}
+	}
+	ev.GapAllMissing("not in the input given")
+	return o.renderOne(reg, selected, ev, nil)
 }
 
 func readHead(p string) ([]byte, error) {
@@ -185,33 +369,6 @@ func isSnapshotTar(p string) bool {
 		}
 	}
 	return false
-}
-
-func (o *AnalyzeOptions) stdinInput(reg *checks.Registry, selected []checks.Check) error {
-	br := bufio.NewReaderSize(o.stdin, 64<<10)
-	head, _ := br.Peek(4)
-	switch {
-	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
-		b, err := bundle.ReadTarGz(br, "stdin", o.Limits)
-		if err != nil {
-			return bundleErr(err)
-		}
-		return o.bundleResult(b, reg, selected)
-	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
-		data, err := io.ReadAll(io.LimitReader(br, o.MaxStdinZip+1))
-		if err != nil {
-			return inputErr("stdin: %v", err)
-		}
-		if int64(len(data)) > o.MaxStdinZip {
-			return inputErr("stdin: a zip larger than %d bytes must be given as a file (zip needs random access)", o.MaxStdinZip)
-		}
-		b, err := bundle.ReadZip(bytes.NewReader(data), int64(len(data)), "stdin", o.Limits)
-		if err != nil {
-			return bundleErr(err)
-		}
-		return o.bundleResult(b, reg, selected)
-	}
-	return o.artefactInput(br, "stdin", reg, selected)
 }
 
 func bundleErr(err error) error {
@@ -311,31 +468,6 @@ func (o *AnalyzeOptions) snapshotInput(p string, reg *checks.Registry, selected 
 	return w.RunAll()
 }
 
-func (o *AnalyzeOptions) artefactInput(r io.Reader, name string, reg *checks.Registry, selected []checks.Check) error {
-	res, err := artefact.Read(r, name)
-	if err != nil {
-		return inputErr("%v", err)
-	}
-	what := res.Kind
-	if res.Detail != "" && res.Detail != string(evidence.FormatNone) {
-		what += " (" + res.Detail + ")"
-	}
-	fmt.Fprintf(o.stderr, "eksdoctor: read %s as %s\n", name, what)
-	ev := res.Evidence
-	ev.Target.Source = what + ": " + name
-	ev.GapAllMissing("not in the artefact given (" + res.Kind + ")")
-	if o.Cluster != "" {
-		ev.Target.Cluster, ev.Target.ClusterSource = o.Cluster, "flag"
-	}
-	var problems []report.InputProblem
-	if res.Snapshot != nil {
-		for _, p := range res.Snapshot.Problems {
-			problems = append(problems, report.InputProblem{Path: p.Path, Problem: p.Err})
-		}
-	}
-	return o.renderOne(reg, selected, ev, problems)
-}
-
 func (o *AnalyzeOptions) renderOne(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem) error {
 	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions}
 	return w.render(reg, selected, ev, problems, nil)
@@ -347,4 +479,27 @@ func withArticle(s string) string {
 		return "an " + s
 	}
 	return "a " + s
+}
+
+// asChoices are the readings --as accepts, by name.
+var asChoices = map[string]ingest.Type{
+	"log": ingest.TypeLog, "userdata": ingest.TypeUserData, "nodeconfig": ingest.TypeNodeConfig, "aws-auth": ingest.TypeAWSAuth,
+	"bottlerocket-settings": ingest.TypeBottlerocketSettings, "kubeconfig": ingest.TypeKubeconfig, "kubelet-config": ingest.TypeKubeletConfig,
+	"describe-node": ingest.TypeDescribeNode, "describe-csr": ingest.TypeDescribeCSR, "get-nodes": ingest.TypeGetNodes, "get-csr": ingest.TypeGetCSR,
+}
+
+func asTypes() []string {
+	out := make([]string, 0, len(asChoices))
+	for k := range asChoices {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func knownType(s string) bool { _, ok := asChoices[s]; return ok }
+
+// nothingErr reports input in which nothing is recognised (exit 3).
+func nothingErr(format string, args ...any) error {
+	return &ExitError{Code: ExitNothingChecked, Err: fmt.Errorf(format, args...)}
 }

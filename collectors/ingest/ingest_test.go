@@ -1,0 +1,259 @@
+package ingest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+const (
+	kubeletLog = `Jun 06 19:33:03 ip-10-150-127-198 kubelet[3214]: E0606 19:33:03.828406 3214 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-150-127-198.ec2.internal"
+Jun 06 19:33:03 ip-10-150-127-198 kubelet[3214]: E0606 19:33:03.828481 3214 controller.go:145] "Failed to ensure lease exists, will retry" err="Unauthorized" interval="7s"
+`
+	awsAuthYAML = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: aws-auth
+  namespace: kube-system
+data:
+  mapRoles: |
+    - rolearn: arn:aws:iam::111122223333:role/eks/nodes/node-role
+      username: system:node:{{EC2PrivateDNSName}}
+      groups:
+        - system:bootstrappers
+        - system:nodes
+`
+	describeCSR = `Name:               csr-8xk2p
+Labels:             <none>
+Annotations:        <none>
+CreationTimestamp:  Mon, 24 Jul 2026 15:30:02 +0000
+Requesting User:    system:node:ip-10-0-1-23.eu-west-1.compute.internal
+Signer:             kubernetes.io/kubelet-serving
+Status:             Denied
+Subject:
+  Common Name:    system:node:ip-10-0-1-23.eu-west-1.compute.internal
+  Serial Number:
+Events:  <none>
+`
+)
+
+func types(segs []Segment) []Type {
+	var out []Type
+	for _, s := range segs {
+		out = append(out, s.Type)
+	}
+	return out
+}
+
+// TestIssueBodySegments: prose, then each artefact in a fence, is read as each artefact alone.
+func TestIssueBodySegments(t *testing.T) {
+	body := "Our nodes do not join since the upgrade. Kubelet says:\n\n```\n" + kubeletLog + "```\n\nHere is aws-auth:\n\n```yaml\n" + awsAuthYAML + "```\n\nand the CSR:\n\n```\n$ kubectl describe csr csr-8xk2p\n" + describeCSR + "```\nThanks!\n"
+	r := Read([]byte(body), "stdin", Options{})
+	want := []Type{TypeProse, TypeLog, TypeProse, TypeAWSAuth, TypeProse, TypeDescribeCSR, TypeProse}
+	if got := types(r.Segments); !equalTypes(got, want) {
+		t.Fatalf("segments %v, want %v", got, want)
+	}
+	ev := r.Evidence
+	if !ev.Have(evidence.KindNodeLogs) || !ev.Have(evidence.KindAWSAuth) || !ev.Have(evidence.KindCSRs) {
+		t.Fatalf("kinds %v", ev.CollectedKinds())
+	}
+	if len(ev.AWSAuth.Roles) != 1 || ev.AWSAuth.Roles[0].RoleArn != "arn:aws:iam::111122223333:role/eks/nodes/node-role" {
+		t.Fatalf("aws-auth %+v", ev.AWSAuth)
+	}
+	if len(ev.CSRs) != 1 || ev.CSRs[0].State != "Denied" || ev.CSRs[0].SignerName != "kubernetes.io/kubelet-serving" {
+		t.Fatalf("csrs %+v", ev.CSRs)
+	}
+	if src := ev.Source(evidence.KindAWSAuth); src != "paste:stdin:11-22" {
+		t.Errorf("aws-auth origin %q", src)
+	}
+	found := false
+	for _, h := range ev.NodeLogs.Hits {
+		if h.Finding == "runtime.unauthorized" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the kubelet's 401 was not found: %+v", ev.NodeLogs.Hits)
+	}
+}
+
+func equalTypes(a, b []Type) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestUnfencedMix: without fences, paragraphs split log lines, YAML and prose.
+func TestUnfencedMix(t *testing.T) {
+	body := "the node never joins\n\n" + kubeletLog + "\n" + awsAuthYAML + "\nany idea?\n"
+	r := Read([]byte(body), "stdin", Options{})
+	want := []Type{TypeProse, TypeLog, TypeAWSAuth, TypeProse}
+	if got := types(r.Segments); !equalTypes(got, want) {
+		t.Fatalf("segments %v, want %v", got, want)
+	}
+}
+
+// TestNothingRecognised: prose, source code, HTML and empty JSON are read but not recognised.
+func TestNothingRecognised(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goSrc, err := os.ReadFile("segment.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range map[string][]byte{
+		"README.md": readme,
+		"Go source": goSrc,
+		"HTML":      []byte("<!DOCTYPE html>\n<html><head><title>EKS</title></head>\n<body><p>Nodes are not joining.</p></body></html>\n"),
+		"{}":        []byte("{}\n"),
+		"prose":     []byte("Hi team,\n\nsince yesterday our nodes do not join. Any idea why?\n"),
+	} {
+		r := Read(in, name, Options{})
+		if r.Recognised() {
+			for _, s := range r.Segments {
+				if s.Recognised() {
+					t.Errorf("%s: lines %d-%d read as %s", name, s.First, s.Last, s.Label())
+				}
+			}
+		}
+	}
+}
+
+// TestBinaryAndArchives: non-text input is refused by Text with what it is.
+func TestBinaryAndArchives(t *testing.T) {
+	rnd := make([]byte, 4096)
+	rand.New(rand.NewSource(1)).Read(rnd)
+	for name, in := range map[string][]byte{
+		"png":    []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+		"xz":     []byte{0xFD, '7', 'z', 'X', 'Z', 0x00, 0, 0},
+		"zstd":   {0x28, 0xB5, 0x2F, 0xFD, 1, 2},
+		"bzip2":  []byte("BZh91AY&SY"),
+		"random": rnd,
+		"nul":    []byte("Jul 24 kubelet\x00\x00\x00"),
+	} {
+		if _, p := Text(in); p == nil || !p.Unsupported {
+			t.Errorf("%s: accepted as text (%v)", name, p)
+		}
+	}
+	utf16 := []byte{0xFF, 0xFE}
+	for _, c := range kubeletLog {
+		utf16 = append(utf16, byte(c), 0)
+	}
+	text, p := Text(utf16)
+	if p != nil || !strings.Contains(string(text), `err="Unauthorized"`) {
+		t.Fatalf("UTF-16 not decoded: %v %q", p, text)
+	}
+	noBOM := utf16[2:]
+	if text, p := Text(noBOM); p != nil || !strings.Contains(string(text), "kubelet_node_status.go") {
+		t.Fatalf("UTF-16 without BOM not decoded: %v", p)
+	}
+}
+
+// TestDocumentShapes: each shape of a document a paste holds is read as its type.
+func TestDocumentShapes(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte("#!/bin/bash\n/etc/eks/bootstrap.sh prod\n"))
+	_ = zw.Close()
+	for name, tc := range map[string]struct {
+		in   string
+		want Type
+	}{
+		"mapRoles block":       {"mapRoles: |\n  - rolearn: arn:aws:iam::1:role/r\n    username: system:node:{{EC2PrivateDNSName}}\n", TypeAWSAuth},
+		"mapRoles fragment":    {` "rolearn": "arn:aws:iam::1:role/a/b"` + "\n      \"username\": \"system:node:{{EC2PrivateDNSName}}\"\n    - \"groups\":\n      - \"system:nodes\"\n", TypeAWSAuth},
+		"bare mapRoles list":   {"- rolearn: arn:aws:iam::1:role/r\n  username: x\n  groups: [system:nodes]\n", TypeAWSAuth},
+		"NodeConfig":           {"apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n", TypeNodeConfig},
+		"shell user data":      {"#!/bin/bash\nset -ex\n/etc/eks/bootstrap.sh prod --b64-cluster-ca X\n", TypeUserData},
+		"script, no shebang":   {"/etc/eks/bootstrap.sh prod --kubelet-extra-args '--node-labels=a=b'\n", TypeUserData},
+		"base64 gzip":          {base64.StdEncoding.EncodeToString(gz.Bytes()), TypeUserData},
+		"Bottlerocket TOML":    {"[settings.kubernetes]\ncluster-name = \"prod\"\n", TypeUserData},
+		"Bottlerocket JSON":    {`{"settings":{"kubernetes":{"cluster-name":"prod"}}}`, TypeBottlerocketSettings},
+		"describe-instances":   {`{"Reservations":[]}`, AWSType("ec2/describe-instances.json")},
+		"get-role":             {`{"Role":{"RoleName":"n","Arn":"arn:aws:iam::1:role/n"}}`, AWSType("iam/get-role/<role-name>.json")},
+		"NodeList":             {`{"apiVersion":"v1","kind":"NodeList","items":[]}`, TypeNodes},
+		"kubectl get csr":      {"NAME        AGE   SIGNERNAME                      REQUESTOR   REQUESTEDDURATION   CONDITION\ncsr-vgrfh   4m    kubernetes.io/kubelet-serving   test        <none>              Pending\n", TypeGetCSR},
+		"kubectl get nodes":    {"NAME                          STATUS     ROLES    AGE   VERSION\nip-10-8-12-74.ec2.internal    NotReady   <none>   40s   v1.29.6-eks-1552ad0\n", TypeGetNodes},
+		"kubectl describe csr": {describeCSR, TypeDescribeCSR},
+		"ipamd JSON lines":     {`{"level":"error","ts":"2026-07-24T15:29:57.120Z","caller":"ipamd/ipamd.go:845","msg":"x"}` + "\n" + `{"level":"info","ts":"2026-07-24T15:29:58.120Z","caller":"ipamd/ipamd.go:845","msg":"y"}` + "\n", TypeLog},
+		"[ERROR] lines":        {"[ERROR]\tFailed to get ENI eni-1 information from EC2\ncaused by: RequestError: send request failed\n", TypeLog},
+		"events rows":          {" Warning  FailedCreatePodSandBox  6m7s  kubelet  Failed to create pod sandbox: pod does not have label vpc.amazonaws.com/PrivateIPv4Address\n", TypeLog},
+	} {
+		segs := Segments([]byte(tc.in))
+		if len(segs) != 1 || segs[0].Type != tc.want {
+			t.Errorf("%s: %v, want one %s", name, types(segs), tc.want)
+		}
+	}
+}
+
+// TestTerraformPlanOfAWSAuth: the mappings a plan removes are rebuilt from the diff markers.
+func TestTerraformPlanOfAWSAuth(t *testing.T) {
+	plan := `  # module.eks.kubernetes_config_map.aws_auth[0] will be updated in-place
+  ~ resource "kubernetes_config_map" "aws_auth" {
+      ~ data        = {
+          ~ "mapRoles"    = <<~EOT
+              - - groups:
+              -   - system:bootstrappers
+              -   - system:nodes
+              -   rolearn: arn:aws:iam::1234567890:role/managed-node-groups
+              -   username: system:node:{{EC2PrivateDNSName}}
+                - groups:
+                  - system:masters
+                  rolearn: arn:aws:iam::1234567890:role/admin
+                  username: admin
+              + - groups:
+              +   - system:masters
+              +   rolearn: arn:aws:iam::1234567890:role/ops
+              +   username: ops
+            EOT
+        }
+    }
+`
+	r := Read([]byte(plan), "plan.txt", Options{})
+	if len(r.Segments) != 1 || r.Segments[0].Type != TypeTerraformAWSAuth {
+		t.Fatalf("segments %v", types(r.Segments))
+	}
+	ch := r.Evidence.MappingChanges
+	if len(ch) != 2 || ch[0].Action != "removed" || ch[0].RoleArn != "arn:aws:iam::1234567890:role/managed-node-groups" || ch[0].Line != 8 ||
+		ch[1].Action != "added" || ch[1].RoleArn != "arn:aws:iam::1234567890:role/ops" {
+		t.Fatalf("changes %+v", ch)
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{kubeletLog, awsAuthYAML, describeCSR, "```\n" + kubeletLog + "```\n", "mapRoles: |\n - a\n", "#!/bin/bash\n", `{"cluster":{}}`,
+		"TUlNRS1WZXJzaW9uOiAxLjA=", "NAME   AGE\nx  1s\n", "# x will be destroyed\n  - \"mapRoles\" = <<-EOT\n  - rolearn: a\nEOT\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, p := Text(data)
+		if p != nil {
+			return
+		}
+		r := Read(text, "fuzz", Options{})
+		if r.Evidence == nil {
+			t.Fatal("no evidence")
+		}
+		last := 0
+		for _, s := range r.Segments {
+			if s.First < 1 || s.Last < s.First || s.First <= last && last != 0 && s.First < last {
+				t.Fatalf("segment lines %d-%d after %d", s.First, s.Last, last)
+			}
+			last = s.Last
+		}
+	})
+}

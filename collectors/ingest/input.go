@@ -1,0 +1,131 @@
+// Package ingest reads what a person pastes or hands over — an issue body mixing prose, logs,
+// ConfigMaps, user data, kubectl and AWS CLI output, or one file of any of those — as typed
+// documents. Text is split into segments (Segments) at Markdown fences, shell prompts, document
+// boundaries and changes of shape; each segment is recognised by its content and given a Type
+// ("log:journal", "kube:configmap/kube-system/aws-auth", "text:kubectl-describe-csr",
+// "userdata", "aws:ec2/describe-instances.json" …) and an origin ("paste:stdin:12-40") that
+// findings quote. Providers (Read) decode every document into one Evidence; nothing here judges.
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Problem says why an input cannot be read as text at all.
+type Problem struct {
+	// Unsupported is true for inputs that are well formed but of a kind eksdoctor does not
+	// read (an xz archive, an image); false for damaged input.
+	Unsupported bool
+	Message     string
+}
+
+func (p *Problem) Error() string { return p.Message }
+
+// magics are formats recognised by their first bytes that are not text.
+var magics = []struct {
+	prefix []byte
+	what   string
+}{
+	{[]byte{0xFD, '7', 'z', 'X', 'Z', 0x00}, "an xz-compressed file (extract it and analyze the result: xz -d FILE)"},
+	{[]byte("BZh"), "a bzip2-compressed file (extract it and analyze the result: bunzip2 FILE)"},
+	{[]byte{0x28, 0xB5, 0x2F, 0xFD}, "a zstd-compressed file (extract it and analyze the result: zstd -d FILE)"},
+	{[]byte{'7', 'z', 0xBC, 0xAF, 0x27, 0x1C}, "a 7-Zip archive (extract it and analyze the directory)"},
+	{[]byte("Rar!\x1A\x07"), "a RAR archive (extract it and analyze the directory)"},
+	{[]byte("\x89PNG\r\n\x1A\n"), "a PNG image (eksdoctor reads text: paste the log or configuration itself)"},
+	{[]byte{0xFF, 0xD8, 0xFF}, "a JPEG image (eksdoctor reads text: paste the log or configuration itself)"},
+	{[]byte("GIF8"), "a GIF image (eksdoctor reads text: paste the log or configuration itself)"},
+	{[]byte("%PDF-"), "a PDF document (eksdoctor reads text: paste the log or configuration itself)"},
+	{[]byte("\x7FELF"), "an executable (ELF) file"},
+	{[]byte("MZ"), "a Windows executable"},
+	{[]byte("PK\x03\x04"), "a zip archive that is not a node log bundle"},
+}
+
+// Text turns raw input into UTF-8 text: a UTF-16 input (with a byte-order mark, or without one
+// but with the NUL pattern of ASCII text in UTF-16) is decoded, a UTF-8 byte-order mark is
+// dropped, CRLF line ends become LF. It returns a Problem for binary input: a known non-text
+// format (named), or data with NUL bytes or mostly invalid UTF-8.
+func Text(raw []byte) ([]byte, *Problem) {
+	if len(raw) >= 2 && (raw[0] == 0xFF && raw[1] == 0xFE || raw[0] == 0xFE && raw[1] == 0xFF) {
+		raw = decodeUTF16(raw[2:], raw[0] == 0xFF)
+	} else if le, ok := utf16Guess(raw); ok {
+		raw = decodeUTF16(raw, le)
+	}
+	raw = bytes.TrimPrefix(raw, []byte("\xEF\xBB\xBF"))
+	for _, m := range magics {
+		if bytes.HasPrefix(raw, m.prefix) {
+			return nil, &Problem{Unsupported: true, Message: "the input is " + m.what}
+		}
+	}
+	if len(raw) > 262 && bytes.Equal(raw[257:262], []byte("ustar")) {
+		return nil, &Problem{Unsupported: true, Message: "the input is an uncompressed tar archive that is not a node log bundle"}
+	}
+	head := raw[:min(len(raw), 64<<10)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, &Problem{Unsupported: true, Message: "the input is binary data (it holds NUL bytes), not text"}
+	}
+	if bad := invalidUTF8(head); bad*10 > len(head) && len(head) > 0 {
+		return nil, &Problem{Unsupported: true, Message: fmt.Sprintf("the input is binary data (%d of its first %d bytes are not UTF-8), not text", bad, len(head))}
+	}
+	if bytes.IndexByte(raw, '\r') >= 0 {
+		raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
+	}
+	return raw, nil
+}
+
+// utf16Guess recognises UTF-16 without a byte-order mark: ASCII text has a NUL in every other
+// byte. It returns whether the text is little-endian and whether it is UTF-16 at all.
+func utf16Guess(b []byte) (littleEndian, ok bool) {
+	n := min(len(b), 512) &^ 1
+	if n < 8 {
+		return false, false
+	}
+	var evenNul, oddNul int
+	for i := 0; i < n; i += 2 {
+		if b[i] == 0 {
+			evenNul++
+		}
+		if b[i+1] == 0 {
+			oddNul++
+		}
+	}
+	half := n / 2
+	switch {
+	case oddNul*10 >= half*9 && evenNul == 0:
+		return true, true
+	case evenNul*10 >= half*9 && oddNul == 0:
+		return false, true
+	}
+	return false, false
+}
+
+func decodeUTF16(b []byte, littleEndian bool) []byte {
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		if littleEndian {
+			u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+		} else {
+			u[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
+		}
+	}
+	return []byte(string(utf16.Decode(u)))
+}
+
+// invalidUTF8 counts bytes that are not part of a valid UTF-8 sequence (a multi-byte rune cut at
+// the end of b counts as valid).
+func invalidUTF8(b []byte) int {
+	bad := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			if len(b) < utf8.UTFMax && !utf8.FullRune(b) {
+				break
+			}
+			bad++
+		}
+		b = b[size:]
+	}
+	return bad
+}

@@ -1,0 +1,525 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/yaml"
+
+	"github.com/eksdoctor/eksdoctor/collectors/awsauth"
+	"github.com/eksdoctor/eksdoctor/collectors/bundle"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
+	"github.com/eksdoctor/eksdoctor/collectors/userdata"
+)
+
+// Options change how a paste is read.
+type Options struct {
+	// As forces every segment to be read as this type ("" reads by content).
+	As Type
+	// Block bounds one log line matched as one piece (logscan.Scanner.Block); 0 is the default.
+	Block int
+}
+
+// Result is a paste read as documents and turned into one Evidence.
+type Result struct {
+	Evidence *evidence.Evidence
+	// Segments are the parts of the input in order, with what each was read as.
+	Segments []Segment
+	// Snapshot holds pasted AWS CLI / kubectl JSON as snapshot files (nil when there was none).
+	Snapshot *snapshot.Snapshot
+}
+
+// Recognised reports whether any segment was read as evidence (anything but prose, unknown data
+// and text in which no component's line was found).
+func (r *Result) Recognised() bool {
+	for _, s := range r.Segments {
+		if s.Recognised() {
+			return true
+		}
+	}
+	return false
+}
+
+// Recognised reports whether the segment was read as evidence.
+func (s Segment) Recognised() bool {
+	return s.Type != TypeProse && s.Type != TypeData && s.Type != "" && s.Type != typeUnknownText
+}
+
+// typeUnknownText is log-shaped text in which no line of a known component was found.
+const typeUnknownText Type = "text"
+
+// typeLabels name the document types for people.
+var typeLabels = map[Type]string{
+	TypeLog: "log", TypeProse: "prose", TypeUserData: "user data", TypeNodeConfig: "user data", TypeBottlerocketSettings: "Bottlerocket settings",
+	TypeKubeconfig: "kubelet kubeconfig", TypeKubeletConfig: "kubelet configuration", TypeAWSAuth: "aws-auth", TypeVPCCNIConfig: "ConfigMap amazon-vpc-cni",
+	TypeNodes: "kubectl JSON", TypeCSRs: "kubectl JSON", TypeEC2NodeClass: "Karpenter object", TypeNodePool: "Karpenter object", TypeNodeClaim: "Karpenter object",
+	TypeDescribeNode: "kubectl output", TypeDescribeCSR: "kubectl output", TypeDescribePod: "kubectl output", TypeDescribeConfigMap: "kubectl output",
+	TypeDescribeNodeClaim: "kubectl output", TypeGetNodes: "kubectl output", TypeGetCSR: "kubectl output", TypeGetEvents: "kubectl output",
+	TypeTerraformAWSAuth: "Terraform plan", TypeData: "data", typeUnknownText: "unrecognised text",
+}
+
+// Label says what the segment was read as, for people: "log (journal)", "aws-auth (mapRoles fragment)".
+func (s Segment) Label() string {
+	l := typeLabels[s.Type]
+	if l == "" && strings.HasPrefix(string(s.Type), "aws:") {
+		l = "AWS CLI output"
+	}
+	if l == "" {
+		l = string(s.Type)
+	}
+	if s.Detail != "" && s.Detail != l {
+		return l + " (" + s.Detail + ")"
+	}
+	return l
+}
+
+// Origin is how findings name a segment of input name: "paste:stdin:12-40".
+func Origin(name string, s Segment) string {
+	if s.First == s.Last {
+		return fmt.Sprintf("paste:%s:%d", name, s.First)
+	}
+	return fmt.Sprintf("paste:%s:%d-%d", name, s.First, s.Last)
+}
+
+// Read splits text (already UTF-8, see Text) into segments and decodes every recognised one
+// into a single Evidence; name names the input in origins ("stdin", a file path).
+func Read(text []byte, name string, opt Options) *Result {
+	var segs []Segment
+	if opt.As != "" {
+		s := Segment{Type: opt.As, Detail: "as requested (--as)", First: 1, Last: max(1, bytes.Count(text, []byte("\n"))), Text: text}
+		if opt.As != TypeLog {
+			if forced, ok := structured(splitLines(text), ""); ok && len(forced) > 0 {
+				s.value = forced[0].value
+			}
+		}
+		segs = []Segment{s}
+	} else {
+		segs = Segments(text)
+	}
+	r := &Result{Segments: segs}
+	ev := &evidence.Evidence{}
+	ev.Target.Source = "paste:" + name
+	rd := &reader{name: name, ev: ev, files: map[string][]byte{}}
+	rd.logs(r.Segments, opt.Block)
+	for i := range r.Segments {
+		rd.document(&r.Segments[i])
+	}
+	if len(rd.files) > 0 {
+		r.Snapshot = snapshot.FromFiles("paste:"+name, rd.files)
+		r.Snapshot.Source = func(p string) string {
+			if o, ok := rd.fileOrigin[p]; ok {
+				return o
+			}
+			return "paste:" + name
+		}
+		var sev *evidence.Evidence
+		if ids := r.Snapshot.InstanceIDs(); len(ids) == 1 {
+			if e, err := r.Snapshot.Evidence(ids[0], ""); err == nil {
+				sev = e
+			}
+		}
+		if sev == nil {
+			sev = r.Snapshot.ClusterEvidence("")
+		}
+		// the paste's own documents are better evidence than what the CLI output lacks
+		sev.Adopt(ev)
+		sev.Target.Source = ev.Target.Source
+		if ev.Target.Cluster != "" && sev.Target.Cluster == "" {
+			sev.Target.Cluster, sev.Target.ClusterSource = ev.Target.Cluster, ev.Target.ClusterSource
+		}
+		ev = sev
+	}
+	if ev.Bootstrap != nil && ev.Target.Cluster == "" && ev.Bootstrap.ClusterName != "" {
+		ev.Target.Cluster, ev.Target.ClusterSource = ev.Bootstrap.ClusterName, "the node's configuration"
+	}
+	if ev.CollectedAt.IsZero() && ev.NodeLogs != nil {
+		for _, h := range ev.NodeLogs.Hits {
+			if h.Last.Time.After(ev.CollectedAt) {
+				ev.CollectedAt = h.Last.Time
+			}
+		}
+	}
+	r.Evidence = ev
+	return r
+}
+
+type reader struct {
+	name       string
+	ev         *evidence.Evidence
+	files      map[string][]byte
+	fileOrigin map[string]string
+	roleName   string
+}
+
+// scannedTypes are read by the signature scanner (kubectl's human output carries the
+// components' own messages in conditions and events).
+var scannedTypes = map[Type]bool{TypeLog: true, TypeDescribeNode: true, TypeDescribePod: true, TypeDescribeCSR: true,
+	TypeDescribeNodeClaim: true, TypeGetEvents: true, TypeNodeClaim: true, TypeNodes: true}
+
+// logs scans every log-like segment as one stream each; a TypeLog segment in which no line of
+// any component was found becomes unknown text.
+func (rd *reader) logs(segs []Segment, block int) {
+	sc := logscan.MustDefault()
+	sc.Block = block
+	sc.Ref = time.Now().UTC() // replaced below: year-less journal times get the year of the newest dated line
+	sc.Ref = time.Time{}
+	var scanned []int
+	for i := range segs {
+		s := &segs[i]
+		if !scannedTypes[s.Type] {
+			continue
+		}
+		text := s.Text
+		if s.value != nil && (s.Type == TypeNodeClaim || s.Type == TypeNodes) {
+			// structured objects: scan their condition messages as lines
+			text = conditionLines(s.value)
+		}
+		_ = sc.Scan(bytes.NewReader(text), Origin(rd.name, *s)[len("paste:"):], streamOf(s))
+		scanned = append(scanned, i)
+	}
+	if len(scanned) == 0 {
+		return
+	}
+	res := sc.Result("paste")
+	for k, i := range scanned {
+		s := &segs[i]
+		if s.Type == TypeLog && k < len(res.Streams) && len(res.Streams[k].Components) == 0 {
+			s.Type, s.Detail = typeUnknownText, "text in which no known component's line was found"
+		}
+	}
+	for _, st := range res.Streams {
+		if len(st.Components) > 0 {
+			rd.ev.NodeLogs = res
+			rd.ev.Mark(evidence.KindNodeLogs, "paste:"+rd.name)
+			return
+		}
+	}
+}
+
+func streamOf(s *Segment) string {
+	switch s.Detail {
+	case "JSON":
+		return "json"
+	case "journal", "syslog":
+		return "journal"
+	}
+	return "paste"
+}
+
+// conditionLines renders the status conditions of Kubernetes objects as text lines.
+func conditionLines(v any) []byte {
+	var b bytes.Buffer
+	var walk func(any)
+	walk = func(x any) {
+		switch d := x.(type) {
+		case []any:
+			for _, e := range d {
+				walk(e)
+			}
+		case map[string]any:
+			if items, ok := d["items"].([]any); ok {
+				walk(items)
+				return
+			}
+			conds, _ := layout.LookupAny(d, "status.conditions").([]any)
+			for _, c := range conds {
+				m, _ := c.(map[string]any)
+				fmt.Fprintf(&b, "%v %v=%v reason=%v message=%q\n", layout.Lookup(d, "metadata.name"), m["type"], m["status"], m["reason"], m["message"])
+			}
+		}
+	}
+	walk(v)
+	return b.Bytes()
+}
+
+// document decodes one non-log segment into the evidence.
+func (rd *reader) document(s *Segment) {
+	origin := Origin(rd.name, *s)
+	ev := rd.ev
+	switch {
+	case s.Type == TypeUserData || s.Type == TypeNodeConfig:
+		raw := s.Text
+		if s.Detail == "base64 user data" {
+			if dec, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(string(s.Text)), "")); err == nil {
+				raw = dec
+			}
+		}
+		rd.bootstrap(userdata.Decode(raw), origin, s)
+	case s.Type == TypeBottlerocketSettings:
+		b, _ := json.Marshal(s.value)
+		rd.bootstrap(bundle.SettingsBootstrap(b), origin, s)
+	case s.Type == TypeKubeconfig:
+		rd.bootstrap(kubeconfigBootstrap(s.Text), origin, s)
+	case s.Type == TypeKubeletConfig:
+		var kc struct {
+			ClusterDNS []string `json:"clusterDNS"`
+			MaxPods    *int     `json:"maxPods"`
+		}
+		b, _ := json.Marshal(s.value)
+		if err := json.Unmarshal(b, &kc); err != nil {
+			s.Problem = "KubeletConfiguration does not decode: " + err.Error()
+			return
+		}
+		cfg := ev.Bootstrap
+		if cfg == nil {
+			cfg = &evidence.BootstrapConfig{Format: evidence.FormatNone, CallsBootstrap: true}
+			ev.Bootstrap = cfg
+			ev.Mark(evidence.KindBootstrap, origin)
+		}
+		if len(cfg.ClusterDNS) == 0 {
+			cfg.ClusterDNS = kc.ClusterDNS
+		}
+		if cfg.MaxPods == nil {
+			cfg.MaxPods = kc.MaxPods
+		}
+	case s.Type == TypeAWSAuth:
+		a := awsAuthOf(s)
+		if ev.Have(evidence.KindAWSAuth) {
+			s.Problem = "a second aws-auth in the paste; the first one is used"
+			return
+		}
+		ev.AWSAuth = a
+		ev.Mark(evidence.KindAWSAuth, origin)
+	case s.Type == TypeVPCCNIConfig:
+		data := map[string]string{}
+		if m, ok := layout.LookupAny(s.value, "data").(map[string]any); ok {
+			for k, v := range m {
+				data[k] = fmt.Sprint(v)
+			}
+		}
+		ev.VPCCNIConfig = data
+		ev.Mark(evidence.KindVPCCNIConfig, origin)
+	case s.Type == TypeNodes || s.Type == TypeCSRs:
+		path := "kube/nodes.json"
+		if s.Type == TypeCSRs {
+			path = "kube/csrs.json"
+		}
+		rd.file(path, s.value, origin, s)
+	case s.Type == TypeDescribeNode, s.Type == TypeGetNodes:
+		nodes := describedNodes(s)
+		if len(nodes) == 0 {
+			return
+		}
+		ev.Nodes = append(ev.Nodes, nodes...)
+		ev.NodesPartial = s.Type == TypeDescribeNode || ev.NodesPartial
+		ev.Mark(evidence.KindNodes, origin)
+	case s.Type == TypeDescribeCSR, s.Type == TypeGetCSR:
+		csrs := describedCSRs(s)
+		if len(csrs) == 0 {
+			return
+		}
+		ev.CSRs = append(ev.CSRs, csrs...)
+		ev.Mark(evidence.KindCSRs, origin)
+	case s.Type == TypeTerraformAWSAuth:
+		plan := s.value.(*tfPlan)
+		ev.MappingChanges = append(ev.MappingChanges, plan.changes("terraform plan of "+strings.Join(plan.resources, ", "))...)
+		ev.Mark(evidence.KindMappingChanges, origin)
+	case strings.HasPrefix(string(s.Type), "aws:"):
+		rd.awsFile(s, origin)
+	}
+}
+
+// bootstrap records a node configuration; the first one in the paste wins.
+func (rd *reader) bootstrap(cfg *evidence.BootstrapConfig, origin string, s *Segment) {
+	if rd.ev.Have(evidence.KindBootstrap) {
+		s.Problem = "a second node configuration in the paste; the first one is used"
+		return
+	}
+	rd.ev.Bootstrap = cfg
+	rd.ev.Mark(evidence.KindBootstrap, origin)
+}
+
+// file stores a pasted JSON document as the snapshot file it is a copy of.
+func (rd *reader) file(path string, v any, origin string, s *Segment) {
+	if _, dup := rd.files[path]; dup {
+		s.Problem = "a second copy of " + path + " in the paste; the first one is used"
+		return
+	}
+	docs, multi := v.([]any)
+	var b []byte
+	if multi {
+		var buf bytes.Buffer
+		for _, d := range docs {
+			j, _ := json.Marshal(d)
+			buf.Write(j)
+			buf.WriteByte('\n')
+		}
+		b = buf.Bytes()
+	} else {
+		b, _ = json.Marshal(v)
+	}
+	rd.files[path] = b
+	if rd.fileOrigin == nil {
+		rd.fileOrigin = map[string]string{}
+	}
+	rd.fileOrigin[path] = origin
+}
+
+// awsFile places pasted AWS CLI output at its snapshot path (layout.Entries), naming keyed
+// files from the output itself.
+func (rd *reader) awsFile(s *Segment, origin string) {
+	p := strings.TrimPrefix(string(s.Type), "aws:")
+	for _, e := range layout.Entries {
+		if e.Path != p {
+			continue
+		}
+		if e.Keyed() {
+			first := s.value
+			if docs, ok := s.value.([]any); ok && len(docs) > 0 {
+				first = docs[0]
+			}
+			name := ""
+			if e.NameFrom != "" {
+				name = layout.Lookup(first, e.NameFrom)
+			}
+			if i := strings.LastIndexByte(name, '/'); i >= 0 && strings.HasPrefix(name, "arn:") {
+				name = name[i+1:]
+			}
+			if e.Path == "iam/get-role/<role-name>.json" {
+				rd.roleName = name
+			}
+			if name == "" {
+				name = rd.roleName
+			}
+			if name == "" {
+				name = "pasted"
+			}
+			p = e.PathFor(name)
+		}
+		rd.file(p, s.value, origin, s)
+		return
+	}
+}
+
+// awsAuthOf parses a segment holding aws-auth in any of the shapes a paste has: a ConfigMap
+// (YAML, JSON, kubectl describe layout), its data block, or a bare mapRoles list.
+func awsAuthOf(s *Segment) *evidence.AWSAuth {
+	data := map[string]string{}
+	switch v := s.value.(type) {
+	case map[string]any:
+		src := v
+		if d, ok := v["data"].(map[string]any); ok {
+			src = d
+		}
+		for k, x := range src {
+			switch y := x.(type) {
+			case string:
+				data[k] = y
+			case []any:
+				b, _ := yaml.Marshal(y)
+				data[k] = string(b)
+			}
+		}
+	case []any:
+		b, _ := yaml.Marshal(v)
+		data["mapRoles"] = string(b)
+	default:
+		if strings.HasPrefix(s.Detail, "kubectl describe") {
+			data = describeConfigMapData(string(s.Text))
+		} else if s.Problem != "" {
+			// a ConfigMap that does not parse as a whole: hand the authenticator's parser the
+			// mapRoles value as written, so it reports where the YAML breaks
+			data["mapRoles"] = mapRolesText(string(s.Text))
+		}
+	}
+	a := awsauth.Parse(data)
+	if s.Problem != "" && len(a.Problems) == 0 {
+		a.Problems = append(a.Problems, evidence.AuthProblem{Message: s.Problem})
+	}
+	return a
+}
+
+var reMapRolesStart = regexp.MustCompile(`(?m)^(\s*)"?mapRoles"?\s*:\s*\|?-?\s*$`)
+
+// mapRolesText cuts the mapRoles block value out of ConfigMap YAML text.
+func mapRolesText(text string) string {
+	loc := reMapRolesStart.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return text
+	}
+	indent := len(text[loc[2]:loc[3]])
+	var out []string
+	for _, l := range strings.Split(text[loc[1]:], "\n")[1:] {
+		if strings.TrimSpace(l) != "" && len(l)-len(strings.TrimLeft(l, " ")) <= indent {
+			break
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// describeConfigMapData reads the Data section of kubectl describe configmap: each key, a line
+// of dashes, then its value up to the next key.
+func describeConfigMapData(text string) map[string]string {
+	lines := strings.Split(text, "\n")
+	data := map[string]string{}
+	for i := 0; i+1 < len(lines); i++ {
+		k := strings.TrimSuffix(strings.TrimSpace(lines[i]), ":")
+		if strings.HasSuffix(strings.TrimSpace(lines[i]), ":") && strings.Trim(strings.TrimSpace(lines[i+1]), "-") == "" && strings.TrimSpace(lines[i+1]) != "" {
+			var val []string
+			j := i + 2
+			for ; j < len(lines); j++ {
+				if j+1 < len(lines) && strings.HasSuffix(strings.TrimSpace(lines[j]), ":") && strings.TrimSpace(lines[j+1]) != "" && strings.Trim(strings.TrimSpace(lines[j+1]), "-") == "" {
+					break
+				}
+				if strings.HasPrefix(lines[j], "BinaryData") || strings.HasPrefix(lines[j], "Events:") {
+					break
+				}
+				val = append(val, lines[j])
+			}
+			data[k] = strings.TrimSpace(strings.Join(val, "\n"))
+			i = j - 1
+		}
+	}
+	return data
+}
+
+// kubeconfigBootstrap reads the kubelet's kubeconfig: API server, CA and the cluster name its
+// exec credential plugin is called with.
+func kubeconfigBootstrap(raw []byte) *evidence.BootstrapConfig {
+	cfg := &evidence.BootstrapConfig{Format: evidence.FormatNone, CallsBootstrap: true}
+	kc, err := clientcmd.Load(raw)
+	if err != nil {
+		cfg.Issues = append(cfg.Issues, evidence.ParseIssue{Level: evidence.IssueWarning, Part: "kubeconfig", Message: "kubeconfig does not load: " + err.Error()})
+		return cfg
+	}
+	names := make([]string, 0, len(kc.Clusters))
+	for n := range kc.Clusters {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := kc.Clusters[n]
+		cfg.APIServerEndpoint = c.Server
+		if len(c.CertificateAuthorityData) > 0 {
+			cfg.CertificateAuthority = base64.StdEncoding.EncodeToString(c.CertificateAuthorityData)
+		}
+		break
+	}
+	users := make([]string, 0, len(kc.AuthInfos))
+	for u := range kc.AuthInfos {
+		users = append(users, u)
+	}
+	sort.Strings(users)
+	for _, u := range users {
+		if ex := kc.AuthInfos[u].Exec; ex != nil {
+			for i := 0; i+1 < len(ex.Args); i++ {
+				switch ex.Args[i] {
+				case "-i", "--cluster-id", "--cluster-name":
+					cfg.ClusterName = ex.Args[i+1]
+				}
+			}
+		}
+	}
+	return cfg
+}

@@ -1,0 +1,399 @@
+package ingest
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// Type names what a document is. Types of text documents start with "log:" (scanned for
+// signatures), "kube:" (Kubernetes objects), "text:" (kubectl's human output), "aws:" (AWS CLI
+// output, by snapshot path), or are one of the node configuration types below.
+type Type string
+
+// Document types a paste can hold.
+const (
+	TypeLog                  Type = "log"
+	TypeProse                Type = "prose"
+	TypeUserData             Type = "userdata"
+	TypeNodeConfig           Type = "nodeadm:nodeconfig"
+	TypeBottlerocketSettings Type = "bottlerocket:settings"
+	TypeKubeconfig           Type = "kubelet:kubeconfig"
+	TypeKubeletConfig        Type = "kubelet:config"
+	TypeAWSAuth              Type = "kube:configmap/kube-system/aws-auth"
+	TypeVPCCNIConfig         Type = "kube:configmap/kube-system/amazon-vpc-cni"
+	TypeNodes                Type = "kube:nodes"
+	TypeCSRs                 Type = "kube:csrs"
+	TypeEC2NodeClass         Type = "kube:ec2nodeclass"
+	TypeNodePool             Type = "kube:nodepool"
+	TypeNodeClaim            Type = "kube:nodeclaim"
+	TypeDescribeNode         Type = "text:kubectl-describe-node"
+	TypeDescribeCSR          Type = "text:kubectl-describe-csr"
+	TypeDescribePod          Type = "text:kubectl-describe-pod"
+	TypeDescribeConfigMap    Type = "text:kubectl-describe-configmap"
+	TypeDescribeNodeClaim    Type = "text:kubectl-describe-nodeclaim"
+	TypeGetNodes             Type = "text:kubectl-get-nodes"
+	TypeGetCSR               Type = "text:kubectl-get-csr"
+	TypeGetEvents            Type = "text:kubectl-get-events"
+	TypeTerraformAWSAuth     Type = "text:terraform-plan-aws-auth"
+	// TypeData is JSON or YAML that is no document eksdoctor knows (reported, not read).
+	TypeData Type = "data"
+)
+
+// AWSType is the type of AWS CLI output stored at a snapshot path (docs/snapshot-format.md):
+// "aws:ec2/describe-instances.json".
+func AWSType(snapshotPath string) Type { return Type("aws:" + snapshotPath) }
+
+// Segment is one part of a paste read as one document.
+type Segment struct {
+	Type Type
+	// Detail refines the type for people ("journal", "eksctl output", "mapRoles block").
+	Detail string
+	// First and Last are the segment's 1-based line numbers in the input (inclusive).
+	First, Last int
+	// Text is the segment's text (without Markdown fences or shell prompts).
+	Text []byte
+	// Problem says why a part recognised as Type could not be read; empty when it was.
+	Problem string
+	// value is the decoded document (JSON-compatible) when the segment is structured.
+	value any
+}
+
+// line is one input line with its 1-based number.
+type line struct {
+	n    int
+	text string
+}
+
+// maxSegmentLines bounds one structured document; longer runs are read as log text.
+const maxSegmentLines = 200000
+
+var (
+	reFence = regexp.MustCompile("^\\s{0,3}(```+|~~~+)")
+	// rePrompt is a shell prompt line: "$ kubectl …", "# journalctl …", "user@host:~$ aws …",
+	// "PS C:\> Get-…".
+	rePrompt = regexp.MustCompile(`^\s*(?:\[?[\w.@-]+(?:@[\w.-]+)?[: ][^\n$#]*\]?\s*)?[$#%]\s+(?:sudo\s+)?(kubectl|aws|eksctl|journalctl|systemctl|cat|tail|head|less|grep|egrep|terraform|helm|nodeadm|apiclient|crictl|ctr|docker|curl|dmesg|sheltie|logdog|base64|echo|k|kc)\b(.*)$|^\s*PS [A-Z]:\\[^>]*>\s+(.*)$`)
+)
+
+// Segments splits text into segments: Markdown fences first, then shell prompts, then runs of
+// log lines, structured documents and prose (see classify). Segments come in input order.
+func Segments(text []byte) []Segment {
+	lines := splitLines(text)
+	var out []Segment
+	for _, r := range regions(lines) {
+		for _, sub := range splitPrompts(r.lines) {
+			out = append(out, classify(sub.lines, r.fenced, sub.command)...)
+		}
+	}
+	return out
+}
+
+func splitLines(text []byte) []line {
+	s := string(text)
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, "\n")
+	out := make([]line, len(parts))
+	for i, p := range parts {
+		out[i] = line{n: i + 1, text: strings.TrimRight(p, "\r")}
+	}
+	return out
+}
+
+type region struct {
+	lines  []line
+	fenced bool
+}
+
+// regions splits lines at Markdown fences; fence lines themselves are dropped. Lines quoted
+// with "> " (an e-mail or Markdown quote) are unquoted first.
+func regions(lines []line) []region {
+	lines = unquote(lines)
+	var out []region
+	var cur []line
+	fence := ""
+	flush := func(fenced bool) {
+		if len(cur) > 0 {
+			out = append(out, region{lines: cur, fenced: fenced})
+		}
+		cur = nil
+	}
+	for _, l := range lines {
+		m := reFence.FindStringSubmatch(l.text)
+		switch {
+		case m != nil && fence == "":
+			flush(false)
+			fence = m[1]
+		case m != nil && strings.HasPrefix(strings.TrimSpace(l.text), fence) && strings.TrimSpace(strings.Trim(strings.TrimSpace(l.text), fence[:1])) == "":
+			flush(true)
+			fence = ""
+		default:
+			cur = append(cur, l)
+		}
+	}
+	flush(fence != "")
+	return out
+}
+
+// unquote removes one level of "> " quoting when most non-blank lines carry it.
+func unquote(lines []line) []line {
+	quoted, nonBlank := 0, 0
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			continue
+		}
+		nonBlank++
+		if strings.HasPrefix(t, ">") {
+			quoted++
+		}
+	}
+	if nonBlank == 0 || quoted*10 < nonBlank*8 {
+		return lines
+	}
+	out := make([]line, len(lines))
+	for i, l := range lines {
+		t := strings.TrimLeft(l.text, " ")
+		if strings.HasPrefix(t, ">") {
+			t = strings.TrimPrefix(strings.TrimPrefix(t, ">"), " ")
+			l.text = t
+		}
+		out[i] = l
+	}
+	return out
+}
+
+type subRegion struct {
+	lines   []line
+	command string // the shell command that printed these lines, if a prompt preceded them
+}
+
+// splitPrompts splits lines at shell prompt lines; each part remembers the command before it.
+func splitPrompts(lines []line) []subRegion {
+	var out []subRegion
+	cur := subRegion{}
+	for _, l := range lines {
+		if m := rePrompt.FindStringSubmatch(l.text); m != nil {
+			if len(cur.lines) > 0 {
+				out = append(out, cur)
+			}
+			cmd := strings.TrimSpace(m[1] + m[2])
+			if m[3] != "" {
+				cmd = strings.TrimSpace(m[3])
+			}
+			cur = subRegion{command: cmd}
+			continue
+		}
+		cur.lines = append(cur.lines, l)
+	}
+	if len(cur.lines) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func joinLines(lines []line) []byte {
+	var b bytes.Buffer
+	for _, l := range lines {
+		b.WriteString(l.text)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// trimBlank drops leading and trailing blank lines.
+func trimBlank(lines []line) []line {
+	for len(lines) > 0 && strings.TrimSpace(lines[0].text) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1].text) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+func seg(t Type, detail string, lines []line) Segment {
+	return Segment{Type: t, Detail: detail, First: lines[0].n, Last: lines[len(lines)-1].n, Text: joinLines(lines)}
+}
+
+// classify reads one block (a fenced block, or the text between prompts) as segments. A block
+// that is one structured document is read as that document; a fenced block that is not is log
+// text; unfenced text is cut into paragraphs, each read as a document, a run of log lines, or prose.
+func classify(lines []line, fenced bool, command string) []Segment {
+	lines = trimBlank(lines)
+	if len(lines) == 0 {
+		return nil
+	}
+	if segs, ok := structured(lines, command); ok {
+		return segs
+	}
+	if fenced || command != "" {
+		return []Segment{seg(TypeLog, logDetail(lines), lines)}
+	}
+	return paragraphs(lines)
+}
+
+// paragraphs reads unfenced text paragraph by paragraph (blank-line separated); consecutive
+// paragraphs that are neither log nor prose are joined and read as one document (YAML with blank
+// lines, kubectl describe output).
+func paragraphs(lines []line) []Segment {
+	var paras [][]line
+	var cur []line
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) == "" {
+			if len(cur) > 0 {
+				paras = append(paras, cur)
+				cur = nil
+			}
+			continue
+		}
+		cur = append(cur, l)
+	}
+	if len(cur) > 0 {
+		paras = append(paras, cur)
+	}
+	var out []Segment
+	for i := 0; i < len(paras); i++ {
+		p := paras[i]
+		if structuredStart(p) {
+			// join the following paragraphs while the whole still reads as a document
+			j := i + 1
+			best, bestJ := []Segment(nil), i
+			if segs, ok := structured(p, ""); ok {
+				best, bestJ = segs, i
+			}
+			for ; j < len(paras) && j < i+20 && !proseLike(paras[j]); j++ {
+				joined := append(append([]line{}, p...), flatten(paras[i+1:j+1])...)
+				if segs, ok := structured(joined, ""); ok {
+					best, bestJ = segs, j
+				}
+			}
+			if best != nil {
+				out = append(out, best...)
+				i = bestJ
+				continue
+			}
+		}
+		out = append(out, logOrProse(p)...)
+	}
+	return mergeAdjacent(out)
+}
+
+func flatten(ps [][]line) []line {
+	var out []line
+	for _, p := range ps {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// logOrProse reads a paragraph as log text when any of its lines has a log line's shape (the
+// lines between are the same output: wrapped text, messages without a prefix), and as prose
+// otherwise.
+func logOrProse(lines []line) []Segment {
+	for _, l := range lines {
+		if logLine(l.text) {
+			return []Segment{seg(TypeLog, logDetail(lines), lines)}
+		}
+	}
+	return []Segment{seg(TypeProse, "", lines)}
+}
+
+// mergeAdjacent joins consecutive log segments and consecutive prose segments.
+func mergeAdjacent(in []Segment) []Segment {
+	var out []Segment
+	for _, s := range in {
+		if n := len(out); n > 0 && (s.Type == TypeLog || s.Type == TypeProse) && out[n-1].Type == s.Type {
+			prev := &out[n-1]
+			gap := s.First - prev.Last - 1
+			prev.Text = append(append(prev.Text, bytes.Repeat([]byte("\n"), gap)...), s.Text...)
+			prev.Last = s.Last
+			if s.Type == TypeLog && prev.Detail != s.Detail {
+				prev.Detail = "mixed log lines"
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// proseLike reports whether a paragraph reads as sentences: no log line, no key: value or list
+// structure on most lines.
+func proseLike(p []line) bool {
+	structuredLines := 0
+	for _, l := range p {
+		t := l.text
+		if logLine(t) || reYAMLish.MatchString(t) || strings.HasPrefix(t, " ") || strings.HasPrefix(t, "\t") {
+			structuredLines++
+		}
+	}
+	return structuredLines*2 < len(p)
+}
+
+var reYAMLish = regexp.MustCompile(`^\s*(?:- )?[A-Za-z0-9_./"-]+:(?:\s|$)|^\s*- `)
+
+// structuredStart reports whether a paragraph may begin a document: YAML keys, JSON, MIME,
+// a script, TOML tables, kubectl describe or table output.
+func structuredStart(p []line) bool {
+	t := strings.TrimSpace(p[0].text)
+	return reYAMLish.MatchString(p[0].text) || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "#!") ||
+		strings.HasPrefix(strings.ToLower(t), "mime-version") || strings.HasPrefix(t, "<powershell>") || reTableHeader.MatchString(p[0].text) ||
+		strings.HasPrefix(t, "apiVersion") || strings.HasPrefix(t, "Content-Type")
+}
+
+// Log line shapes: timestamps of journald, syslog, klog, ISO 8601 (CRI, eksctl, bootstrap.sh,
+// CloudWatch exports), console boot lines, JSON and logfmt records, and the error lines of the
+// AWS CLI, kubectl, Terraform, CloudFormation, CDK and Pulumi.
+var logShapes = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"journal", regexp.MustCompile(`^\s*(?:[A-Z][a-z]{2} )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d\d:\d\d:\d\d`)},
+	{"klog", regexp.MustCompile(`^\s*[IWEF]\d{4}\s+\d\d:\d\d:\d\d`)},
+	{"timestamped", regexp.MustCompile(`^\s*(?:<\d+>)?\[?\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d(?::\d\d)?`)},
+	{"console", regexp.MustCompile(`^\s*\[\s*\d+\.\d+\]|^\s*\[\s*(?:OK|FAILED|DEPEND|TIME|\*+)\s*\]|^\s*(?:Starting|Started|Stopped|Stopping|Finished|Reached target|Failed to start|Mounting|Mounted) .{3,}\.{0,3}$`)},
+	{"JSON", regexp.MustCompile(`^\s*\{.*"(?:level|lvl|msg|message|ts|time|log|logger|caller|severity)"\s*:`)},
+	{"logfmt", regexp.MustCompile(`(?:^|\s)(?:time|ts)="?\d{4}-\d\d-\d\d|(?:^|\s)level=\w+\s.*\bmsg=`)},
+	{"syslog", regexp.MustCompile(`^\s*[\w.-]+\[\d+\]:\s|^\s*[\w.-]+\s+[\w.@-]+\[\d+\]:\s`)},
+	{"tool error", regexp.MustCompile(`^\s*(?:[│|╷╵]\s*)?(?:Error|Warning|error|ERROR|FATAL|fatal|panic):\s|^\s*An error occurred \(|^\s*Error from server|^\s*(?:Resource handler returned message|Status Reason|StatusReason|Cause|Reason):\s|^\s*(?:CREATE|UPDATE|DELETE|ROLLBACK)_(?:FAILED|IN_PROGRESS|COMPLETE)\b|\s(?:CREATE|UPDATE|DELETE)_FAILED\s|^\s*[✖❌✗]|^\s*\[(?:ℹ|✖|!|✔|▶|eks-bootstrap)\]`)},
+	{"level-first", regexp.MustCompile(`^\s*\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|FATAL|CRITICAL)\]?[\s:\]]`)},
+	{"cloud-init", regexp.MustCompile(`^\s*(?:Cloud-init v\.|ci-info:|cloud-init\[\d+\]|util\.py\[|\+ /etc/eks/)`)},
+	{"time-only", regexp.MustCompile(`^\s*\d\d:\d\d:\d\d(?:[.,]\d+)?\s`)},
+	{"kubectl events", regexp.MustCompile(`^\s*(?:\S+\s+)?(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+\S`)},
+}
+
+// logLine reports whether a line has the shape of a log or tool error line.
+func logLine(s string) bool {
+	if len(strings.TrimSpace(s)) < 8 {
+		return false
+	}
+	for _, sh := range logShapes {
+		if sh.re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// logDetail names the dominant line shape of a log segment.
+func logDetail(lines []line) string {
+	count := map[string]int{}
+	for _, l := range lines {
+		for _, sh := range logShapes {
+			if sh.re.MatchString(l.text) {
+				count[sh.name]++
+				break
+			}
+		}
+	}
+	best, n := "text", 0
+	for _, sh := range logShapes {
+		if count[sh.name] > n {
+			best, n = sh.name, count[sh.name]
+		}
+	}
+	return best
+}

@@ -1,0 +1,418 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
+)
+
+// structured reads a block as one or more structured documents. It reports false when the
+// block is not one (log text or prose), so the caller reads it line by line.
+func structured(lines []line, command string) ([]Segment, bool) {
+	if len(lines) > maxSegmentLines {
+		return nil, false
+	}
+	text := joinLines(lines)
+	first := strings.TrimSpace(lines[0].text)
+	switch {
+	case strings.HasPrefix(first, "{") || strings.HasPrefix(first, "["):
+		if s, ok := jsonDocs(lines, text); ok {
+			return s, true
+		}
+	case strings.HasPrefix(strings.ToLower(first), "mime-version:") || strings.HasPrefix(strings.ToLower(first), "content-type: multipart/"):
+		return []Segment{seg(TypeUserData, "MIME multipart user data", lines)}, true
+	case strings.HasPrefix(first, "<powershell>"):
+		return []Segment{seg(TypeUserData, "PowerShell user data", lines)}, true
+	case strings.HasPrefix(first, "#!"):
+		return []Segment{seg(TypeUserData, "shell script", lines)}, true
+	case strings.HasPrefix(first, "#cloud-config"):
+		return []Segment{seg(TypeUserData, "cloud-config", lines)}, true
+	}
+	if tomlSettings(lines) {
+		return []Segment{seg(TypeUserData, "Bottlerocket TOML settings", lines)}, true
+	}
+	if s, ok := base64Blob(lines); ok {
+		return []Segment{s}, true
+	}
+	if s, ok := kubectlText(lines, command); ok {
+		return s, true
+	}
+	if s, ok := terraformAWSAuth(lines); ok {
+		return []Segment{s}, true
+	}
+	if s, ok := yamlDocs(lines); ok {
+		return s, true
+	}
+	if s, ok := bootstrapScript(lines); ok {
+		return []Segment{s}, true
+	}
+	if s, ok := mapRolesFragment(lines); ok {
+		return []Segment{s}, true
+	}
+	return nil, false
+}
+
+var (
+	reRoleArnKey = regexp.MustCompile(`(?i)^\s*(?:-\s*)?"?rolearn"?\s*[:=]`)
+	reFragKey    = regexp.MustCompile(`^\s*(-\s+)?"?([A-Za-z_]+)"?\s*[:=](?:\s+|$|")(.*?)\s*,?\s*$`)
+	reFragItem   = regexp.MustCompile(`^\s*-\s+"?([^"]+?)"?\s*,?\s*$`)
+)
+
+// mapRolesFragment reads a piece of aws-auth's mapRoles cut out of a ConfigMap, a Terraform
+// rendering or a chat message (entries whose indentation or quoting no longer parse as YAML): it
+// collects each entry's rolearn, username and groups.
+func mapRolesFragment(lines []line) (Segment, bool) {
+	n := 0
+	for _, l := range lines {
+		if reRoleArnKey.MatchString(l.text) {
+			n++
+		}
+		if logLine(l.text) {
+			return Segment{}, false
+		}
+	}
+	if n == 0 {
+		return Segment{}, false
+	}
+	var entries []map[string]any
+	cur := map[string]any{}
+	inGroups := false
+	flush := func() {
+		if len(cur) > 0 {
+			entries = append(entries, cur)
+		}
+		cur = map[string]any{}
+	}
+	for _, l := range lines {
+		if m := reFragKey.FindStringSubmatch(l.text); m != nil {
+			key := strings.ToLower(m[2])
+			val := strings.Trim(m[3], `"' `)
+			if m[1] != "" || cur[key] != nil {
+				flush()
+			}
+			inGroups = key == "groups"
+			switch key {
+			case "rolearn", "username":
+				cur[key] = val
+			case "groups":
+				var gs []any
+				for _, g := range strings.FieldsFunc(strings.Trim(val, "[]"), func(r rune) bool { return r == ',' || r == ' ' }) {
+					if g = strings.Trim(g, `"'`); g != "" {
+						gs = append(gs, g)
+					}
+				}
+				cur["groups"] = gs
+			}
+			continue
+		}
+		if m := reFragItem.FindStringSubmatch(l.text); m != nil && inGroups {
+			gs, _ := cur["groups"].([]any)
+			cur["groups"] = append(gs, m[1])
+		}
+	}
+	flush()
+	var list []any
+	for _, e := range entries {
+		if _, ok := e["rolearn"]; ok {
+			list = append(list, e)
+		}
+	}
+	if len(list) == 0 {
+		return Segment{}, false
+	}
+	s := seg(TypeAWSAuth, "aws-auth mapRoles fragment", lines)
+	s.value = list
+	return s, true
+}
+
+// jsonDocs reads one JSON value, or a sequence of them (paginated CLI output). A block of one
+// JSON log record per line is not a document (it is a log).
+func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
+	jsonLines := 0
+	for _, l := range lines {
+		if jsonRecord(l.text) {
+			jsonLines++
+		}
+	}
+	if jsonLines*2 > len(lines) {
+		return nil, false // one JSON log record per line: a log
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	var docs []any
+	for {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			if err.Error() == "EOF" {
+				break
+			}
+			if len(docs) == 0 {
+				if looksAWSAuth(text) {
+					s := seg(TypeAWSAuth, "aws-auth ConfigMap (JSON that does not parse)", lines)
+					s.Problem = "not valid JSON: " + err.Error()
+					return []Segment{s}, true
+				}
+				// "[ERROR] …", a cut JSON record: not a document; read as text
+				return nil, false
+			}
+			break
+		}
+		docs = append(docs, v)
+	}
+	if len(docs) == 0 {
+		return nil, false
+	}
+	s := seg(TypeData, "JSON", lines)
+	s.Type, s.Detail = docType(docs[0])
+	if len(docs) > 1 {
+		s.value = docs
+	} else {
+		s.value = docs[0]
+	}
+	return []Segment{s}, true
+}
+
+// docType names a decoded JSON/YAML document: a Kubernetes object by kind (and name), node
+// configuration, Bottlerocket settings, or AWS CLI output by its top-level key.
+func docType(v any) (Type, string) {
+	switch d := v.(type) {
+	case map[string]any:
+		kind, _ := d["kind"].(string)
+		name := layout.Lookup(d, "metadata.name")
+		switch kind {
+		case "ConfigMap":
+			if _, ok := d["data"].(map[string]any); ok && (name == "aws-auth" || hasAny(d["data"], "mapRoles", "mapUsers", "mapAccounts")) {
+				return TypeAWSAuth, "aws-auth ConfigMap"
+			}
+			if name == "amazon-vpc-cni" {
+				return TypeVPCCNIConfig, "ConfigMap amazon-vpc-cni"
+			}
+			return TypeData, "ConfigMap " + name
+		case "NodeConfig":
+			return TypeNodeConfig, "nodeadm NodeConfig"
+		case "Config":
+			if _, ok := d["clusters"]; ok {
+				return TypeKubeconfig, "kubeconfig"
+			}
+		case "KubeletConfiguration":
+			return TypeKubeletConfig, "KubeletConfiguration"
+		case "EC2NodeClass":
+			return TypeEC2NodeClass, "Karpenter EC2NodeClass " + name
+		case "NodePool":
+			return TypeNodePool, "Karpenter NodePool " + name
+		case "NodeClaim":
+			return TypeNodeClaim, "Karpenter NodeClaim " + name
+		case "Node":
+			return TypeNodes, "Node " + name
+		case "CertificateSigningRequest":
+			return TypeCSRs, "CertificateSigningRequest " + name
+		case "List", "NodeList", "CertificateSigningRequestList", "ConfigMapList", "EC2NodeClassList", "NodeClaimList", "NodePoolList":
+			items, _ := d["items"].([]any)
+			if len(items) > 0 {
+				t, detail := docType(items[0])
+				switch t {
+				case TypeNodes, TypeCSRs, TypeNodeClaim, TypeEC2NodeClass, TypeNodePool:
+					return t, strings.TrimSuffix(strings.Fields(detail + " ")[0], " ") + " list"
+				}
+				return t, detail
+			}
+			switch kind {
+			case "NodeList":
+				return TypeNodes, "empty Node list"
+			case "CertificateSigningRequestList":
+				return TypeCSRs, "empty CSR list"
+			}
+			return TypeData, "empty List"
+		}
+		if kind == "" {
+			if hasAny(d, "mapRoles", "mapUsers") {
+				return TypeAWSAuth, "aws-auth data block"
+			}
+			if s, ok := d["settings"].(map[string]any); ok && hasAny(s, "kubernetes", "host-containers", "aws", "updates", "motd", "network") {
+				return TypeBottlerocketSettings, "Bottlerocket settings"
+			}
+			if k, ok := d["kubernetes"].(map[string]any); ok && hasAny(k, "cluster-name", "api-server", "cluster-certificate") {
+				return TypeBottlerocketSettings, "Bottlerocket settings"
+			}
+			if _, ok := d["clusters"]; ok && hasAny(d, "users", "contexts") {
+				return TypeKubeconfig, "kubeconfig"
+			}
+			for key := range d {
+				if e, ok := layout.ByPasteKey(key); ok && !strings.HasPrefix(e.Path, "kube/") {
+					return AWSType(e.Path), strings.Fields(e.Command)[0] + " " + strings.Join(strings.Fields(e.Command)[1:3], " ") + " output"
+				}
+			}
+		}
+	case []any:
+		if len(d) > 0 {
+			if m, ok := d[0].(map[string]any); ok && hasAny(m, "rolearn", "roleARN", "userarn") {
+				return TypeAWSAuth, "mapRoles list"
+			}
+		}
+	}
+	return TypeData, "data"
+}
+
+func hasAny(v any, keys ...string) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+var reAWSAuthKey = regexp.MustCompile(`(?m)^\s*"?(mapRoles|mapUsers|maproles|mapusers|map_roles)"?\s*[:=]`)
+
+// looksAWSAuth reports whether text holds aws-auth's data keys.
+func looksAWSAuth(text []byte) bool { return reAWSAuthKey.Match(text) }
+
+// yamlDocs reads YAML documents separated by "---". Each document that is a known type becomes
+// a segment; a block that holds no mapping or list, or only scalars, is not YAML here.
+func yamlDocs(lines []line) ([]Segment, bool) {
+	if !reYAMLish.MatchString(lines[0].text) && !strings.HasPrefix(strings.TrimSpace(lines[0].text), "---") {
+		return nil, false
+	}
+	var docs [][]line
+	var cur []line
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) == "---" || strings.HasPrefix(l.text, "--- ") {
+			if len(trimBlank(cur)) > 0 {
+				docs = append(docs, trimBlank(cur))
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, l)
+	}
+	if len(trimBlank(cur)) > 0 {
+		docs = append(docs, trimBlank(cur))
+	}
+	var out []Segment
+	for _, d := range docs {
+		text := joinLines(d)
+		var v any
+		if err := yaml.Unmarshal(text, &v); err != nil {
+			if looksAWSAuth(text) {
+				s := seg(TypeAWSAuth, "aws-auth ConfigMap (YAML that does not parse)", d)
+				s.Problem = "not valid YAML: " + strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
+				out = append(out, s)
+				continue
+			}
+			return nil, false
+		}
+		switch v.(type) {
+		case map[string]any, []any:
+		default:
+			return nil, false
+		}
+		t, detail := docType(v)
+		if t == TypeData && !k8sObject(v) {
+			// YAML-shaped text that is no document we know: let the line reader decide
+			return nil, false
+		}
+		s := seg(t, detail, d)
+		s.value = v
+		out = append(out, s)
+	}
+	return out, len(out) > 0
+}
+
+// k8sObject reports whether v has apiVersion and kind.
+func k8sObject(v any) bool { return hasAny(v, "apiVersion") && hasAny(v, "kind") }
+
+var reTOMLTable = regexp.MustCompile(`^\s*\[\[?settings(\.[A-Za-z0-9_."-]+)*\]\]?\s*(#.*)?$`)
+
+// tomlSettings reports whether the block is Bottlerocket TOML (a [settings…] table first).
+func tomlSettings(lines []line) bool {
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		return reTOMLTable.MatchString(t) || strings.HasPrefix(t, "settings.")
+	}
+	return false
+}
+
+var reBase64 = regexp.MustCompile(`^[A-Za-z0-9+/=]+$`)
+
+// base64Blob recognises user data as EC2 returns it: one base64 token (possibly wrapped).
+func base64Blob(lines []line) (Segment, bool) {
+	var b strings.Builder
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if !reBase64.MatchString(t) {
+			return Segment{}, false
+		}
+		b.WriteString(t)
+	}
+	s := b.String()
+	if len(s) < 24 {
+		return Segment{}, false
+	}
+	raw, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		if raw, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "=")); err != nil {
+			return Segment{}, false
+		}
+	}
+	if !bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) && invalidUTF8(raw) > 0 {
+		return Segment{}, false
+	}
+	return seg(TypeUserData, "base64 user data", lines), true
+}
+
+var reBootstrapCall = regexp.MustCompile(`(?m)^\s*(?:sudo\s+|exec\s+|bash\s+|sh\s+|&\s*)?(?:/etc/eks/bootstrap\.sh|\./bootstrap\.sh|/etc/eks/bootstrap\b|"?[A-Za-z]:?[\\/][^\s"]*Start-EKSBootstrap\.ps1"?|nodeadm\s+init\b)`)
+
+// reShellLine is a line of a shell script: a comment, an assignment, a common command or keyword,
+// a continuation of the previous line.
+var reShellLine = regexp.MustCompile(`^\s*(?:#|[A-Za-z_][A-Za-z0-9_]*=|(?:set|export|echo|if|then|else|fi|for|do|done|while|case|esac|exit|source|sudo|yum|dnf|apt-get|systemctl|mkdir|cat|cp|mv|chmod|curl|aws|\$)\b|--[a-z]|.*\\$|\s*$)`)
+
+// bootstrapScript recognises a user data script pasted without its shebang: lines calling
+// /etc/eks/bootstrap.sh (and no log line).
+func bootstrapScript(lines []line) (Segment, bool) {
+	text := joinLines(lines)
+	if !reBootstrapCall.Match(text) {
+		return Segment{}, false
+	}
+	shell := 0
+	for _, l := range lines {
+		if reShellLine.MatchString(l.text) || reBootstrapCall.MatchString(l.text) {
+			shell++
+		}
+	}
+	if shell*2 < len(lines) {
+		return Segment{}, false
+	}
+	for _, l := range lines {
+		if logLine(l.text) {
+			return Segment{}, false
+		}
+	}
+	return seg(TypeUserData, "shell script", lines), true
+}
+
+// jsonRecord reports whether a line is one JSON log record: an object with a level or severity
+// and a message, or a timestamp and a message (IPAMD, Karpenter, nodeadm, CloudWatch exports).
+func jsonRecord(l string) bool {
+	t := strings.TrimSpace(l)
+	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
+		return false
+	}
+	var m map[string]any
+	if json.Unmarshal([]byte(t), &m) != nil {
+		return false
+	}
+	msg := hasAny(m, "msg", "message", "log", "MESSAGE")
+	return msg && hasAny(m, "level", "lvl", "severity", "ts", "time", "timestamp", "@timestamp", "logger", "caller")
+}

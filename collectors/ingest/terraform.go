@@ -1,0 +1,126 @@
+package ingest
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/awsauth"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+var (
+	// reTFResource is the header of one resource in a Terraform plan.
+	reTFResource = regexp.MustCompile(`^\s*#\s+(\S+)\s+(will be (?:updated in-place|destroyed|created|replaced)|must be replaced)`)
+	reTFAWSAuth  = regexp.MustCompile(`kubernetes_config_map(?:_v1)?(?:_data)?\.aws_auth|resource "kubernetes_config_map(?:_v1)?(?:_data)?" "aws_auth"`)
+	// reTFHeredoc opens a heredoc attribute: `~ "mapRoles" = <<-EOT` (the marker's column matters).
+	reTFHeredoc = regexp.MustCompile(`^(\s*)([-+~])\s+"?(mapRoles|mapUsers)"?\s*=\s*<<[-~]?(\w+)`)
+)
+
+// tfPlan is a Terraform plan's view of aws-auth: the role mappings before and after, per resource.
+type tfPlan struct {
+	before, after []evidence.RoleMapping
+	// resources names the aws-auth resources the plan touches.
+	resources []string
+	// lines maps a role ARN to the plan line that shows its entry.
+	lines map[string]int
+}
+
+// terraformAWSAuth recognises a Terraform plan that changes aws-auth (kubernetes_config_map or
+// kubernetes_config_map_v1_data "aws_auth"): Terraform prints each heredoc line with a diff
+// marker two columns left of the content, so the mappings before and after can be rebuilt.
+func terraformAWSAuth(lines []line) (Segment, bool) {
+	text := string(joinLines(lines))
+	if !reTFAWSAuth.MatchString(text) || !strings.Contains(text, "mapRoles") {
+		return Segment{}, false
+	}
+	plan := &tfPlan{lines: map[string]int{}}
+	resource := ""
+	for i := 0; i < len(lines); i++ {
+		l := lines[i].text
+		if m := reTFResource.FindStringSubmatch(l); m != nil {
+			resource = m[1]
+			if reTFAWSAuth.MatchString(m[1]) {
+				plan.resources = append(plan.resources, m[1]+" "+m[2])
+			}
+			continue
+		}
+		m := reTFHeredoc.FindStringSubmatch(l)
+		if m == nil || m[3] != "mapRoles" || (resource != "" && !reTFAWSAuth.MatchString(resource)) {
+			continue
+		}
+		col, marker, eot := len(m[1]), m[2], m[4]
+		var before, after strings.Builder
+		lineOf := map[int]int{}
+		j := i + 1
+		for ; j < len(lines); j++ {
+			t := lines[j].text
+			if strings.TrimSpace(t) == eot {
+				break
+			}
+			content, mark := t, byte(' ')
+			if len(t) > col+5 && (t[col+4] == '+' || t[col+4] == '-') && t[col+5] == ' ' && strings.TrimSpace(t[:col+4]) == "" {
+				mark = t[col+4]
+				content = t[col+6:]
+			} else if len(t) >= col+6 && strings.TrimSpace(t[:col+6]) == "" {
+				content = t[col+6:]
+			} else {
+				content = strings.TrimLeft(t, " ")
+			}
+			inBefore := marker == "-" || marker == "~" && mark != '+'
+			inAfter := marker == "+" || marker == "~" && mark != '-'
+			if inBefore {
+				before.WriteString(content + "\n")
+			}
+			if inAfter {
+				after.WriteString(content + "\n")
+			}
+			lineOf[j] = lines[j].n
+		}
+		b := awsauth.Parse(map[string]string{"mapRoles": before.String()})
+		a := awsauth.Parse(map[string]string{"mapRoles": after.String()})
+		plan.before = append(plan.before, b.Roles...)
+		plan.after = append(plan.after, a.Roles...)
+		for k := i + 1; k < j; k++ {
+			if idx := strings.Index(lines[k].text, "rolearn"); idx >= 0 {
+				for _, r := range append(b.Roles, a.Roles...) {
+					if strings.Contains(lines[k].text, r.RoleArn) {
+						if _, ok := plan.lines[r.RoleArn]; !ok {
+							plan.lines[r.RoleArn] = lines[k].n
+						}
+					}
+				}
+			}
+		}
+		i = j
+	}
+	if len(plan.resources) == 0 && len(plan.before)+len(plan.after) == 0 {
+		return Segment{}, false
+	}
+	s := seg(TypeTerraformAWSAuth, "Terraform plan changing aws-auth", lines)
+	s.value = plan
+	return s, true
+}
+
+// changes returns the mappings the plan removes (in before, absent after) and adds.
+func (p *tfPlan) changes(via string) []evidence.MappingChange {
+	in := func(list []evidence.RoleMapping, arn string) bool {
+		for _, r := range list {
+			if strings.EqualFold(r.RoleArn, arn) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []evidence.MappingChange
+	for _, r := range p.before {
+		if !in(p.after, r.RoleArn) {
+			out = append(out, evidence.MappingChange{Action: "removed", RoleArn: r.RoleArn, Username: r.Username, Groups: r.Groups, Via: via, Line: p.lines[r.RoleArn]})
+		}
+	}
+	for _, r := range p.after {
+		if !in(p.before, r.RoleArn) {
+			out = append(out, evidence.MappingChange{Action: "added", RoleArn: r.RoleArn, Username: r.Username, Groups: r.Groups, Via: via, Line: p.lines[r.RoleArn]})
+		}
+	}
+	return out
+}
