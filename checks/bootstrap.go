@@ -265,6 +265,16 @@ func bootstrapChecks() []Check {
 					}
 				}
 				it := bootstrapItem(ev, "merged NodeConfig: name %q, apiServerEndpoint %q, certificateAuthority set %v, cidr %q", b.ClusterName, b.APIServerEndpoint, b.CertificateAuthority != "", b.ServiceCIDR)
+				if len(missing) == 4 {
+					// no spec.cluster at all: the NodeConfig of a managed node group's launch template, which
+					// EKS completes with its own NodeConfig part (it carries only kubelet or containerd settings)
+					if ng := instanceNodegroup(ev); ng != nil && ng.AmiType != "CUSTOM" {
+						return one(pass(ev.Target.InstanceID, "the NodeConfig sets no cluster details; managed node group "+ng.Name+" adds them in its own NodeConfig part", it))
+					}
+					if ev.Instance == nil {
+						return one(warn(ev.Target.InstanceID, "NodeConfig has no spec.cluster: complete only as a managed node group's launch template user data (EKS adds its own NodeConfig); on a self-managed or Karpenter node nodeadm rejects it", it))
+					}
+				}
 				if len(missing) > 0 {
 					return one(fail(ev.Target.InstanceID, "NodeConfig lacks "+strings.Join(missing, ", "), it))
 				}

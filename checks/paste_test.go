@@ -67,7 +67,18 @@ func pasteCases() []checkCase {
 	removedAdmin := evidence.MappingChange{Action: "removed", RoleArn: admin.RoleArn, Username: "admin", Groups: admin.Groups, Via: "terraform plan"}
 	addedNode := removedNode
 	addedNode.Action = "added"
+	kubeletOnly := func(instance bool) func(ev *evidence.Evidence) {
+		return func(ev *evidence.Evidence) {
+			ev.Bootstrap = &evidence.BootstrapConfig{Format: evidence.FormatNodeConfig, CallsBootstrap: true}
+			if !instance {
+				ev.Instance = nil
+				ev.AddGapForce(evidence.KindInstance, "not in the input given")
+			}
+		}
+	}
 	return []checkCase{
+		{"bootstrap.nodeconfig-incomplete", "pasted NodeConfig with only kubelet settings", kubeletOnly(false), StatusWarn, "complete only as a managed node group"},
+		{"bootstrap.nodeconfig-incomplete", "managed node group NodeConfig with only kubelet settings", kubeletOnly(true), StatusPass, "adds them in its own NodeConfig part"},
 		{"auth.role-path", "pasted aws-auth, pathed entry", withRoles(admin, pathed), StatusFail, "compares ARNs without the IAM path"},
 		{"auth.role-path", "pasted aws-auth, no path", withRoles(admin, node), StatusPass, "no mapRoles entry carries an IAM path"},
 		{"auth.wrong-username", "pasted aws-auth, node entry with wrong username", withRoles(admin, wrongUser), StatusFail, `username "test"`},

@@ -101,7 +101,7 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 func signatureHits(logs *evidence.NodeLogs, id string) (failing, normal []evidence.SignatureHit) {
 	for _, h := range logs.Hits {
 		switch {
-		case !h.Normal && h.Finding == id:
+		case !h.Normal && h.Finding == id && h.Count >= max(h.MinCount, 1):
 			failing = append(failing, h)
 		case h.Normal:
 			for _, r := range h.Resolves {

@@ -66,6 +66,9 @@ type SignatureHit struct {
 	Resolves []string
 	// ConsequenceOf lists findings that, when they fail in the same input, explain these lines.
 	ConsequenceOf []string
+	// MinCount is how many lines make a failure (a line printed once by healthy nodes fails
+	// only when it repeats); 0 and 1 mean one.
+	MinCount int64 `json:",omitempty"`
 	Meaning       string
 	Count         int64
 	First         LogLine

@@ -184,7 +184,11 @@ func (rd *reader) logs(segs []Segment, block int) {
 			// structured objects: scan their condition messages as lines
 			text = conditionLines(s.value)
 		}
-		_ = sc.Scan(bytes.NewReader(text), Origin(rd.name, *s)[len("paste:"):], streamOf(s))
+		first := int64(s.First)
+		if s.value != nil {
+			first = 1 // condition lines rendered from an object
+		}
+		_ = sc.ScanFrom(bytes.NewReader(text), rd.name, streamOf(s), first)
 		scanned = append(scanned, i)
 	}
 	if len(scanned) == 0 {

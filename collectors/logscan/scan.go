@@ -46,6 +46,9 @@ type Signature struct {
 	// ConsequenceOf lists findings that, when they fail in the same input, explain this line:
 	// it is then reported as their consequence, not as a cause.
 	ConsequenceOf []string
+	// MinCount is how many matching lines make a failure: a line healthy nodes print once (a
+	// first attempt that is retried) is a failure only when it repeats. 0 and 1 mean one line.
+	MinCount int
 	// Meaning is one sentence shown with the evidence.
 	Meaning string
 	// Source is the URL of the code that emits the message or of a public report showing it.
@@ -163,6 +166,12 @@ func MustDefault() *Scanner {
 // Scan reads r to its end as the log stream at path (kind stream, see evidence.LogStream) and
 // records matches. It returns the read error, if any, after recording what was read before it.
 func (s *Scanner) Scan(r io.Reader, path, stream string) error {
+	return s.ScanFrom(r, path, stream, 1)
+}
+
+// ScanFrom is Scan for a stream whose first line is line firstLine of path (one part of a
+// pasted text): recorded line numbers are those of path.
+func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) error {
 	if s.buf == nil {
 		if s.Block < 4096 {
 			s.Block = BlockSize
@@ -171,7 +180,7 @@ func (s *Scanner) Scan(r io.Reader, path, stream string) error {
 	}
 	st := evidence.LogStream{Path: path, Stream: stream}
 	s.base = s.seq
-	var line int64 = 1 // line number of the first byte of the block
+	line := max(firstLine, 1) // line number of the first byte of the block
 	carry := 0         // bytes at the start of buf carried over from the previous read
 	inLong := false    // the block starts in the middle of an over-long line
 	var rerr error
@@ -279,7 +288,7 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 	sg := &s.sigs[i]
 	if h == nil {
 		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
-			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, Meaning: sg.Meaning, First: l}
+			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++
