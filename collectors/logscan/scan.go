@@ -181,8 +181,8 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 	st := evidence.LogStream{Path: path, Stream: stream}
 	s.base = s.seq
 	line := max(firstLine, 1) // line number of the first byte of the block
-	carry := 0         // bytes at the start of buf carried over from the previous read
-	inLong := false    // the block starts in the middle of an over-long line
+	carry := 0                // bytes at the start of buf carried over from the previous read
+	inLong := false           // the block starts in the middle of an over-long line
 	var rerr error
 	for {
 		n, err := io.ReadFull(r, s.buf[carry:])
