@@ -53,11 +53,16 @@ not its name, and the report says what it was read as:
                       any of them extracted into a directory (docs/bundle-formats.md);
   a snapshot          directory or .tar.gz of AWS CLI / kubectl outputs: every instance
                       without a Node is diagnosed (docs/snapshot-format.md);
-  one artefact        (a file or - for standard input) a journal / kubelet / containerd /
-                      nodeadm / cloud-init excerpt, an ipamd or aws-node JSON log, user data in
-                      any encoding, an aws-auth ConfigMap or its mapRoles block, Bottlerocket
-                      settings JSON or TOML, a NodeConfig, or the JSON of an 'aws ec2|eks|iam|
-                      autoscaling …' or 'kubectl get … -o json' command.
+  a paste             (a file or - for standard input; read once, so pipes and FIFOs
+                      work) split into documents at Markdown fences, shell prompts and
+                      paragraphs, each read by content: runs of log lines (kubelet,
+                      containerd, nodeadm, cloud-init, console, IPAMD, Karpenter, eksctl,
+                      CloudFormation, Terraform …), user data in any encoding, aws-auth (a
+                      ConfigMap, its mapRoles block or a fragment), kubelet kubeconfig and
+                      configuration, Bottlerocket settings, kubectl describe / get output and
+                      JSON, 'aws …' JSON of the snapshot layout, a Terraform plan of aws-auth.
+                      stderr lists each line range and what it was read as; --as forces one
+                      reading. Input in which nothing is recognised exits 3.
 
 Logs are matched against the catalog of known failure signatures (runtime.* findings, each with
 the first and last matching line); the node's own bootstrap configuration feeds the bootstrap.*
