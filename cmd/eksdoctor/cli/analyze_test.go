@@ -294,3 +294,26 @@ func TestAnalyzeSnapshotInput(t *testing.T) {
 		t.Fatalf("cause %v", c)
 	}
 }
+
+// TestJunkExitsThree: input in which nothing is recognised — the README, a Go file, an image,
+// random bytes, an xz archive, HTML, {} — exits 3 with a message and no report.
+func TestJunkExitsThree(t *testing.T) {
+	readme, _ := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	goSrc, _ := os.ReadFile("analyze.go")
+	rnd := make([]byte, 8192)
+	for i := range rnd {
+		rnd[i] = byte(i*7919 + i/13)
+	}
+	for name, in := range map[string][]byte{
+		"README.md": readme, "a Go file": goSrc, "random bytes": rnd,
+		"PNG":  []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"),
+		"xz":   {0xFD, '7', 'z', 'X', 'Z', 0x00, 0x00, 0x04, 0xE6, 0xD6, 0xB4, 0x46},
+		"HTML": []byte("<!DOCTYPE html><html><body><h1>Nodes not joining</h1><p>help</p></body></html>\n"),
+		"{}":   []byte("{}\n"),
+	} {
+		code, _, out, stderr := analyze(t, string(in), "-")
+		if code != ExitNothingChecked || out != "" || !strings.Contains(stderr, "recognised") {
+			t.Errorf("%s: exit %d, report %d bytes, stderr %q", name, code, len(out), stderr)
+		}
+	}
+}
