@@ -578,6 +578,11 @@ func kubeCases() []checkCase {
 			ev.Bootstrap.Taints = []string{"dedicated=gpu:NoSchedule"}
 		}, StatusFail, "dedicated=gpu:NoSchedule"},
 		{"runtime.cni-not-ready", "pods not ready", func(ev *evidence.Evidence) { ev.AWSNode.Ready = 1 }, StatusWarn, "2 of 3"},
+		{"runtime.cni-not-ready", "pods not ready and the node NotReady", func(ev *evidence.Evidence) {
+			ev.AWSNode.Ready = 1
+			ev.Nodes = []evidence.Node{{Name: ev.Instance.PrivateDNSName, ProviderID: "aws:///eu-west-1a/" + ev.Instance.ID, Ready: false}}
+			ev.Mark(evidence.KindNodes, "test")
+		}, StatusFail, "is NotReady"},
 		{"runtime.cni-not-ready", "ok", nil, StatusPass, ""},
 		{"auth.node-manager-rbac", "manager binding deleted", func(ev *evidence.Evidence) { delete(ev.NodeRBAC.ClusterRoleBindings, "eks:node-manager") }, StatusFail, "ClusterRoleBinding eks:node-manager"},
 		{"auth.node-manager-rbac", "self-managed", func(ev *evidence.Evidence) {

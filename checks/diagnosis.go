@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
 
 // Diagnosis states the most likely reason the node does not join.
@@ -18,6 +20,48 @@ type Diagnosis struct {
 	Chain []string `json:"chain"`
 	// Ranked lists every failing finding ID, most likely cause first.
 	Ranked []string `json:"ranked"`
+	// Verdict is the headline (Judge); Unchecked the join-path checks that could not run;
+	// Node the target's Node when it joined.
+	Verdict   Verdict     `json:"verdict"`
+	Unchecked []Unchecked `json:"unchecked"`
+	Node      *NodeState  `json:"node,omitempty"`
+}
+
+// Conclude ranks the failing findings (Diagnose) and decides the verdict (Judge) for ev.
+func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) Diagnosis {
+	d := Diagnose(findings, metas)
+	d.Verdict, d.Unchecked, d.Node = Judge(findings, metas, ev)
+	if d.Unchecked == nil {
+		d.Unchecked = []Unchecked{}
+	}
+	switch d.Verdict {
+	case VerdictJoined:
+		state := "Ready"
+		if !d.Node.Ready {
+			state = "NotReady"
+		}
+		name := d.Node.Name
+		if name == "" {
+			name = "the node"
+		}
+		prefix := fmt.Sprintf("%s joined the cluster and is %s (%s)", name, state, d.Node.Evidence)
+		if d.MostLikelyCause != "" && !d.Node.Ready {
+			d.Summary = prefix + "; why it is not Ready: " + d.Summary
+		} else if d.MostLikelyCause != "" {
+			d.Summary = prefix + "; other problems remain: " + d.Summary
+		} else {
+			d.Summary = prefix
+		}
+	case VerdictInconclusive:
+		ids := make([]string, 0, len(d.Unchecked))
+		for _, u := range d.Unchecked {
+			ids = append(ids, u.ID)
+		}
+		d.Summary = fmt.Sprintf("inconclusive: no check failed, but %d check%s of the join path could not run (%s)", len(ids), plural(int64(len(ids))), strings.Join(ids, ", "))
+	case VerdictNoCauseFound:
+		d.Summary = "no cause found: every check of the join path ran and none failed"
+	}
+	return d
 }
 
 // Diagnose ranks failing findings: a finding explained by another failing finding (Meta.Explains)

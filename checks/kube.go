@@ -163,7 +163,12 @@ func evalAWSNode(ev *evidence.Evidence) []Finding {
 		}
 	}
 	if ds.Desired > ds.Ready {
-		return one(warn("kube-system/aws-node", fmt.Sprintf("%d of %d aws-node pods are not ready", ds.Desired-ds.Ready, ds.Desired), it))
+		msg := fmt.Sprintf("%d of %d aws-node pods are not ready", ds.Desired-ds.Ready, ds.Desired)
+		if n := JoinedNode(ev); n != nil && !n.Ready {
+			// the target registered but stays NotReady: the missing CNI is its cause, not a detail
+			return one(fail("kube-system/aws-node", msg+"; node "+n.Name+" is NotReady", it))
+		}
+		return one(warn("kube-system/aws-node", msg, it))
 	}
 	return one(pass("kube-system/aws-node", fmt.Sprintf("aws-node ready on %d/%d nodes and tolerates the node's taints", ds.Ready, ds.Desired), it))
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/fatih/color"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -31,12 +32,15 @@ type FleetSummary struct {
 	Failing int `json:"failing"`
 	// Causes counts instances by most likely cause.
 	Causes map[string]int `json:"causes"`
+	// Verdicts counts the diagnosed instances by verdict (cause-found, no-cause-found, inconclusive).
+	Verdicts map[string]int `json:"verdicts"`
 }
 
 // Summarize fills Summary from Instances and Joined.
 func (f *Fleet) Summarize() {
-	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Causes: map[string]int{}}
+	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Causes: map[string]int{}, Verdicts: map[string]int{}}
 	for _, r := range f.Instances {
+		f.Summary.Verdicts[string(r.Diagnosis.Verdict)]++
 		if r.Summary.Fail > 0 {
 			f.Summary.Failing++
 		}
@@ -58,7 +62,10 @@ func FleetJSONAny(w io.Writer, v any) error {
 
 func causeOf(r *Report) (string, string) {
 	if r.Diagnosis.MostLikelyCause == nil {
-		return "-", "no failing check"
+		if r.Diagnosis.Verdict == checks.VerdictInconclusive {
+			return "(inconclusive)", r.Diagnosis.Summary
+		}
+		return "-", "no cause found"
 	}
 	return *r.Diagnosis.MostLikelyCause, findFinding(r.Findings, *r.Diagnosis.MostLikelyCause).Message
 }

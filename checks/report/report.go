@@ -40,11 +40,17 @@ type Report struct {
 
 // Diagnosis is checks.Diagnosis with mostLikelyCause null when nothing fails.
 type Diagnosis struct {
-	MostLikelyCause *string  `json:"mostLikelyCause"`
-	Resource        string   `json:"resource,omitempty"`
-	Summary         string   `json:"summary"`
-	Chain           []string `json:"chain"`
-	Ranked          []string `json:"ranked"`
+	// Verdict is cause-found, no-cause-found, inconclusive or joined (checks.Judge).
+	Verdict         checks.Verdict `json:"verdict"`
+	MostLikelyCause *string        `json:"mostLikelyCause"`
+	Resource        string         `json:"resource,omitempty"`
+	Summary         string         `json:"summary"`
+	Chain           []string       `json:"chain"`
+	Ranked          []string       `json:"ranked"`
+	// Unchecked lists the checks of the join path that could not run, with the reason.
+	Unchecked []checks.Unchecked `json:"unchecked"`
+	// Node is the target's Node when it joined.
+	Node *checks.NodeState `json:"node,omitempty"`
 }
 
 // InputProblem is one unusable input file.
@@ -77,7 +83,10 @@ func New(ev *evidence.Evidence, findings []checks.Finding, d checks.Diagnosis, c
 	if !ev.CollectedAt.IsZero() {
 		r.CollectedAt = ev.CollectedAt.UTC().Format(time.RFC3339)
 	}
-	r.Diagnosis = Diagnosis{Resource: d.Resource, Summary: d.Summary, Chain: d.Chain, Ranked: d.Ranked}
+	r.Diagnosis = Diagnosis{Verdict: d.Verdict, Resource: d.Resource, Summary: d.Summary, Chain: d.Chain, Ranked: d.Ranked, Unchecked: d.Unchecked, Node: d.Node}
+	if r.Diagnosis.Unchecked == nil {
+		r.Diagnosis.Unchecked = []checks.Unchecked{}
+	}
 	if d.MostLikelyCause != "" {
 		id := d.MostLikelyCause
 		r.Diagnosis.MostLikelyCause = &id

@@ -76,10 +76,8 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 	fmt.Fprintln(w)
 
 	d := r.Diagnosis
-	if d.MostLikelyCause == nil {
-		fmt.Fprintln(w, p.paint("No failing check.", color.FgGreen, color.Bold), "Nothing in the evidence explains a failed join.")
-	} else {
-		fmt.Fprintf(w, "%s %s\n", p.paint("Most likely cause:", color.FgRed, color.Bold), p.paint(*d.MostLikelyCause, color.Bold))
+	cause := func(label string) {
+		fmt.Fprintf(w, "%s %s\n", p.paint(label, color.FgRed, color.Bold), p.paint(*d.MostLikelyCause, color.Bold))
 		top := findFinding(r.Findings, *d.MostLikelyCause)
 		fmt.Fprintf(w, "  %s\n", top.Message)
 		if top.Why != "" {
@@ -90,6 +88,37 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 		}
 		if len(d.Chain) > 0 {
 			fmt.Fprintf(w, "  this also explains: %s\n", strings.Join(d.Chain, ", "))
+		}
+	}
+	switch d.Verdict {
+	case checks.VerdictJoined:
+		state, c := "Ready", color.FgGreen
+		if d.Node != nil && !d.Node.Ready {
+			state, c = "NotReady", color.FgRed
+		}
+		name := "The node"
+		if d.Node != nil && d.Node.Name != "" {
+			name = "Node " + d.Node.Name
+		}
+		fmt.Fprintf(w, "%s %s joined the cluster and is %s.\n", p.paint("Joined:", c, color.Bold), name, state)
+		if d.Node != nil {
+			fmt.Fprintf(w, "  seen: %s\n", d.Node.Evidence)
+		}
+		if d.MostLikelyCause != nil {
+			if d.Node != nil && !d.Node.Ready {
+				cause("Why it is not Ready:")
+			} else {
+				cause("Other problem:")
+			}
+		}
+	case checks.VerdictCauseFound:
+		cause("Most likely cause:")
+	case checks.VerdictNoCauseFound:
+		fmt.Fprintln(w, p.paint("No cause found.", color.FgGreen, color.Bold), "Every check of the join path ran and none failed.")
+	default:
+		fmt.Fprintln(w, p.paint("Inconclusive.", color.FgYellow, color.Bold), "No check failed, but these checks of the join path could not run:")
+		for _, g := range groupUnchecked(d.Unchecked) {
+			fmt.Fprintf(w, "  %s\n    %s\n", g.reason, strings.Join(g.ids, ", "))
 		}
 	}
 	fmt.Fprintln(w)
@@ -201,9 +230,23 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 		fmt.Fprintf(w, ", collected %s", r.CollectedAt)
 	}
 	fmt.Fprintf(w, "\n- region: %s\n\n", orDash(t.Region))
-	if r.Diagnosis.MostLikelyCause == nil {
-		fmt.Fprintf(w, "**No failing check.** Nothing in the evidence explains a failed join.\n\n")
-	} else {
+	switch d := r.Diagnosis; {
+	case d.Verdict == checks.VerdictJoined && d.Node != nil:
+		state := "Ready"
+		if !d.Node.Ready {
+			state = "NotReady"
+		}
+		fmt.Fprintf(w, "**Joined:** %s joined the cluster and is %s (%s).\n\n", orDash(d.Node.Name), state, mdEscape(d.Node.Evidence))
+	case d.Verdict == checks.VerdictNoCauseFound:
+		fmt.Fprintf(w, "**No cause found.** Every check of the join path ran and none failed.\n\n")
+	case d.Verdict == checks.VerdictInconclusive:
+		fmt.Fprintf(w, "**Inconclusive.** No check failed, but these checks of the join path could not run:\n\n")
+		for _, g := range groupUnchecked(d.Unchecked) {
+			fmt.Fprintf(w, "- %s: %s\n", mdEscape(g.reason), strings.Join(g.ids, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+	if r.Diagnosis.MostLikelyCause != nil {
 		top := findFinding(r.Findings, *r.Diagnosis.MostLikelyCause)
 		fmt.Fprintf(w, "**Most likely cause: `%s`** — %s\n\n", top.ID, mdEscape(top.Message))
 		fmt.Fprintf(w, "- Why: %s\n- Fix: %s\n", mdEscape(top.Why), mdEscape(top.Remediation))
@@ -244,4 +287,26 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+type uncheckedGroup struct {
+	reason string
+	ids    []string
+}
+
+// groupUnchecked groups the unchecked checks by the reason they could not run, in the order
+// reasons first appear.
+func groupUnchecked(us []checks.Unchecked) []uncheckedGroup {
+	var out []uncheckedGroup
+	idx := map[string]int{}
+	for _, u := range us {
+		i, ok := idx[u.Reason]
+		if !ok {
+			i = len(out)
+			idx[u.Reason] = i
+			out = append(out, uncheckedGroup{reason: u.Reason})
+		}
+		out[i].ids = append(out[i].ids, u.ID)
+	}
+	return out
 }

@@ -69,10 +69,12 @@ type SignatureHit struct {
 	// MinCount is how many lines make a failure (a line printed once by healthy nodes fails
 	// only when it repeats); 0 and 1 mean one.
 	MinCount int64 `json:",omitempty"`
-	Meaning  string
-	Count    int64
-	First    LogLine
-	Last     LogLine
+	// Milestone is the join step the line shows ("registered", "ready", …), or "".
+	Milestone string `json:",omitempty"`
+	Meaning   string
+	Count     int64
+	First     LogLine
+	Last      LogLine
 	// Facts are the values the signature's named groups captured (logscan.FactNames), distinct
 	// values in order of first appearance, at most 8 per name.
 	Facts map[string][]string `json:",omitempty"`

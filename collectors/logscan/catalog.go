@@ -73,6 +73,7 @@ type catalogSpec struct {
 	Resolves      []string `json:"resolves,omitempty"`
 	ConsequenceOf []string `json:"consequenceOf,omitempty"`
 	MinCount      int      `json:"minCount,omitempty"`
+	Milestone     string   `json:"milestone,omitempty"`
 	Source        string   `json:"source"`
 	Examples      Examples `json:"examples"`
 }
@@ -158,7 +159,7 @@ func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
 		comps = append(comps, Component{Name: f.Component, Description: f.Description, Presence: f.Presence})
 		for _, c := range f.Signatures {
 			sg := Signature{Name: c.Name, Component: f.Component, Finding: c.Finding, Anchor: c.Anchor, Pattern: c.Pattern,
-				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, Meaning: c.Meaning,
+				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, Milestone: c.Milestone, Meaning: c.Meaning,
 				Source: c.Source, Examples: c.Examples}
 			if err := validate(sg); err != nil {
 				return nil, nil, fmt.Errorf("%s: signature %s: %v", n, c.Name, err)
@@ -173,6 +174,12 @@ func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
 	sort.Slice(comps, func(i, j int) bool { return comps[i].Name < comps[j].Name })
 	return sigs, comps, nil
 }
+
+// Milestones are the steps of the join sequence a signature may mark, in order: the instance
+// booted, the bootstrap agent (nodeadm, bootstrap.sh, early-boot-config, the Windows script)
+// started and finished, the kubelet started, tried to register, registered, asked for its
+// certificate, and the Node became Ready.
+var Milestones = []string{"boot", "bootstrap-started", "bootstrap-done", "kubelet-started", "registration-attempt", "registered", "csr-created", "ready"}
 
 var nameRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
@@ -194,6 +201,8 @@ func validate(sg Signature) error {
 		return fmt.Errorf("no finding")
 	case len(sg.Examples.Match) == 0:
 		return fmt.Errorf("no example line")
+	case sg.Milestone != "" && !contains(Milestones, sg.Milestone):
+		return fmt.Errorf("milestone %q is not one of %s", sg.Milestone, strings.Join(Milestones, ", "))
 	}
 	c, err := compile(sg)
 	if err != nil {
@@ -217,4 +226,13 @@ func validate(sg Signature) error {
 		}
 	}
 	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -49,6 +49,9 @@ type Signature struct {
 	// MinCount is how many matching lines make a failure: a line healthy nodes print once (a
 	// first attempt that is retried) is a failure only when it repeats. 0 and 1 mean one line.
 	MinCount int
+	// Milestone marks a step of the join sequence the line shows (Milestones): the node's
+	// timeline is built from them, and "registered" / "ready" show that the node joined.
+	Milestone string
 	// Meaning is one sentence shown with the evidence.
 	Meaning string
 	// Source is the URL of the code that emits the message or of a public report showing it.
@@ -288,7 +291,7 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 	sg := &s.sigs[i]
 	if h == nil {
 		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
-			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), Meaning: sg.Meaning, First: l}
+			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), Milestone: sg.Milestone, Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++

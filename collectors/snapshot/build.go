@@ -36,6 +36,25 @@ func (s *Snapshot) InstanceIDs() []string {
 	return ids
 }
 
+// InstancesGap says why ec2/describe-instances.json lists no instance: the file is missing,
+// holds an error or does not parse (reason, and whether a permission was denied), or it lists none
+// ("no instance"). It returns "" when instances are listed.
+func (s *Snapshot) InstancesGap() (reason string, denied bool) {
+	n := 0
+	res, why := decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
+		for _, r := range o.Reservations {
+			n += len(r.Instances)
+		}
+	})
+	switch {
+	case res != readOK:
+		return why, strings.HasPrefix(why, "missing permission ")
+	case n == 0:
+		return "ec2/describe-instances.json lists no instance", false
+	}
+	return "", false
+}
+
 func tagMap(tags []Tag) map[string]string {
 	m := make(map[string]string, len(tags))
 	for _, t := range tags {

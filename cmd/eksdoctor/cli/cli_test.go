@@ -50,8 +50,18 @@ func run(args ...string) (code int, stdout, stderr string) {
 type jsonReport struct {
 	SchemaVersion string `json:"schemaVersion"`
 	Diagnosis     struct {
+		Verdict         string  `json:"verdict"`
 		MostLikelyCause *string `json:"mostLikelyCause"`
 		Summary         string  `json:"summary"`
+		Node            *struct {
+			Name  string `json:"name"`
+			Ready bool   `json:"ready"`
+		} `json:"node"`
+		Unchecked []struct {
+			ID     string `json:"id"`
+			Reason string `json:"reason"`
+			Denied bool   `json:"denied"`
+		} `json:"unchecked"`
 	} `json:"diagnosis"`
 	Findings []struct {
 		ID       string `json:"id"`
@@ -99,8 +109,14 @@ func TestScenariosGolden(t *testing.T) {
 				if r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != *sc.Expect {
 					t.Fatalf("mostLikelyCause = %v, want %s (%s)", r.Diagnosis.MostLikelyCause, *sc.Expect, r.Diagnosis.Summary)
 				}
-				if code != ExitFindings {
-					t.Errorf("exit %d, want %d", code, ExitFindings)
+				// an instance whose Node exists has joined: exit 0 when it is Ready (the cause is
+				// reported as another problem), 1 when it is NotReady with a cause
+				want := ExitFindings
+				if r.Diagnosis.Verdict == "joined" && r.Diagnosis.Node != nil && r.Diagnosis.Node.Ready {
+					want = ExitOK
+				}
+				if code != want {
+					t.Errorf("exit %d, want %d (verdict %s)", code, want, r.Diagnosis.Verdict)
 				}
 				f := r.Findings[0]
 				if f.ID != *sc.Expect || f.Status != "fail" || f.Resource == "" || f.Remediation == "" || len(f.Evidence) == 0 || len(f.Docs) == 0 {
@@ -249,6 +265,7 @@ func findingOf(t *testing.T, out, id string) (status, message string) {
 func TestDamagedSnapshotFiles(t *testing.T) {
 	const id = "i-0a1b2c3d4e5f60001"
 	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	unregister(t, snap, id)
 	// invalid JSON in one file: that evidence is a gap naming the file, the rest still loads
 	os.WriteFile(filepath.Join(snap, "iam", "list-attached-role-policies", "prod-node-role.json"), []byte(`{"AttachedPolicies": [`), 0o644)
 	// an AWS CLI error captured instead of JSON
@@ -271,8 +288,37 @@ func TestDamagedSnapshotFiles(t *testing.T) {
 	}
 }
 
+// unregister removes instance id's Node from a snapshot copy, so the instance has not joined.
+func unregister(t *testing.T, snap, id string) {
+	t.Helper()
+	p := filepath.Join(snap, "kube", "nodes.json")
+	b, err := os.ReadFile(p)
+	if os.IsNotExist(err) {
+		return // no cluster side: no Node either
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list map[string]any
+	if err := json.Unmarshal(b, &list); err != nil {
+		t.Fatal(err)
+	}
+	var keep []any
+	for _, it := range list["items"].([]any) {
+		if pid, _ := it.(map[string]any)["spec"].(map[string]any)["providerID"].(string); !strings.HasSuffix(pid, "/"+id) {
+			keep = append(keep, it)
+		}
+	}
+	list["items"] = keep
+	b, _ = json.Marshal(list)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func writeUserData(t *testing.T, snap, id, b64 string) {
 	t.Helper()
+	unregister(t, snap, id)
 	b, _ := json.Marshal(map[string]any{"InstanceId": id, "UserData": map[string]string{"Value": b64}})
 	if err := os.WriteFile(filepath.Join(snap, "ec2", "instance-user-data", id+".json"), b, 0o644); err != nil {
 		t.Fatal(err)

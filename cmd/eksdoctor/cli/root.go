@@ -34,8 +34,10 @@ calls), from an offline snapshot of AWS CLI and kubectl outputs (docs/snapshot-f
 or from a node log bundle or one pasted artefact ('eksdoctor analyze') — and a registry of independent checks judges it. Every finding has a stable ID, a status,
 the evidence it saw, why it blocks the join and what to do. eksdoctor never changes anything.
 
-Exit codes: 0 no failing finding, 1 at least one failing finding, 2 usage error,
-3 nothing could be checked, 4 input could not be read, 5 partial (no failure, but some
+Every report opens with a verdict: joined, cause-found, no-cause-found or inconclusive.
+Exit codes: 0 no cause found (or joined and Ready), 1 a cause found (or joined but NotReady
+with a cause), 2 usage error, 3 inconclusive (checks of the join path could not run) or
+nothing in the input recognised, 4 input could not be read, 5 partial (nothing failed, but
 evidence was denied). --exit-zero always exits 0 after a report was written.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,

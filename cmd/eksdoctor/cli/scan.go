@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"errors"
+
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -124,7 +127,18 @@ func (o *ScanOptions) Run() error {
 		}
 	}
 	cev := snap.ClusterEvidence(o.Cluster)
+	if g := cev.GapFor(evidence.KindCluster); !cev.Have(evidence.KindCluster) && strings.Contains(g.Reason, "does not exist") {
+		return inputErr("%s", g.Reason)
+	}
 	fleet, partial, err := diagnoseFleet(snap, cev.Target.Cluster, reg, selected, denied)
+	var ee *ExitError
+	inconclusive := false
+	if errors.As(err, &ee) && (ee.Code == ExitNothingChecked || ee.Code == ExitPartial) {
+		// no instance could be listed: the cluster-wide findings are still reported
+		fmt.Fprintln(o.stderr, "eksdoctor:", err)
+		inconclusive = ee.Code == ExitNothingChecked
+		partial, err = partial || ee.Code == ExitPartial, nil
+	}
 	if err != nil && !strings.Contains(err.Error(), "instance") {
 		return err
 	}
@@ -167,7 +181,7 @@ func (o *ScanOptions) Run() error {
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
-	return o.exitFor(s.Summary.ClusterFail > 0 || s.Summary.Failing > 0, false, partial)
+	return o.exitFor(s.Summary.ClusterFail > 0 || s.Summary.Failing > 0, inconclusive, partial)
 }
 
 func (o *ScanOptions) publishMetrics(s *report.Scan) {

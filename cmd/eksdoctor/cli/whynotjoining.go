@@ -134,10 +134,22 @@ func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Ch
 	return o.exit(r, partial)
 }
 
-// exit maps a written report to the exit code; partial is true when some evidence was denied.
+// exit maps a written report to the exit code by its verdict: cause-found 1; joined 0, or 1
+// when the node is NotReady with a cause; no-cause-found 0 (5 when some evidence was denied);
+// inconclusive 3, or 5 when evidence of the join path was denied.
 func (o *GlobalOptions) exit(r *report.Report, partial bool) error {
-	nothing := r.Summary.Checks > 0 && r.Summary.Skipped == r.Summary.Checks
-	return o.exitFor(r.Summary.Fail > 0, nothing, partial)
+	d := r.Diagnosis
+	switch d.Verdict {
+	case checks.VerdictJoined:
+		return o.exitFor(d.Node != nil && !d.Node.Ready && d.MostLikelyCause != nil, false, false)
+	case checks.VerdictInconclusive:
+		denied := partial
+		for _, u := range d.Unchecked {
+			denied = denied || u.Denied
+		}
+		return o.exitFor(false, !denied, denied)
+	}
+	return o.exitFor(r.Summary.Fail > 0, false, partial)
 }
 
 // exitFor maps the outcome of a written report to its exit code (ExitFindings, then
@@ -170,7 +182,7 @@ func appendMissing(l []string, s string) []string {
 // diagnose runs the checks on one instance's evidence and builds its report.
 func diagnose(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem, denied []string) *report.Report {
 	findings := checks.Run(selected, ev)
-	d := checks.Diagnose(findings, reg.Metas())
+	d := checks.Conclude(findings, reg.Metas(), ev)
 	r := report.New(ev, findings, d, len(selected), problems)
 	r.DeniedPermissions = append([]string{}, denied...)
 	for _, g := range ev.PermissionGaps() {
@@ -222,6 +234,14 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		problems = append(problems, report.InputProblem{Path: p.Path, Problem: p.Err})
 	}
 	fleet := &report.Fleet{SchemaVersion: report.SchemaVersion, Cluster: cluster, Source: snap.Origin, Instances: []*report.Report{}, Joined: []string{}}
+	if why, denied := snap.InstancesGap(); why != "" {
+		// without the instances nothing says whether any of them joined: never "all joined"
+		code := ExitNothingChecked
+		if denied {
+			code = ExitPartial
+		}
+		return nil, false, &ExitError{Code: code, Err: fmt.Errorf("inconclusive: no instance of cluster %s could be listed (%s), so nothing shows which instances joined", orUnknownCluster(cluster), why)}
+	}
 	partial := false
 	for _, id := range snap.InstanceIDs() {
 		ev, err := snap.Evidence(id, cluster)
@@ -231,7 +251,7 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		if fleet.Cluster == "" {
 			fleet.Cluster = ev.Target.Cluster
 		}
-		if joined(ev) {
+		if checks.JoinedNode(ev) != nil {
 			fleet.Joined = append(fleet.Joined, id)
 			continue
 		}
@@ -243,15 +263,9 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 	return fleet, partial, nil
 }
 
-// joined reports whether a Node object exists for the instance (by private DNS name or provider ID).
-func joined(ev *evidence.Evidence) bool {
-	if !ev.Have(evidence.KindNodes) || ev.Instance == nil {
-		return false
+func orUnknownCluster(c string) string {
+	if c == "" {
+		return "(not named)"
 	}
-	for _, n := range ev.Nodes {
-		if n.Name == ev.Instance.PrivateDNSName || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID) {
-			return true
-		}
-	}
-	return false
+	return c
 }

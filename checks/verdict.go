@@ -1,0 +1,129 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+// Verdict is the headline of a diagnosis: what the evidence allows eksdoctor to say.
+type Verdict string
+
+// Verdicts.
+const (
+	// VerdictCauseFound: at least one check failed; the most likely cause is named.
+	VerdictCauseFound Verdict = "cause-found"
+	// VerdictNoCauseFound: every check of the join path ran and none failed.
+	VerdictNoCauseFound Verdict = "no-cause-found"
+	// VerdictInconclusive: nothing failed, but checks of the join path could not run.
+	VerdictInconclusive Verdict = "inconclusive"
+	// VerdictJoined: the node registered (a Node object exists, or its own log shows it).
+	VerdictJoined Verdict = "joined"
+)
+
+// Unchecked is a check of the join path that could not judge, and why.
+type Unchecked struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+	// Denied is true when the missing evidence was refused (a missing IAM or Kubernetes permission).
+	Denied bool `json:"denied,omitempty"`
+}
+
+// NodeState says whether and how the target joined.
+type NodeState struct {
+	// Name is the Node's name ("" when only the node's log shows the registration).
+	Name  string `json:"name,omitempty"`
+	Ready bool   `json:"ready"`
+	// Evidence names what shows it: "kube:nodes" or the log line of the registration.
+	Evidence string `json:"evidence"`
+}
+
+// JoinPath reports whether a check judges a cause that keeps a node from joining: critical
+// checks of the stages up to certificates, judged from AWS, cluster or configuration evidence.
+// Checks judged only from testimony (node logs, recorded mapping changes) can find a cause, but
+// their silence is no proof, so they do not make a run inconclusive.
+func JoinPath(m Meta) bool {
+	if m.Severity != SeverityCritical || m.Stage > StageCerts {
+		return false
+	}
+	for _, k := range append(append([]evidence.Kind(nil), m.Needs...), m.NeedsAny...) {
+		if k == evidence.KindNodeLogs || k == evidence.KindMappingChanges {
+			return false // testimony: it can show a cause, its absence proves nothing
+		}
+	}
+	return true
+}
+
+// Judge decides the verdict of findings (Run's output) on ev: joined when the target's Node
+// exists or its log shows the registration; cause-found when a check failed; otherwise
+// no-cause-found when every join-path check judged, and inconclusive with the checks that could
+// not (skipped for missing evidence, not for not applying).
+func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Verdict, []Unchecked, *NodeState) {
+	node := JoinedNode(ev)
+	failing := false
+	for _, f := range findings {
+		if f.Status == StatusFail {
+			failing = true
+		}
+	}
+	var unchecked []Unchecked
+	seen := map[string]bool{}
+	for _, f := range findings {
+		if f.Status != StatusSkipped || seen[f.ID] || !JoinPath(metas[f.ID]) || strings.HasPrefix(f.Message, "not applicable") || strings.HasPrefix(f.Message, "not a cause") {
+			continue
+		}
+		seen[f.ID] = true
+		u := Unchecked{ID: f.ID, Reason: strings.TrimPrefix(f.Message, "missing evidence: ")}
+		u.Denied = strings.Contains(f.Message, "missing permission")
+		unchecked = append(unchecked, u)
+	}
+	sort.Slice(unchecked, func(i, j int) bool { return unchecked[i].ID < unchecked[j].ID })
+	switch {
+	case node != nil:
+		return VerdictJoined, unchecked, node
+	case failing:
+		return VerdictCauseFound, unchecked, nil
+	case len(unchecked) == 0:
+		return VerdictNoCauseFound, nil, nil
+	}
+	return VerdictInconclusive, unchecked, nil
+}
+
+// JoinedNode returns the target's Node when it exists: by the instance's private DNS name or
+// provider ID in the cluster's nodes, else by the node's own log of a successful registration.
+func JoinedNode(ev *evidence.Evidence) *NodeState {
+	if ev.Have(evidence.KindNodes) && ev.Instance != nil {
+		for _, n := range ev.Nodes {
+			if n.Name == ev.Instance.PrivateDNSName || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID) {
+				return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: ev.Source(evidence.KindNodes)}
+			}
+		}
+		return nil
+	}
+	if ev.NodeLogs == nil {
+		return nil
+	}
+	var reg, ready *evidence.SignatureHit
+	for i, h := range ev.NodeLogs.Hits {
+		switch h.Milestone {
+		case "registered":
+			reg = &ev.NodeLogs.Hits[i]
+		case "ready":
+			ready = &ev.NodeLogs.Hits[i]
+		}
+	}
+	if reg == nil && ready == nil {
+		return nil
+	}
+	h := reg
+	if h == nil {
+		h = ready
+	}
+	st := &NodeState{Ready: ready != nil, Evidence: fmt.Sprintf("%s: %s", where(h.Last), strings.TrimSpace(h.Last.Text))}
+	if v := h.Facts["node"]; len(v) > 0 {
+		st.Name = v[0]
+	}
+	return st
+}

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func verdictOf(t *testing.T, out string) jsonReport {
+	t.Helper()
+	var r jsonReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	return r
+}
+
+// TestVerdicts: the headline of a report says what the evidence allows.
+func TestVerdicts(t *testing.T) {
+	snaps := filepath.Join(fixtures, "snapshots")
+	// a Ready Node exists for the instance: joined, exit 0, the other failure reported as such
+	code, out, _ := run("why-not-joining", "i-0a1b2c3d4e5f60033", "--snapshot", filepath.Join(snaps, "nodegroup-asg-launch-failures"), "-o", "json")
+	r := verdictOf(t, out)
+	if code != ExitOK || r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || !r.Diagnosis.Node.Ready || !strings.Contains(r.Diagnosis.Summary, "joined the cluster and is Ready") {
+		t.Errorf("joined Ready: exit %d %+v", code, r.Diagnosis)
+	}
+	code, text, _ := run("why-not-joining", "i-0a1b2c3d4e5f60033", "--snapshot", filepath.Join(snaps, "nodegroup-asg-launch-failures"))
+	if code != ExitOK || !strings.Contains(text, "Joined:") || strings.Contains(text, "Most likely cause") {
+		t.Errorf("joined Ready text: exit %d\n%s", code, text)
+	}
+	// the Node exists but is NotReady because the CNI never came up: joined with its cause, exit 1
+	code, out, _ = run("why-not-joining", "i-0a1b2c3d4e5f60035", "--snapshot", filepath.Join(snaps, "runtime-cni-taint-not-tolerated"), "-o", "json")
+	r = verdictOf(t, out)
+	if code != ExitFindings || r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || r.Diagnosis.Node.Ready ||
+		r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.cni-not-ready" {
+		t.Errorf("joined NotReady: exit %d %+v", code, r.Diagnosis)
+	}
+	// a cause: cause-found, exit 1
+	code, out, _ = run("why-not-joining", "i-0a1b2c3d4e5f60006", "--snapshot", filepath.Join(snaps, "auth-role-path"), "-o", "json")
+	if r = verdictOf(t, out); code != ExitFindings || r.Diagnosis.Verdict != "cause-found" {
+		t.Errorf("cause: exit %d %s", code, r.Diagnosis.Verdict)
+	}
+	// every join-path check ran and none failed (the instance has not joined yet): no-cause-found
+	snap := copyDir(t, filepath.Join(snaps, "healthy-al2023"))
+	unregister(t, snap, "i-0a1b2c3d4e5f60001")
+	code, out, _ = run("why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", snap, "-o", "json")
+	if r = verdictOf(t, out); code != ExitOK || r.Diagnosis.Verdict != "no-cause-found" || len(r.Diagnosis.Unchecked) != 0 {
+		t.Errorf("no cause: exit %d %+v", code, r.Diagnosis)
+	}
+	// the cluster side was not read (aws-auth missing): inconclusive, exit 3, naming what is missing
+	if err := os.RemoveAll(filepath.Join(snap, "kube")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = run("why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", snap, "-o", "json")
+	r = verdictOf(t, out)
+	if code != ExitNothingChecked || r.Diagnosis.Verdict != "inconclusive" || len(r.Diagnosis.Unchecked) == 0 || !strings.Contains(r.Diagnosis.Summary, "could not run") {
+		t.Errorf("no cluster side: exit %d %+v", code, r.Diagnosis)
+	}
+	code, text, _ = run("why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", snap)
+	if !strings.Contains(text, "Inconclusive.") || strings.Contains(text, "No failing check") {
+		t.Errorf("inconclusive text:\n%s", text)
+	}
+	// the cluster reads were denied: inconclusive, exit 5
+	if err := os.MkdirAll(filepath.Join(snap, "kube"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	forbidden := `Error from server (Forbidden): configmaps "aws-auth" is forbidden: User "eksdoctor" cannot get resource "configmaps" in API group "" in the namespace "kube-system"`
+	if err := os.WriteFile(filepath.Join(snap, "kube", "aws-auth.yaml"), []byte(forbidden+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = run("why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", snap, "-o", "json")
+	if r = verdictOf(t, out); code != ExitPartial || r.Diagnosis.Verdict != "inconclusive" {
+		t.Errorf("cluster reads denied: exit %d %+v", code, r.Diagnosis)
+	}
+}
+
+// TestAllPendingWithoutInstances: --all-pending that cannot list the instances is inconclusive,
+// never "every instance has a Node object".
+func TestAllPendingWithoutInstances(t *testing.T) {
+	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	denied := "An error occurred (UnauthorizedOperation) when calling the DescribeInstances operation: You are not authorized to perform this operation.\n"
+	if err := os.WriteFile(filepath.Join(snap, "ec2", "describe-instances.json"), []byte(denied), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("why-not-joining", "--all-pending", "--snapshot", snap)
+	if code != ExitPartial || strings.Contains(out, "Every instance") || !strings.Contains(errOut, "inconclusive") {
+		t.Errorf("denied: exit %d %q %q", code, out, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(snap, "ec2", "describe-instances.json"), []byte(`{"Reservations": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = run("why-not-joining", "--all-pending", "--snapshot", snap)
+	if code != ExitNothingChecked || !strings.Contains(errOut, "lists no instance") {
+		t.Errorf("empty: exit %d %q", code, errOut)
+	}
+}
+
+// TestScanMissingCluster: a cluster that does not exist is a clear input error, exit 4.
+func TestScanMissingCluster(t *testing.T) {
+	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	notFound := "An error occurred (ResourceNotFoundException) when calling the DescribeCluster operation: No cluster found for name: nope.\n"
+	if err := os.WriteFile(filepath.Join(snap, "eks", "describe-cluster.json"), []byte(notFound), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("scan", "--cluster", "nope", "--snapshot", snap)
+	if code != ExitInput || out != "" || !strings.Contains(errOut, `cluster "nope" does not exist`) {
+		t.Errorf("exit %d %q %q", code, out, errOut)
+	}
+}
