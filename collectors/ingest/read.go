@@ -198,7 +198,11 @@ func (rd *reader) logs(segs []Segment, block int) {
 	for k, i := range scanned {
 		s := &segs[i]
 		if s.Type == TypeLog && k < len(res.Streams) && len(res.Streams[k].Components) == 0 {
-			s.Type, s.Detail = typeUnknownText, "text in which no known component's line was found"
+			if sentences(s.Text) {
+				s.Type, s.Detail = TypeProse, ""
+			} else {
+				s.Type, s.Detail = typeUnknownText, "text in which no known component's line was found"
+			}
 		}
 	}
 	for _, st := range res.Streams {
@@ -526,4 +530,18 @@ func kubeconfigBootstrap(raw []byte) *evidence.BootstrapConfig {
 		}
 	}
 	return cfg
+}
+
+var reWord = regexp.MustCompile(`^[("]?[A-Za-z][A-Za-z'’-]{0,19}[.,:;!?)"]*$`)
+
+// sentences reports whether text reads as sentences: most of its tokens are plain words.
+func sentences(text []byte) bool {
+	words, plain := 0, 0
+	for _, w := range strings.Fields(string(text)) {
+		words++
+		if reWord.MatchString(w) {
+			plain++
+		}
+	}
+	return words > 0 && plain*10 >= words*7
 }

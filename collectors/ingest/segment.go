@@ -289,23 +289,40 @@ func flatten(ps [][]line) []line {
 	return out
 }
 
-// logOrProse reads a paragraph as log text when any of its lines has a log line's shape (the
-// lines between are the same output: wrapped text, messages without a prefix), and as prose
-// otherwise.
+// logOrProse reads a paragraph as log text (a component's messages need no timestamp to be
+// recognised: the scanner decides by the lines it knows), unless it is written prose: Markdown
+// with inline code, links, emphasis, headings or table rows, as documentation and issue text is.
 func logOrProse(lines []line) []Segment {
 	for _, l := range lines {
 		if logLine(l.text) {
 			return []Segment{seg(TypeLog, logDetail(lines), lines)}
 		}
 	}
-	return []Segment{seg(TypeProse, "", lines)}
+	if markdownProse(lines) {
+		return []Segment{seg(TypeProse, "", lines)}
+	}
+	return []Segment{seg(TypeLog, "text", lines)}
+}
+
+var reMarkdown = regexp.MustCompile("`[^`]+`|\\]\\(|\\*\\*[^*]+\\*\\*|^\\s{0,3}#{1,6}\\s|^\\s*\\|.*\\|\\s*$|^\\s*[-*+]\\s+\\*\\*|<(?:p|br|div|details|summary|img|a)[\\s>/]")
+
+// markdownProse reports whether a paragraph carries Markdown or HTML markup (inline code, links,
+// bold, headings, table rows, tags): text written for people, which quotes messages rather than
+// printing them.
+func markdownProse(lines []line) bool {
+	for _, l := range lines {
+		if reMarkdown.MatchString(l.text) {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeAdjacent joins consecutive log segments and consecutive prose segments.
 func mergeAdjacent(in []Segment) []Segment {
 	var out []Segment
 	for _, s := range in {
-		if n := len(out); n > 0 && (s.Type == TypeLog || s.Type == TypeProse) && out[n-1].Type == s.Type {
+		if n := len(out); n > 0 && (s.Type == TypeLog || s.Type == TypeProse) && out[n-1].Type == s.Type && (s.Detail == "text") == (out[n-1].Detail == "text") {
 			prev := &out[n-1]
 			gap := s.First - prev.Last - 1
 			prev.Text = append(append(prev.Text, bytes.Repeat([]byte("\n"), gap)...), s.Text...)

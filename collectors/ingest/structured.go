@@ -167,6 +167,10 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 	if len(docs) == 0 {
 		return nil, false
 	}
+	if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
+		// "[   27.562077] sundog[1145]: …": a JSON value followed by text is not JSON
+		return nil, false
+	}
 	s := seg(TypeData, "JSON", lines)
 	s.Type, s.Detail = docType(docs[0])
 	if len(docs) > 1 {
