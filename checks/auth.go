@@ -154,7 +154,7 @@ func authChecks() []Check {
 				if roleArn == "" {
 					return judgeNodeMappings(ev, "a node username", func(m evidence.RoleMapping) string {
 						if u := strings.TrimSpace(m.Username); !nodeUsernames[u] {
-							return fmt.Sprintf("mapRoles entry %d gives node groups to %s but username %q, not %s", m.Index+1, m.RoleArn, m.Username, NodeUsername)
+							return fmt.Sprintf("mapRoles entry %d maps node role %s to username %q, not %s", m.Index+1, m.RoleArn, m.Username, NodeUsername)
 						}
 						return ""
 					})
@@ -390,13 +390,26 @@ func judgeNodeMappings(ev *evidence.Evidence, what string, problem func(evidence
 	src := ev.Source(evidence.KindAWSAuth)
 	var out []Finding
 	n := 0
+	judged := map[string]bool{}
 	for _, m := range ev.AWSAuth.Roles {
-		if !isNodeMapping(m) || exactRoleMapping(ev.AWSAuth, m.RoleArn) != &ev.AWSAuth.Roles[m.Index] {
-			continue // not a node mapping, or overridden by a later entry for the same ARN
+		key := strings.ToLower(strings.TrimSpace(m.RoleArn))
+		if !isNodeMapping(m) || judged[key] {
+			continue
+		}
+		judged[key] = true
+		// the authenticator keeps the last entry for an ARN: that one decides
+		eff := m
+		for _, x := range ev.AWSAuth.Roles {
+			if strings.EqualFold(strings.TrimSpace(x.RoleArn), strings.TrimSpace(m.RoleArn)) {
+				eff = x
+			}
 		}
 		n++
-		if msg := problem(m); msg != "" {
-			out = append(out, fail(m.RoleArn, msg, item(src, "mapRoles entry %d: rolearn %s username %q groups %s", m.Index+1, m.RoleArn, m.Username, quoteList(m.Groups))))
+		if msg := problem(eff); msg != "" {
+			if eff.Index != m.Index {
+				msg += fmt.Sprintf(" (entry %d also maps it as a node, but the authenticator keeps the last entry for an ARN)", m.Index+1)
+			}
+			out = append(out, fail(eff.RoleArn, msg, item(src, "mapRoles entry %d: rolearn %s username %q groups %s", eff.Index+1, eff.RoleArn, eff.Username, quoteList(eff.Groups))))
 		}
 	}
 	switch {

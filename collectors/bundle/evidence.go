@@ -242,15 +242,20 @@ type nodeConfigLine struct {
 func loadedNodeConfig(log []byte) *nodeConfigLine {
 	var found *nodeConfigLine
 	for _, l := range strings.Split(string(log), "\n") {
-		i := strings.Index(l, "Loaded configuration ")
+		i := strings.Index(l, "Loaded configuration")
 		if i < 0 {
 			continue
 		}
 		var wrap struct {
 			Config map[string]any `json:"config"`
 		}
-		if json.Unmarshal([]byte(l[i+len("Loaded configuration "):]), &wrap) != nil || wrap.Config == nil {
-			continue
+		// zap's console encoder: `Loaded configuration {"config": …}`; its JSON encoder, maybe
+		// behind a journal prefix: `nodeadm[7702]: {"level":"info",…,"msg":"Loaded configuration","config":{…}}`
+		if json.Unmarshal([]byte(strings.TrimSpace(l[i+len("Loaded configuration"):])), &wrap) != nil || wrap.Config == nil {
+			j := strings.IndexByte(l, '{')
+			if j < 0 || json.Unmarshal([]byte(l[j:]), &wrap) != nil || wrap.Config == nil {
+				continue
+			}
 		}
 		c := wrap.Config
 		out := &nodeConfigLine{}
@@ -266,6 +271,18 @@ func loadedNodeConfig(log []byte) *nodeConfigLine {
 		found = out // the last one wins: it is the configuration of the latest boot
 	}
 	return found
+}
+
+// NodeadmConfig reads the configuration nodeadm loaded from its log (the "Loaded configuration"
+// line, console or JSON form) as a bootstrap config; nil when the log has no such line.
+func NodeadmConfig(log []byte) *evidence.BootstrapConfig {
+	nc := loadedNodeConfig(log)
+	if nc == nil {
+		return nil
+	}
+	cfg := userdata.Decode(nc.doc)
+	cfg.RawBytes = 0
+	return cfg
 }
 
 // al2Script rebuilds the bootstrap.sh invocation from the flags the AL2 bootstrap script echoes

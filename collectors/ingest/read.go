@@ -114,6 +114,18 @@ func Read(text []byte, name string, opt Options) *Result {
 	for i := range r.Segments {
 		rd.document(&r.Segments[i])
 	}
+	// the configuration nodeadm printed when it loaded it is the node's own bootstrap evidence
+	if !ev.Have(evidence.KindBootstrap) {
+		for _, s := range r.Segments {
+			if s.Type == TypeLog && bytes.Contains(s.Text, []byte("Loaded configuration")) {
+				if cfg := bundle.NodeadmConfig(s.Text); cfg != nil {
+					ev.Bootstrap = cfg
+					ev.Mark(evidence.KindBootstrap, Origin(name, s)+" (nodeadm's loaded configuration)")
+					break
+				}
+			}
+		}
+	}
 	if len(rd.files) > 0 {
 		r.Snapshot = snapshot.FromFiles("paste:"+name, rd.files)
 		r.Snapshot.Source = func(p string) string {

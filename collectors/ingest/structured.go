@@ -80,6 +80,18 @@ func mapRolesFragment(lines []line) (Segment, bool) {
 	if n == 0 {
 		return Segment{}, false
 	}
+	list := fragmentEntries(lines)
+	if len(list) == 0 {
+		return Segment{}, false
+	}
+	s := seg(TypeAWSAuth, "aws-auth mapRoles fragment", lines)
+	s.value = list
+	return s, true
+}
+
+// fragmentEntries collects the mapRoles entries (rolearn, username, groups) of text that is
+// mapRoles-shaped but may not parse as YAML.
+func fragmentEntries(lines []line) []any {
 	var entries []map[string]any
 	cur := map[string]any{}
 	inGroups := false
@@ -123,12 +135,7 @@ func mapRolesFragment(lines []line) (Segment, bool) {
 			list = append(list, e)
 		}
 	}
-	if len(list) == 0 {
-		return Segment{}, false
-	}
-	s := seg(TypeAWSAuth, "aws-auth mapRoles fragment", lines)
-	s.value = list
-	return s, true
+	return list
 }
 
 // jsonDocs reads one JSON value, or a sequence of them (paginated CLI output). A block of one

@@ -58,7 +58,9 @@ func terraformAWSAuth(lines []line) (Segment, bool) {
 				break
 			}
 			content, mark := t, byte(' ')
-			if len(t) > col+5 && (t[col+4] == '+' || t[col+4] == '-') && t[col+5] == ' ' && strings.TrimSpace(t[:col+4]) == "" {
+			if tt := strings.TrimSpace(t); tt == "+" || tt == "-" {
+				mark, content = tt[0], "" // an added or removed empty line
+			} else if len(t) > col+5 && (t[col+4] == '+' || t[col+4] == '-') && t[col+5] == ' ' && strings.TrimSpace(t[:col+4]) == "" {
 				mark = t[col+4]
 				content = t[col+6:]
 			} else if len(t) >= col+6 && strings.TrimSpace(t[:col+6]) == "" {
@@ -76,13 +78,12 @@ func terraformAWSAuth(lines []line) (Segment, bool) {
 			}
 			lineOf[j] = lines[j].n
 		}
-		b := awsauth.Parse(map[string]string{"mapRoles": before.String()})
-		a := awsauth.Parse(map[string]string{"mapRoles": after.String()})
-		plan.before = append(plan.before, b.Roles...)
-		plan.after = append(plan.after, a.Roles...)
+		b, a := planRoles(before.String()), planRoles(after.String())
+		plan.before = append(plan.before, b...)
+		plan.after = append(plan.after, a...)
 		for k := i + 1; k < j; k++ {
 			if idx := strings.Index(lines[k].text, "rolearn"); idx >= 0 {
-				for _, r := range append(b.Roles, a.Roles...) {
+				for _, r := range append(b, a...) {
 					if strings.Contains(lines[k].text, r.RoleArn) {
 						if _, ok := plan.lines[r.RoleArn]; !ok {
 							plan.lines[r.RoleArn] = lines[k].n
@@ -99,6 +100,31 @@ func terraformAWSAuth(lines []line) (Segment, bool) {
 	s := seg(TypeTerraformAWSAuth, "Terraform plan changing aws-auth", lines)
 	s.value = plan
 	return s, true
+}
+
+// planRoles reads one side of a mapRoles heredoc: as the authenticator parses it, or, when the
+// plan's text does not parse as YAML (redacted "***" values, Terraform's own markers), entry by
+// entry.
+func planRoles(text string) []evidence.RoleMapping {
+	if a := awsauth.Parse(map[string]string{"mapRoles": text}); len(a.Problems) == 0 {
+		return a.Roles
+	}
+	var out []evidence.RoleMapping
+	for i, e := range fragmentEntries(splitLines([]byte(text))) {
+		m := e.(map[string]any)
+		r := evidence.RoleMapping{Index: i}
+		r.RoleArn, _ = m["rolearn"].(string)
+		r.Username, _ = m["username"].(string)
+		if gs, ok := m["groups"].([]any); ok {
+			for _, g := range gs {
+				if s, ok := g.(string); ok {
+					r.Groups = append(r.Groups, s)
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // changes returns the mappings the plan removes (in before, absent after) and adds.
