@@ -92,7 +92,8 @@ func runtimeCases() []checkCase {
 	}
 	for id, line := range samples {
 		out = append(out,
-			checkCase{id, "signature", withLogs(line + "\n"), StatusFail, ""},
+			// ten lines: more than any signature's minCount (a loop, not a first attempt)
+			checkCase{id, "signature", withLogs(strings.Repeat(line+"\n", 10)), StatusFail, ""},
 			checkCase{id, "healthy node", withLogs(healthyFor(id)), StatusPass, ""},
 			checkCase{id, "no lines of its components", func(ev *evidence.Evidence) {
 				withLogs("an unrelated line\n")(ev)
