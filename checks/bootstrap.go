@@ -265,7 +265,7 @@ func bootstrapChecks() []Check {
 					}
 				}
 				it := bootstrapItem(ev, "merged NodeConfig: name %q, apiServerEndpoint %q, certificateAuthority set %v, cidr %q", b.ClusterName, b.APIServerEndpoint, b.CertificateAuthority != "", b.ServiceCIDR)
-				if len(missing) == 4 && len(b.Issues) == 0 {
+				if len(missing) == 4 && len(b.Issues) == 0 && !b.Effective {
 					// no spec.cluster at all: the NodeConfig of a managed node group's launch template, which
 					// EKS completes with its own NodeConfig part (it carries only kubelet or containerd settings)
 					if ng := instanceNodegroup(ev); ng != nil && ng.AmiType != "CUSTOM" {

@@ -90,8 +90,8 @@ func TestSelect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 11 {
-		t.Errorf("got %d checks, want 11 (10 auth + csr.denied)", len(got))
+	if len(got) != 12 {
+		t.Errorf("got %d checks, want 12 (11 auth + csr.denied)", len(got))
 	}
 	if _, err := r.Select([]string{"nope.*"}); err == nil {
 		t.Error("selector matching nothing accepted")

@@ -173,6 +173,7 @@ func (b *Bundle) linux(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.B
 			nos.Family = "al2023"
 		}
 		cfg = userdata.Decode(nc.doc)
+		cfg.Effective = true
 		src = "nodeadm/nodeadm-config.log"
 		if ev.Target.InstanceID == "" {
 			ev.Target.InstanceID = nc.instanceID
@@ -282,6 +283,7 @@ func NodeadmConfig(log []byte) *evidence.BootstrapConfig {
 	}
 	cfg := userdata.Decode(nc.doc)
 	cfg.RawBytes = 0
+	cfg.Effective = true
 	return cfg
 }
 

@@ -61,6 +61,10 @@ type BootstrapConfig struct {
 	Unresolved map[string]string
 	// Issues are parse problems, in document order.
 	Issues []ParseIssue
+	// Effective is true when this is the configuration the node actually used (nodeadm's
+	// loaded configuration, Bottlerocket's settings), not user data that the launch path may
+	// still complete (a managed node group adds its own NodeConfig part).
+	Effective bool
 }
 
 // IssueLevel says whether the consumer on the node rejects or merely tolerates a problem.

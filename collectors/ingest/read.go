@@ -197,10 +197,10 @@ func (rd *reader) logs(segs []Segment, block int) {
 			text = conditionLines(s.value)
 		}
 		first := int64(s.First)
-		if s.value != nil {
-			first = 1 // condition lines rendered from an object
+		if s.value != nil || s.compacted {
+			first = 1 // lines rendered from structured records
 		}
-		_ = sc.ScanFrom(bytes.NewReader(text), rd.name, streamOf(s), first)
+		_ = sc.ScanFrom(bytes.NewReader(squeeze(text)), rd.name, streamOf(s), first)
 		scanned = append(scanned, i)
 	}
 	if len(scanned) == 0 {
@@ -276,7 +276,16 @@ func (rd *reader) document(s *Segment) {
 		}
 		rd.bootstrap(userdata.Decode(raw), origin, s)
 	case s.Type == TypeBottlerocketSettings:
-		b, _ := json.Marshal(s.value)
+		v := s.value
+		if m, ok := v.(map[string]any); ok && bottlerocketKubernetes(m) {
+			v = map[string]any{"settings": map[string]any{"kubernetes": m}}
+		}
+		if st, ok := layout.LookupAny(v, "settings").(map[string]any); ok && st["kubernetes"] == nil && len(st) < 4 {
+			// `apiclient get settings.aws`: a view of some settings says nothing about the others
+			s.Problem = "a partial view of the settings (no settings.kubernetes in it); not read as the node's configuration"
+			return
+		}
+		b, _ := json.Marshal(v)
 		rd.bootstrap(bundle.SettingsBootstrap(b), origin, s)
 	case s.Type == TypeKubeconfig:
 		rd.bootstrap(kubeconfigBootstrap(s.Text), origin, s)
@@ -556,4 +565,31 @@ func sentences(text []byte) bool {
 		}
 	}
 	return words > 0 && plain*10 >= words*7
+}
+
+// squeeze collapses runs of spaces and tabs inside lines: text copied from a browser or a
+// terminal rewraps and pads messages ("failed to set up sandbox  container"), and signatures
+// are written with single spaces.
+func squeeze(text []byte) []byte {
+	out := make([]byte, 0, len(text))
+	lead := true
+	var prev byte
+	for _, c := range text {
+		switch {
+		case c == '\n':
+			lead = true
+		case c == ' ' || c == '\t':
+			if !lead && (prev == ' ' || prev == '\t') {
+				continue
+			}
+			if !lead {
+				c = ' '
+			}
+		default:
+			lead = false
+		}
+		out = append(out, c)
+		prev = c
+	}
+	return out
 }

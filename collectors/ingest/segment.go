@@ -57,6 +57,8 @@ type Segment struct {
 	Problem string
 	// value is the decoded document (JSON-compatible) when the segment is structured.
 	value any
+	// compacted is true when Text was rewritten (pretty-printed JSON records, one per line).
+	compacted bool
 }
 
 // line is one input line with its 1-based number.
@@ -72,7 +74,7 @@ var (
 	reFence = regexp.MustCompile("^\\s{0,3}(```+|~~~+)")
 	// rePrompt is a shell prompt line: "$ kubectl …", "# journalctl …", "user@host:~$ aws …",
 	// "PS C:\> Get-…".
-	rePrompt = regexp.MustCompile(`^\s*(?:\[?[\w.@-]+(?:@[\w.-]+)?[: ][^\n$#]*\]?\s*)?[$#%]\s+(?:sudo\s+)?(kubectl|aws|eksctl|journalctl|systemctl|cat|tail|head|less|grep|egrep|terraform|helm|nodeadm|apiclient|crictl|ctr|docker|curl|dmesg|sheltie|logdog|base64|echo|k|kc)\b(.*)$|^\s*PS [A-Z]:\\[^>]*>\s+(.*)$`)
+	rePrompt = regexp.MustCompile(`^\s*(?:\[[^\]\n]{1,80}\]|[\w.@-]+(?:@[\w.-]+)?(?::[^\s$#]*)?)?\s*[$#%]\s+(?:sudo\s+)?(kubectl|aws|eksctl|journalctl|systemctl|cat|tail|head|less|grep|egrep|terraform|helm|nodeadm|apiclient|crictl|ctr|docker|curl|dmesg|sheltie|logdog|base64|echo|k|kc)\b(.*)$|^\s*PS [A-Z]:\\[^>]*>\s+(.*)$`)
 )
 
 // Segments splits text into segments: Markdown fences first, then shell prompts, then runs of
@@ -254,6 +256,7 @@ func paragraphs(lines []line) []Segment {
 	if len(cur) > 0 {
 		paras = append(paras, cur)
 	}
+	paras = splitAtHeaders(paras)
 	var out []Segment
 	for i := 0; i < len(paras); i++ {
 		p := paras[i]
@@ -279,6 +282,23 @@ func paragraphs(lines []line) []Segment {
 		out = append(out, logOrProse(p)...)
 	}
 	return mergeAdjacent(out)
+}
+
+// splitAtHeaders cuts a paragraph where kubectl output starts inside it (a get table header or
+// a describe "Name:" line after other text), so an error line pasted above a table does not hide it.
+func splitAtHeaders(paras [][]line) [][]line {
+	var out [][]line
+	for _, p := range paras {
+		start := 0
+		for i := 1; i < len(p); i++ {
+			if reTableHeader.MatchString(p[i].text) || reDescribeName.MatchString(p[i].text) {
+				out = append(out, p[start:i])
+				start = i
+			}
+		}
+		out = append(out, p[start:])
+	}
+	return out
 }
 
 func flatten(ps [][]line) []line {

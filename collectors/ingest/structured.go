@@ -178,6 +178,19 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 		// "[   27.562077] sundog[1145]: …": a JSON value followed by text is not JSON
 		return nil, false
 	}
+	if allLogRecords(docs) {
+		// pretty-printed log records (a Karpenter or IPAMD line run through jq): one line each
+		var b bytes.Buffer
+		for _, d := range docs {
+			j, _ := json.Marshal(d)
+			b.Write(j)
+			b.WriteByte('\n')
+		}
+		s := seg(TypeLog, "JSON", lines)
+		s.Text = b.Bytes()
+		s.compacted = true
+		return []Segment{s}, true
+	}
 	s := seg(TypeData, "JSON", lines)
 	s.Type, s.Detail = docType(docs[0])
 	if len(docs) > 1 {
@@ -250,6 +263,9 @@ func docType(v any) (Type, string) {
 			if k, ok := d["kubernetes"].(map[string]any); ok && hasAny(k, "cluster-name", "api-server", "cluster-certificate") {
 				return TypeBottlerocketSettings, "Bottlerocket settings"
 			}
+			if bottlerocketKubernetes(d) {
+				return TypeBottlerocketSettings, "Bottlerocket settings.kubernetes"
+			}
 			if _, ok := d["clusters"]; ok && hasAny(d, "users", "contexts") {
 				return TypeKubeconfig, "kubeconfig"
 			}
@@ -267,6 +283,19 @@ func docType(v any) (Type, string) {
 		}
 	}
 	return TypeData, "data"
+}
+
+// bottlerocketKubernetes reports whether d is the settings.kubernetes table of Bottlerocket on
+// its own (apiclient -u /settings | jq .kubernetes): several of its kebab-case keys.
+func bottlerocketKubernetes(d map[string]any) bool {
+	n := 0
+	for _, k := range []string{"cluster-name", "api-server", "cluster-certificate", "cluster-dns-ip", "cluster-domain", "authentication-mode",
+		"cloud-provider", "credential-providers", "max-pods", "node-labels", "node-taints", "standalone-mode", "pod-infra-container-image", "provider-id", "hostname-override"} {
+		if _, ok := d[k]; ok {
+			n++
+		}
+	}
+	return n >= 3
 }
 
 func hasAny(v any, keys ...string) bool {
@@ -413,6 +442,23 @@ func bootstrapScript(lines []line) (Segment, bool) {
 	return seg(TypeUserData, "shell script", lines), true
 }
 
+// allLogRecords reports whether every decoded document is a log record.
+func allLogRecords(docs []any) bool {
+	for _, d := range docs {
+		m, ok := d.(map[string]any)
+		if !ok || !logRecord(m) {
+			return false
+		}
+	}
+	return len(docs) > 0
+}
+
+// logRecord reports whether a decoded object is a log record: a message with a level, a time or
+// a logger.
+func logRecord(m map[string]any) bool {
+	return hasAny(m, "msg", "message", "log", "MESSAGE") && hasAny(m, "level", "lvl", "severity", "ts", "time", "timestamp", "@timestamp", "logger", "caller")
+}
+
 // jsonRecord reports whether a line is one JSON log record: an object with a level or severity
 // and a message, or a timestamp and a message (IPAMD, Karpenter, nodeadm, CloudWatch exports).
 func jsonRecord(l string) bool {
@@ -424,6 +470,5 @@ func jsonRecord(l string) bool {
 	if json.Unmarshal([]byte(t), &m) != nil {
 		return false
 	}
-	msg := hasAny(m, "msg", "message", "log", "MESSAGE")
-	return msg && hasAny(m, "level", "lvl", "severity", "ts", "time", "timestamp", "@timestamp", "logger", "caller")
+	return logRecord(m)
 }
