@@ -228,6 +228,12 @@ func classify(lines []line, fenced bool, command string) []Segment {
 	if len(lines) == 0 {
 		return nil
 	}
+	for i := 1; i < len(lines); i++ {
+		// kubectl output that starts after other lines (an error line above a table)
+		if reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) && strings.TrimSpace(lines[i-1].text) == "" {
+			return append(classify(lines[:i], fenced, command), classify(lines[i:], fenced, command)...)
+		}
+	}
 	if segs, ok := structured(lines, command); ok {
 		return segs
 	}
