@@ -200,7 +200,7 @@ func (rd *reader) logs(segs []Segment, block int) {
 		if s.value != nil || s.compacted {
 			first = 1 // lines rendered from structured records
 		}
-		_ = sc.ScanFrom(bytes.NewReader(squeeze(text)), rd.name, streamOf(s), first)
+		_ = sc.ScanFrom(bytes.NewReader(squeeze(unwrap(text))), rd.name, streamOf(s), first)
 		scanned = append(scanned, i)
 	}
 	if len(scanned) == 0 {
@@ -592,4 +592,65 @@ func squeeze(text []byte) []byte {
 		prev = c
 	}
 	return out
+}
+
+// maxUnwrap bounds how many lines one wrapped record may span.
+const maxUnwrap = 40
+
+// unwrap rejoins records a paste broke over several lines: a JSON record or a quoted message whose
+// braces or quotes are still open at the end of its line continues on the next lines (a browser
+// wrapping "eni-0b70601dc9" / "523f511]", jq pretty-printing a record with raw newlines). The
+// joined record keeps its first line's number; the lines it absorbed become empty, so line
+// numbers of the rest stay those of the input.
+func unwrap(text []byte) []byte {
+	lines := bytes.Split(text, []byte("\n"))
+	for i := 0; i < len(lines); i++ {
+		t := bytes.TrimSpace(lines[i])
+		start := bytes.IndexAny(t, "{\"")
+		if start < 0 || start > 120 {
+			continue
+		}
+		depth, inStr := openness(t[start:], 0, false)
+		if depth <= 0 && !inStr {
+			continue
+		}
+		j := i + 1
+		for ; j < len(lines) && j-i < maxUnwrap && (depth > 0 || inStr); j++ {
+			depth, inStr = openness(bytes.TrimSpace(lines[j]), depth, inStr)
+		}
+		if depth > 0 || inStr {
+			continue // never closes: not a wrapped record
+		}
+		var b []byte
+		b = append(b, lines[i]...)
+		for k := i + 1; k < j; k++ {
+			b = append(b, ' ')
+			b = append(b, bytes.TrimSpace(lines[k])...)
+			lines[k] = nil
+		}
+		lines[i] = b
+		i = j - 1
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// openness continues counting JSON nesting over b from depth and string state inStr.
+func openness(b []byte, depth int, inStr bool) (int, bool) {
+	esc := false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case c == '\\' && inStr:
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return depth, inStr
 }
