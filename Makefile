@@ -12,7 +12,7 @@ DEMO_INSTANCE := i-0a1b2c3d4e5f60006
 
 TESTBIN := collectors/kube/kubetest/build-testbin.sh
 
-.PHONY: all build test testbin demo bench lint docs fixtures golden fuzz eval clean
+.PHONY: all build test testbin demo bench lint docs catalog fixtures golden fuzz eval clean
 
 all: build
 
@@ -56,6 +56,11 @@ lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## catalog: regenerate the runtime digest of the signature catalog after editing its YAML
+catalog:
+	$(GO) test ./collectors/logscan -run CatalogDigest -update
+	$(GO) test ./checks -run SignatureFindingMap -update
 
 ## docs: regenerate docs/checks from the registry
 docs:

@@ -71,7 +71,11 @@ func withLogs(text string) func(ev *evidence.Evidence) {
 
 // catalogSample returns the first example line of a failure signature naming id.
 func catalogSample(id string) string {
-	for _, sg := range logscan.Catalog() {
+	sigs, _, err := logscan.SourceCatalog()
+	if err != nil {
+		panic(err)
+	}
+	for _, sg := range sigs {
 		if !sg.Normal && sg.Finding == id && len(sg.Examples.Match) > 0 {
 			return sg.Examples.Match[0]
 		}

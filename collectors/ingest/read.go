@@ -571,6 +571,7 @@ func sentences(text []byte) bool {
 // terminal rewraps and pads messages ("failed to set up sandbox  container"), and signatures
 // are written with single spaces.
 func squeeze(text []byte) []byte {
+	text = bytes.ReplaceAll(text, []byte("**"), nil) // Markdown bold markers around part of a line
 	out := make([]byte, 0, len(text))
 	lead := true
 	var prev byte

@@ -327,10 +327,29 @@ func logOrProse(lines []line) []Segment {
 	if markdownProse(lines) {
 		return []Segment{seg(TypeProse, "", lines)}
 	}
+	if sourceCode(lines) {
+		return []Segment{seg(TypeProse, "source code", lines)}
+	}
 	return []Segment{seg(TypeLog, "text", lines)}
 }
 
-var reMarkdown = regexp.MustCompile("`[^`]+`|\\]\\(|\\*\\*[^*]+\\*\\*|^\\s{0,3}#{1,6}\\s|^\\s*\\|.*\\|\\s*$|^\\s*[-*+]\\s+\\*\\*|<(?:p|br|div|details|summary|img|a)[\\s>/]")
+var reCode = regexp.MustCompile(`^\s*(?:func |package |import |return\b|if .*\{\s*$|for .*\{\s*$|var |const |type |case .*:\s*$|default:|switch |[})\]],?\s*$|//|/\*|\*/|#include|def |class |public |private |fn |let |impl |use )|:= |;\s*$|\{\s*$|\},\s*$`)
+
+// sourceCode reports whether a paragraph is program source (Go, C, Python, Rust, Java …):
+// a third of its lines have a statement's or declaration's shape.
+func sourceCode(lines []line) bool {
+	n := 0
+	for _, l := range lines {
+		if reCode.MatchString(l.text) {
+			n++
+		}
+	}
+	return len(lines) >= 3 && n*3 >= len(lines)
+}
+
+var reInlineCode = regexp.MustCompile("(?:^|\\s)`[^`]+`")
+
+var reMarkdown = regexp.MustCompile("\\]\\(|\\*\\*[^*]+\\*\\*|^\\s{0,3}#{1,6}\\s|^\\s*\\|.*\\|\\s*$|^\\s*[-*+]\\s+\\*\\*|<(?:p|br|div|details|summary|img|a)[\\s>/]")
 
 // markdownProse reports whether a paragraph carries Markdown or HTML markup (inline code, links,
 // bold, headings, table rows, tags): text written for people, which quotes messages rather than
@@ -339,6 +358,12 @@ func markdownProse(lines []line) bool {
 	for _, l := range lines {
 		if reMarkdown.MatchString(l.text) {
 			return true
+		}
+	}
+	// inline code marks prose only in sentences: Rust and TOML errors quote with backticks too
+	for _, l := range lines {
+		if reInlineCode.MatchString(l.text) {
+			return sentences(joinLines(lines))
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package logscan
 
 import (
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -14,10 +15,36 @@ import (
 )
 
 // catalogFS holds the signature catalog: one YAML file per component (kubelet.yaml,
-// nodeadm.yaml, …), described in catalog/README.md.
+// nodeadm.yaml, …), described in catalog/README.md, and catalog.gen.json, the same signatures
+// without their examples and sources, which the binary reads at start-up (parsing 500 YAML
+// signatures costs tens of milliseconds; this digest a few). TestCatalogDigest keeps the two equal.
 //
-//go:embed catalog/*.yaml
+//go:embed catalog/*.yaml catalog/catalog.gen.json
 var catalogFS embed.FS
+
+// DigestPath is the generated digest of the catalog inside catalogFS.
+const DigestPath = "catalog/catalog.gen.json"
+
+// digest is the runtime form of the catalog.
+type digest struct {
+	Components []Component `json:"components"`
+	Signatures []Signature `json:"signatures"`
+}
+
+// Digest renders the runtime digest of a catalog (its signatures without examples and sources),
+// as catalog.gen.json holds it.
+func Digest(sigs []Signature, comps []Component) ([]byte, error) {
+	d := digest{Components: comps}
+	for _, sg := range sigs {
+		sg.Examples, sg.Source = Examples{}, ""
+		d.Signatures = append(d.Signatures, sg)
+	}
+	b, err := json.MarshalIndent(d, "", " ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
 
 // MinAnchor is the shortest anchor accepted (bytes). Short anchors occur often in healthy logs
 // and shrink the multi-anchor scanner's shifts, so they slow every scan.
@@ -86,9 +113,9 @@ type Examples struct {
 
 // Component is one component of the catalog with the literals that show its lines are present.
 type Component struct {
-	Name        string
-	Description string
-	Presence    []string
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Presence    []string `json:"presence"`
 }
 
 var (
@@ -101,24 +128,42 @@ var (
 // Catalog returns the built-in signature catalog, in file order (files sorted by name). It
 // panics when the embedded catalog is invalid; TestCatalog keeps it valid.
 func Catalog() []Signature {
-	loadCatalog()
+	loadCatalogOnce()
 	if catalogErr != nil {
 		panic(catalogErr)
 	}
 	return append([]Signature(nil), catalogSigs...)
 }
 
+// SourceCatalog reads and validates the YAML catalog itself, examples and sources included (what
+// the tests and the documentation use; the binary reads the digest through Catalog).
+func SourceCatalog() ([]Signature, []Component, error) { return LoadCatalog(catalogFS) }
+
 // Components returns the catalog's components, sorted by name.
 func Components() []Component {
-	loadCatalog()
+	loadCatalogOnce()
 	if catalogErr != nil {
 		panic(catalogErr)
 	}
 	return append([]Component(nil), catalogComps...)
 }
 
-func loadCatalog() {
-	catalogOnce.Do(func() { catalogSigs, catalogComps, catalogErr = LoadCatalog(catalogFS) })
+func loadCatalogOnce() {
+	// at run time the digest is read; the YAML, its examples and patterns are checked by the
+	// tests (LoadCatalog, TestCatalogDigest)
+	catalogOnce.Do(func() {
+		b, err := fs.ReadFile(catalogFS, DigestPath)
+		if err != nil {
+			catalogErr = err
+			return
+		}
+		var d digest
+		if err := json.Unmarshal(b, &d); err != nil {
+			catalogErr = fmt.Errorf("%s: %v", DigestPath, err)
+			return
+		}
+		catalogSigs, catalogComps = d.Signatures, d.Components
+	})
 }
 
 // LoadCatalog reads every catalog/*.yaml of fsys and validates it: unique signature names and
@@ -204,12 +249,12 @@ func validate(sg Signature) error {
 	case sg.Milestone != "" && !contains(Milestones, sg.Milestone):
 		return fmt.Errorf("milestone %q is not one of %s", sg.Milestone, strings.Join(Milestones, ", "))
 	}
-	c, err := compile(sg)
+	c, err := compile(sg, true)
 	if err != nil {
 		return err
 	}
-	if c.re != nil {
-		for _, g := range c.re.SubexpNames()[1:] {
+	if re := c.lazy.get(); re != nil {
+		for _, g := range re.SubexpNames()[1:] {
 			if g != "" && FactNames[g] == "" {
 				return fmt.Errorf("pattern group %q is not a known fact (logscan.FactNames)", g)
 			}

@@ -28,59 +28,84 @@ const BlockSize = 1 << 20
 // Catalog).
 type Signature struct {
 	// Name is stable and unique ("kubelet-register-unauthorized").
-	Name string
+	Name string `json:"name"`
 	// Component names what emits the line (the catalog file: kubelet, nodeadm, karpenter …).
-	Component string
+	Component string `json:"component"`
 	// Finding is the catalog ID this signature is evidence for; empty for Normal signatures.
-	Finding string
+	Finding string `json:"finding,omitempty"`
 	// Anchor is a literal every matching line contains (case-sensitive, at least MinAnchor bytes).
-	Anchor string
+	Anchor string `json:"anchor"`
 	// Pattern, when set, is a Go regular expression that must also match the line; its named
 	// groups (FactNames) are the facts the line carries.
-	Pattern string
+	Pattern string `json:"pattern,omitempty"`
 	// Exclude lists literals that disqualify a line.
-	Exclude []string
+	Exclude []string `json:"exclude,omitempty"`
 	// Normal marks healthy progress; Resolves names the findings it shows to be transient.
-	Normal   bool
-	Resolves []string
+	Normal   bool     `json:"normal,omitempty"`
+	Resolves []string `json:"resolves,omitempty"`
 	// ConsequenceOf lists findings that, when they fail in the same input, explain this line:
 	// it is then reported as their consequence, not as a cause.
-	ConsequenceOf []string
+	ConsequenceOf []string `json:"consequenceOf,omitempty"`
 	// MinCount is how many matching lines make a failure: a line healthy nodes print once (a
 	// first attempt that is retried) is a failure only when it repeats. 0 and 1 mean one line.
-	MinCount int
+	MinCount int `json:"minCount,omitempty"`
 	// Milestone marks a step of the join sequence the line shows (Milestones): the node's
 	// timeline is built from them, and "registered" / "ready" show that the node joined.
-	Milestone string
+	Milestone string `json:"milestone,omitempty"`
 	// Meaning is one sentence shown with the evidence.
-	Meaning string
+	Meaning string `json:"meaning"`
 	// Source is the URL of the code that emits the message or of a public report showing it.
-	Source string
+	Source string `json:"source,omitempty"`
 	// Examples are lines the signature must match and near-misses it must not.
-	Examples Examples
+	Examples Examples `json:"-"`
 }
 
 type compiled struct {
 	Signature
 	anchor  []byte
 	exclude [][]byte
-	re      *regexp.Regexp
-	groups  []string // named groups by submatch index ("" for unnamed)
+	// the pattern is compiled when a line first holds the anchor: most signatures never
+	// match a given input, and compiling hundreds of patterns would dominate start-up
+	lazy *lazyRE
 }
 
-// compile prepares sg for matching; the error names a pattern that does not compile.
-func compile(sg Signature) (compiled, error) {
+// lazyRE is a pattern compiled on first use, shared by the scanners of one catalog.
+type lazyRE struct {
+	once   sync.Once
+	src    string
+	re     *regexp.Regexp
+	groups []string // named groups by submatch index ("" for unnamed)
+}
+
+func (l *lazyRE) get() *regexp.Regexp {
+	if l == nil {
+		return nil
+	}
+	l.once.Do(func() {
+		// patterns are checked to compile by LoadCatalog (the catalog tests); a bad one here
+		// matches nothing rather than crashing a scan
+		if re, err := regexp.Compile(l.src); err == nil {
+			l.re, l.groups = re, re.SubexpNames()
+		} else {
+			l.re = regexp.MustCompile(`$^`)
+		}
+	})
+	return l.re
+}
+
+// compile prepares sg for matching; with check it compiles the pattern now and returns its error.
+func compile(sg Signature, check bool) (compiled, error) {
 	c := compiled{Signature: sg, anchor: []byte(sg.Anchor)}
 	for _, x := range sg.Exclude {
 		c.exclude = append(c.exclude, []byte(x))
 	}
 	if sg.Pattern != "" {
-		re, err := regexp.Compile(sg.Pattern)
-		if err != nil {
-			return c, fmt.Errorf("pattern: %v", err)
+		c.lazy = &lazyRE{src: sg.Pattern}
+		if check {
+			if _, err := regexp.Compile(sg.Pattern); err != nil {
+				return c, fmt.Errorf("pattern: %v", err)
+			}
 		}
-		c.re = re
-		c.groups = re.SubexpNames()
 	}
 	return c, nil
 }
@@ -121,7 +146,7 @@ func New(sigs []Signature, comps []Component) (*Scanner, error) {
 		if sg.Anchor == "" {
 			return nil, fmt.Errorf("signature %s: empty anchor", sg.Name)
 		}
-		c, err := compile(sg)
+		c, err := compile(sg, false)
 		if err != nil {
 			return nil, fmt.Errorf("signature %s: %v", sg.Name, err)
 		}
@@ -277,7 +302,8 @@ func (c *compiled) accept(ln []byte) bool {
 			return false
 		}
 	}
-	return c.re == nil || c.re.Match(ln)
+	re := c.lazy.get()
+	return re == nil || re.Match(ln)
 }
 
 // maxFactValues bounds the distinct values kept per fact of one signature.
@@ -301,9 +327,9 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 	if h.Count == 1 || later(l, h.Last) {
 		h.Last = l
 	}
-	if sg.re != nil && len(sg.groups) > 1 && countFacts(h) < maxFactValues*len(sg.groups) {
-		if m := sg.re.FindSubmatch(ln); m != nil {
-			for gi, name := range sg.groups {
+	if re := sg.lazy.get(); re != nil && len(sg.lazy.groups) > 1 && countFacts(h) < maxFactValues*len(sg.lazy.groups) {
+		if m := re.FindSubmatch(ln); m != nil {
+			for gi, name := range sg.lazy.groups {
 				if name == "" || gi >= len(m) || len(m[gi]) == 0 {
 					continue
 				}
