@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/klauspost/compress/gzip"
@@ -33,10 +34,24 @@ type Limits struct {
 	MaxDecodedBytes int
 	// MaxParts caps the number of MIME parts visited (nested parts included).
 	MaxParts int
+	// MaxExpansionBytes caps the text that shell parameter expansion may produce over the
+	// whole user data, in bytes (every $VAR, ${VAR:-default} counted as it is substituted).
+	// Zero means the default (1 MiB).
+	MaxExpansionBytes int
+	// MaxExpansionSteps caps the number of variable substitutions (defaults included) the
+	// shell reader makes over the whole user data. Zero means the default (200,000).
+	MaxExpansionSteps int
 }
 
 // DefaultLimits are generous for real user data (16 KB raw) and safe for hostile input.
-var DefaultLimits = Limits{MaxDecodedBytes: 1 << 20, MaxParts: 256}
+var DefaultLimits = Limits{MaxDecodedBytes: 1 << 20, MaxParts: 256, MaxExpansionBytes: 1 << 20, MaxExpansionSteps: 200_000}
+
+// MaxQuoteBytes is the longest piece of user data a parse issue quotes; longer values are cut
+// and say how many bytes they had.
+const MaxQuoteBytes = 200
+
+// maxIssueBytes caps one parse issue message, quotes included.
+const maxIssueBytes = 1024
 
 // DecodeBase64 decodes user data as EC2 returns it (base64) and then parses it with Decode.
 // An empty string yields a config with Format none. Input that is not base64 yields an error
@@ -69,7 +84,14 @@ func Decode(raw []byte) *evidence.BootstrapConfig { return DecodeWithLimits(raw,
 
 // DecodeWithLimits parses raw user data. It never returns nil.
 func DecodeWithLimits(raw []byte, lim Limits) *evidence.BootstrapConfig {
+	if lim.MaxExpansionBytes <= 0 {
+		lim.MaxExpansionBytes = DefaultLimits.MaxExpansionBytes
+	}
+	if lim.MaxExpansionSteps <= 0 {
+		lim.MaxExpansionSteps = DefaultLimits.MaxExpansionSteps
+	}
 	d := &decoder{cfg: &evidence.BootstrapConfig{RawBytes: len(raw)}, lim: lim, env: map[string]string{}}
+	d.sh = &expander{env: d.env, maxBytes: lim.MaxExpansionBytes, maxSteps: lim.MaxExpansionSteps}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		d.cfg.Format = evidence.FormatNone
 		return d.cfg
@@ -95,10 +117,44 @@ type decoder struct {
 	sawNodeConfigPart bool
 	// eksctlEnv is true when an eksctl kubelet.env file was found.
 	eksctlEnv bool
+	// sh expands shell words against env within the expansion budget.
+	sh *expander
+	// budgetReported is set once the exhausted expansion budget has been reported.
+	budgetReported bool
 }
 
+// issue records a parse issue. Strings quoted from the user data are cut to MaxQuoteBytes and
+// the message to maxIssueBytes, so a 1 MB token costs a few hundred bytes in every report.
 func (d *decoder) issue(level evidence.IssueLevel, part string, line int, format string, args ...any) {
-	d.cfg.Issues = append(d.cfg.Issues, evidence.ParseIssue{Level: level, Part: part, Line: line, Message: fmt.Sprintf(format, args...)})
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			args[i] = clip(v, MaxQuoteBytes)
+		case []string:
+			c := make([]string, 0, min(len(v), 8))
+			for k, x := range v {
+				if k == 8 {
+					c = append(c, fmt.Sprintf("… %d more", len(v)-8))
+					break
+				}
+				c = append(c, clip(x, MaxQuoteBytes))
+			}
+			args[i] = c
+		}
+	}
+	d.cfg.Issues = append(d.cfg.Issues, evidence.ParseIssue{Level: level, Part: clip(part, MaxQuoteBytes), Line: line, Message: clip(fmt.Sprintf(format, args...), maxIssueBytes)})
+}
+
+// clip cuts s to at most n bytes (at a UTF-8 boundary) and says how long it was.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…[%d bytes]", s[:cut], len(s))
 }
 
 func (d *decoder) addFormat(f evidence.BootstrapFormat) {

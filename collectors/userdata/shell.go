@@ -172,17 +172,34 @@ func literalOf(w word) string {
 // word reads one shell word starting at lx.i.
 func (lx *lexer) word() word {
 	var w word
-	lit := func(s string, quoted bool) {
-		if n := len(w.segs); n > 0 && w.segs[n-1].kind == segLit && w.segs[n-1].quoted == quoted {
-			w.segs[n-1].text += s
-			return
+	// Adjacent literal pieces of the same quoting are collected in one builder (appending
+	// to the segment's string each time would be quadratic in the word's length).
+	var pending strings.Builder
+	pendingQuoted, havePending := false, false
+	flush := func() {
+		if havePending {
+			w.segs = append(w.segs, segment{kind: segLit, text: pending.String(), quoted: pendingQuoted})
+			pending.Reset()
+			havePending = false
 		}
-		w.segs = append(w.segs, segment{kind: segLit, text: s, quoted: quoted})
 	}
+	lit := func(s string, quoted bool) {
+		if havePending && pendingQuoted != quoted {
+			flush()
+		}
+		pending.WriteString(s)
+		pendingQuoted, havePending = quoted, true
+	}
+	defer func() {
+		if lx.i > len(lx.s) {
+			lx.i = len(lx.s)
+		}
+	}()
 	for lx.i < len(lx.s) {
 		c := lx.s[lx.i]
 		switch c {
 		case ' ', '\t', '\r', '\n', ';', '&', '|', '(', ')', '<', '>':
+			flush()
 			return w
 		case '\\':
 			if lx.i+1 < len(lx.s) {
@@ -207,6 +224,7 @@ func (lx *lexer) word() word {
 			lx.i += end + 2
 		case '"':
 			lx.i++
+			flush()
 			lx.doubleQuoted(&w)
 		case '`':
 			end := strings.IndexByte(lx.s[lx.i+1:], '`')
@@ -215,11 +233,17 @@ func (lx *lexer) word() word {
 			}
 			body := lx.s[lx.i+1 : lx.i+1+end]
 			lx.line += strings.Count(body, "\n")
+			flush()
 			w.segs = append(w.segs, segment{kind: segSub, text: "`" + body + "`"})
 			lx.i += end + 2
 		case '$':
 			if seg, ok := lx.dollar(false); ok {
-				w.segs = append(w.segs, seg)
+				if seg.kind == segLit {
+					lit(seg.text, seg.quoted)
+				} else {
+					flush()
+					w.segs = append(w.segs, seg)
+				}
 			} else {
 				lit("$", false)
 			}
@@ -231,9 +255,7 @@ func (lx *lexer) word() word {
 			lit(lx.s[start:lx.i], false)
 		}
 	}
-	if lx.i > len(lx.s) {
-		lx.i = len(lx.s)
-	}
+	flush()
 	return w
 }
 
@@ -384,23 +406,74 @@ func isNameChar(c byte, first bool) bool {
 	return !first && c >= '0' && c <= '9'
 }
 
+// budgetNote is the unresolved "name" recorded for a value the expansion budget cut off.
+const budgetNote = "(expansion budget exhausted)"
+
+// expander evaluates words against the variables assigned so far, within a budget: the
+// total bytes that expansions may produce and the number of expansion steps (one per word
+// variable or default substituted) over the whole user data. Once the budget is exhausted every
+// further expansion is unresolved, so a script that doubles a variable in a loop of
+// assignments costs at most the budget, never gigabytes.
+type expander struct {
+	env      map[string]string
+	maxBytes int
+	maxSteps int
+	bytes    int
+	steps    int
+	// exhausted is set by the first expansion that would exceed the budget.
+	exhausted bool
+}
+
+// markerFor is the env marker for an unresolved value: budgetMarker when the budget cut it.
+func markerFor(v value) string {
+	for _, u := range v.unresolved {
+		if u == budgetNote {
+			return budgetMarker
+		}
+	}
+	return unresolvedMarker
+}
+
+// field is one expanded field under construction.
+type field struct {
+	b          strings.Builder
+	unresolved []string
+}
+
 // expand evaluates a word against env. Unquoted expansions are split into fields on blanks,
 // as the shell does; split=false keeps one field (assignments).
-func expand(w word, env map[string]string, split bool) []value {
-	fields := []value{{}}
+func (x *expander) expand(w word, split bool) []value {
+	fields := []*field{{}}
 	haveField := false
+	overBudget := func(n int) bool {
+		if x.exhausted {
+			return true
+		}
+		x.steps++
+		if x.steps > x.maxSteps || x.bytes+n > x.maxBytes {
+			x.exhausted = true
+			return true
+		}
+		x.bytes += n
+		return false
+	}
+	cut := func() {
+		cur := fields[len(fields)-1]
+		cur.unresolved = append(cur.unresolved, budgetNote)
+		haveField = true
+	}
 	appendText := func(s string, quoted bool, unresolved []string) {
-		cur := &fields[len(fields)-1]
+		cur := fields[len(fields)-1]
 		cur.unresolved = append(cur.unresolved, unresolved...)
 		if quoted || !split {
-			cur.s += s
+			cur.b.WriteString(s)
 			haveField = true
 			return
 		}
 		parts := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
 		if len(parts) == 0 {
 			if s != "" && haveField && (strings.TrimSpace(s) == "") {
-				fields = append(fields, value{})
+				fields = append(fields, &field{})
 				haveField = false
 			}
 			return
@@ -409,62 +482,83 @@ func expand(w word, env map[string]string, split bool) []value {
 		trailingBlank := s[len(s)-1] == ' ' || s[len(s)-1] == '\t' || s[len(s)-1] == '\n'
 		for i, p := range parts {
 			if i > 0 || (leadingBlank && haveField) {
-				fields = append(fields, value{})
+				fields = append(fields, &field{})
 			}
-			fields[len(fields)-1].s += p
+			fields[len(fields)-1].b.WriteString(p)
 			haveField = true
 		}
 		if trailingBlank {
-			fields = append(fields, value{})
+			fields = append(fields, &field{})
 			haveField = false
 		}
 	}
 	for _, sg := range w.segs {
 		switch sg.kind {
 		case segLit:
-			cur := &fields[len(fields)-1]
-			cur.s += sg.text
+			// Literal text and substitutions come from the script itself, bounded by its
+			// size: they pass even once the budget is exhausted, so commands are still found.
+			fields[len(fields)-1].b.WriteString(sg.text)
 			haveField = true
 		case segSub:
 			appendText(sg.text, true, []string{sg.text})
 		case segVar:
-			v, ok := env[sg.text]
+			v, ok := x.env[sg.text]
 			switch {
 			case sg.op == "?":
 				appendText("${"+sg.text+"...}", true, []string{"$" + sg.text})
 				continue
 			case (sg.op == ":-" || sg.op == ":=") && (!ok || v == ""), (sg.op == "-" || sg.op == "=") && !ok:
-				def := expand(word{segs: sg.arg}, env, false)
+				def := x.expand(word{segs: sg.arg}, false)
 				d := value{}
 				if len(def) > 0 {
 					d = def[0]
 				}
 				if sg.op == ":=" || sg.op == "=" {
-					env[sg.text] = d.s
+					if len(d.unresolved) > 0 {
+						x.env[sg.text] = markerFor(d)
+					} else {
+						x.env[sg.text] = d.s
+					}
+				}
+				if overBudget(len(d.s)) {
+					cut()
+					continue
 				}
 				appendText(d.s, sg.quoted, d.unresolved)
 				continue
 			}
-			if !ok {
+			if v == budgetMarker {
+				appendText("$"+sg.text, true, []string{budgetNote})
+				continue
+			}
+			if !ok || v == unresolvedMarker {
 				appendText("$"+sg.text, true, []string{"$" + sg.text})
 				continue
 			}
-			if v == unresolvedMarker {
-				appendText("$"+sg.text, true, []string{"$" + sg.text})
+			if overBudget(len(v)) {
+				cut()
 				continue
 			}
 			appendText(v, sg.quoted, nil)
 		}
 	}
-	if !haveField && len(fields) > 0 && fields[len(fields)-1].s == "" && len(fields[len(fields)-1].unresolved) == 0 {
+	last := fields[len(fields)-1]
+	if !haveField && last.b.Len() == 0 && len(last.unresolved) == 0 {
 		fields = fields[:len(fields)-1]
 	}
-	return fields
+	out := make([]value, len(fields))
+	for i, f := range fields {
+		out[i] = value{s: f.b.String(), unresolved: f.unresolved}
+	}
+	return out
 }
 
 // unresolvedMarker is stored in env for variables assigned from something the decoder cannot
 // evaluate (command substitution, arrays).
 const unresolvedMarker = "\x00unresolved"
+
+// budgetMarker is stored in env for variables whose value the expansion budget cut off.
+const budgetMarker = "\x00budget"
 
 var shellKeywords = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "fi": true, "do": true,
 	"done": true, "while": true, "until": true, "for": true, "!": true, "{": true, "}": true, "time": true}
@@ -481,6 +575,10 @@ func (d *decoder) handleShell(s, part string, firstLine int) {
 	}
 	for _, c := range parseScript(s) {
 		d.runCommand(c, part, base+c.line-1)
+		if d.sh.exhausted && !d.budgetReported {
+			d.budgetReported = true
+			d.issue(evidence.IssueWarning, part, base+c.line-1, "shell expansion budget hit (%d bytes, %d steps over the whole user data): the script builds values larger than any real user data; variables expanded from this command on are not resolved", d.sh.maxBytes, d.sh.maxSteps)
+		}
 	}
 }
 
@@ -516,13 +614,13 @@ func (d *decoder) runCommand(c command, part string, line int) {
 			d.env[name] = unresolvedMarker // bash array
 			continue
 		}
-		vals := expand(rest, d.env, false)
+		vals := d.sh.expand(rest, false)
 		v := value{}
 		if len(vals) > 0 {
 			v = vals[0]
 		}
 		if len(v.unresolved) > 0 {
-			d.env[name] = unresolvedMarker
+			d.env[name] = markerFor(v)
 		} else {
 			d.env[name] = v.s
 		}
@@ -533,7 +631,7 @@ func (d *decoder) runCommand(c command, part string, line int) {
 	}
 	// find the bootstrap.sh call behind prefixes such as sudo or bash
 	for j := 0; j < len(words) && j < 6; j++ {
-		vals := expand(words[j], d.env, false)
+		vals := d.sh.expand(words[j], false)
 		if len(vals) == 0 {
 			continue
 		}
@@ -597,7 +695,7 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 	d.addFormat(evidence.FormatBootstrapSh)
 	var vals []value
 	for _, a := range args {
-		vals = append(vals, expand(a, d.env, true)...)
+		vals = append(vals, d.sh.expand(a, true)...)
 	}
 	var positional []value
 	opts := map[string]value{}
@@ -633,7 +731,13 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 		if d.cfg.Unresolved == nil {
 			d.cfg.Unresolved = map[string]string{}
 		}
-		d.cfg.Unresolved[field] = flag + " " + strings.Join(v.unresolved, " ") + " is not set in the user data (set at run time)"
+		for _, u := range v.unresolved {
+			if u == budgetNote {
+				d.cfg.Unresolved[field] = flag + " is not resolved: the shell expansion budget was exhausted"
+				return true
+			}
+		}
+		d.cfg.Unresolved[field] = clip(flag+" "+strings.Join(v.unresolved, " "), MaxQuoteBytes) + " is not set in the user data (set at run time)"
 		return true
 	}
 	if len(positional) == 0 {
@@ -686,13 +790,13 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 // (NODE_LABELS, NODE_TAINTS, MAX_PODS), which eksctl's helper script turns into kubelet flags.
 func (d *decoder) applyEksctlEnv() {
 	var flags []string
-	if v := d.env["NODE_LABELS"]; v != "" && v != unresolvedMarker {
+	if v := d.env["NODE_LABELS"]; v != "" && v != unresolvedMarker && v != budgetMarker {
 		flags = append(flags, "--node-labels="+v)
 	}
-	if v := d.env["NODE_TAINTS"]; v != "" && v != unresolvedMarker {
+	if v := d.env["NODE_TAINTS"]; v != "" && v != unresolvedMarker && v != budgetMarker {
 		flags = append(flags, "--register-with-taints="+v)
 	}
-	if v := d.env["MAX_PODS"]; v != "" && v != unresolvedMarker {
+	if v := d.env["MAX_PODS"]; v != "" && v != unresolvedMarker && v != budgetMarker {
 		flags = append(flags, "--max-pods="+v)
 	}
 	d.applyKubeletArgs(flags, "kubelet.env", 0)
