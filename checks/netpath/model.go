@@ -452,6 +452,9 @@ func (m *Model) vpcPath(w *walk, destSubnets []string, destGroups []string, port
 	nodeSubnetPrefix, _ := netip.ParsePrefix(m.nodeSubnet.CIDR)
 	if m.ev.Have(evidence.KindRouteTables) {
 		rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID)
+		if rt == nil {
+			w.add(Hop{Name: "route", Resource: m.nodeSubnet.ID, Verdict: Unknown, Detail: "no route table for the subnet in the evidence"}, true)
+		}
 		for i, p := range prefixes {
 			if rt == nil {
 				break

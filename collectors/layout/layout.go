@@ -133,3 +133,41 @@ func LookupAny(doc any, dotted string) any {
 	}
 	return cur
 }
+
+// Match returns the entry whose path matches the snapshot path p; a "<…>" part matches one
+// non-empty name without a slash ("iam/get-role/NodeRole.json" matches
+// "iam/get-role/<role-name>.json"). YAML spellings of kube/ files (.yaml, .yml) match their
+// .json or .yaml entry.
+func Match(p string) (Entry, bool) {
+	for _, e := range Entries {
+		if e.matches(p) {
+			return e, true
+		}
+	}
+	if strings.HasPrefix(p, "kube/") {
+		base := p
+		for _, ext := range []string{".json", ".yaml", ".yml"} {
+			base = strings.TrimSuffix(base, ext)
+		}
+		for _, ext := range []string{".json", ".yaml"} {
+			for _, e := range Entries {
+				if e.matches(base + ext) {
+					return e, true
+				}
+			}
+		}
+	}
+	return Entry{}, false
+}
+
+func (e Entry) matches(p string) bool {
+	i, j := strings.IndexByte(e.Path, '<'), strings.LastIndexByte(e.Path, '>')
+	if i < 0 || j < i {
+		return p == e.Path
+	}
+	pre, suf := e.Path[:i], e.Path[j+1:]
+	if len(p) <= len(pre)+len(suf) || !strings.HasPrefix(p, pre) || !strings.HasSuffix(p, suf) {
+		return false
+	}
+	return !strings.Contains(p[len(pre):len(p)-len(suf)], "/")
+}

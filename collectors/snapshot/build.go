@@ -428,7 +428,9 @@ func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
 	// itself was read, so a self-managed node in a cluster with node groups is still judged.
 	files := s.dirFiles("eks/describe-nodegroup")
 	listRes, listReason := s.decode("eks/list-nodegroups.json", func(json.RawMessage) error { return nil })
-	ok := listRes == readOK || len(files) > 0
+	// A list that is present but unreadable (an error, or not list-nodegroups output) leaves
+	// the set of node groups unknown, whatever describe files there are.
+	ok := listRes == readOK || len(files) > 0 && listRes != readGap
 	for _, p := range files {
 		res, reason := decodeInto(s, p, func(o *DescribeNodegroupOutput) {
 			n := o.Nodegroup
@@ -452,7 +454,7 @@ func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
 		ev.Mark(evidence.KindNodegroups, s.src("eks/describe-nodegroup/"))
 	case ok:
 		ev.Mark(evidence.KindNodegroups, s.src("eks/list-nodegroups.json"))
-	case len(files) == 0:
+	case len(files) == 0 || listRes == readGap:
 		ev.AddGap(evidence.KindNodegroups, listReason)
 	}
 

@@ -24,19 +24,40 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	if s == "" || s == "null" {
 		return nil
 	}
+	if len(s) > 64 {
+		return fmt.Errorf("timestamp %.40q… is not ISO 8601", s)
+	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999-0700", "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999-07:00", "2006-01-02 15:04:05"} {
 		if v, err := time.Parse(layout, s); err == nil {
+			if v.IsZero() { // 0001-01-01T00:00:00Z: Go's "unset"
+				return nil
+			}
+			if v.Before(minTime) || !v.Before(maxTime) {
+				return fmt.Errorf("timestamp %q is out of range (%d to %d)", s, minTime.Year(), maxTime.Year()-1)
+			}
 			t.Time = v.UTC()
 			return nil
 		}
 	}
 	var epoch float64
 	if _, err := fmt.Sscanf(s, "%g", &epoch); err == nil && !strings.ContainsAny(s, "-:T") {
+		// Checked before converting: 1e300 seconds does not fit a time.Time.
+		if epoch != epoch || epoch < float64(minTime.Unix()) || epoch >= float64(maxTime.Unix()) {
+			return fmt.Errorf("timestamp %s (epoch seconds) is out of range (%d to %d)", s, minTime.Year(), maxTime.Year()-1)
+		}
 		t.Time = time.Unix(int64(epoch), 0).UTC()
 		return nil
 	}
 	return fmt.Errorf("timestamp %q is not ISO 8601", s)
 }
+
+// minTime and maxTime bound every timestamp read from a snapshot: nothing AWS or Kubernetes
+// prints lies outside them, and "now" is taken from these values (collectedAt), so an absurd
+// one would make every age and expiry meaningless.
+var (
+	minTime = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+)
 
 // StringList accepts a JSON string or a list of strings (IAM policy Action, Principal values).
 type StringList []string

@@ -19,7 +19,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -98,7 +97,7 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 	}
 	s := &Snapshot{Origin: "snapshot:" + p, files: map[string][]byte{}}
 	if st.IsDir() {
-		err = s.readDir(p, lim)
+		err = s.readDir(os.DirFS(p), p, lim)
 	} else {
 		err = s.readTarGz(p, lim)
 	}
@@ -109,14 +108,7 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 	if len(s.files) == 0 {
 		return nil, ErrNotSnapshot
 	}
-	if b, ok := s.files["manifest.json"]; ok {
-		var m Manifest
-		if err := json.Unmarshal(b, &m); err != nil {
-			s.problem("manifest.json", err.Error())
-		} else {
-			s.Manifest = &m
-		}
-	}
+	s.readManifest()
 	sort.Slice(s.Problems, func(i, j int) bool { return s.Problems[i].Path < s.Problems[j].Path })
 	return s, nil
 }
@@ -125,30 +117,62 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 // collector fetched). origin names the source in findings ("aws:eu-west-1").
 func FromFiles(origin string, files map[string][]byte) *Snapshot {
 	s := &Snapshot{Origin: origin, files: files}
-	if b, ok := files["manifest.json"]; ok {
-		var m Manifest
-		if err := json.Unmarshal(b, &m); err == nil {
-			s.Manifest = &m
-		}
-	}
+	s.readManifest()
 	return s
 }
 
-func (s *Snapshot) problem(p, msg string) { s.Problems = append(s.Problems, FileProblem{p, msg}) }
+// readManifest reads manifest.json when present. One that is not a JSON object or holds an
+// absurd collectedAt is a problem, and the snapshot's time is then estimated from its files.
+func (s *Snapshot) readManifest() {
+	b, ok := s.files["manifest.json"]
+	if !ok {
+		return
+	}
+	var m Manifest
+	err := json.Unmarshal(b, &m)
+	if err == nil && !bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) {
+		err = fmt.Errorf("expected a JSON object, got %s", describeJSON(b))
+	}
+	if err != nil {
+		s.problem("manifest.json", err.Error()+"; the manifest is ignored and the collection time is estimated from the newest timestamp in the snapshot")
+		return
+	}
+	s.Manifest = &m
+}
 
-func (s *Snapshot) readDir(root string, lim Limits) error {
+// problem records a file that could not be used; the same problem is recorded once.
+func (s *Snapshot) problem(p, msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range s.Problems {
+		if x.Path == p && x.Err == msg {
+			return
+		}
+	}
+	s.Problems = append(s.Problems, FileProblem{p, msg})
+}
+
+// readDir reads a snapshot directory through fsys (os.DirFS of the path given, so a symlink
+// to the directory is followed). A file or folder that cannot be read is a problem naming it;
+// the rest still loads. Errors: the root cannot be read, or a limit is exceeded.
+func (s *Snapshot) readDir(fsys fs.FS, root string, lim Limits) error {
 	var total int64
 	n := 0
-	return filepath.WalkDir(root, func(fp string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			if rel == "." {
+				return err
+			}
+			s.problem(rel, "cannot be read: "+unwrapPathErr(err)+"; skipped")
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
 		n++
 		if n > lim.MaxFiles {
 			return fmt.Errorf("more than %d entries under %s", lim.MaxFiles, root)
 		}
-		rel, _ := filepath.Rel(root, fp)
-		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
 			return nil
 		}
@@ -158,7 +182,8 @@ func (s *Snapshot) readDir(root string, lim Limits) error {
 		}
 		info, err := d.Info()
 		if err != nil {
-			return err
+			s.problem(rel, "cannot be read: "+unwrapPathErr(err)+"; skipped")
+			return nil
 		}
 		if info.Size() > lim.MaxFileBytes {
 			s.problem(rel, fmt.Sprintf("%d bytes is over the %d-byte limit; skipped", info.Size(), lim.MaxFileBytes))
@@ -168,13 +193,41 @@ func (s *Snapshot) readDir(root string, lim Limits) error {
 		if total > lim.MaxTotalBytes {
 			return fmt.Errorf("snapshot is larger than %d bytes", lim.MaxTotalBytes)
 		}
-		b, err := os.ReadFile(fp)
+		b, err := readAllLimited(fsys, rel, lim.MaxFileBytes)
 		if err != nil {
-			return err
+			s.problem(rel, "cannot be read: "+unwrapPathErr(err)+"; skipped")
+			return nil
 		}
 		s.files[rel] = b
 		return nil
 	})
+}
+
+// readAllLimited reads one file of fsys, at most max bytes (a file that grows while it is
+// read is cut, not trusted).
+func readAllLimited(fsys fs.FS, name string, max int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("grew past the %d-byte limit while being read", max)
+	}
+	return b, nil
+}
+
+// unwrapPathErr drops the path from an *fs.PathError (the problem already names the file).
+func unwrapPathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 func (s *Snapshot) readTarGz(p string, lim Limits) error {
@@ -195,6 +248,11 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 		}
 		h, err := tr.Next()
 		if err == io.EOF {
+			// The tar end marker is not the end of the gzip stream: read on to the gzip
+			// trailer so a bad CRC, a wrong size or a cut inside it is not taken for a clean end.
+			if _, err := io.Copy(io.Discard, io.LimitReader(zr, 1<<20)); err != nil {
+				return fmt.Errorf("%s: the gzip stream after the last member is damaged: %w", p, err)
+			}
 			return nil
 		}
 		if err != nil {
@@ -205,8 +263,10 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 			continue
 		}
 		clean := path.Clean(name)
-		if path.IsAbs(name) || clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(name, "\\") {
-			s.problem(name, "member path is absolute or leaves the archive; skipped")
+		if path.IsAbs(name) || hasDotDot(name) || strings.Contains(name, "\\") {
+			// other/../snapshot/ec2/x.json stays inside the archive but would silently
+			// stand in for snapshot/ec2/x.json: no member name with .. is trusted.
+			s.problem(name, "member path is absolute or has a .. element; skipped")
 			continue
 		}
 		if h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeRegA {
@@ -225,8 +285,22 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 		if err != nil {
 			return fmt.Errorf("%s is corrupt or truncated at member %s: %w", p, name, err)
 		}
+		if _, dup := s.files[clean]; dup {
+			s.problem(clean, "the archive holds this file more than once; the first copy is used, the later ones are ignored")
+			continue
+		}
 		s.files[clean] = b
 	}
+}
+
+// hasDotDot reports whether a slash-separated member name has a ".." element.
+func hasDotDot(name string) bool {
+	for _, el := range strings.Split(name, "/") {
+		if el == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // stripCommonPrefix handles archives whose files sit below one folder (snap/eks/...).
@@ -360,13 +434,20 @@ func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResul
 		return readGap, reason + " (" + p + ")"
 	}
 	if strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") {
-		for _, doc := range splitYAML(b) {
+		docs := splitYAML(b)
+		if len(docs) == 0 {
+			s.problem(p, "empty file")
+			return readGap, "empty file " + p
+		}
+		for _, doc := range docs {
 			js, err := yaml.YAMLToJSON(doc)
-			if err != nil {
-				s.problem(p, err.Error())
-				return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
+			if err == nil {
+				err = checkShape(p, js)
 			}
-			if err := each(js); err != nil {
+			if err == nil {
+				err = each(js)
+			}
+			if err != nil {
 				s.problem(p, err.Error())
 				return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 			}
@@ -380,6 +461,9 @@ func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResul
 		err := dec.Decode(&raw)
 		if err == io.EOF {
 			break
+		}
+		if err == nil {
+			err = checkShape(p, raw)
 		}
 		if err == nil {
 			err = each(raw)

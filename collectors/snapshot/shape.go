@@ -1,0 +1,139 @@
+package snapshot
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
+)
+
+// checkShape reports whether one JSON document of the file at snapshot path p has the shape of
+// the command output the layout puts there: for AWS CLI output, an object holding the output's
+// top-level key with a value ("RouteTables"); for kubectl output, an object of the expected kind
+// (or a List of them) with metadata. null, {}, "hello", arrays and objects of another command
+// are rejected with a message naming the command and what the file holds. Paths outside the
+// layout are not checked.
+func checkShape(p string, raw json.RawMessage) error {
+	e, ok := layout.Match(p)
+	if !ok {
+		return nil
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
+		return fmt.Errorf("not the output of `%s`: expected a JSON object, got %s", e.Command, describeJSON(raw))
+	}
+	if strings.HasPrefix(e.Path, "kube/") {
+		return checkKubeShape(e, top)
+	}
+	v, ok := lookupFold(top, e.PasteKey)
+	if !ok || isNull(v) {
+		return fmt.Errorf("not the output of `%s`: expected a JSON object with %q, got %s", e.Command, e.PasteKey, describeJSON(raw))
+	}
+	return nil
+}
+
+// checkKubeShape accepts an object of the entry's kind, or a List ("List" or "<Kind>List")
+// whose items are objects. A document without "kind" must at least carry metadata.
+func checkKubeShape(e layout.Entry, top map[string]json.RawMessage) error {
+	want, _, _ := strings.Cut(e.PasteKey, "/")
+	var kind string
+	if k, ok := top["kind"]; ok {
+		if err := json.Unmarshal(k, &kind); err != nil {
+			return fmt.Errorf("not the output of `%s`: \"kind\" is %s, not a string", e.Command, describeJSON(k))
+		}
+	}
+	switch kind {
+	case want:
+		return nil
+	case "List", want + "List":
+		var items []json.RawMessage
+		if it, ok := top["items"]; ok && !isNull(it) {
+			if err := json.Unmarshal(it, &items); err != nil {
+				return fmt.Errorf("not the output of `%s`: a %s whose \"items\" is %s, not a list", e.Command, kind, describeJSON(it))
+			}
+		}
+		for i, it := range items {
+			var o map[string]json.RawMessage
+			if json.Unmarshal(it, &o) != nil || o == nil {
+				return fmt.Errorf("not the output of `%s`: item %d of the %s is %s, not an object", e.Command, i+1, kind, describeJSON(it))
+			}
+		}
+		return nil
+	case "":
+		if m, ok := top["metadata"]; ok && bytes.HasPrefix(bytes.TrimSpace(m), []byte("{")) {
+			return nil
+		}
+		return fmt.Errorf("not the output of `%s`: expected a Kubernetes %s (an object with kind and metadata), got %s", e.Command, want, describeObject(top))
+	}
+	return fmt.Errorf("not the output of `%s`: expected kind %s, got kind %s", e.Command, want, kind)
+}
+
+// lookupFold finds key as encoding/json matches struct fields: exactly, else case-insensitively.
+func lookupFold(m map[string]json.RawMessage, key string) (json.RawMessage, bool) {
+	if v, ok := m[key]; ok {
+		return v, true
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// describeJSON names what a JSON value is, briefly: null, a string, a number, an array of N,
+// an empty object or an object with its first keys.
+func describeJSON(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	case '"':
+		return "a string"
+	case '[':
+		var a []json.RawMessage
+		if json.Unmarshal(t, &a) == nil {
+			return fmt.Sprintf("an array of %d", len(a))
+		}
+		return "an array"
+	case '{':
+		var m map[string]json.RawMessage
+		if json.Unmarshal(t, &m) == nil {
+			return describeObject(m)
+		}
+		return "an object"
+	}
+	return "a number"
+}
+
+func describeObject(m map[string]json.RawMessage) string {
+	if len(m) == 0 {
+		return "an empty object {}"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	more := ""
+	if len(keys) > 5 {
+		more = fmt.Sprintf(" and %d more", len(keys)-5)
+		keys = keys[:5]
+	}
+	for i, k := range keys {
+		if len(k) > 40 {
+			keys[i] = k[:40] + "…"
+		}
+	}
+	return fmt.Sprintf("an object with keys %s%s", strings.Join(keys, ", "), more)
+}
