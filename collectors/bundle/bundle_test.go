@@ -103,10 +103,13 @@ func TestMemberLimit(t *testing.T) {
 
 func TestTruncatedAndCorrupt(t *testing.T) {
 	data := tarGz(t, entry{name: "./kubelet/", typ: tar.TypeDir}, entry{name: "./kubelet/kubelet.log", body: strings.Repeat(unauthorized, 2000)})
+	// cut inside a member: what was read is kept, reported as damage (hostile_test.go)
+	if b, err := ReadTarGz(bytes.NewReader(data[:len(data)/2]), "truncated", DefaultLimits); err != nil || !b.Damaged {
+		t.Errorf("truncated: err=%v, want a damaged partial result", err)
+	}
 	for name, in := range map[string][]byte{
-		"truncated": data[:len(data)/2],
-		"not gzip":  []byte("\x1f\x8bgarbage that is not deflate"),
-		"empty":     {},
+		"not gzip": []byte("\x1f\x8bgarbage that is not deflate"),
+		"empty":    {},
 	} {
 		_, err := ReadTarGz(bytes.NewReader(in), name, DefaultLimits)
 		if err == nil {

@@ -18,7 +18,9 @@ import (
 // Evidence turns the bundle into Evidence for one node: its identity (instance ID, region,
 // cluster), its bootstrap configuration as the node itself saw it, OS and component versions,
 // and the log signature scan. Kinds the bundle cannot show (the cluster, IAM, VPC) are recorded
-// as gaps "not in a node log bundle".
+// as gaps "not in a node log bundle". A configuration file of the bundle that cannot be read
+// (an empty, invalid or non-object settings.json) is appended to b.Problems and leaves the
+// bootstrap configuration a gap: it is the bundle's problem, never the user data's.
 func (b *Bundle) Evidence() *evidence.Evidence {
 	ev := &evidence.Evidence{CollectedAt: b.Newest.UTC()}
 	src := "bundle:" + b.Name
@@ -28,12 +30,12 @@ func (b *Bundle) Evidence() *evidence.Evidence {
 
 	nos := &evidence.NodeOS{}
 	var cfg *evidence.BootstrapConfig
-	var cfgSrc string
+	var cfgSrc, why string
 	switch b.Kind {
 	case KindBottlerocket:
-		cfg, cfgSrc = b.bottlerocket(ev, nos)
+		cfg, cfgSrc, why = b.bottlerocket(ev, nos)
 	case KindEKSLinux:
-		cfg, cfgSrc = b.linux(ev, nos)
+		cfg, cfgSrc, why = b.linux(ev, nos)
 	case KindEKSWindows:
 		cfg, cfgSrc = b.windows(ev, nos)
 	}
@@ -45,7 +47,10 @@ func (b *Bundle) Evidence() *evidence.Evidence {
 			ev.Target.ClusterSource = "node configuration"
 		}
 	} else {
-		ev.AddGap(evidence.KindBootstrap, "the bundle holds no bootstrap configuration (see docs/bundle-formats.md §7)")
+		if why == "" {
+			why = "the bundle holds no bootstrap configuration (see docs/bundle-formats.md §7)"
+		}
+		ev.AddGap(evidence.KindBootstrap, why)
 	}
 	if nos.Family != "" || nos.KubeletVersion != "" {
 		ev.NodeOS = nos
@@ -59,8 +64,9 @@ func (b *Bundle) Evidence() *evidence.Evidence {
 
 func (b *Bundle) text(p string) string { return strings.TrimSpace(string(b.Configs[p])) }
 
-// bottlerocket reads settings.json (both generations, §2.4) and os-release.
-func (b *Bundle) bottlerocket(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.BootstrapConfig, string) {
+// bottlerocket reads settings.json (both generations, §2.4) and os-release. It returns the
+// config and its source, or the reason there is none.
+func (b *Bundle) bottlerocket(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.BootstrapConfig, string, string) {
 	nos.Family = "bottlerocket"
 	for _, l := range strings.Split(string(b.Configs["os-release"]), "\n") {
 		k, v, _ := strings.Cut(l, "=")
@@ -74,13 +80,14 @@ func (b *Bundle) bottlerocket(ev *evidence.Evidence, nos *evidence.NodeOS) (*evi
 	}
 	raw, ok := b.Configs["settings.json"]
 	if !ok {
-		return nil, ""
+		return nil, "", ""
 	}
-	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		cfg := &evidence.BootstrapConfig{Format: evidence.FormatBottlerocket, Formats: []evidence.BootstrapFormat{evidence.FormatBottlerocket}}
-		cfg.Issues = append(cfg.Issues, evidence.ParseIssue{Level: evidence.IssueError, Part: "settings.json", Message: "settings.json is not valid JSON: " + err.Error()})
-		return cfg, "settings.json"
+	doc, err := settingsObject(raw)
+	if err != nil {
+		// logdog's dump of the settings API is damaged: a problem of the bundle, not of the
+		// user data (which this file only reflects).
+		b.Problems = append(b.Problems, Problem{Path: "settings.json", Problem: err.Error() + "; the node's settings cannot be read from the bundle"})
+		return nil, "", "the bundle's settings.json cannot be read (" + err.Error() + "), so the node's configuration is unknown"
 	}
 	settings := doc
 	if s, ok := doc["settings"].(map[string]any); ok { // current generation: {"os":…, "settings":…}
@@ -105,7 +112,36 @@ func (b *Bundle) bottlerocket(ev *evidence.Evidence, nos *evidence.NodeOS) (*evi
 	if m := regexp.MustCompile(`aws-k8s-(\d+\.\d+)`).FindStringSubmatch(nos.Variant); m != nil {
 		nos.KubeletVersion = "v" + m[1]
 	}
-	return settingsBootstrap(settings), "settings.json"
+	return settingsBootstrap(settings), "settings.json", ""
+}
+
+// settingsObject decodes a settings.json that must be a JSON object; an empty file, invalid
+// JSON, null, an array or a scalar is an error saying which.
+func settingsObject(raw []byte) (map[string]any, error) {
+	t := strings.TrimSpace(string(raw))
+	if t == "" {
+		return nil, fmt.Errorf("settings.json is empty")
+	}
+	var v any
+	if err := json.Unmarshal([]byte(t), &v); err != nil {
+		return nil, fmt.Errorf("settings.json is not valid JSON: %v", err)
+	}
+	doc, ok := v.(map[string]any)
+	if !ok {
+		what := "null"
+		switch v.(type) {
+		case []any:
+			what = "an array"
+		case string:
+			what = "a string"
+		case float64:
+			what = "a number"
+		case bool:
+			what = "a boolean"
+		}
+		return nil, fmt.Errorf("settings.json is %s, not the settings object logdog writes", what)
+	}
+	return doc, nil
 }
 
 // SettingsBootstrap reads Bottlerocket settings JSON — the settings API output, either
@@ -145,7 +181,9 @@ var (
 
 // linux reads AL2 (cloud-init-output bootstrap echo, kubeconfig.yaml, kubelet-config.json) and
 // AL2023 (nodeadm "Loaded configuration", kubelet config.json) node configuration (§3.3, §7).
-func (b *Bundle) linux(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.BootstrapConfig, string) {
+// Without nodeadm's configuration or the bootstrap.sh echo the bundle does not show how the node
+// was bootstrapped: there is no config (a gap with the reason), whatever kubelet file there is.
+func (b *Bundle) linux(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.BootstrapConfig, string, string) {
 	ev.Target.InstanceID = b.text("system/instance-id.txt")
 	ev.Target.Region = b.text("system/region.txt")
 	uname := b.text("kernel/uname.txt")
@@ -188,17 +226,29 @@ func (b *Bundle) linux(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.B
 		cfg = userdata.Decode([]byte(script))
 		src = "var_log/cloud-init-output.log"
 	}
+	if cfg == nil {
+		why := "the bundle does not show how the node was bootstrapped: "
+		switch _, haveNodeadm := b.Configs["nodeadm/nodeadm-config.log"]; {
+		case nos.Family == "al2023" && !haveNodeadm:
+			why += "nodeadm's configuration log (nodeadm/nodeadm-config.log) is not in it"
+		case haveNodeadm:
+			why += "nodeadm/nodeadm-config.log has no \"Loaded configuration\" line and var_log/cloud-init-output.log no bootstrap.sh flags"
+		default:
+			why += "no nodeadm configuration log (AL2023) and no bootstrap.sh flags in var_log/cloud-init-output.log (AL2)"
+		}
+		return nil, "", why
+	}
 	if kc := b.Configs["kubelet/config.json"]; kc != nil {
 		cfg, src = withKubeletConfig(cfg, src, kc, "kubelet/config.json")
 	} else if kc := b.Configs["kubelet/kubelet-config.json"]; kc != nil {
 		cfg, src = withKubeletConfig(cfg, src, kc, "kubelet/kubelet-config.json")
 	}
-	if cfg != nil && cfg.APIServerEndpoint == "" {
+	if cfg.APIServerEndpoint == "" {
 		if m := reServer.FindSubmatch(b.Configs["kubelet/kubeconfig.yaml"]); m != nil {
 			cfg.APIServerEndpoint = string(m[1])
 		}
 	}
-	return cfg, src
+	return cfg, src, ""
 }
 
 func (b *Bundle) windows(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.BootstrapConfig, string) {

@@ -83,6 +83,12 @@ type Bundle struct {
 	// Newest is the newest member modification time (collection time), zero when unknown.
 	Newest   time.Time
 	Problems []Problem
+	// Damaged is true when part of the bundle could not be read: a truncated or corrupt
+	// archive (a bad tar header, a cut gzip stream, a bad CRC or size in a gzip trailer), a
+	// truncated compressed log inside it, or members that failed to read. What was read
+	// before the damage is kept; Problems name each member and offset. A damaged bundle is
+	// a partial result, never a clean end.
+	Damaged bool
 	// Bytes is the total uncompressed size read.
 	Bytes int64
 }
@@ -93,6 +99,9 @@ type member struct {
 	size  int64
 	open  func() (io.ReadCloser, error)
 	r     io.Reader // set for streamed (tar) members instead of open
+	// offset is where the member's data starts: in the uncompressed tar stream, or in the
+	// zip file; -1 when unknown (directories).
+	offset int64
 }
 
 type reader struct {
@@ -104,6 +113,21 @@ type reader struct {
 	seenBR  bool
 	seenAll bool // every member is under bottlerocket-logs/
 	firsts  map[string]bool
+	// prefix is put before every name read from a directory ("bottlerocket-logs/" when the
+	// directory given is an extracted logdog folder itself).
+	prefix string
+	// read and failed count the members whose content was read, and those that failed.
+	read, failed int
+}
+
+// errStop ends the reading of an archive after damage that leaves the rest unreadable; what
+// was read is kept (Bundle.Damaged).
+var errStop = errors.New("reading stopped at damage")
+
+// damage records a read problem that loses data and marks the bundle damaged.
+func (rd *reader) damage(p, msg string) {
+	rd.b.Damaged = true
+	rd.problem(p, msg)
 }
 
 func (lim Limits) withDefaults() Limits {
@@ -146,7 +170,14 @@ func Open(p string, lim Limits) (*Bundle, error) {
 	}
 	rd := newReader(p, lim)
 	if st.IsDir() {
-		err = rd.readDir(p)
+		root, rerr := filepath.EvalSymlinks(p) // a symlink to the bundle directory is followed
+		if rerr != nil {
+			return nil, rerr
+		}
+		if isLogdogDir(root) {
+			rd.prefix = "bottlerocket-logs/"
+		}
+		err = rd.readDir(root)
 	} else {
 		f, ferr := os.Open(p)
 		if ferr != nil {
@@ -201,21 +232,43 @@ func ReadZip(ra io.ReaderAt, size int64, name string, lim Limits) (*Bundle, erro
 	return rd.b, nil
 }
 
+// readTarGz reads a gzip-compressed tar. Damage after the first member (a bad header, a
+// stream cut inside a member, a bad gzip trailer) is recorded with the member and the offset
+// in the uncompressed archive, and the members read before it are kept; damage before any
+// member is an error.
 func (rd *reader) readTarGz(r io.Reader) error {
 	zr, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
 	if err != nil {
 		return fmt.Errorf("not gzip: %v", err)
 	}
 	defer zr.Close()
-	tr := tar.NewReader(zr)
+	pos := &posReader{r: zr}
+	tr := tar.NewReader(pos)
+	last := ""
+	var nextHeader int64 // where the header after the last member starts
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
+			// The tar end marker is not the end of the gzip stream: read on to the trailer so
+			// a bad CRC, a wrong size or a cut inside the last 8 bytes is not taken for a
+			// clean end (the padding after the marker counts against --max-bytes).
+			if _, err := io.Copy(io.Discard, &countingReader{r: pos, rd: rd}); err != nil {
+				if errors.Is(err, ErrLimit) {
+					return err
+				}
+				rd.damage(orArchive(last), fmt.Sprintf("the gzip stream is damaged after the last member, at byte %d of the uncompressed archive: %v (the CRC-32 or size in the gzip trailer does not match, or the file is cut inside it)", pos.n, err))
+			}
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("corrupt or truncated archive: %v", err)
+			if last == "" {
+				return fmt.Errorf("corrupt or truncated archive at byte %d (before the first member): %v", pos.n, err)
+			}
+			rd.damage(last, fmt.Sprintf("the archive is damaged after this member: the next header, at byte %d of the uncompressed archive, does not read (%v); the members before it were read, the rest is lost", nextHeader, err))
+			return nil
 		}
+		last = h.Name
+		nextHeader = pos.n + (h.Size+511)/512*512
 		if err := rd.countMember(); err != nil {
 			return err
 		}
@@ -233,10 +286,50 @@ func (rd *reader) readTarGz(r io.Reader) error {
 			rd.problem(h.Name, fmt.Sprintf("skipped: not a regular file (type %q)", string(h.Typeflag)))
 			continue
 		}
-		if err := rd.handle(member{name: h.Name, mtime: h.ModTime, size: h.Size, r: tr}); err != nil {
+		err = rd.handle(member{name: h.Name, mtime: h.ModTime, size: h.Size, r: tr, offset: pos.n})
+		if err == errStop {
+			return nil
+		}
+		if err != nil {
 			return err
 		}
 	}
+}
+
+func orArchive(name string) string {
+	if name == "" {
+		return "(archive)"
+	}
+	return name
+}
+
+// posReader counts the bytes read through it (the offset in the uncompressed archive).
+type posReader struct {
+	r io.Reader
+	n int64
+}
+
+func (p *posReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	return n, err
+}
+
+// errReader remembers the first error other than io.EOF its reader returned, so a read
+// failure can be told apart as the archive's (outer) or a compressed member's own (inner).
+type errReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (e *errReader) Read(b []byte) (int, error) {
+	n, err := e.r.Read(b)
+	e.n += int64(n)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 func (rd *reader) readZip(ra io.ReaderAt, size int64) error {
@@ -258,24 +351,62 @@ func (rd *reader) readZip(ra io.ReaderAt, size int64) error {
 			continue
 		}
 		f := f
-		if err := rd.handle(member{name: name, mtime: f.Modified, size: int64(f.UncompressedSize64), open: f.Open}); err != nil {
+		if err := rd.handle(member{name: name, mtime: f.Modified, size: int64(f.UncompressedSize64), open: f.Open, offset: dataOffset(f)}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// dataOffset is where a zip member's data starts in the file (-1 when unknown).
+func dataOffset(f *zip.File) int64 {
+	off, err := f.DataOffset()
+	if err != nil {
+		return -1
+	}
+	return off
+}
+
+// firstDamage describes the first damaged member.
+func (rd *reader) firstDamage() string {
+	for _, p := range rd.b.Problems {
+		return p.Path + ": " + p.Problem
+	}
+	return "no detail"
+}
+
+// isLogdogDir reports whether dir is an extracted bottlerocket-logs/ folder itself (its name,
+// or logdog's own error list at its top).
+func isLogdogDir(dir string) bool {
+	if filepath.Base(dir) == "bottlerocket-logs" {
+		return true
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bottlerocket-logs")); err == nil {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, "logdog.errors"))
+	return err == nil
+}
+
 func (rd *reader) readDir(root string) error {
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			rd.problem(p, err.Error())
-			return nil
-		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if rel == "." {
+				return err
+			}
+			rd.failed++
+			rd.damage(rd.prefix+rel, "cannot be read: "+err.Error())
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		if rel == "." {
 			return nil
 		}
+		rel = rd.prefix + rel
 		if err := rd.countMember(); err != nil {
 			return err
 		}
@@ -289,7 +420,8 @@ func (rd *reader) readDir(root string) error {
 		}
 		info, err := d.Info()
 		if err != nil {
-			rd.problem(rel, err.Error())
+			rd.failed++
+			rd.damage(rel, "cannot be read: "+err.Error())
 			return nil
 		}
 		return rd.handle(member{name: rel, mtime: info.ModTime(), size: info.Size(), open: func() (io.ReadCloser, error) { return os.Open(p) }})
@@ -374,34 +506,41 @@ func (rd *reader) handle(m member) error {
 	if r == nil {
 		rc, err := m.open()
 		if err != nil {
-			rd.problem(rel, "cannot read: "+err.Error())
+			rd.failed++
+			rd.damage(rel, "cannot read: "+err.Error())
 			return nil
 		}
 		defer rc.Close()
 		r = rc
 	}
-	cr := &countingReader{r: r, rd: rd}
+	outer := &errReader{r: r}
+	cr := &countingReader{r: outer, rd: rd}
 	var in io.Reader = cr
+	var inner *errReader
 	if strings.HasSuffix(rel, ".gz") {
 		zr, err := gzip.NewReader(cr)
 		if err != nil {
+			if outer.err != nil {
+				return rd.memberErr(m, rel, outer, nil, err)
+			}
 			rd.problem(rel, "not gzip: "+err.Error())
 			return nil
 		}
 		defer zr.Close()
-		in = zr
 		// a nested stream counts against the same budget
-		in = &countingReader{r: zr, rd: rd}
+		inner = &errReader{r: zr}
+		in = &countingReader{r: inner, rd: rd}
 	}
 	if role == roleConfig || role == roleBoth {
 		if m.size <= rd.lim.MaxConfigBytes {
 			data, err := io.ReadAll(io.LimitReader(in, rd.lim.MaxConfigBytes+1))
 			if err != nil {
-				return rd.readErr(rel, err)
+				return rd.memberErr(m, rel, outer, inner, err)
 			}
 			if int64(len(data)) <= rd.lim.MaxConfigBytes {
 				rd.b.Configs[rel] = data
 			}
+			rd.read++
 			if role == roleBoth {
 				rd.scan(bytes.NewReader(data), rel, stream)
 			}
@@ -412,7 +551,11 @@ func (rd *reader) handle(m member) error {
 			return nil
 		}
 	}
-	return rd.readErr(rel, rd.scan(decodeText(in), rel, stream))
+	if err := rd.scan(decodeText(in), rel, stream); err != nil {
+		return rd.memberErr(m, rel, outer, inner, err)
+	}
+	rd.read++
+	return nil
 }
 
 func (rd *reader) scan(r io.Reader, rel, stream string) error {
@@ -420,21 +563,38 @@ func (rd *reader) scan(r io.Reader, rel, stream string) error {
 	return rd.sc.Scan(r, rel, stream)
 }
 
-func (rd *reader) readErr(rel string, err error) error {
-	if err == nil {
-		return nil
-	}
+// memberErr judges a failed read of one member. A limit ends the read (exit 4). Damage of the
+// archive itself inside a streamed (tar) member stops reading there, keeping what was read;
+// damage of a zip or directory member, or of a compressed log inside the archive (a rotated
+// .gz cut short or with a bad CRC), loses that member's rest and reading goes on. Each is
+// recorded with the member and the offset.
+func (rd *reader) memberErr(m member, rel string, outer, inner *errReader, err error) error {
 	if errors.Is(err, ErrLimit) {
 		return err
 	}
-	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected EOF") {
-		return fmt.Errorf("corrupt or truncated archive in %s: %v", rel, err)
+	at := ""
+	if m.offset >= 0 {
+		at = fmt.Sprintf(", member data at byte %d of the %s", m.offset, map[bool]string{true: "uncompressed archive", false: "file"}[m.r != nil])
 	}
-	rd.problem(rel, "read error: "+err.Error())
+	switch {
+	case outer.err != nil && m.r != nil:
+		rd.damage(rel, fmt.Sprintf("the archive is truncated or corrupt inside this member: %v after %d of its %d bytes%s; the lines before were scanned, the rest of the archive is lost", err, outer.n, m.size, at))
+		return errStop
+	case outer.err != nil:
+		rd.failed++
+		rd.damage(rel, fmt.Sprintf("the member is corrupt: %v after %d of its %d bytes%s; the lines before were scanned", err, outer.n, m.size, at))
+	case inner != nil:
+		rd.damage(rel, fmt.Sprintf("the compressed log is truncated or corrupt: %v after %d uncompressed bytes (%d of its %d compressed bytes read%s); the lines before were scanned", err, inner.n, outer.n, m.size, at))
+	default:
+		rd.damage(rel, "read error: "+err.Error())
+	}
 	return nil
 }
 
 func (rd *reader) finish() error {
+	if rd.failed > 0 && rd.read == 0 {
+		return fmt.Errorf("corrupt input: none of its %d members could be read (the first: %s)", rd.failed, rd.firstDamage())
+	}
 	switch {
 	case rd.seenBR && rd.seenAll:
 		rd.b.Kind = KindBottlerocket

@@ -213,10 +213,10 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 	inLong := false           // the block starts in the middle of an over-long line
 	var rerr error
 	for {
-		n, err := io.ReadFull(r, s.buf[carry:])
+		n, err := fill(r, s.buf[carry:])
 		st.Bytes += int64(n)
 		end := carry + n
-		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		eof := err == io.EOF
 		if err != nil && !eof {
 			rerr = err
 		}
@@ -386,4 +386,32 @@ func (s *Scanner) Result(origin string) *evidence.NodeLogs {
 		}
 	}
 	return &out
+}
+
+// fill reads into buf until it is full or r ends. Unlike io.ReadFull it returns io.EOF for a
+// clean end however many bytes were read, so a truncated stream's own io.ErrUnexpectedEOF
+// (a gzip member cut short) is returned as the error it is, never taken for the end.
+func fill(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if m == 0 {
+			// a reader returning 0, nil repeatedly: retry a bounded number of times
+			for k := 0; k < 100 && m == 0 && err == nil; k++ {
+				m, err = r.Read(buf[n:])
+			}
+			n += m
+			if err != nil {
+				return n, err
+			}
+			if m == 0 {
+				return n, io.ErrNoProgress
+			}
+		}
+	}
+	return n, nil
 }

@@ -266,7 +266,7 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 		if path.IsAbs(name) || hasDotDot(name) || strings.Contains(name, "\\") {
 			// other/../snapshot/ec2/x.json stays inside the archive but would silently
 			// stand in for snapshot/ec2/x.json: no member name with .. is trusted.
-			s.problem(name, "member path is absolute or has a .. element; skipped")
+			s.problem(name, "member path is absolute or has a .. element (it leaves the archive or stands in for another member); skipped")
 			continue
 		}
 		if h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeRegA {

@@ -423,7 +423,34 @@ func (o *AnalyzeOptions) bundleResult(b *bundle.Bundle, reg *checks.Registry, se
 	}
 	fmt.Fprintf(o.stderr, "eksdoctor: read %s as %s\n", b.Name, withArticle(what))
 	ev.Target.Source = what + ": " + b.Name
-	return o.renderOne(reg, selected, ev, problems)
+	err := o.renderOne(reg, selected, ev, problems)
+	if b.Damaged {
+		return o.damaged(err, b)
+	}
+	return err
+}
+
+// damaged says on stderr that the bundle was read only in part and turns a clean exit (no
+// failing finding: 0, 3 or 5) into ExitInput, since what was lost may hold the cause; a cause
+// found in what was read keeps ExitFindings. --exit-zero keeps 0.
+func (o *AnalyzeOptions) damaged(err error, b *bundle.Bundle) error {
+	first := ""
+	for _, p := range b.Problems {
+		first = p.Path + ": " + p.Problem
+		break
+	}
+	fmt.Fprintf(o.stderr, "eksdoctor: %s is damaged and was read only in part (%s); the report covers what could be read\n", b.Name, first)
+	var c codeOnly
+	if errors.As(err, &c) && int(c) == ExitFindings {
+		return err
+	}
+	if err != nil && !errors.As(err, &c) {
+		return err // the report itself could not be written
+	}
+	if o.ExitZero {
+		return nil
+	}
+	return codeOnly(ExitInput)
 }
 
 // crossCheck builds the snapshot's evidence for the bundle's instance (or the cluster alone)

@@ -258,8 +258,9 @@ func TestAnalyzeBadInput(t *testing.T) {
 	good, _ := os.ReadFile(filepath.Join(fixtures, "bundles", "bottlerocket-unauthorized.tar.gz"))
 	trunc := filepath.Join(dir, "truncated.tar.gz")
 	_ = os.WriteFile(trunc, good[:len(good)/2], 0o644)
+	// cut in the middle: the cause found before the cut stands (exit 1), the damage is said
 	code, _, _, stderr := analyze(t, "", trunc)
-	if code != ExitInput || !strings.Contains(stderr, "truncated.tar.gz") {
+	if code != ExitFindings || !strings.Contains(stderr, "truncated.tar.gz is damaged") {
 		t.Errorf("truncated: exit %d %q", code, stderr)
 	}
 	code, _, _, stderr = analyze(t, "", filepath.Join(fixtures, "bundles", "bottlerocket-unauthorized.tar.gz"), "--max-bytes", "100")

@@ -1,0 +1,281 @@
+package bundle
+
+// Adversarial and damaged bundles generated at test time (issue 12): truncated and corrupt
+// gzip streams inside and around the archive, unreadable zip members, bad tar headers, damaged
+// settings.json, a bundle without nodeadm's configuration, extracted and symlinked folders.
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+const fixtureDir = "../../fixtures/bundles/"
+
+// fixtureEntries reads a fixture .tar.gz bundle into entries (regular files and directories).
+func fixtureEntries(t testing.TB, file string) []entry {
+	t.Helper()
+	f, err := os.Open(fixtureDir + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	var out []entry
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(tr)
+		out = append(out, entry{name: h.Name, body: string(b), typ: h.Typeflag})
+	}
+}
+
+func gz(s string) string {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.String()
+}
+
+func problemFor(b *Bundle, p string) string {
+	for _, x := range b.Problems {
+		if x.Path == p {
+			return x.Problem
+		}
+	}
+	return ""
+}
+
+func findingOf(fs []checks.Finding, id string) *checks.Finding {
+	for i := range fs {
+		if fs[i].ID == id {
+			return &fs[i]
+		}
+	}
+	return nil
+}
+
+const ipamdErr = `{"level":"error","ts":"2026-07-24T15:30:02.000Z","caller":"ipamd/ipamd.go:1","msg":"Failed to increase pool size due to not able to allocate ENI AllocENI: error attaching ENI: attachENI: failed to attach ENI:AttachmentLimitExceeded"}` + "\n"
+
+func TestHostileTruncatedRotatedGzMember(t *testing.T) {
+	rotated := gz(strings.Repeat(unauthorized, 200))
+	es := []entry{
+		{name: "./kubelet/", typ: tar.TypeDir},
+		{name: "./kubelet/kubelet.log", body: "Jul 24 15:29:00.000001 h kubelet[1]: I0724 15:29:00.1 1 x.go:1] starting\n"},
+		{name: "./var_log/aws-routed-eni/ipamd.log.2026-07-24-15.gz", body: rotated[:len(rotated)/2]},
+		{name: "./var_log/messages", body: unauthorized},
+	}
+	b, err := ReadTarGz(bytes.NewReader(tarGz(t, es...)), "cut.tar.gz", DefaultLimits)
+	if err != nil {
+		t.Fatalf("a truncated compressed log inside an intact archive is a member problem, not a failed read: %v", err)
+	}
+	msg := problemFor(b, "var_log/aws-routed-eni/ipamd.log.2026-07-24-15.gz")
+	if !b.Damaged || !strings.Contains(msg, "truncated") || !strings.Contains(msg, "uncompressed bytes") || !strings.Contains(msg, "byte ") {
+		t.Fatalf("damaged=%v problem=%q; want the member and the offset", b.Damaged, msg)
+	}
+	if !contains(b.Files, "var_log/messages") {
+		t.Errorf("reading stopped at the damaged member: files %v", b.Files)
+	}
+}
+
+func TestHostileCorruptGzipTrailer(t *testing.T) {
+	good := tarGz(t, entry{name: "./kubelet/", typ: tar.TypeDir}, entry{name: "./kubelet/kubelet.log", body: strings.Repeat(unauthorized, 50)})
+	flip := func(i int) []byte { c := bytes.Clone(good); c[i] ^= 0x55; return c }
+	for name, in := range map[string][]byte{
+		"bad CRC":      flip(len(good) - 7),
+		"bad ISIZE":    flip(len(good) - 3),
+		"cut in CRC":   good[:len(good)-5],
+		"cut in ISIZE": good[:len(good)-1],
+	} {
+		b, err := ReadTarGz(bytes.NewReader(in), name, DefaultLimits)
+		if err != nil {
+			t.Errorf("%s: %v (what was read is kept)", name, err)
+			continue
+		}
+		if !b.Damaged || !strings.Contains(fmt.Sprint(b.Problems), "gzip stream is damaged after the last member, at byte") {
+			t.Errorf("%s: damaged=%v problems=%+v; the trailer must be verified", name, b.Damaged, b.Problems)
+		}
+	}
+	if b, err := ReadTarGz(bytes.NewReader(good), "good", DefaultLimits); err != nil || b.Damaged {
+		t.Errorf("intact: %v %+v", err, b.Problems)
+	}
+}
+
+func TestHostileBadTarHeaderMidArchive(t *testing.T) {
+	// uncompressed tar: kubelet.log (with the cause), then a member whose header checksum is broken
+	var raw bytes.Buffer
+	tw := tar.NewWriter(&raw)
+	for _, e := range []entry{{name: "./kubelet/kubelet.log", body: unauthorized}, {name: "./var_log/messages", body: "x\n"}} {
+		tw.WriteHeader(&tar.Header{Name: e.name, Typeflag: tar.TypeReg, Size: int64(len(e.body)), Mode: 0o644})
+		tw.Write([]byte(e.body))
+	}
+	tw.Close()
+	tb := raw.Bytes()
+	second := 512 + (len(unauthorized)+511)/512*512
+	copy(tb[second+148:], "9999999\x00") // the header checksum
+	b, err := ReadTarGz(bytes.NewReader([]byte(gz(string(tb)))), "badheader.tgz", DefaultLimits)
+	if err != nil {
+		t.Fatalf("what was read before the bad header is a partial result: %v", err)
+	}
+	msg := problemFor(b, "./kubelet/kubelet.log")
+	if !b.Damaged || !strings.Contains(msg, "damaged after this member") || !strings.Contains(msg, fmt.Sprintf("at byte %d of the uncompressed archive", second)) {
+		t.Errorf("problem = %q; want the member before the bad header and the offset %d", msg, second)
+	}
+	if len(b.Logs.Hits) == 0 || b.Logs.Hits[0].Finding != "runtime.unauthorized" {
+		t.Errorf("the lines read before the damage are lost: %+v", b.Logs.Hits)
+	}
+}
+
+// zipWith builds a zip of the named files.
+func zipWith(t *testing.T, files map[string]string) []byte {
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	for _, n := range []string{`system\kubelet\kubelet-service.csv`, `system\sysinfo`, `system\kubelet\kubeconfig`} {
+		if body, ok := files[n]; ok {
+			w, _ := zw.Create(n)
+			w.Write([]byte(body))
+		}
+	}
+	zw.Close()
+	return zb.Bytes()
+}
+
+func TestHostileZipMembersUnreadable(t *testing.T) {
+	data := zipWith(t, map[string]string{`system\kubelet\kubelet-service.csv`: unauthorized, `system\sysinfo`: "Windows\n"})
+	// lower the central directory offset by one: Go's reader then assumes one byte of
+	// prepended data and every local header it looks for is off by one
+	bad := bytes.Clone(data)
+	eocd := bytes.LastIndex(bad, []byte("PK\x05\x06"))
+	off := binary.LittleEndian.Uint32(bad[eocd+16:])
+	binary.LittleEndian.PutUint32(bad[eocd+16:], off-1)
+	_, err := ReadZip(bytes.NewReader(bad), int64(len(bad)), "allbad.zip", DefaultLimits)
+	if err == nil || !strings.Contains(err.Error(), "none of its 2 members could be read") {
+		t.Fatalf("err = %v; a zip whose members all fail is an input problem, not a clean read", err)
+	}
+	// one member's data corrupted: CRC-32 mismatch, the other member still read
+	c := bytes.Clone(data)
+	i := bytes.Index(c, []byte("Unable")) // the data is deflated: corrupt inside the first member.s data
+	if i < 0 {
+		i = 30 + len(`system\kubelet\kubelet-service.csv`) + 5
+	}
+	c[i] ^= 0xff
+	b, err := ReadZip(bytes.NewReader(c), int64(len(c)), "onebad.zip", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := problemFor(b, "system/kubelet/kubelet-service.csv"); !b.Damaged || !strings.Contains(msg, "corrupt") || !strings.Contains(msg, "member data at byte") {
+		t.Errorf("damaged=%v problem=%q", b.Damaged, msg)
+	}
+}
+
+func TestHostileExtractedLogdogFolder(t *testing.T) {
+	for _, name := range []string{"bottlerocket-logs", "renamed-by-user"} {
+		dir := filepath.Join(t.TempDir(), name)
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "journalctl.log"), []byte(unauthorized), 0o644)
+		os.WriteFile(filepath.Join(dir, "logdog.errors"), nil, 0o644)
+		b, err := Open(dir, DefaultLimits)
+		if err != nil {
+			t.Fatalf("%s: the extracted logdog folder itself: %v", name, err)
+		}
+		if b.Kind != KindBottlerocket || len(b.Logs.Hits) != 1 {
+			t.Errorf("%s: kind %q hits %+v", name, b.Kind, b.Logs.Hits)
+		}
+		link := filepath.Join(t.TempDir(), "link")
+		if os.Symlink(filepath.Dir(dir), link) == nil {
+			// a symlink to the folder that holds bottlerocket-logs/
+			if b, err := Open(link, DefaultLimits); name == "bottlerocket-logs" && (err != nil || b.Kind != KindBottlerocket) {
+				t.Errorf("symlinked bundle directory: %v", err)
+			}
+		}
+	}
+}
+
+func TestHostileBottlerocketSettingsDamaged(t *testing.T) {
+	base := fixtureEntries(t, "bottlerocket-unauthorized.tar.gz")
+	for _, doc := range []string{"", "{not json", "[1,2]", "null", `"settings"`} {
+		es := append([]entry(nil), base...)
+		for i := range es {
+			if strings.HasSuffix(es[i].name, "settings.json") {
+				es[i].body = doc
+			}
+		}
+		b, err := ReadTarGz(bytes.NewReader(tarGz(t, es...)), "br.tgz", DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := b.Evidence()
+		if msg := problemFor(b, "settings.json"); !strings.Contains(msg, "settings.json is") {
+			t.Errorf("%q: the bundle file is not reported: %+v", doc, b.Problems)
+		}
+		if ev.Have(evidence.KindBootstrap) || !strings.Contains(ev.GapFor(evidence.KindBootstrap).Reason, "settings.json") {
+			t.Errorf("%q: bootstrap = %+v gap %q", doc, ev.Bootstrap, ev.GapFor(evidence.KindBootstrap).Reason)
+		}
+		fs := checks.Run(checks.All(), ev)
+		for _, id := range []string{"bootstrap.userdata-unparseable", "bootstrap.no-bootstrap"} {
+			if f := findingOf(fs, id); f == nil || f.Status == checks.StatusFail {
+				t.Errorf("%q: %s blames the user data for the bundle's settings.json: %+v", doc, id, f)
+			}
+		}
+		if f := findingOf(fs, "runtime.unauthorized"); f == nil || f.Status != checks.StatusFail {
+			t.Errorf("%q: the log finding is lost: %+v", doc, f)
+		}
+	}
+}
+
+func TestHostileAL2023WithoutNodeadmConfigLog(t *testing.T) {
+	var es []entry
+	for _, e := range fixtureEntries(t, "eks_i-0a1b2c3d4e5f60001_2026-07-24_1602-UTC_0.7.9-al2023-tls-untrusted.tar.gz") {
+		if !strings.HasSuffix(e.name, "nodeadm/nodeadm-config.log") {
+			es = append(es, e)
+		}
+	}
+	b, err := ReadTarGz(bytes.NewReader(tarGz(t, es...)), "al2023.tgz", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := b.Evidence()
+	if ev.Have(evidence.KindBootstrap) || !strings.Contains(ev.GapFor(evidence.KindBootstrap).Reason, "nodeadm-config.log") {
+		t.Errorf("bootstrap gap = %q", ev.GapFor(evidence.KindBootstrap).Reason)
+	}
+	reg := checks.Default()
+	fs := checks.Run(reg.All(), ev)
+	if f := findingOf(fs, "bootstrap.no-bootstrap"); f == nil || f.Status == checks.StatusFail {
+		t.Errorf("bootstrap.no-bootstrap fails for a log that is simply not in the bundle: %+v", f)
+	}
+	d := checks.Conclude(fs, reg.Metas(), ev)
+	if d.MostLikelyCause != "runtime.tls-untrusted" {
+		t.Errorf("most likely cause = %v, want runtime.tls-untrusted", d.MostLikelyCause)
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
