@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
@@ -160,6 +161,9 @@ func LoadConfig(ctx context.Context, o ConfigOptions) (aws.Config, error) {
 	if o.AppID != "" {
 		opts = append(opts, config.WithAppID(o.AppID))
 	}
+	// The SDK's own log lines (WARN about a Date header, a checksum, a retry) would go to
+	// stderr in the middle of a report: what matters reaches the report as the call's error.
+	opts = append(opts, config.WithLogger(logging.Nop{}), config.WithClientLogMode(0))
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return aws.Config{}, fmt.Errorf("loading AWS configuration: %w", err)
@@ -167,6 +171,7 @@ func LoadConfig(ctx context.Context, o ConfigOptions) (aws.Config, error) {
 	if cfg.Region == "" {
 		return aws.Config{}, fmt.Errorf("no AWS region: pass --region or set AWS_REGION")
 	}
+	cfg.APIOptions = append(cfg.APIOptions, responseValidator, attemptRecorder)
 	if o.Clock != nil {
 		cfg.APIOptions = append(cfg.APIOptions, dateRecorder(o.Clock))
 	}

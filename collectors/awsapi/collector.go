@@ -18,7 +18,6 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
-	"github.com/aws/smithy-go"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
@@ -58,6 +57,7 @@ type Call struct {
 	Requests  int           // pages fetched
 	Duration  time.Duration // wall time including retries
 	Err       string        // error code, empty on success
+	Msg       string        // error message (which timeout fired and the last error, for timeouts)
 }
 
 // Result is what one collection produced: snapshot files keyed by snapshot path
@@ -278,15 +278,31 @@ type pager[O any, F any] interface {
 	NextPage(context.Context, ...F) (O, error)
 }
 
-// drain fetches every page of p, counting requests in n and passing each page to each.
+// drain fetches every page of p, counting requests in n and passing each page to each. A
+// next-page token seen before, or more than MaxPages pages, ends it with a PaginationLoop error
+// (an endpoint repeating its token would otherwise be asked forever).
 func drain[O any, F any](ctx context.Context, n *int, p pager[O, F], each func(O)) error {
+	seen := map[string]bool{}
+	pages := 0
 	for p.HasMorePages() {
 		*n++
+		pages++
 		page, err := p.NextPage(ctx)
 		if err != nil {
 			return err
 		}
 		each(page)
+		tok := pageToken(page)
+		if tok == "" {
+			continue
+		}
+		if seen[tok] {
+			return paginationError(pages, tok, true)
+		}
+		if pages >= MaxPages {
+			return paginationError(pages, tok, false)
+		}
+		seen[tok] = true
 	}
 	return nil
 }
@@ -326,8 +342,10 @@ func (col *collector) wanted(op string) bool {
 func (col *collector) call(ctx context.Context, op, path string, fn func(ctx context.Context, requests *int) (any, bool, error)) {
 	o, _ := OperationNamed(op)
 	action := o.Action()
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, col.o.CallTimeout)
 	defer cancel()
+	ctx, att := withAttempts(ctx)
 	start := time.Now()
 	requests := 0
 	out, camel, err := fn(ctx, &requests)
@@ -337,7 +355,8 @@ func (col *collector) call(ctx context.Context, op, path string, fn func(ctx con
 	c := Call{Operation: action, Requests: requests, Duration: time.Since(start)}
 	var body []byte
 	if err != nil {
-		code, msg := errorCode(err)
+		code, msg := describeError(parent, col.o.CallTimeout.String(), err, att)
+		c.Msg = msg
 		c.Err = code
 		body = []byte(fmt.Sprintf("\nAn error occurred (%s) when calling the %s operation: %s\n", code, op, msg))
 	} else if out != nil {
@@ -362,18 +381,6 @@ func (col *collector) call(ctx context.Context, op, path string, fn func(ctx con
 	}
 }
 
-// errorCode returns the API error code and message (or RequestError for transport failures).
-func errorCode(err error) (string, string) {
-	var ae smithy.APIError
-	if errors.As(err, &ae) {
-		return ae.ErrorCode(), ae.ErrorMessage()
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return "RequestTimeout", "the call did not finish within the per-call timeout"
-	}
-	return "RequestError", err.Error()
-}
-
 // describeInstances describes ids, or, when ids is empty, the running and pending instances
 // tagged kubernetes.io/cluster/<cluster>.
 func (col *collector) describeInstances(ctx context.Context, ids []string, cluster string) ([]ec2types.Instance, error) {
@@ -387,6 +394,7 @@ func (col *collector) describeInstances(ctx context.Context, ids []string, clust
 	}
 	var all []ec2types.Instance
 	var callErr error
+	var callMsg string
 	col.call(ctx, "DescribeInstances", "ec2/describe-instances.json", func(ctx context.Context, n *int) (any, bool, error) {
 		merged := &ec2.DescribeInstancesOutput{}
 		err := drain[*ec2.DescribeInstancesOutput, func(*ec2.Options)](ctx, n, ec2.NewDescribeInstancesPaginator(col.c.EC2, in),
@@ -403,11 +411,18 @@ func (col *collector) describeInstances(ctx context.Context, ids []string, clust
 		return merged, false, nil
 	})
 	if callErr != nil {
-		code, msg := errorCode(callErr)
-		if strings.HasPrefix(code, "InvalidInstanceID") {
-			return nil, fmt.Errorf("%w: %s", ErrInstanceNotFound, msg)
+		code, _ := apiError(callErr)
+		col.mu.Lock()
+		for _, c := range col.res.Calls {
+			if c.Operation == "ec2:DescribeInstances" {
+				code, callMsg = c.Err, c.Msg
+			}
 		}
-		return nil, fmt.Errorf("ec2:DescribeInstances failed (%s): %s", code, msg)
+		col.mu.Unlock()
+		if strings.HasPrefix(code, "InvalidInstanceID") {
+			return nil, fmt.Errorf("%w: %s", ErrInstanceNotFound, callMsg)
+		}
+		return nil, fmt.Errorf("ec2:DescribeInstances failed (%s): %s", code, callMsg)
 	}
 	if len(all) == 0 && len(ids) == 0 {
 		return nil, fmt.Errorf("%w: no running instance is tagged kubernetes.io/cluster/%s", ErrInstanceNotFound, cluster)

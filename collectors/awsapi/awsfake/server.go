@@ -33,11 +33,26 @@ type Server struct {
 	ThrottleEvery int
 	// Deny lists IAM actions ("ec2:DescribeVpcEndpoints") answered with the service's access-denied error.
 	Deny map[string]bool
+	// Faults replaces the answer to IAM actions ("ec2:DescribeInstanceAttribute", or "*" for
+	// every action) with a raw HTTP response: an endpoint that does not behave like AWS.
+	Faults map[string]Fault
+	// RepeatToken lists IAM actions ("ec2:DescribeSubnets") whose every page carries the same
+	// next-page token, so a client that trusts it pages forever.
+	RepeatToken map[string]bool
+	// BadDate sends an unparsable Date header with every answer.
+	BadDate bool
 
 	mu       sync.Mutex
 	requests int
 	served   []string
 	srv      *httptest.Server
+}
+
+// Fault is a raw HTTP answer (status, Content-Type and body) given instead of the AWS one.
+type Fault struct {
+	Status      int
+	ContentType string
+	Body        string
 }
 
 // New returns a server for the snapshot directory root; call Start.
@@ -114,6 +129,14 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, req, throttleCode(req.service), "Rate exceeded")
 		return
 	}
+	if f, ok := s.fault(req.service + ":" + req.action); ok {
+		if f.ContentType != "" {
+			w.Header().Set("Content-Type", f.ContentType)
+		}
+		w.WriteHeader(f.Status)
+		io.WriteString(w, f.Body)
+		return
+	}
 	if s.Deny[req.service+":"+req.action] {
 		writeError(w, req, deniedCode(req.service), fmt.Sprintf("User: arn:aws:sts::111122223333:assumed-role/readonly/eksdoctor is not authorized to perform: %s:%s", req.service, req.action))
 		return
@@ -121,12 +144,33 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if d := s.serverDate(); d != "" {
 		w.Header().Set("Date", d)
 	}
+	if s.BadDate {
+		w.Header().Set("Date", "the day after yesterday")
+	}
 	body, code, msg := s.answer(req)
 	if code != "" {
 		writeError(w, req, code, msg)
 		return
 	}
+	if s.RepeatToken[req.service+":"+req.action] {
+		switch req.service {
+		case "iam":
+			body["IsTruncated"], body["Marker"] = true, "again"
+		case "eks":
+			body["nextToken"] = "again"
+		default:
+			body["NextToken"] = "again"
+		}
+	}
 	write(w, req, body)
+}
+
+func (s *Server) fault(action string) (Fault, bool) {
+	if f, ok := s.Faults[action]; ok {
+		return f, true
+	}
+	f, ok := s.Faults["*"]
+	return f, ok
 }
 
 func parse(r *http.Request) (*request, error) {
