@@ -94,7 +94,7 @@ and reported; --max-bytes, --max-members and --max-line-bytes bound what a read 
 	cmd.Flags().Int64Var(&o.Limits.MaxBytes, "max-bytes", bundle.DefaultLimits.MaxBytes, "stop reading an archive after this many uncompressed bytes")
 	cmd.Flags().IntVar(&o.Limits.MaxMembers, "max-members", bundle.DefaultLimits.MaxMembers, "stop reading an archive after this many members")
 	cmd.Flags().StringVar(&o.As, "as", "", "read a pasted text as this one type instead of by content: "+strings.Join(asTypes(), ", "))
-	cmd.Flags().IntVar(&o.Limits.MaxLineBytes, "max-line-bytes", bundle.DefaultLimits.MaxLineBytes, "match log lines longer than this in pieces of this size (bounds memory)")
+	cmd.Flags().IntVar(&o.Limits.MaxLineBytes, "max-line-bytes", bundle.DefaultLimits.MaxLineBytes, "match log lines longer than this in pieces of this size (bounds memory; 4096 to 268435456)")
 	return cmd
 }
 
@@ -108,6 +108,9 @@ func (o *AnalyzeOptions) Run(p string) error {
 	}
 	if o.As != "" && !knownType(o.As) {
 		return usageErr("unknown --as %q (want one of: %s)", o.As, strings.Join(asTypes(), ", "))
+	}
+	if err := validateLimits(o.Limits); err != nil {
+		return err
 	}
 	if p == "-" {
 		return o.streamInput(o.stdin, "stdin", reg, selected)
@@ -530,6 +533,26 @@ func asTypes() []string {
 }
 
 func knownType(s string) bool { _, ok := asChoices[s]; return ok }
+
+// MinLineBytes and MaxLineBytes bound --max-line-bytes: the scan buffer is that large, so less
+// than a page cannot hold a log line and more than 256 MiB is memory, not a line.
+const (
+	MinLineBytes = 4 << 10
+	MaxLineBytes = 256 << 20
+)
+
+// validateLimits rejects limits that would be silently replaced or could not bound anything.
+func validateLimits(l bundle.Limits) error {
+	switch {
+	case l.MaxBytes <= 0:
+		return usageErr("--max-bytes %d: the limit on uncompressed bytes must be positive", l.MaxBytes)
+	case l.MaxMembers <= 0:
+		return usageErr("--max-members %d: the limit on archive members must be positive", l.MaxMembers)
+	case l.MaxLineBytes < MinLineBytes || l.MaxLineBytes > MaxLineBytes:
+		return usageErr("--max-line-bytes %d: must be between %d (4 KiB) and %d (256 MiB)", l.MaxLineBytes, MinLineBytes, MaxLineBytes)
+	}
+	return nil
+}
 
 // nothingErr reports input in which nothing is recognised (exit 3).
 func nothingErr(format string, args ...any) error {

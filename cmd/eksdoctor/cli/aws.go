@@ -35,6 +35,27 @@ func (a *AWSOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&a.RoleARN, "role-arn", "", "assume this (read-only) IAM role for the calls")
 	f.DurationVar(&a.Timeout, "timeout", 2*time.Minute, "overall time limit for collecting from AWS")
 	f.DurationVar(&a.CallTimeout, "call-timeout", 20*time.Second, "time limit for one AWS API call, retries included")
+	prev := cmd.PreRunE
+	cmd.PreRunE = func(c *cobra.Command, args []string) error {
+		if err := a.validate(); err != nil {
+			return err
+		}
+		if prev != nil {
+			return prev(c, args)
+		}
+		return nil
+	}
+}
+
+// validate rejects durations that cannot bound anything (zero or negative) as usage errors.
+func (a *AWSOptions) validate() error {
+	if a.Timeout <= 0 {
+		return usageErr("--timeout %v: the overall time limit must be positive", a.Timeout)
+	}
+	if a.CallTimeout <= 0 {
+		return usageErr("--call-timeout %v: the time limit of one call must be positive", a.CallTimeout)
+	}
+	return nil
 }
 
 // KubeOptions select how the cluster's API server is reached in live mode.

@@ -69,14 +69,14 @@ func (o *CollectOptions) Run() error {
 	}
 	f, err := os.Create(o.Out)
 	if err != nil {
-		return inputErr("cannot write %s: %v", o.Out, err)
+		return outputErr("cannot write %s: %v", o.Out, err)
 	}
 	if err := writeSnapshot(f, res.Files, time.Now()); err != nil {
 		f.Close()
-		return fmt.Errorf("writing %s: %w", o.Out, err)
+		return outputErr("writing %s: %v", o.Out, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", o.Out, err)
+		return outputErr("writing %s: %v", o.Out, err)
 	}
 	fmt.Fprintf(o.stderr, "wrote %s: %d files from %d AWS requests\n", o.Out, len(res.Files), res.Requests())
 	return nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -24,6 +25,9 @@ const (
 	// ExitPartial: a report was written with no failing finding, but some evidence was denied
 	// (missing IAM or Kubernetes permissions), so the dependent checks were skipped.
 	ExitPartial = 5
+	// ExitOutput: the output could not be written (standard output on a full disk or a closed
+	// pipe, the -o file of collect): whatever the report said is lost.
+	ExitOutput = 6
 )
 
 // ExitError carries an exit code with its message.
@@ -46,6 +50,37 @@ func inputErr(format string, args ...any) error {
 	return &ExitError{Code: ExitInput, Err: fmt.Errorf(format, args...)}
 }
 
+func outputErr(format string, args ...any) error {
+	return &ExitError{Code: ExitOutput, Err: fmt.Errorf(format, args...)}
+}
+
+// outputWriter passes writes to w and remembers the first error: a report written in many small
+// pieces (a table) to a full disk fails once and is reported once, whatever the format.
+type outputWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outputWriter) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		o.err = err
+	}
+	return n, err
+}
+
+// file returns the *os.File under the writer, if any (to tell a terminal).
+func (o *outputWriter) file() (*os.File, bool) {
+	f, ok := o.w.(*os.File)
+	return f, ok
+}
+
 // codeOnly is returned when the report was written and only the exit code remains.
 type codeOnly int
 
@@ -53,9 +88,14 @@ func (c codeOnly) Error() string { return fmt.Sprintf("exit %d", int(c)) }
 
 // Main runs the CLI with args and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	cmd := NewRootCmd(stdout, stderr)
+	out := &outputWriter{w: stdout}
+	cmd := NewRootCmd(out, stderr)
 	cmd.SetArgs(args)
 	err := cmd.Execute()
+	if out.err != nil {
+		fmt.Fprintf(stderr, "eksdoctor: the output could not be written to standard output: %v\n", out.err)
+		return ExitOutput
+	}
 	if err == nil {
 		return ExitOK
 	}

@@ -5,6 +5,7 @@ import (
 
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -38,7 +39,8 @@ Every report opens with a verdict: joined, cause-found, no-cause-found or inconc
 Exit codes: 0 no cause found (or joined and Ready), 1 a cause found (or joined but NotReady
 with a cause), 2 usage error, 3 inconclusive (checks of the join path could not run) or
 nothing in the input recognised, 4 input could not be read, 5 partial (nothing failed, but
-evidence was denied). --exit-zero always exits 0 after a report was written.`,
+evidence was denied), 6 the output could not be written (a full disk, a closed pipe).
+--exit-zero always exits 0 after a report was written.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -50,7 +52,29 @@ evidence was denied). --exit-zero always exits 0 after a report was written.`,
 	pf.StringSliceVar(&g.Checks, "checks", nil, "run only these checks: IDs or area.* patterns, comma-separated")
 	pf.BoolVar(&g.All, "all", false, "table output: also show passing and skipped findings")
 	root.AddCommand(NewCmdWhyNotJoining(g), NewCmdAnalyze(g), NewCmdScan(g), NewCmdCollect(g), NewCmdIAMPolicy(g), NewCmdChecks(g), NewCmdExplain(g), NewCmdVersion(g), newCmdGenDocs(g))
+	strictCompletion(root)
 	return root
+}
+
+// completionShells are the shells cobra's completion command supports.
+var completionShells = []string{"bash", "zsh", "fish", "powershell"}
+
+// strictCompletion makes `completion` without a shell, or with one cobra does not support
+// (tcsh), a usage error instead of printing help and exiting 0.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("completion needs a shell: %s", strings.Join(completionShells, ", "))
+			}
+			return usageErr("no completion for shell %q (supported: %s)", args[0], strings.Join(completionShells, ", "))
+		}
+	}
 }
 
 // addOutputFlag adds -o/--output to a command that writes a report.
@@ -64,6 +88,9 @@ func (g *GlobalOptions) useColor() bool {
 		return false
 	}
 	f, ok := g.stdout.(*os.File)
+	if ow, isOut := g.stdout.(*outputWriter); isOut {
+		f, ok = ow.file()
+	}
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 

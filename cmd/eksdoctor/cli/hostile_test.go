@@ -1,0 +1,155 @@
+package cli
+
+// Hostile use of the CLI (issue 12): output to a full disk in every format, numeric flags that
+// were silently replaced, unsupported shells, symlinked inputs and damaged bundles.
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// fullDisk fails every write as /dev/full does.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// failAfter accepts n bytes, then fails: a report cut in the middle.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		k := f.n
+		f.n = 0
+		return k, errors.New("broken pipe")
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+const hostileSnap = fixtures + "/snapshots/auth-role-path"
+const hostileInstance = "i-0a1b2c3d4e5f60006"
+
+func TestHostileOutputWriteErrorsHaveTheirOwnExitCode(t *testing.T) {
+	bundle := filepath.Join(fixtures, "bundles", "bottlerocket-unauthorized.tar.gz")
+	var cases [][]string
+	for _, o := range []string{"table", "json", "markdown"} {
+		cases = append(cases,
+			[]string{"why-not-joining", hostileInstance, "--snapshot", hostileSnap, "-o", o},
+			[]string{"why-not-joining", hostileInstance, "--snapshot", hostileSnap, "-o", o, "--exit-zero"},
+			[]string{"why-not-joining", "--all-pending", "--snapshot", hostileSnap, "-o", o},
+			[]string{"analyze", bundle, "-o", o},
+			[]string{"scan", "--snapshot", hostileSnap, "-o", o},
+		)
+	}
+	cases = append(cases, []string{"scan", "--snapshot", hostileSnap, "-o", "junit"}, []string{"checks", "list"}, []string{"checks", "list", "-o", "json"},
+		[]string{"explain", "auth.role-path"}, []string{"version"}, []string{"iam-policy"}, []string{"--help"}, []string{"completion", "bash"})
+	for _, args := range cases {
+		for name, w := range map[string]func() interface{ Write([]byte) (int, error) }{
+			"full disk": func() interface{ Write([]byte) (int, error) } { return fullDisk{} },
+			"cut":       func() interface{ Write([]byte) (int, error) } { return &failAfter{n: 10} },
+		} {
+			var e bytes.Buffer
+			code := Main(args, w(), &e)
+			if code != ExitOutput || !strings.Contains(e.String(), "the output could not be written") {
+				t.Errorf("%s, %v: exit %d, stderr %q; want exit %d naming the write error", name, args, code, e.String(), ExitOutput)
+			}
+		}
+	}
+	if f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0); err == nil {
+		defer f.Close()
+		var e bytes.Buffer
+		if code := Main([]string{"why-not-joining", hostileInstance, "--snapshot", hostileSnap}, f, &e); code != ExitOutput || !strings.Contains(e.String(), "no space left on device") {
+			t.Errorf("> /dev/full: exit %d %q", code, e.String())
+		}
+	}
+}
+
+func TestHostileNumericFlagsAreUsageErrors(t *testing.T) {
+	bundle := filepath.Join(fixtures, "bundles", "bottlerocket-unauthorized.tar.gz")
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"analyze", bundle, "--max-bytes", "-1"}, "--max-bytes"},
+		{[]string{"analyze", bundle, "--max-bytes", "0"}, "--max-bytes"},
+		{[]string{"analyze", bundle, "--max-members", "-3"}, "--max-members"},
+		{[]string{"analyze", bundle, "--max-line-bytes", "1"}, "--max-line-bytes"},
+		{[]string{"analyze", bundle, "--max-line-bytes", "1099511627776"}, "--max-line-bytes"},
+		{[]string{"why-not-joining", hostileInstance, "--timeout", "-5s"}, "--timeout"},
+		{[]string{"why-not-joining", hostileInstance, "--call-timeout", "0s"}, "--call-timeout"},
+		{[]string{"scan", "--cluster", "prod", "--timeout", "-1m"}, "--timeout"},
+		{[]string{"collect", "--cluster", "prod", "-o", "x.tgz", "--timeout", "-5s"}, "--timeout"},
+	} {
+		code, _, stderr := run(c.args...)
+		if code != ExitUsage || !strings.Contains(stderr, c.flag) || strings.Contains(stderr, "per-call") && c.flag == "--timeout" {
+			t.Errorf("%v: exit %d %q; want a usage error naming %s", c.args, code, stderr, c.flag)
+		}
+	}
+}
+
+func TestHostileCompletionOfUnknownShell(t *testing.T) {
+	for _, args := range [][]string{{"completion", "tcsh"}, {"completion"}, {"completion", "bash", "extra"}} {
+		code, out, stderr := run(args...)
+		if code != ExitUsage || strings.Contains(out, "Usage:") && args[len(args)-1] == "tcsh" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	if code, out, _ := run("completion", "zsh"); code != ExitOK || !strings.Contains(out, "eksdoctor") {
+		t.Errorf("completion zsh: exit %d", code)
+	}
+}
+
+func TestHostileSymlinkedInputs(t *testing.T) {
+	dir := t.TempDir()
+	snapLink := filepath.Join(dir, "snap")
+	abs, _ := filepath.Abs(hostileSnap)
+	if err := os.Symlink(abs, snapLink); err != nil {
+		t.Skip(err)
+	}
+	code, out, stderr := run("why-not-joining", hostileInstance, "--snapshot", snapLink, "-o", "json")
+	if code != ExitFindings || !strings.Contains(out, "auth.role-path") {
+		t.Errorf("symlinked snapshot: exit %d %q", code, stderr)
+	}
+	if code, _, _, stderr := analyze(t, "", snapLink); code == ExitInput || !strings.Contains(stderr, "as a snapshot") {
+		t.Errorf("analyze symlinked snapshot: exit %d %q", code, stderr)
+	}
+	// an extracted Bottlerocket bundle, given as its bottlerocket-logs/ folder through a symlink
+	br := filepath.Join(dir, "x", "bottlerocket-logs")
+	os.MkdirAll(br, 0o755)
+	os.WriteFile(filepath.Join(br, "journalctl.log"), []byte(`Jul 24 15:30:02.000001 h kubelet[1]: E0724 15:30:02.1 1 x.go:1] "Unable to register node with API server" err="Unauthorized"`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(br, "os-release"), []byte("VARIANT_ID=aws-k8s-1.31\n"), 0o644)
+	link := filepath.Join(dir, "br-link")
+	os.Symlink(br, link)
+	for _, p := range []string{br, link} {
+		code, r, _, stderr := analyze(t, "", p)
+		if code != ExitFindings || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.unauthorized" || !strings.Contains(stderr, "Bottlerocket") {
+			t.Errorf("%s: exit %d cause %v %q", p, code, r.Diagnosis.MostLikelyCause, stderr)
+		}
+	}
+}
+
+func TestHostileDamagedBundleIsNeverACleanEnd(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join(fixtures, "bundles", "eks_i-0a1b2c3d4e5f60001_2026-07-24_1602-UTC_0.7.9-al2023-healthy.tar.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Clone(good)
+	bad[len(bad)-6] ^= 0x5a // the gzip trailer's CRC-32
+	p := filepath.Join(t.TempDir(), "eks_i-0a1b2c3d4e5f60001_2026-07-24_1602-UTC_0.7.9.tar.gz")
+	os.WriteFile(p, bad, 0o644)
+	code, _, out, stderr := analyze(t, "", p)
+	if code != ExitInput || !strings.Contains(stderr, "is damaged") {
+		t.Errorf("exit %d, stderr %q; a healthy bundle with a bad CRC must not exit 0", code, stderr)
+	}
+	if !strings.Contains(out, `"inputProblems": [`) || !strings.Contains(out, "gzip stream is damaged") {
+		t.Errorf("the damage is not an input problem of the report: %.400s", out)
+	}
+	if code, _, _, _ := analyze(t, "", p, "--exit-zero"); code != ExitOK {
+		t.Errorf("--exit-zero: exit %d", code)
+	}
+}
