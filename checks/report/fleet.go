@@ -55,6 +55,7 @@ func FleetJSON(w io.Writer, f *Fleet) error { return FleetJSONAny(w, f) }
 
 // FleetJSONAny writes v as indented JSON.
 func FleetJSONAny(w io.Writer, v any) error {
+	safe(v, false)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
@@ -72,6 +73,7 @@ func causeOf(r *Report) (string, string) {
 
 // FleetText writes one line per instance: its most likely cause and what was seen.
 func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
+	safe(f, true)
 	p := painter{on: o.Color}
 	fmt.Fprintf(w, "%s of cluster %s: %d not joined, %d joined (evidence: %s)\n\n", p.paint("Instances", color.Bold),
 		f.Cluster, f.Summary.Diagnosed, f.Summary.Joined, f.Source)
@@ -101,6 +103,7 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 
 // FleetMarkdown writes the fleet report for a ticket.
 func FleetMarkdown(w io.Writer, f *Fleet) error {
+	safe(f, true)
 	fmt.Fprintf(w, "## eksdoctor: instances not joining `%s`\n\n%d not joined, %d joined.\n\n| Instance | Most likely cause | Seen |\n|---|---|---|\n", f.Cluster, f.Summary.Diagnosed, f.Summary.Joined)
 	for _, r := range f.Instances {
 		id, msg := causeOf(r)

@@ -43,6 +43,7 @@ func resultOf(s checks.Status) string {
 // check ID, rule = resource, result pass/fail/warn/error/skip, severity, message, and properties
 // with the instance, the evidence and the remediation. Summary counts every result included.
 func PolicyReport(s *Scan) map[string]any {
+	safe(s, true)
 	ts := map[string]any{"seconds": s.ScanTimestamp().Unix(), "nanos": 0}
 	summary := map[string]int{"pass": 0, "fail": 0, "warn": 0, "error": 0, "skip": 0}
 	var results []any

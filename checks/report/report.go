@@ -137,6 +137,7 @@ func paths(ev *evidence.Evidence, problems *[]InputProblem) (out []netpath.Flow)
 
 // JSON writes the report as indented JSON.
 func JSON(w io.Writer, r *Report) error {
+	safe(r, false)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)

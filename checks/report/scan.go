@@ -59,6 +59,7 @@ func ScanJSON(w io.Writer, s *Scan) error { return FleetJSONAny(w, s) }
 
 // ScanText writes the cluster findings, then one line per unjoined instance.
 func ScanText(w io.Writer, s *Scan, o TextOptions) error {
+	safe(s, true)
 	p := painter{on: o.Color}
 	fmt.Fprintf(w, "%s cluster %s (evidence: %s)\n\n", p.paint("eksdoctor scan", color.Bold), s.Cluster, s.Source)
 	fmt.Fprintln(w, p.paint("Cluster-wide", color.Bold))
@@ -84,6 +85,7 @@ func ScanText(w io.Writer, s *Scan, o TextOptions) error {
 
 // ScanMarkdown writes the scan for a ticket.
 func ScanMarkdown(w io.Writer, s *Scan) error {
+	safe(s, true)
 	fmt.Fprintf(w, "## eksdoctor scan of `%s`\n\n| Status | Check | Resource | Message |\n|---|---|---|---|\n", s.Cluster)
 	for _, f := range s.ClusterFindings {
 		if f.Status == checks.StatusFail || f.Status == checks.StatusWarn || f.Status == checks.StatusError {
@@ -152,6 +154,7 @@ func suite(name string, fs []checks.Finding) junitSuite {
 // ScanJUnit writes the scan as JUnit XML for CI pipelines: one suite for the cluster and one
 // per unjoined instance; failing and error findings are failures, skips are skipped.
 func ScanJUnit(w io.Writer, s *Scan) error {
+	safe(s, true)
 	out := junitSuites{Name: "eksdoctor scan " + s.Cluster}
 	out.Suites = append(out.Suites, suite("cluster "+s.Cluster, s.ClusterFindings))
 	for _, r := range s.Fleet.Instances {

@@ -50,6 +50,7 @@ func (p painter) status(s checks.Status) string {
 // Text writes the human report: the diagnosis first, then a table of findings, then details
 // (evidence, why, fix) for each failing or warning finding.
 func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) error {
+	safe(r, true)
 	p := painter{on: o.Color}
 	width := o.Width
 	if width <= 0 {
@@ -223,6 +224,7 @@ func findFinding(fs []checks.Finding, id string) checks.Finding {
 
 // Markdown writes the report for pasting into a ticket.
 func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
+	safe(r, true)
 	t := r.Target
 	fmt.Fprintf(w, "## eksdoctor: why is `%s` not joining `%s`?\n\n", t.InstanceID, t.Cluster)
 	fmt.Fprintf(w, "- evidence: `%s`", t.Source)

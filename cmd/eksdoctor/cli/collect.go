@@ -2,19 +2,16 @@ package cli
 
 import (
 	"archive/tar"
-	"bytes"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/spf13/cobra"
+
+	"github.com/eksdoctor/eksdoctor/collectors/redact"
 )
 
 // CollectOptions are the inputs of collect.
@@ -39,8 +36,10 @@ docs/snapshot-format.md, each file shaped as the AWS CLI prints it. Analyse it a
 instances tagged kubernetes.io/cluster/NAME are collected, with their user data read from
 their launch templates (a number of calls independent of the number of instances).
 
-Secrets that may appear in user data (AWS access keys, secret keys, passwords, tokens) are
-replaced by REDACTED unless --no-redact is given; CA bundles and bootstrap flags are kept.`,
+Secrets (AWS access keys, secret keys, session tokens, passwords, tokens, the password of
+user:password@ URLs, private keys) are replaced by REDACTED in every file — user data decoded
+from base64, gzip and MIME parts, the console output (set -x echoes), every other string —
+unless --no-redact is given; CA bundles and bootstrap flags are kept.`,
 		Example: `  eksdoctor collect --cluster prod --instance i-0abc1234def567890 -o snap.tar.gz`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -50,7 +49,7 @@ replaced by REDACTED unless --no-redact is given; CA bundles and bootstrap flags
 	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (required)")
 	cmd.Flags().StringSliceVar(&o.Instances, "instance", nil, "instance ID to collect (repeatable; default: the cluster's tagged instances)")
 	cmd.Flags().StringVarP(&o.Out, "output", "o", "", "snapshot file to write (.tar.gz; required)")
-	cmd.Flags().BoolVar(&o.NoRedact, "no-redact", false, "keep secrets found in user data")
+	cmd.Flags().BoolVar(&o.NoRedact, "no-redact", false, "keep secrets found in user data, console output and other files")
 	o.Live.addFlags(cmd)
 	return cmd
 }
@@ -64,14 +63,11 @@ func (o *CollectOptions) Run() error {
 	if err != nil {
 		return err
 	}
-	if !o.NoRedact {
-		redactFiles(res.Files)
-	}
 	f, err := os.Create(o.Out)
 	if err != nil {
 		return outputErr("cannot write %s: %v", o.Out, err)
 	}
-	if err := writeSnapshot(f, res.Files, time.Now()); err != nil {
+	if err := writeSnapshot(f, res.Files, time.Now(), !o.NoRedact); err != nil {
 		f.Close()
 		return outputErr("writing %s: %v", o.Out, err)
 	}
@@ -82,8 +78,18 @@ func (o *CollectOptions) Run() error {
 	return nil
 }
 
-// writeSnapshot writes files as a gzip-compressed tar below one folder "snapshot/", in path order.
-func writeSnapshot(w io.Writer, files map[string][]byte, mtime time.Time) error {
+// writeSnapshot writes files as a gzip-compressed tar below one folder "snapshot/", in path
+// order; with redactSecrets (the default of collect) every file goes through collectors/redact
+// first: user data (decoded from base64, gzip and MIME parts), console output, every string.
+func writeSnapshot(w io.Writer, files map[string][]byte, mtime time.Time, redactSecrets bool) error {
+	if redactSecrets {
+		redacted := make(map[string][]byte, len(files))
+		for p, b := range files {
+			redacted[p] = b
+		}
+		redact.Files(redacted)
+		files = redacted
+	}
 	zw := gzip.NewWriter(w)
 	tw := tar.NewWriter(zw)
 	paths := make([]string, 0, len(files))
@@ -106,82 +112,3 @@ func writeSnapshot(w io.Writer, files map[string][]byte, mtime time.Time) error 
 	return zw.Close()
 }
 
-var (
-	accessKeyRe = regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`)
-	secretRe    = regexp.MustCompile(`(?i)((?:aws_secret_access_key|aws_session_token|secret_?key|secret|password|passwd|api_?key|token)["']?\s*[=:]\s*["']?)([^\s"',;]+)`)
-)
-
-// redactText replaces secrets in user data text.
-func redactText(s string) string {
-	s = accessKeyRe.ReplaceAllString(s, "REDACTED")
-	return secretRe.ReplaceAllString(s, "${1}REDACTED")
-}
-
-// redactUserData decodes base64 (and gzip), redacts, and re-encodes.
-func redactUserData(b64 string) string {
-	raw, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil {
-		return b64
-	}
-	gz := len(raw) > 2 && raw[0] == 0x1f && raw[1] == 0x8b
-	if gz {
-		zr, err := gzip.NewReader(bytes.NewReader(raw))
-		if err != nil {
-			return b64
-		}
-		if raw, err = io.ReadAll(io.LimitReader(zr, 1<<20)); err != nil {
-			return b64
-		}
-	}
-	out := []byte(redactText(string(raw)))
-	if gz {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write(out)
-		zw.Close()
-		out = buf.Bytes()
-	}
-	return base64.StdEncoding.EncodeToString(out)
-}
-
-// redactFiles redacts the user data of instance attributes and launch template versions.
-func redactFiles(files map[string][]byte) {
-	for p, b := range files {
-		switch {
-		case strings.HasPrefix(p, "ec2/instance-user-data/"):
-			var m map[string]any
-			if json.Unmarshal(b, &m) != nil {
-				continue
-			}
-			if ud, ok := m["UserData"].(map[string]any); ok {
-				if v, ok := ud["Value"].(string); ok {
-					ud["Value"] = redactUserData(v)
-				}
-			}
-			files[p] = reindent(m, b)
-		case strings.HasPrefix(p, "ec2/describe-launch-template-versions/"):
-			var m map[string]any
-			if json.Unmarshal(b, &m) != nil {
-				continue
-			}
-			vs, _ := m["LaunchTemplateVersions"].([]any)
-			for _, v := range vs {
-				vm, _ := v.(map[string]any)
-				if d, ok := vm["LaunchTemplateData"].(map[string]any); ok {
-					if u, ok := d["UserData"].(string); ok {
-						d["UserData"] = redactUserData(u)
-					}
-				}
-			}
-			files[p] = reindent(m, b)
-		}
-	}
-}
-
-func reindent(m map[string]any, orig []byte) []byte {
-	out, err := json.MarshalIndent(m, "", "    ")
-	if err != nil {
-		return orig
-	}
-	return append(out, '\n')
-}

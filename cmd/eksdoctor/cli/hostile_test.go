@@ -5,6 +5,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -151,5 +152,116 @@ func TestHostileDamagedBundleIsNeverACleanEnd(t *testing.T) {
 	}
 	if code, _, _, _ := analyze(t, "", p, "--exit-zero"); code != ExitOK {
 		t.Errorf("--exit-zero: exit %d", code)
+	}
+}
+
+const leaked = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+// unauthorizedWith is a kubelet line the signature catalog matches (runtime.unauthorized),
+// carrying extra text that ends up quoted as evidence.
+func unauthorizedWith(extra string) string {
+	return `Jul 24 15:30:02 ip-10-0-1-23 kubelet[2841]: E0724 15:30:02.000000    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" ` + extra + "\n"
+}
+
+func TestHostileReportsNeverQuoteSecrets(t *testing.T) {
+	pastes := map[string]string{
+		"user data":  "#!/bin/bash\n/etc/eks/bootstrap.sh prod --aws-secret-access-key=" + leaked + " --apiserver-endpoint https://x.gr7.eu-west-1.eks.amazonaws.com\n",
+		"set -x log": strings.Repeat(unauthorizedWith("+ aws configure set aws_secret_access_key "+leaked), 3),
+	}
+	for name, paste := range pastes {
+		for _, o := range []string{"table", "markdown", "json"} {
+			var out, e bytes.Buffer
+			cmd := NewRootCmd(&out, &e)
+			cmd.SetIn(strings.NewReader(paste))
+			cmd.SetArgs([]string{"analyze", "-", "-o", o, "--all"})
+			cmd.Execute()
+			if strings.Contains(out.String(), leaked) || strings.Contains(e.String(), leaked) {
+				t.Errorf("%s, -o %s: the report quotes the secret", name, o)
+			}
+			if !strings.Contains(out.String(), "REDACTED") {
+				t.Errorf("%s, -o %s: nothing redacted (was the secret quoted at all?):\n%.600s", name, o, out.String())
+			}
+		}
+	}
+}
+
+func TestHostileConsoleSecretsInSnapshotAndCollect(t *testing.T) {
+	snap := withoutKube(t, hostileSnap)
+	console, _ := json.Marshal(map[string]string{"InstanceId": hostileInstance, "Timestamp": "2026-11-20T09:36:12+00:00",
+		"Output": "+ export AWS_SECRET_ACCESS_KEY=" + leaked + "\r\n" + unauthorizedWith("token="+leaked)})
+	os.WriteFile(filepath.Join(snap, "ec2", "get-console-output", hostileInstance+".json"), console, 0o644)
+	for _, o := range []string{"table", "markdown", "json"} {
+		_, out, _ := run("why-not-joining", hostileInstance, "--snapshot", snap, "-o", o)
+		if strings.Contains(out, leaked) {
+			t.Errorf("-o %s quotes the console's secret", o)
+		}
+	}
+	liveEnv(t, snap, nil)
+	archive := filepath.Join(t.TempDir(), "snap.tar.gz")
+	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", hostileInstance, "-o", archive, "--no-kube"); c != 0 {
+		t.Fatalf("collect exit %d: %s", c, errOut)
+	}
+	got := readArchiveFile(t, archive, "snapshot/ec2/get-console-output/"+hostileInstance+".json")
+	if len(got) == 0 || bytes.Contains(got, []byte(leaked)) || !bytes.Contains(got, []byte("REDACTED")) {
+		t.Errorf("collected console output: %s", got)
+	}
+}
+
+func TestHostileEscapeSequencesAreEscaped(t *testing.T) {
+	const evil = "\x1b]0;pwned\x07\x1b[2J\u202e\u009b"
+	// from a log line
+	for _, o := range []string{"table", "markdown"} {
+		var out, e bytes.Buffer
+		cmd := NewRootCmd(&out, &e)
+		cmd.SetIn(strings.NewReader(strings.Repeat(unauthorizedWith(evil), 2)))
+		cmd.SetArgs([]string{"analyze", "-", "-o", o})
+		cmd.Execute()
+		if strings.ContainsAny(out.String(), "\x1b\x07\u202e\u009b") {
+			t.Errorf("-o %s: raw escape sequence in the output", o)
+		}
+		if !strings.Contains(out.String(), `\x1b]0;pwned\x07\x1b[2J\u202e\u009b`) {
+			t.Errorf("-o %s: the sequence is not shown escaped:\n%.800s", o, out.String())
+		}
+	}
+	// from an instance tag (the cluster name)
+	snap := copyDir(t, hostileSnap)
+	p := filepath.Join(snap, "ec2", "describe-instances.json")
+	var doc map[string]any
+	b, _ := os.ReadFile(p)
+	json.Unmarshal(b, &doc)
+	inst := doc["Reservations"].([]any)[0].(map[string]any)["Instances"].([]any)[0].(map[string]any)
+	inst["Tags"] = append(inst["Tags"].([]any), map[string]any{"Key": "eks:cluster-name", "Value": "prod" + evil})
+	b, _ = json.Marshal(doc)
+	os.WriteFile(p, b, 0o644)
+	for _, args := range [][]string{
+		{"why-not-joining", hostileInstance, "--snapshot", snap, "-o", "table"},
+		{"why-not-joining", hostileInstance, "--snapshot", snap, "-o", "markdown"},
+		{"why-not-joining", "--all-pending", "--snapshot", snap, "-o", "table"},
+		{"scan", "--snapshot", snap, "-o", "table"},
+		{"scan", "--snapshot", snap, "-o", "markdown"},
+		{"scan", "--snapshot", snap, "-o", "junit"},
+	} {
+		_, out, stderr := run(args...)
+		if strings.ContainsAny(out, "\x1b\x07\u202e\u009b") || strings.ContainsAny(stderr, "\x1b\x07") {
+			t.Errorf("%v: raw escape sequence in the output", args)
+		}
+	}
+	_, out, _ := run("why-not-joining", hostileInstance, "--snapshot", snap, "-o", "json")
+	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `\u001b]0;pwned`) {
+		t.Errorf("JSON must carry the value, encoded: %.300s", out)
+	}
+}
+
+func TestHostileHugeTokenKeepsReportsSmall(t *testing.T) {
+	paste := "#!/bin/bash\n/etc/eks/bootstrap.sh prod " + strings.Repeat("A", 900<<10) + "\n"
+	for _, o := range []string{"table", "markdown", "json"} {
+		var out, e bytes.Buffer
+		cmd := NewRootCmd(&out, &e)
+		cmd.SetIn(strings.NewReader(paste))
+		cmd.SetArgs([]string{"analyze", "-", "-o", o})
+		cmd.Execute()
+		if out.Len() > 128<<10 || out.Len() == 0 {
+			t.Errorf("-o %s: %d bytes of report for a 900 KB token", o, out.Len())
+		}
 	}
 }
