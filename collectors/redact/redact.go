@@ -54,11 +54,11 @@ var (
 	// "Name": "V" or name: V inside a line: prose ("failed to get token: exit status 1") is
 	// told apart by the value, which must look like a secret
 	keyInlineRe = regexp.MustCompile(`(?i)((?:^|[^\w-])["']?[\w.]*` + secretWord + `[\w.]*["']?[ \t]*:[ \t]*)(["']?)([^\s"',;}]+)`)
-	urlPassRe = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"']+:)([^\s@"']+)(@)`)
-	bearerRe  = regexp.MustCompile(`(?i)(\bbearer[ \t]+)([A-Za-z0-9._~+/-]{8,}=*)`)
-	eksToken  = regexp.MustCompile(`\bk8s-aws-v1\.[A-Za-z0-9_-]{8,}`)
-	jwtRe     = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)
-	pemKeyRe  = regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)`)
+	urlPassRe   = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"']+:)([^\s@"']+)(@)`)
+	bearerRe    = regexp.MustCompile(`(?i)(\bbearer[ \t]+)([A-Za-z0-9._~+/-]{8,}=*)`)
+	eksToken    = regexp.MustCompile(`\bk8s-aws-v1\.[A-Za-z0-9_-]{8,}`)
+	jwtRe       = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)
+	pemKeyRe    = regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)`)
 	// inline base64 runs long enough to hide a secret
 	b64Inline = regexp.MustCompile(`[A-Za-z0-9+/]{24,}={0,2}`)
 )

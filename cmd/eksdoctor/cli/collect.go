@@ -111,4 +111,3 @@ func writeSnapshot(w io.Writer, files map[string][]byte, mtime time.Time, redact
 	}
 	return zw.Close()
 }
-
