@@ -21,13 +21,16 @@ build:
 
 ## test: vet, format check, then every test (goldens, docs and fixtures freshness included),
 ## with the integration suite against a real kube-apiserver + etcd built from the module proxy,
-## then the real-world gate (make eval: recall >= 85 %, top-1 >= 70 %, no false alarm)
+## then the real-world gate (make eval: recall >= 85 %, top-1 >= 70 %, no false alarm) and a
+## 2-second pass of every fuzz target
 test: lint
 	@t0=$$(date +%s); dir=$$(bash $(TESTBIN)) || exit 1; t1=$$(date +%s); \
 	echo "kube-apiserver test binaries ready in $$((t1 - t0))s ($$dir; a cold build takes ~6 min, then they are cached)"; \
 	EKSDOCTOR_TESTBIN=$$dir EKSDOCTOR_REQUIRE_APISERVER=1 $(GO) test -count=1 ./...; rc=$$?; \
 	echo "tests ran in $$(( $$(date +%s) - t1 ))s"; [ $$rc -eq 0 ] || exit $$rc
 	@$(MAKE) --no-print-directory eval
+	@t2=$$(date +%s); $(MAKE) --no-print-directory fuzz FUZZTIME=2s || exit 1; \
+	echo "fuzz smoke pass (2s per target) ran in $$(( $$(date +%s) - t2 ))s"
 
 ## testbin: build (or find cached) etcd and kube-apiserver for the integration tests
 testbin:
@@ -73,15 +76,16 @@ fixtures:
 	$(GO) run ./fixtures/gen -root fixtures
 	$(GO) test ./cmd/eksdoctor/cli -run Golden -update
 
-## fuzz: a short run of every fuzz target
+## fuzz: every fuzz target for FUZZTIME (30s); `make test` runs them for 2s each
+FUZZTIME ?= 30s
+FUZZ_TARGETS := collectors/userdata:FuzzDecode collectors/userdata:FuzzShellExpand collectors/userdata:FuzzNodeConfig \
+	collectors/awsauth:FuzzParse collectors/snapshot:FuzzOpen collectors/snapshot:FuzzSnapshotFile \
+	collectors/bundle:FuzzReadTarGz collectors/bundle:FuzzReadZip collectors/bundle:FuzzSettingsJSON collectors/bundle:FuzzKubeconfig \
+	collectors/ingest:FuzzRead collectors/logscan:FuzzScan collectors/redact:FuzzRedact
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 30s ./collectors/userdata/
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./collectors/awsauth/
-	$(GO) test -run '^$$' -fuzz FuzzOpen -fuzztime 30s ./collectors/snapshot/
-	$(GO) test -run '^$$' -fuzz FuzzReadTarGz -fuzztime 30s ./collectors/bundle/
-	$(GO) test -run '^$$' -fuzz FuzzReadZip -fuzztime 30s ./collectors/bundle/
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./collectors/ingest/
-	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime 30s ./collectors/logscan/
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn ./$$pkg ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg/ >/tmp/eksdoctor-fuzz.$$$$ 2>&1 || { cat /tmp/eksdoctor-fuzz.$$$$; rm -f /tmp/eksdoctor-fuzz.$$$$; exit 1; }; \
+		rm -f /tmp/eksdoctor-fuzz.$$$$; done
 
 clean:
 	rm -rf bin

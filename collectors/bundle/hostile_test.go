@@ -279,3 +279,40 @@ func contains(l []string, s string) bool {
 	}
 	return false
 }
+
+// FuzzSettingsJSON feeds arbitrary bytes to the Bottlerocket settings.json readers: the logdog
+// bundle's (through Evidence) and a pasted one's (SettingsBootstrap). A damaged file is the
+// bundle's input problem, never a crash, never blamed on user data.
+func FuzzSettingsJSON(f *testing.F) {
+	f.Add([]byte(`{"os":{"variant_id":"aws-k8s-1.31"},"settings":{"aws":{"region":"eu-west-1"},"kubernetes":{"cluster-name":"prod","api-server":"https://x","max-pods":29,"node-labels":{"a":"b"},"provider-id":"aws:///eu-west-1a/i-1"}}}`))
+	f.Add([]byte(`{"kubernetes":{"cluster-dns-ip":["10.100.0.10"],"max-pods":"x"}}`))
+	f.Add([]byte(`[1]`))
+	f.Add([]byte(``))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b := &Bundle{Kind: KindBottlerocket, Name: "fuzz", Configs: map[string][]byte{"settings.json": data}, Logs: &evidence.NodeLogs{}}
+		ev := b.Evidence()
+		if ev.Have(evidence.KindBootstrap) == (problemFor(b, "settings.json") != "") {
+			t.Fatalf("settings.json is either read or reported: bootstrap=%v problems=%+v", ev.Have(evidence.KindBootstrap), b.Problems)
+		}
+		if cfg := SettingsBootstrap(data); cfg == nil {
+			t.Fatal("nil config")
+		}
+	})
+}
+
+// FuzzKubeconfig feeds arbitrary bytes to the kubelet kubeconfig readers (client-go's
+// clientcmd for the exec plugin's cluster name, the server regexp) of Linux and Windows bundles.
+func FuzzKubeconfig(f *testing.F) {
+	f.Add([]byte("apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://x.gr7.eu-west-1.eks.amazonaws.com\n  name: kubernetes\nusers:\n- name: kubelet\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: aws\n      args: [eks, get-token, --cluster-name, prod, --region, eu-west-1]\n"))
+	f.Add([]byte("users:\n- name: u\n  user:\n    exec: {args: [-i]}\n"))
+	f.Add([]byte("\ufeffserver: https://x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, b := range []*Bundle{
+			{Kind: KindEKSWindows, Name: "eks_i-0123456789abcdef0_x.zip", Configs: map[string][]byte{"system/kubelet/kubeconfig": data}, Logs: &evidence.NodeLogs{}},
+			{Kind: KindEKSLinux, Name: "fuzz", Configs: map[string][]byte{"kubelet/kubeconfig.yaml": data, "var_log/cloud-init-output.log": []byte("[eks-bootstrap] INFO: --b64-cluster-ca='x'\n")}, Logs: &evidence.NodeLogs{}},
+		} {
+			_ = b.Evidence()
+		}
+		execCluster(data)
+	})
+}

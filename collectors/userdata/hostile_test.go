@@ -169,3 +169,28 @@ func TestHostileScriptShapesParseInLinearTime(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNodeConfig feeds arbitrary YAML to the NodeConfig reader, alone and as a MIME part of
+// type application/node.eks.aws (nodeadm's reading): no panic, bounded issues.
+func FuzzNodeConfig(f *testing.F) {
+	f.Add("spec:\n  cluster:\n    name: prod\n    apiServerEndpoint: https://x\n    certificateAuthority: Zm9v\n    cidr: 10.100.0.0/16\n  kubelet:\n    config:\n      maxPods: 29\n    flags: [--node-labels=a=b]\n")
+	f.Add("spec: [1, 2]\n---\nspec: {cluster: {name: 3}}\n")
+	f.Add("spec:\n  kubelet:\n    config: !!binary AAAA\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		if len(body) > 64<<10 {
+			return
+		}
+		doc := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\n" + body
+		for _, in := range []string{doc, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=B\n\n--B\nContent-Type: application/node.eks.aws\n\n" + doc + "\n--B--\n"} {
+			c := Decode([]byte(in))
+			if c == nil {
+				t.Fatal("nil config")
+			}
+			for _, i := range c.Issues {
+				if len(i.Message) > 1024+32 {
+					t.Fatalf("issue of %d bytes", len(i.Message))
+				}
+			}
+		}
+	})
+}
