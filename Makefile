@@ -22,15 +22,15 @@ build:
 ## test: vet, format check, then every test (goldens, docs and fixtures freshness included),
 ## with the integration suite against a real kube-apiserver + etcd built from the module proxy,
 ## then the real-world gate (make eval: recall >= 85 %, top-1 >= 70 %, no false alarm) and a
-## 2-second pass of every fuzz target
+## short pass (1000 inputs) of every fuzz target
 test: lint
 	@t0=$$(date +%s); dir=$$(bash $(TESTBIN)) || exit 1; t1=$$(date +%s); \
 	echo "kube-apiserver test binaries ready in $$((t1 - t0))s ($$dir; a cold build takes ~6 min, then they are cached)"; \
 	EKSDOCTOR_TESTBIN=$$dir EKSDOCTOR_REQUIRE_APISERVER=1 $(GO) test -count=1 ./...; rc=$$?; \
 	echo "tests ran in $$(( $$(date +%s) - t1 ))s"; [ $$rc -eq 0 ] || exit $$rc
 	@$(MAKE) --no-print-directory eval
-	@t2=$$(date +%s); $(MAKE) --no-print-directory fuzz FUZZTIME=2s || exit 1; \
-	echo "fuzz smoke pass (2s per target) ran in $$(( $$(date +%s) - t2 ))s"
+	@t2=$$(date +%s); $(MAKE) --no-print-directory fuzz FUZZTIME=1000x || exit 1; \
+	echo "fuzz smoke pass (1000 inputs per target) ran in $$(( $$(date +%s) - t2 ))s"
 
 ## testbin: build (or find cached) etcd and kube-apiserver for the integration tests
 testbin:
@@ -76,16 +76,21 @@ fixtures:
 	$(GO) run ./fixtures/gen -root fixtures
 	$(GO) test ./cmd/eksdoctor/cli -run Golden -update
 
-## fuzz: every fuzz target for FUZZTIME (30s); `make test` runs them for 2s each
+## fuzz: every fuzz target for FUZZTIME (30s; a count such as 500x also works); `make test`
+## runs 1000 inputs of each. A bare "context deadline exceeded" at the end of a timed run is Go
+## 1.26's fuzz coordinator race (golang/go#75804), not a crash: only a written failing input fails.
 FUZZTIME ?= 30s
 FUZZ_TARGETS := collectors/userdata:FuzzDecode collectors/userdata:FuzzShellExpand collectors/userdata:FuzzNodeConfig \
 	collectors/awsauth:FuzzParse collectors/snapshot:FuzzOpen collectors/snapshot:FuzzSnapshotFile \
 	collectors/bundle:FuzzReadTarGz collectors/bundle:FuzzReadZip collectors/bundle:FuzzSettingsJSON collectors/bundle:FuzzKubeconfig \
 	collectors/ingest:FuzzRead collectors/logscan:FuzzScan collectors/redact:FuzzRedact
 fuzz:
-	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn ./$$pkg ($(FUZZTIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg/ >/tmp/eksdoctor-fuzz.$$$$ 2>&1 || { cat /tmp/eksdoctor-fuzz.$$$$; rm -f /tmp/eksdoctor-fuzz.$$$$; exit 1; }; \
-		rm -f /tmp/eksdoctor-fuzz.$$$$; done
+	@log=$$(mktemp); for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn ./$$pkg ($(FUZZTIME))"; \
+		if ! $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg/ >$$log 2>&1; then \
+			if grep -q 'context deadline exceeded' $$log && ! grep -q 'Failing input written' $$log; then \
+				echo "  (stopped by the fuzztime deadline race of golang/go#75804; no failing input)"; \
+			else cat $$log; rm -f $$log; exit 1; fi; \
+		fi; done; rm -f $$log
 
 clean:
 	rm -rf bin
