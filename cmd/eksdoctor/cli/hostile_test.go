@@ -265,3 +265,29 @@ func TestHostileHugeTokenKeepsReportsSmall(t *testing.T) {
 		}
 	}
 }
+
+func TestHostileSnapshotFilesInEveryCommand(t *testing.T) {
+	snap := copyDir(t, hostileSnap)
+	os.WriteFile(filepath.Join(snap, "kube", "aws-auth.yaml"), nil, 0o644)
+	os.WriteFile(filepath.Join(snap, "ec2", "describe-route-tables.json"), []byte("null\n"), 0o644)
+	os.WriteFile(filepath.Join(snap, "manifest.json"), []byte(`{"collectedAt": 1e300}`), 0o644)
+	for _, args := range [][]string{
+		{"why-not-joining", hostileInstance, "--snapshot", snap},
+		{"why-not-joining", "--all-pending", "--snapshot", snap},
+		{"scan", "--snapshot", snap},
+		{"analyze", snap},
+	} {
+		code, out, stderr := run(append(args, "-o", "json")...)
+		if code == ExitUsage || code == ExitInput || strings.Contains(out, `"status": "error"`) || strings.Contains(stderr, "panic") {
+			t.Errorf("%v: exit %d, crashed checks or panic: %s", args, code, stderr)
+		}
+		for _, p := range []string{"kube/aws-auth.yaml", "ec2/describe-route-tables.json", "manifest.json"} {
+			if !strings.Contains(out, `"path": "`+p+`"`) {
+				t.Errorf("%v: %s is not an input problem of the report", args, p)
+			}
+		}
+		if strings.Contains(out, "292277026596") {
+			t.Errorf("%v: collectedAt 1e300 was used", args)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/checks"
@@ -108,11 +109,17 @@ func (o *WhyNotJoiningOptions) Run() error {
 		}
 		return inputErr("snapshot %s: %v", o.Snapshot, err)
 	}
+	return o.render(reg, selected, ev, snapshotProblems(snap), denied)
+}
+
+// snapshotProblems lists the snapshot's input problems known so far, sorted by path.
+func snapshotProblems(snap *snapshot.Snapshot) []report.InputProblem {
 	var problems []report.InputProblem
 	for _, p := range snap.Problems {
 		problems = append(problems, report.InputProblem{Path: p.Path, Problem: p.Err})
 	}
-	return o.render(reg, selected, ev, problems, denied)
+	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Path < problems[j].Path })
+	return problems
 }
 
 func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem, denied []string) error {
@@ -229,10 +236,6 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 
 // diagnoseFleet diagnoses every instance of the snapshot that has no Node object.
 func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry, selected []checks.Check, denied []string) (*report.Fleet, bool, error) {
-	var problems []report.InputProblem
-	for _, p := range snap.Problems {
-		problems = append(problems, report.InputProblem{Path: p.Path, Problem: p.Err})
-	}
 	fleet := &report.Fleet{SchemaVersion: report.SchemaVersion, Cluster: cluster, Source: snap.Origin, Instances: []*report.Report{}, Joined: []string{}}
 	if why, denied := snap.InstancesGap(); why != "" {
 		// without the instances nothing says whether any of them joined: never "all joined"
@@ -255,7 +258,8 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 			fleet.Joined = append(fleet.Joined, id)
 			continue
 		}
-		r := diagnose(reg, selected, ev, problems, denied)
+		// problems are read after Evidence: files are decoded (and found damaged) on first use
+		r := diagnose(reg, selected, ev, snapshotProblems(snap), denied)
 		partial = partial || len(r.DeniedPermissions) > 0
 		fleet.Instances = append(fleet.Instances, r)
 	}
