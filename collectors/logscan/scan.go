@@ -136,6 +136,11 @@ type Scanner struct {
 	seq   int64 // lines read before the current stream
 	base  int64
 	buf   []byte
+	// lastStart is match's per-signature line memory (see match)
+	lastStart []int
+	lanes     scratch
+	// presenceSeen counts the occurrences of each presence literal in the current stream
+	presenceSeen []int64
 }
 
 // New compiles sigs (normally Catalog()) and the presence literals of comps. It returns an
@@ -207,6 +212,10 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 		s.buf = make([]byte, s.Block)
 	}
 	st := evidence.LogStream{Path: path, Stream: stream}
+	if len(s.presenceSeen) != len(s.presence) {
+		s.presenceSeen = make([]int64, len(s.presence))
+	}
+	clear(s.presenceSeen)
 	s.base = s.seq
 	line := max(firstLine, 1) // line number of the first byte of the block
 	carry := 0                // bytes at the start of buf carried over from the previous read
@@ -250,6 +259,14 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 			break
 		}
 	}
+	for i, n := range s.presenceSeen {
+		if n > 0 {
+			if st.Components == nil {
+				st.Components = map[string]int64{}
+			}
+			st.Components[s.presence[i]] += n
+		}
+	}
 	s.seq += st.Lines + 1
 	s.logs.Streams = append(s.logs.Streams, st)
 	return rerr
@@ -257,19 +274,25 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 
 func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence.LogStream) {
 	lineNo, counted := firstLine, 0
-	lastSig, lastStart := -1, -1
 	nsig := len(s.sigs)
-	s.mt.each(block, func(i, at int) {
+	// lastStart[i] is the start of the last line of this block signature i matched: the
+	// matcher reports occurrences by end offset, so one signature's two occurrences on a line
+	// may have another signature's between them
+	if len(s.lastStart) != nsig {
+		s.lastStart = make([]int, nsig)
+	}
+	for i := range s.lastStart {
+		s.lastStart[i] = -1
+	}
+	s.mt.each(block, &s.lanes, func(i, at int) {
 		if i >= nsig {
-			// a presence literal: the component's lines are in this stream
-			if st.Components == nil {
-				st.Components = map[string]int64{}
-			}
-			st.Components[s.presence[i-nsig]]++
+			// a presence literal: the component's lines are in this stream (counted in a
+			// slice here, a literal may occur on every line; folded into the map per stream)
+			s.presenceSeen[i-nsig]++
 			return
 		}
 		start := bytes.LastIndexByte(block[:at], '\n') + 1
-		if i == lastSig && start == lastStart {
+		if s.lastStart[i] == start {
 			return // the same signature twice on one line counts once
 		}
 		end := bytes.IndexByte(block[at:], '\n')
@@ -287,7 +310,7 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 			lineNo += int64(bytes.Count(block[counted:start], []byte{'\n'}))
 			counted = start
 		}
-		lastSig, lastStart = i, start
+		s.lastStart[i] = start
 		if st.Components == nil {
 			st.Components = map[string]int64{}
 		}

@@ -229,3 +229,82 @@ func BenchmarkScanHealthyJournal(b *testing.B) {
 		}
 	}
 }
+
+// TestSameSignatureTwiceOnALine: a line holding one signature's anchor twice, with another
+// signature's anchor between them, is one matching line of each, and presence literals are
+// counted once per occurrence whatever the order the matcher reports them in.
+func TestSameSignatureTwiceOnALine(t *testing.T) {
+	sigs := []Signature{
+		{Name: "a", Component: "c", Anchor: "foo-bar", Meaning: "a"},
+		{Name: "b", Component: "c", Anchor: "baz-qux", Meaning: "b"},
+		{Name: "c", Component: "c", Anchor: "oo-bar baz", Meaning: "overlaps a and b"},
+	}
+	s, err := New(sigs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := "first line\nfoo-bar baz-qux foo-bar\nfoo-bar\n"
+	if err := s.Scan(strings.NewReader(in), "f", "journal"); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]int64{}
+	for _, h := range s.Result("f").Hits {
+		got[h.Signature] = [2]int64{h.Count, h.First.Line}
+	}
+	want := map[string][2]int64{"a": {2, 2}, "b": {1, 2}, "c": {1, 2}}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("signature %s: count, first line = %v, want %v", k, got[k], w)
+		}
+	}
+}
+
+// TestLanesAgreeWithOnePass: the four-lane, two-goroutine scan of a large block reports
+// exactly the occurrences, in exactly the order, of the plain one-lane pass — at lane and
+// goroutine boundaries too (lines of catalog anchors packed close together, some lines longer
+// than a lane).
+func TestLanesAgreeWithOnePass(t *testing.T) {
+	mt := MustDefault().mt
+	cat := Catalog()
+	var b strings.Builder
+	for i := 0; b.Len() < 3*parallelMin; i++ {
+		b.WriteString(healthyLine(i))
+		if i%3 == 0 {
+			b.WriteString("x " + cat[i%len(cat)].Anchor + " " + cat[(i*7)%len(cat)].Anchor + "\n")
+		}
+		if i%500 == 0 {
+			b.WriteString(strings.Repeat(cat[i%len(cat)].Anchor+" ", 4000) + "\n")
+		}
+	}
+	text := []byte(b.String())
+	for _, size := range []int{laneMin - 1, laneMin + 17, parallelMin + 3, len(text)} {
+		var want, got [][2]int
+		mt.one(text[:size], 0, func(ai, at int) { want = append(want, [2]int{ai, at}) })
+		var sc scratch
+		mt.each(text[:size], &sc, func(ai, at int) { got = append(got, [2]int{ai, at}) })
+		if len(want) < 100 {
+			t.Fatalf("size %d: only %d occurrences: the test text is wrong", size, len(want))
+		}
+		if len(got) != len(want) {
+			t.Fatalf("size %d: %d occurrences, one pass finds %d", size, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("size %d: occurrence %d is %v, one pass says %v", size, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// BenchmarkNewScanner measures what a process pays once before its first scan: compiling the
+// catalog's anchors and presence literals into the automaton (the digest load is
+// BenchmarkLoadDigest).
+func BenchmarkNewScanner(b *testing.B) {
+	sigs, comps := Catalog(), Components()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := New(sigs, comps); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
