@@ -1,9 +1,9 @@
 // Package logscan matches node log streams against the catalog of known failure signatures
 // (Catalog) and records, per signature, how many lines matched and the first and last of them.
 //
-// It streams: input is read in blocks of BlockSize bytes, each signature's literal anchor is
-// searched over the whole block (the standard library's vectorised substring search), and only
-// lines containing an anchor are decoded further. Memory is bounded by the block size whatever
+// It streams: input is read in blocks of BlockSize bytes, one automaton pass over each block
+// finds every signature's literal anchor (see multi), and only lines containing an anchor are
+// decoded further. Memory is bounded by the block size whatever
 // the input size or line length; a line longer than a block is matched in block-sized pieces and
 // counted in LongLines. The scanner classifies lines; judging what they mean is left to the
 // runtime.* checks.
