@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -82,13 +83,33 @@ var (
 func Segments(text []byte) []Segment {
 	lines := splitLines(text)
 	var out []Segment
-	for _, r := range regions(lines) {
+	rs := regions(lines)
+	for i, r := range rs {
+		if len(out) >= MaxSegments {
+			// a budget, not a paste people write: the rest is scanned as one log
+			var rest []line
+			for _, r := range rs[i:] {
+				rest = append(rest, r.lines...)
+			}
+			s := seg(TypeLog, "", rest)
+			s.Problem = fmt.Sprintf("the input has more than %d parts; from line %d on it is read as one log, not split into documents", MaxSegments, rest[0].n)
+			return append(out, s)
+		}
 		for _, sub := range splitPrompts(r.lines) {
 			out = append(out, classify(sub.lines, r.fenced, sub.command)...)
 		}
 	}
 	return out
 }
+
+// MaxSegments bounds the parts a paste is split into (each part is classified and decoded on
+// its own); the text after the last one is scanned as one log.
+const MaxSegments = 2000
+
+// MaxDocumentBytes bounds one JSON or YAML document decoded from a paste: decoding costs about
+// ten times the text in memory, and the whole run stays under 200 MiB. Larger AWS CLI output
+// belongs in a snapshot (docs/snapshot-format.md), whose files are read up to 64 MiB.
+const MaxDocumentBytes = 4 << 20
 
 func splitLines(text []byte) []line {
 	s := string(text)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -20,6 +21,11 @@ func structured(lines []line, command string) ([]Segment, bool) {
 	}
 	text := joinLines(lines)
 	first := strings.TrimSpace(lines[0].text)
+	if len(text) > MaxDocumentBytes && (strings.HasPrefix(first, "{") || strings.HasPrefix(first, "[") || strings.HasPrefix(first, "apiVersion:") || first == "---") {
+		s := seg(TypeData, "", lines)
+		s.Problem = fmt.Sprintf("a document of %d MiB, over the %d MiB decoded from a paste; give AWS CLI or kubectl output this large in a snapshot (docs/snapshot-format.md)", len(text)>>20, MaxDocumentBytes>>20)
+		return []Segment{s}, true
+	}
 	switch {
 	case strings.HasPrefix(first, "{") || strings.HasPrefix(first, "["):
 		if s, ok := jsonDocs(lines, text); ok {

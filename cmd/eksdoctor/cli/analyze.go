@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"github.com/eksdoctor/eksdoctor/collectors/bundle"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/ingest"
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
@@ -245,9 +247,38 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		return inputErr("%s: %v", name, err)
 	}
 	if len(data) > MaxPaste {
+		if what := largeDocument(data); what != "" && o.As == "" {
+			return inputErr("%s: %s larger than the %d MiB read as a paste; it is read from a snapshot (docs/snapshot-format.md, files up to 64 MiB)", name, what, MaxPaste>>20)
+		}
 		return o.largeLog(io.MultiReader(bytes.NewReader(data), br), name, reg, selected)
 	}
 	return o.textInput(data, name, reg, selected)
+}
+
+// largeDocument says what structured document data starts with ("AWS CLI output of aws ec2
+// describe-instances (snapshot file ec2/describe-instances.json)", "a JSON document", "a YAML
+// document"), or "" for text that is not one (a log).
+func largeDocument(data []byte) string {
+	head := bytes.TrimLeft(data[:min(len(data), 64<<10)], " \t\r\n\ufeff")
+	switch {
+	case bytes.HasPrefix(head, []byte("{")):
+		dec := json.NewDecoder(bytes.NewReader(head))
+		if t, err := dec.Token(); err == nil && t == json.Delim('{') {
+			if k, err := dec.Token(); err == nil {
+				if key, ok := k.(string); ok {
+					if e, ok := layout.ByPasteKey(key); ok {
+						return fmt.Sprintf("AWS CLI or kubectl output of %s (snapshot file %s)", strings.Fields(e.Command)[0]+" "+strings.Join(strings.Fields(e.Command)[1:3], " "), e.Path)
+					}
+				}
+			}
+		}
+		return "a JSON document"
+	case bytes.HasPrefix(head, []byte("[")):
+		return "a JSON document"
+	case bytes.HasPrefix(head, []byte("apiVersion:")) || bytes.HasPrefix(head, []byte("kind:")) || bytes.HasPrefix(head, []byte("---\n")):
+		return "a YAML document"
+	}
+	return ""
 }
 
 // textInput reads a paste: split into documents, each read by content (or as --as says).
@@ -275,6 +306,12 @@ func (o *AnalyzeOptions) textInput(data []byte, name string, reg *checks.Registr
 		fmt.Fprintf(o.stderr, "eksdoctor: %s lines %d-%d: %s%s\n", name, s.First, s.Last, what, note)
 	}
 	if !res.Recognised() {
+		for _, s := range res.Segments {
+			if s.Problem != "" {
+				// a part was recognised but could not be read: an input problem, not junk
+				return inputErr("nothing in %s could be read: lines %d-%d: %s", name, s.First, s.Last, s.Problem)
+			}
+		}
 		return nothingErr("nothing in %s is recognised: no node log line, node configuration, aws-auth, kubectl or AWS CLI output was found (analyze --as TYPE forces a reading)", name)
 	}
 	ev := res.Evidence

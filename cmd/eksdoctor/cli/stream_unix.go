@@ -3,18 +3,46 @@
 package cli
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 )
 
+// fifoWait is how long analyze waits for a process to open a named pipe for writing.
+var fifoWait = 30 * time.Second
+
 // openStream opens a path that is not a regular file (a FIFO, /dev/fd/N of a process
-// substitution, a character device) for one streaming read. A FIFO is opened without blocking,
-// so a FIFO that no process writes to reads as empty instead of hanging.
+// substitution, a character device) for one streaming read. Opening a FIFO waits for its
+// writer, as a shell redirection does, but at most fifoWait: a pipe that no process opens for
+// writing is an error naming the wait, never a hang.
 func openStream(p string, st fs.FileInfo) (*os.File, error) {
-	flags := os.O_RDONLY
-	if st.Mode()&fs.ModeNamedPipe != 0 {
-		flags |= syscall.O_NONBLOCK
+	if st.Mode()&fs.ModeNamedPipe == 0 {
+		return os.Open(p)
 	}
-	return os.OpenFile(p, flags, 0)
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.OpenFile(p, os.O_RDONLY, 0)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-time.After(fifoWait):
+		// release the open still waiting: a writer that opens and closes at once lets it return
+		if w, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, fmt.Errorf("no process opened it for writing within %s", fifoWait)
+	}
 }
