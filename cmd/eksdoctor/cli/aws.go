@@ -149,7 +149,7 @@ func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string,
 	ctx, cancel := context.WithTimeout(context.Background(), a.Timeout)
 	defer cancel()
 	clock := &awsapi.ServerClock{}
-	cfg, err := awsapi.LoadConfig(ctx, awsapi.ConfigOptions{Profile: a.Profile, Region: a.Region, RoleARN: a.RoleARN, AppID: "eksdoctor/" + Version, Clock: clock})
+	cfg, err := awsapi.LoadConfig(ctx, awsapi.ConfigOptions{Profile: a.Profile, Region: a.Region, RoleARN: a.RoleARN, AppID: "eksdoctor/" + ResolvedVersion(), Clock: clock})
 	if err != nil {
 		return nil, cfg, inputErr("%v", err)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/checks"
@@ -99,8 +100,34 @@ func NewCmdExplain(g *GlobalOptions) *cobra.Command {
 	}
 }
 
-// Version is set at build time with -ldflags "-X github.com/eksdoctor/eksdoctor/cmd/eksdoctor/cli.Version=v1.2.3".
+// Version is set at build time with -ldflags "-X github.com/eksdoctor/eksdoctor/cmd/eksdoctor/cli.Version=v1.2.3"
+// (make build, the image and the release archives all derive it from the git tag). A binary
+// built without it reports the module version `go install …@vX.Y.Z` records (see
+// ResolvedVersion), else "dev".
 var Version = "dev"
+
+// ResolvedVersion returns Version, or, when it was not injected ("dev" or empty), the main
+// module's version from the binary's build information (set by `go install module@version`);
+// "dev" when neither is known.
+func ResolvedVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	var mod string
+	if bi != nil {
+		mod = bi.Main.Version
+	}
+	return resolveVersion(Version, mod)
+}
+
+// resolveVersion picks the injected version, else a real module version, else "dev".
+func resolveVersion(injected, module string) string {
+	if injected != "" && injected != "dev" {
+		return injected
+	}
+	if module != "" && module != "(devel)" {
+		return module
+	}
+	return "dev"
+}
 
 // NewCmdVersion builds `version`.
 func NewCmdVersion(g *GlobalOptions) *cobra.Command {
@@ -109,7 +136,7 @@ func NewCmdVersion(g *GlobalOptions) *cobra.Command {
 		Short: "Print the eksdoctor version and the catalog schema",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintf(g.stdout, "eksdoctor %s (report schema eksdoctor/v1, %d checks)\n", Version, len(checks.Default().All()))
+			_, err := fmt.Fprintf(g.stdout, "eksdoctor %s (report schema eksdoctor/v1, %d checks)\n", ResolvedVersion(), len(checks.Default().All()))
 			return err
 		},
 	}
