@@ -12,18 +12,26 @@ DEMO_INSTANCE := i-0a1b2c3d4e5f60006
 
 TESTBIN := collectors/kube/kubetest/build-testbin.sh
 
-.PHONY: all build test testbin demo bench lint docs catalog fixtures golden fuzz eval clean
+.PHONY: all build test testbin demo bench lint docs catalog fixtures golden fuzz eval clean release-check release-snapshot shellcheck
+
+# Release tooling, run from the module proxy at pinned versions (never installed system-wide).
+# GoReleaser v2.16.0 is the newest that builds with Go 1.26 from the proxy; syft v1.42.0 the newest
+# syft whose dependencies the proxy serves. Building GoReleaser costs ~3.5 min once, then it is cached.
+GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@v2.16.0
+SYFT_PKG   := github.com/anchore/syft/cmd/syft@v1.42.0
+TOOLS      := $(CURDIR)/bin/tools
 
 all: build
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/eksdoctor
 
-## test: vet, format check, then every test (goldens, docs and fixtures freshness included),
-## with the integration suite against a real kube-apiserver + etcd built from the module proxy,
+## test: vet, format check, shellcheck, the GoReleaser configuration check and a snapshot build of
+## the host target, then every test (goldens, docs and fixtures freshness included), with the
+## integration suite against a real kube-apiserver + etcd built from the module proxy,
 ## then the real-world gate (make eval: recall >= 85 %, top-1 >= 70 %, no false alarm) and a
 ## short pass (1000 inputs) of every fuzz target
-test: lint
+test: lint shellcheck release-check
 	@t0=$$(date +%s); dir=$$(bash $(TESTBIN)) || exit 1; t1=$$(date +%s); \
 	echo "kube-apiserver test binaries ready in $$((t1 - t0))s ($$dir; a cold build takes ~6 min, then they are cached)"; \
 	EKSDOCTOR_TESTBIN=$$dir EKSDOCTOR_REQUIRE_APISERVER=1 $(GO) test -count=1 ./...; rc=$$?; \
@@ -92,5 +100,28 @@ fuzz:
 			else cat $$log; rm -f $$log; exit 1; fi; \
 		fi; done; rm -f $$log
 
+## release-check: `goreleaser check`, then a snapshot build of the host target only (the six
+## cross-compiled targets take ~20 min cold on 2 cores: that is release-snapshot, not make test),
+## and the built binary must report the snapshot version GoReleaser injected
+release-check:
+	$(GORELEASER) check
+	@mkdir -p bin
+	$(GORELEASER) build --snapshot --clean --single-target --output bin/eksdoctor-snapshot
+	@v=$$(./bin/eksdoctor-snapshot version); echo "$$v"; \
+	case "$$v" in *-snapshot*) ;; *) echo "the GoReleaser build did not inject the version"; exit 1;; esac
+
+## release-snapshot: every archive (linux/darwin/windows x amd64/arm64), checksums.txt and one SPDX
+## SBOM per archive (syft) into dist/, nothing published
+release-snapshot:
+	GOBIN=$(TOOLS) $(GO) install $(SYFT_PKG)
+	PATH="$(TOOLS):$$PATH" $(GORELEASER) release --snapshot --clean
+
+## shellcheck: lint the shell scripts (installs Debian's shellcheck when it is missing)
+shellcheck:
+	@command -v shellcheck >/dev/null || { echo "installing shellcheck (apt-get)"; \
+	  (apt-get install -y shellcheck >/dev/null 2>&1 || (apt-get update >/dev/null && apt-get install -y shellcheck >/dev/null)) || \
+	  { echo "shellcheck is missing and could not be installed"; exit 1; }; }
+	shellcheck docs/collect-snapshot.sh collectors/kube/kubetest/build-testbin.sh .ci/run
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -21,7 +21,9 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
-[ -n "$cluster" ] && [ ${#instances[@]} -gt 0 ] || { echo "usage: $0 -c CLUSTER -i INSTANCE_ID [-r REGION] [-o OUT.tar.gz]" >&2; exit 2; }
+if [ -z "$cluster" ] || [ ${#instances[@]} -eq 0 ]; then
+  echo "usage: $0 -c CLUSTER -i INSTANCE_ID [-r REGION] [-o OUT.tar.gz]" >&2; exit 2
+fi
 command -v aws >/dev/null || { echo "aws CLI v2 not found" >&2; exit 2; }
 [ -n "$out" ] || out="eksdoctor-snapshot-${cluster}-$(date -u +%Y%m%dT%H%M%SZ).tar.gz"
 reg=()
