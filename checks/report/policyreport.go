@@ -4,12 +4,24 @@ import (
 	"regexp"
 	"strings"
 
+	policyreportv1alpha2 "github.com/kyverno/kyverno/api/policyreport/v1alpha2"
+	openreportsv1alpha1 "github.com/openreports/reports-api/apis/openreports.io/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/eksdoctor/eksdoctor/checks"
 )
 
 // PolicyReportGroupVersion is the PolicyReport API eksdoctor publishes
-// (https://github.com/kubernetes-sigs/wg-policy-prototypes, wgpolicyk8s.io/v1alpha2).
+// (https://github.com/kubernetes-sigs/wg-policy-prototypes, wgpolicyk8s.io/v1alpha2; Kyverno
+// serves the same group and version with a wider severity enum).
 const PolicyReportGroupVersion = "wgpolicyk8s.io/v1alpha2"
+
+// OpenReportsGroupVersion is the OpenReports API (openreports.io/v1alpha1), the successor of
+// the PolicyReport API that Policy Reporter reads.
+const OpenReportsGroupVersion = "openreports.io/v1alpha1"
+
+// Source is the "source" of every report result and of the OpenReports ClusterReport.
+const Source = "eksdoctor"
 
 // maxPolicyReportResults bounds the results of one report object (etcd limits objects to
 // about 1.5 MB): cluster findings come first, then instances' non-passing findings.
@@ -18,6 +30,7 @@ const maxPolicyReportResults = 2000
 var nonDNS = regexp.MustCompile(`[^a-z0-9-]+`)
 
 // PolicyReportName is the report object's name for a cluster ("eksdoctor-<cluster>", DNS-1123).
+// The ClusterPolicyReport and the OpenReports ClusterReport share it.
 func PolicyReportName(cluster string) string {
 	n := strings.Trim(nonDNS.ReplaceAllString(strings.ToLower(cluster), "-"), "-")
 	if n == "" {
@@ -39,14 +52,26 @@ func resultOf(s checks.Status) string {
 	return "skip"
 }
 
-// PolicyReport maps the scan to a ClusterPolicyReport object (as a JSON-able map): policy =
-// check ID, rule = resource, result pass/fail/warn/error/skip, severity, message, and properties
-// with the instance, the evidence and the remediation. Summary counts every result included.
-func PolicyReport(s *Scan) map[string]any {
-	safe(s, true)
-	ts := map[string]any{"seconds": s.ScanTimestamp().Unix(), "nanos": 0}
-	summary := map[string]int{"pass": 0, "fail": 0, "warn": 0, "error": 0, "skip": 0}
-	var results []any
+// ReportSeverity maps an eksdoctor severity to one the original wg-policy v1alpha2 CRD accepts
+// (high, medium, low) and Kyverno's and OpenReports' CRDs accept too: critical becomes high,
+// anything unknown low. The original value is kept in the result's properties.severity.
+func ReportSeverity(s checks.Severity) string {
+	switch s {
+	case checks.SeverityCritical, checks.SeverityHigh:
+		return "high"
+	case checks.SeverityMedium:
+		return "medium"
+	}
+	return "low"
+}
+
+// reportResults builds the results shared by both report kinds, in the OpenReports type
+// (Kyverno's PolicyReportResult has the same JSON fields), and their summary.
+func reportResults(s *Scan) ([]openreportsv1alpha1.ReportResult, openreportsv1alpha1.ReportSummary) {
+	safe(s, true) // secrets redacted, strings bounded, control characters escaped
+	ts := metav1.Timestamp{Seconds: s.ScanTimestamp().Unix()}
+	var sum openreportsv1alpha1.ReportSummary
+	results := []openreportsv1alpha1.ReportResult{}
 	add := func(instance string, f checks.Finding) {
 		if len(results) >= maxPolicyReportResults {
 			return
@@ -55,7 +80,13 @@ func PolicyReport(s *Scan) map[string]any {
 		for _, e := range f.Evidence {
 			ev = append(ev, e.Text)
 		}
-		props := map[string]any{"evidence": strings.Join(ev, "; ")}
+		props := map[string]string{"severity": string(f.Severity), "cluster": s.Cluster}
+		if len(ev) > 0 {
+			props["evidence"] = strings.Join(ev, "; ")
+		}
+		if f.Resource != "" {
+			props["resource"] = f.Resource
+		}
 		if instance != "" {
 			props["instance"] = instance
 		}
@@ -63,10 +94,24 @@ func PolicyReport(s *Scan) map[string]any {
 			props["remediation"] = f.Remediation
 		}
 		res := resultOf(f.Status)
-		summary[res]++
+		switch res {
+		case "pass":
+			sum.Pass++
+		case "fail":
+			sum.Fail++
+		case "warn":
+			sum.Warn++
+		case "error":
+			sum.Error++
+		default:
+			sum.Skip++
+		}
 		area, _, _ := strings.Cut(f.ID, ".")
-		results = append(results, map[string]any{"policy": f.ID, "rule": f.Resource, "result": res, "severity": string(f.Severity),
-			"message": f.Message, "source": "eksdoctor", "category": area, "timestamp": ts, "scored": true, "properties": props})
+		results = append(results, openreportsv1alpha1.ReportResult{
+			Source: Source, Policy: "eksdoctor-" + area, Rule: f.ID, Category: area,
+			Severity: openreportsv1alpha1.ResultSeverity(ReportSeverity(f.Severity)), Timestamp: ts,
+			Result: openreportsv1alpha1.Result(res), Scored: true, Description: f.Message, Properties: props,
+		})
 	}
 	for _, f := range s.ClusterFindings {
 		add("", f)
@@ -78,13 +123,47 @@ func PolicyReport(s *Scan) map[string]any {
 			}
 		}
 	}
-	if results == nil {
-		results = []any{}
+	return results, sum
+}
+
+func reportMeta(s *Scan) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: PolicyReportName(s.Cluster),
+		Labels: map[string]string{"app.kubernetes.io/managed-by": "eksdoctor", "app.kubernetes.io/name": "eksdoctor"}}
+}
+
+// PolicyReport maps the scan to a wgpolicyk8s.io/v1alpha2 ClusterPolicyReport (Kyverno's Go
+// type, valid for the original wg-policy CRD and Kyverno's): one result per cluster finding and
+// per non-passing instance finding — policy "eksdoctor-<area>", rule the finding ID, category
+// the area, result pass/fail/warn/error/skip, severity high/medium/low (see ReportSeverity),
+// source "eksdoctor", timestamp the evidence time, and properties severity (eksdoctor's own),
+// cluster, resource, instance, evidence and remediation. Summary counts the results included.
+func PolicyReport(s *Scan) *policyreportv1alpha2.ClusterPolicyReport {
+	results, sum := reportResults(s)
+	out := &policyreportv1alpha2.ClusterPolicyReport{
+		TypeMeta:   metav1.TypeMeta{APIVersion: PolicyReportGroupVersion, Kind: "ClusterPolicyReport"},
+		ObjectMeta: reportMeta(s),
+		Summary:    policyreportv1alpha2.PolicyReportSummary{Pass: sum.Pass, Fail: sum.Fail, Warn: sum.Warn, Error: sum.Error, Skip: sum.Skip},
+		Results:    []policyreportv1alpha2.PolicyReportResult{},
 	}
-	return map[string]any{
-		"apiVersion": PolicyReportGroupVersion, "kind": "ClusterPolicyReport",
-		"metadata": map[string]any{"name": PolicyReportName(s.Cluster),
-			"labels": map[string]any{"app.kubernetes.io/managed-by": "eksdoctor", "app.kubernetes.io/name": "eksdoctor"}},
-		"summary": summary, "results": results,
+	for _, r := range results {
+		out.Results = append(out.Results, policyreportv1alpha2.PolicyReportResult{
+			Source: r.Source, Policy: r.Policy, Rule: r.Rule, Category: r.Category,
+			Severity: policyreportv1alpha2.PolicySeverity(r.Severity), Timestamp: r.Timestamp,
+			Result: policyreportv1alpha2.PolicyResult(r.Result), Scored: r.Scored, Message: r.Description, Properties: r.Properties,
+		})
+	}
+	return out
+}
+
+// OpenReport maps the scan to an openreports.io/v1alpha1 ClusterReport with the same results
+// as PolicyReport and source "eksdoctor".
+func OpenReport(s *Scan) *openreportsv1alpha1.ClusterReport {
+	results, sum := reportResults(s)
+	return &openreportsv1alpha1.ClusterReport{
+		TypeMeta:   metav1.TypeMeta{APIVersion: OpenReportsGroupVersion, Kind: "ClusterReport"},
+		ObjectMeta: reportMeta(s),
+		Source:     Source,
+		Summary:    sum,
+		Results:    results,
 	}
 }

@@ -18,6 +18,7 @@ import (
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -76,36 +77,67 @@ current-context: test
 
 var crdOnce sync.Once
 
-func installPolicyReportCRD(t *testing.T, env *kubetest.Env) {
+// kyvernoTestGroup is the API group Kyverno's ClusterPolicyReport CRD is installed under, so
+// that it can be served next to the original wg-policy CRD (same schema, renamed group).
+const kyvernoTestGroup = "kyverno.eksdoctor.test"
+
+// installReportCRDs installs, once, the upstream report CRDs taken from the Go modules that ship
+// them: the original wg-policy ClusterPolicyReport (wgpolicyk8s.io/v1alpha2), Kyverno's
+// (renamed to kyvernoTestGroup) and OpenReports' ClusterReport (openreports.io/v1alpha1).
+func installReportCRDs(t *testing.T, env *kubetest.Env) {
+	t.Helper()
 	crdOnce.Do(func() {
-		b, err := os.ReadFile(filepath.Join(fixtures, "crds", "wgpolicyk8s.io_clusterpolicyreports.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var crd apiextv1.CustomResourceDefinition
-		if err := yaml.UnmarshalStrict(b, &crd); err != nil {
-			t.Fatal(err)
-		}
-		u := &unstructured.Unstructured{}
-		raw, _ := json.Marshal(crd)
-		json.Unmarshal(raw, &u.Object)
-		u.SetAPIVersion("apiextensions.k8s.io/v1")
-		u.SetKind("CustomResourceDefinition")
-		dyn, _ := dynamic.NewForConfig(env.Config(kubetest.AdminToken))
-		gvr := apiextv1.SchemeGroupVersion.WithResource("customresourcedefinitions")
-		if _, err := dyn.Resource(gvr).Create(context.Background(), u, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		// wait until the new API is served
-		dc, _ := discovery.NewDiscoveryClientForConfig(env.Config(kubetest.AdminToken))
-		for i := 0; i < 100; i++ {
-			if _, err := dc.ServerResourcesForGroupVersion("wgpolicyk8s.io/v1alpha2"); err == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Fatal("the ClusterPolicyReport CRD was not served")
+		installCRD(t, env, kubetest.WGPolicyOriginalCRD, "")
+		installCRD(t, env, kubetest.KyvernoPolicyReportCRD, kyvernoTestGroup)
+		installCRD(t, env, kubetest.OpenReportsClusterReportCRD, "")
 	})
+}
+
+// installCRD creates the upstream CRD (under group when not empty) and waits until it is served.
+func installCRD(t *testing.T, env *kubetest.Env, c kubetest.UpstreamCRD, group string) {
+	t.Helper()
+	b, err := c.Read()
+	if err != nil {
+		t.Fatalf("upstream CRD %s: %v", c, err)
+	}
+	u := &unstructured.Unstructured{}
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(b), 4096)
+	for len(u.Object) == 0 {
+		if err := dec.Decode(&u.Object); err != nil {
+			t.Fatalf("%s: %v", c, err)
+		}
+	}
+	// the file must be a valid CRD as it is
+	var crd apiextv1.CustomResourceDefinition
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &crd); err != nil || crd.Spec.Group == "" {
+		t.Fatalf("%s is not a CRD: %v", c, err)
+	}
+	if group != "" {
+		unstructured.SetNestedField(u.Object, group, "spec", "group")
+		u.SetName(crd.Spec.Names.Plural + "." + group)
+	} else {
+		group = crd.Spec.Group
+	}
+	unstructured.RemoveNestedField(u.Object, "status")
+	dyn, _ := dynamic.NewForConfig(env.Config(kubetest.AdminToken))
+	gvr := apiextv1.SchemeGroupVersion.WithResource("customresourcedefinitions")
+	if _, err := dyn.Resource(gvr).Create(context.Background(), u, metav1.CreateOptions{}); err != nil && !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("installing %s: %v", c, err)
+	}
+	dc, _ := discovery.NewDiscoveryClientForConfig(env.Config(kubetest.AdminToken))
+	gv := group + "/" + crd.Spec.Versions[0].Name
+	for _, v := range crd.Spec.Versions {
+		if v.Name == "v1alpha2" || v.Name == "v1alpha1" {
+			gv = group + "/" + v.Name
+		}
+	}
+	for i := 0; i < 100; i++ {
+		if _, err := dc.ServerResourcesForGroupVersion(gv); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s (%s) was not served", c, gv)
 }
 
 // deployObjects reads every object kustomize would apply from deploy/kustomization.yaml.
@@ -145,7 +177,7 @@ func deployObjects(t *testing.T, dir string) []*unstructured.Unstructured {
 
 func TestDeployManifestsServerSideDryRun(t *testing.T) {
 	env, cs, _ := apiserver(t)
-	installPolicyReportCRD(t, env)
+	installReportCRDs(t, env)
 	dyn, _ := dynamic.NewForConfig(env.Config(kubetest.AdminToken))
 	dc, _ := discovery.NewDiscoveryClientForConfig(env.Config(kubetest.AdminToken))
 	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc))
@@ -196,13 +228,17 @@ func TestScanPublishesClusterPolicyReport(t *testing.T) {
 	if _, ok := os.LookupEnv("EKSDOCTOR_CRD_PREINSTALLED"); !ok {
 		dc, _ := discovery.NewDiscoveryClientForConfig(env.Config(kubetest.AdminToken))
 		if _, err := dc.ServerResourcesForGroupVersion("wgpolicyk8s.io/v1alpha2"); err != nil {
-			code, _, errOut := run("scan", "--snapshot", snap, "--cluster", "prod", "--policy-report", "--kubeconfig", kubeconfig, "-o", "json")
-			if code != ExitFindings || !strings.Contains(errOut, "CRD (wgpolicyk8s.io/v1alpha2) is not installed") {
-				t.Errorf("without the CRD: exit %d, stderr %q", code, errOut)
+			// a publication that was asked for and failed exits ExitPublish and says why on
+			// stderr, in every output format
+			for _, format := range []string{"json", "table", "markdown", "junit", "policyreport"} {
+				code, _, errOut := run("scan", "--snapshot", snap, "--cluster", "prod", "--policy-report", "--kubeconfig", kubeconfig, "-o", format)
+				if code != ExitPublish || !strings.Contains(errOut, "publishing the ClusterPolicyReport failed: the ClusterPolicyReport CRD (wgpolicyk8s.io/v1alpha2) is not installed") {
+					t.Errorf("-o %s without the CRD: exit %d, stderr %q", format, code, errOut)
+				}
 			}
 		}
 	}
-	installPolicyReportCRD(t, env)
+	installReportCRDs(t, env)
 	dyn, _ := dynamic.NewForConfig(env.Config(kubetest.AdminToken))
 	client := dyn.Resource(policyReportGVR)
 	var versions []string
@@ -236,10 +272,11 @@ func TestScanPublishesClusterPolicyReport(t *testing.T) {
 		json.Unmarshal(raw, &rep)
 		found := false
 		for _, r := range rep.Results {
-			if r.Policy == "nodegroup.asg-launch-failures" {
+			if r.Rule == "nodegroup.asg-launch-failures" {
 				found = true
-				if r.Result != "fail" || r.Severity != "critical" || r.Source != "eksdoctor" || r.Category != "nodegroup" ||
-					!strings.HasPrefix(r.Rule, "eks-ng-al2023") || !strings.Contains(r.Message, "capacity") ||
+				if r.Result != "fail" || r.Severity != "high" || r.Properties["severity"] != "critical" || r.Source != "eksdoctor" ||
+					r.Category != "nodegroup" || r.Policy != "eksdoctor-nodegroup" ||
+					!strings.HasPrefix(r.Properties["resource"], "eks-ng-al2023") || !strings.Contains(r.Message, "capacity") ||
 					!strings.Contains(r.Properties["evidence"], "Failed") || r.Properties["remediation"] == "" || r.Timestamp.Seconds != collected.Unix() {
 					t.Errorf("result = %+v", r)
 				}

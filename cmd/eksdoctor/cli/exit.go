@@ -28,6 +28,10 @@ const (
 	// ExitOutput: the output could not be written (standard output on a full disk or a closed
 	// pipe, the -o file of collect): whatever the report said is lost.
 	ExitOutput = 6
+	// ExitPublish: the report was written, but a publication that was asked for failed (the
+	// report object, the metrics file or the Pushgateway push); stderr says which and why. It
+	// takes precedence over the other codes and --exit-zero does not hide it.
+	ExitPublish = 7
 )
 
 // ExitError carries an exit code with its message.

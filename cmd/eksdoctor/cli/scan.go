@@ -16,10 +16,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/checks/report"
@@ -31,14 +33,21 @@ import (
 // ScanOptions are the inputs of scan.
 type ScanOptions struct {
 	*GlobalOptions
-	Live         LiveOptions
-	Cluster      string
-	Snapshot     string
-	Output       string
-	InCluster    bool
+	Live      LiveOptions
+	Cluster   string
+	Snapshot  string
+	Output    string
+	InCluster bool
+	// PolicyReport is the deprecated --policy-report flag: --publish policyreport.
 	PolicyReport bool
-	MetricsFile  string
-	Pushgateway  string
+	// Publish lists the report objects to write to the cluster: "policyreport", "openreports".
+	Publish []string
+	// FailOn is --fail-on: "any" (exit 1 on any failing finding), "none", or a severity
+	// (exit 1 on a failing finding of that severity or above). Empty = "any", or "none" when
+	// running in a pod.
+	FailOn      string
+	MetricsFile string
+	Pushgateway string
 	// Now is the clock for the scan duration (nil = time.Now).
 	Now func() time.Time
 }
@@ -47,32 +56,40 @@ type ScanOptions struct {
 func NewCmdScan(g *GlobalOptions) *cobra.Command {
 	o := &ScanOptions{GlobalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "scan --cluster NAME [--snapshot PATH] [-o table|json|markdown|junit]",
+		Use:   "scan --cluster NAME [--snapshot PATH] [-o table|json|markdown|junit|policyreport|openreports]",
 		Short: "Check the whole cluster and diagnose every instance that has not joined",
 		Long: `Run the cluster-wide checks once (access entries and aws-auth, webhooks, node group health,
 Auto Scaling launch failures, launch templates, free IPs in the node group subnets, Windows
 readiness), then diagnose, as why-not-joining does, every running instance of the cluster
 that has no Node object, from one collection shared by all (no call repeated per instance).
 
-Publishing (for the CronJob in deploy/): --policy-report writes a ClusterPolicyReport
-(wgpolicyk8s.io/v1alpha2) named eksdoctor-<cluster>, updated in place — the only object
-eksdoctor ever writes, and only when asked; when the CRD is not installed it says so and
-carries on. --metrics-file writes the Prometheus text format (for node-exporter's textfile
-collector) and --pushgateway pushes it. --in-cluster (also detected inside a pod) takes AWS
+-o policyreport prints the wgpolicyk8s.io/v1alpha2 ClusterPolicyReport and -o openreports the
+openreports.io/v1alpha1 ClusterReport (YAML, ready for kubectl apply).
+
+Publishing (for the CronJob in deploy/ and charts/eksdoctor): --publish policyreport and/or
+--publish openreports create or update in place the report object eksdoctor-<cluster> — the
+only objects eksdoctor ever writes, and only when asked (--policy-report is an alias of
+--publish policyreport). --metrics-file writes the Prometheus text format (for node-exporter's
+textfile collector) and --pushgateway pushes it. A publication that was asked for and failed
+(CRD not installed, object rejected, file not writable, Pushgateway unreachable) is named on
+stderr and the run exits 7, whatever the output format. --in-cluster (also detected inside a pod) takes AWS
 credentials from IRSA or Pod Identity and the Kubernetes client from the ServiceAccount, and
 prints JSON.`,
 		Example: `  eksdoctor scan --cluster prod --region eu-west-1
   eksdoctor scan --cluster prod --snapshot snap.tar.gz -o junit > eksdoctor.xml
-  eksdoctor scan --cluster prod --in-cluster --policy-report --metrics-file /metrics/eksdoctor.prom`,
+  eksdoctor scan --cluster prod --snapshot snap.tar.gz -o policyreport | kubectl apply -f -
+  eksdoctor scan --cluster prod --in-cluster --publish openreports --metrics-file /var/lib/eksdoctor/eksdoctor.prom`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.Run() },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Cluster, "cluster", "", "cluster name (required for live scans)")
 	f.StringVar(&o.Snapshot, "snapshot", "", "scan this snapshot instead of the live account and cluster")
-	f.StringVarP(&o.Output, "output", "o", "", "output format: table, json, markdown or junit (default table; json in a pod)")
+	f.StringVarP(&o.Output, "output", "o", "", "output format: table, json, markdown, junit, policyreport or openreports (default table; json in a pod)")
 	f.BoolVar(&o.InCluster, "in-cluster", false, "run as a pod: ServiceAccount for Kubernetes, IRSA/Pod Identity for AWS, JSON output")
-	f.BoolVar(&o.PolicyReport, "policy-report", false, "publish a ClusterPolicyReport (wgpolicyk8s.io/v1alpha2) with the results")
+	f.StringSliceVar(&o.Publish, "publish", nil, "write the report object to the cluster (create or update in place): policyreport (wgpolicyk8s.io/v1alpha2 ClusterPolicyReport), openreports (openreports.io/v1alpha1 ClusterReport); repeatable")
+	f.BoolVar(&o.PolicyReport, "policy-report", false, "alias of --publish policyreport")
+	f.StringVar(&o.FailOn, "fail-on", "", "exit 1 when a finding fails with this severity or above: critical, high, medium, low, any or none (default any; none in a pod, so findings alone do not fail the Job)")
 	f.StringVar(&o.MetricsFile, "metrics-file", "", "write Prometheus text metrics to this file")
 	f.StringVar(&o.Pushgateway, "pushgateway", "", "push Prometheus metrics to this Pushgateway URL")
 	o.Live.addFlags(cmd)
@@ -96,9 +113,32 @@ func (o *ScanOptions) Run() error {
 		}
 	}
 	switch o.Output {
-	case "table", "json", "markdown", "md", "junit":
+	case "table", "json", "markdown", "md", "junit", "policyreport", "openreports":
 	default:
-		return usageErr("unknown --output %q (want table, json, markdown or junit)", o.Output)
+		return usageErr("unknown --output %q (want table, json, markdown, junit, policyreport or openreports)", o.Output)
+	}
+	if o.FailOn == "" {
+		o.FailOn = "any"
+		if o.InCluster {
+			o.FailOn = "none"
+		}
+	}
+	switch o.FailOn {
+	case "any", "none", "critical", "high", "medium", "low":
+	default:
+		return usageErr("unknown --fail-on %q (want critical, high, medium, low, any or none)", o.FailOn)
+	}
+	if o.PolicyReport {
+		o.Publish = append(o.Publish, "policyreport")
+	}
+	publish := map[string]bool{}
+	for _, p := range o.Publish {
+		switch p {
+		case "policyreport", "openreports":
+			publish[p] = true
+		default:
+			return usageErr("unknown --publish %q (want policyreport or openreports)", p)
+		}
 	}
 	reg := checks.Default()
 	selected, err := reg.Select(o.Checks)
@@ -155,12 +195,20 @@ func (o *ScanOptions) Run() error {
 		s.DeniedPermissions = appendMissing(s.DeniedPermissions, g.Permission)
 	}
 	partial = partial || len(s.DeniedPermissions) > 0
-	if o.PolicyReport {
-		if msg, err := o.publishPolicyReport(s); err != nil {
-			s.Errors = append(s.Errors, "policy report: "+err.Error())
-			fmt.Fprintln(o.stderr, "eksdoctor: publishing the ClusterPolicyReport failed:", err)
-		} else if msg != "" {
-			fmt.Fprintln(o.stderr, "eksdoctor:", msg)
+	// publication failures: named on stderr in every output format, and exit ExitPublish
+	var pubFailed []string
+	pubFail := func(what string, err error) {
+		s.Errors = append(s.Errors, what+": "+err.Error())
+		pubFailed = append(pubFailed, what)
+		fmt.Fprintf(o.stderr, "eksdoctor: publishing the %s failed: %v\n", what, err)
+	}
+	for _, kind := range []string{"policyreport", "openreports"} {
+		if !publish[kind] {
+			continue
+		}
+		target := reportTargets[kind]
+		if err := o.publishReport(target, reportObject(kind, s)); err != nil {
+			pubFail(target.what, err)
 		}
 	}
 	s.DurationSeconds = now().Sub(start).Seconds()
@@ -175,13 +223,21 @@ func (o *ScanOptions) Run() error {
 		err = report.ScanMarkdown(o.stdout, s)
 	case "junit":
 		err = report.ScanJUnit(o.stdout, s)
+	case "policyreport", "openreports":
+		var b []byte
+		if b, err = yaml.Marshal(reportObject(o.Output, s)); err == nil {
+			_, err = o.stdout.Write(b)
+		}
 	default:
 		err = report.ScanText(o.stdout, s, report.TextOptions{Color: o.useColor()})
 	}
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
-	return o.exitFor(s.Summary.ClusterFail > 0 || s.Summary.Failing > 0, inconclusive, partial)
+	if len(pubFailed) > 0 {
+		return codeOnly(ExitPublish)
+	}
+	return o.exitFor(failsOn(s, o.FailOn), inconclusive, partial)
 }
 
 func (o *ScanOptions) publishMetrics(s *report.Scan) {
@@ -224,7 +280,30 @@ func (o *ScanOptions) publishMetrics(s *report.Scan) {
 	}
 }
 
-var policyReportGVR = schema.GroupVersionResource{Group: "wgpolicyk8s.io", Version: "v1alpha2", Resource: "clusterpolicyreports"}
+// reportTarget is one kind of report object eksdoctor can publish.
+type reportTarget struct {
+	what         string // for messages: "ClusterPolicyReport"
+	groupVersion string
+	gvr          schema.GroupVersionResource
+}
+
+var reportTargets = map[string]reportTarget{
+	"policyreport": {"ClusterPolicyReport", report.PolicyReportGroupVersion, policyReportGVR},
+	"openreports":  {"ClusterReport", report.OpenReportsGroupVersion, openReportsGVR},
+}
+
+var (
+	policyReportGVR = schema.GroupVersionResource{Group: "wgpolicyk8s.io", Version: "v1alpha2", Resource: "clusterpolicyreports"}
+	openReportsGVR  = schema.GroupVersionResource{Group: "openreports.io", Version: "v1alpha1", Resource: "clusterreports"}
+)
+
+// reportObject builds the report object of kind ("policyreport" or "openreports").
+func reportObject(kind string, s *report.Scan) runtime.Object {
+	if kind == "openreports" {
+		return report.OpenReport(s)
+	}
+	return report.PolicyReport(s)
+}
 
 // restConfig returns the Kubernetes client configuration for publishing: the one the
 // collection used, else the standard resolution.
@@ -236,41 +315,71 @@ func (o *ScanOptions) restConfig() (*rest.Config, error) {
 	return rc, err
 }
 
-// publishPolicyReport creates or updates the ClusterPolicyReport. It returns a message (no
-// error) when the CRD is not installed.
-func (o *ScanOptions) publishPolicyReport(s *report.Scan) (string, error) {
+// publishReport creates the report object or updates it in place. Errors: no Kubernetes
+// configuration, the CRD is not installed (named), or the API server refused the object.
+func (o *ScanOptions) publishReport(t reportTarget, obj runtime.Object) error {
 	rc, err := o.restConfig()
 	if err != nil {
-		return "", err
+		return err
 	}
 	dc, err := discovery.NewDiscoveryClientForConfig(rc)
 	if err != nil {
-		return "", err
+		return err
 	}
-	if _, err := dc.ServerResourcesForGroupVersion(report.PolicyReportGroupVersion); err != nil {
+	if _, err := dc.ServerResourcesForGroupVersion(t.groupVersion); err != nil {
 		if apierrors.IsNotFound(err) {
-			return "the ClusterPolicyReport CRD (" + report.PolicyReportGroupVersion + ") is not installed; the report is only on stdout", nil
+			return fmt.Errorf("the %s CRD (%s) is not installed in the cluster; the report is only on stdout", t.what, t.groupVersion)
 		}
-		return "", err
+		return err
 	}
 	dyn, err := dynamic.NewForConfig(rc)
 	if err != nil {
-		return "", err
+		return err
 	}
-	obj := &unstructured.Unstructured{Object: report.PolicyReport(s)}
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return err
+	}
+	u := &unstructured.Unstructured{Object: m}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client := dyn.Resource(policyReportGVR)
-	cur, err := client.Get(ctx, obj.GetName(), metav1.GetOptions{})
+	client := dyn.Resource(t.gvr)
+	cur, err := client.Get(ctx, u.GetName(), metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
-		_, err = client.Create(ctx, obj, metav1.CreateOptions{FieldManager: "eksdoctor"})
+		_, err = client.Create(ctx, u, metav1.CreateOptions{FieldManager: "eksdoctor"})
 	case err == nil:
-		obj.SetResourceVersion(cur.GetResourceVersion())
-		_, err = client.Update(ctx, obj, metav1.UpdateOptions{FieldManager: "eksdoctor"})
+		u.SetResourceVersion(cur.GetResourceVersion())
+		_, err = client.Update(ctx, u, metav1.UpdateOptions{FieldManager: "eksdoctor"})
 	}
-	if err != nil {
-		return "", err
+	return err
+}
+
+// failsOn reports whether the scan has a failing finding that --fail-on counts: any failing
+// finding for "any", none for "none", else one of at least that severity.
+func failsOn(s *report.Scan, failOn string) bool {
+	switch failOn {
+	case "none":
+		return false
+	case "any":
+		return s.Summary.ClusterFail > 0 || s.Summary.Failing > 0
 	}
-	return "", nil
+	min := checks.Severity(failOn).Rank()
+	hit := func(fs []checks.Finding) bool {
+		for _, f := range fs {
+			if f.Status == checks.StatusFail && f.Severity.Rank() >= min {
+				return true
+			}
+		}
+		return false
+	}
+	if hit(s.ClusterFindings) {
+		return true
+	}
+	for _, r := range s.Fleet.Instances {
+		if hit(r.Findings) {
+			return true
+		}
+	}
+	return false
 }
