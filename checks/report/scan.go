@@ -4,7 +4,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -174,52 +173,6 @@ func ScanJUnit(w io.Writer, s *Scan) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
-}
-
-// Metrics renders the scan in the Prometheus text exposition format (version 0.0.4):
-// eksdoctor_findings{cluster,check,severity,status}, eksdoctor_unjoined_instances,
-// eksdoctor_scan_duration_seconds and eksdoctor_scan_errors.
-func Metrics(w io.Writer, s *Scan) error {
-	type key struct{ check, severity, status string }
-	counts := map[key]int{}
-	add := func(fs []checks.Finding) {
-		for _, f := range fs {
-			counts[key{f.ID, string(f.Severity), string(f.Status)}]++
-		}
-	}
-	add(s.ClusterFindings)
-	for _, r := range s.Fleet.Instances {
-		add(r.Findings)
-	}
-	keys := make([]key, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.check != b.check {
-			return a.check < b.check
-		}
-		if a.status != b.status {
-			return a.status < b.status
-		}
-		return a.severity < b.severity
-	})
-	c := escLabel(s.Cluster)
-	var b strings.Builder
-	b.WriteString("# HELP eksdoctor_findings Findings of the last scan, by check, severity and status.\n# TYPE eksdoctor_findings gauge\n")
-	for _, k := range keys {
-		fmt.Fprintf(&b, "eksdoctor_findings{cluster=\"%s\",check=\"%s\",severity=\"%s\",status=\"%s\"} %d\n", c, escLabel(k.check), escLabel(k.severity), escLabel(k.status), counts[k])
-	}
-	fmt.Fprintf(&b, "# HELP eksdoctor_unjoined_instances Instances of the cluster without a Node object.\n# TYPE eksdoctor_unjoined_instances gauge\neksdoctor_unjoined_instances{cluster=\"%s\"} %d\n", c, s.Summary.Unjoined)
-	fmt.Fprintf(&b, "# HELP eksdoctor_scan_duration_seconds Wall time of the last scan.\n# TYPE eksdoctor_scan_duration_seconds gauge\neksdoctor_scan_duration_seconds{cluster=\"%s\"} %g\n", c, s.DurationSeconds)
-	fmt.Fprintf(&b, "# HELP eksdoctor_scan_errors Errors outside the checks in the last scan (collection, publishing).\n# TYPE eksdoctor_scan_errors gauge\neksdoctor_scan_errors{cluster=\"%s\"} %d\n", c, len(s.Errors))
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func escLabel(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
 }
 
 // ScanTimestamp returns CollectedAt as a time (zero when unknown).

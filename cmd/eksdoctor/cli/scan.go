@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"errors"
-
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"net/http"
 	"os"
@@ -22,6 +22,11 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/push"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/checks/report"
@@ -48,6 +53,11 @@ type ScanOptions struct {
 	FailOn      string
 	MetricsFile string
 	Pushgateway string
+	// PushUsername, PushPasswordFile and PushTokenFile are the Pushgateway credentials (basic
+	// or bearer); the environment supplies them when the flags are empty.
+	PushUsername     string
+	PushPasswordFile string
+	PushTokenFile    string
 	// Now is the clock for the scan duration (nil = time.Now).
 	Now func() time.Time
 }
@@ -91,7 +101,10 @@ prints JSON.`,
 	f.BoolVar(&o.PolicyReport, "policy-report", false, "alias of --publish policyreport")
 	f.StringVar(&o.FailOn, "fail-on", "", "exit 1 when a finding fails with this severity or above: critical, high, medium, low, any or none (default any; none in a pod, so findings alone do not fail the Job)")
 	f.StringVar(&o.MetricsFile, "metrics-file", "", "write Prometheus text metrics to this file")
-	f.StringVar(&o.Pushgateway, "pushgateway", "", "push Prometheus metrics to this Pushgateway URL")
+	f.StringVar(&o.Pushgateway, "pushgateway", "", "push Prometheus metrics to this Pushgateway URL (job eksdoctor, grouping key cluster)")
+	f.StringVar(&o.PushUsername, "pushgateway-username", "", "Pushgateway basic auth user (default: $"+envPushUser+")")
+	f.StringVar(&o.PushPasswordFile, "pushgateway-password-file", "", "file holding the Pushgateway basic auth password (default: $"+envPushPassword+")")
+	f.StringVar(&o.PushTokenFile, "pushgateway-token-file", "", "file holding a Pushgateway bearer token (default: $"+envPushToken+")")
 	o.Live.addFlags(cmd)
 	return cmd
 }
@@ -214,7 +227,7 @@ func (o *ScanOptions) Run() error {
 	s.DurationSeconds = now().Sub(start).Seconds()
 	s.Summarize()
 	if o.MetricsFile != "" || o.Pushgateway != "" {
-		o.publishMetrics(s)
+		o.publishMetrics(s, now(), pubFail)
 	}
 	switch o.Output {
 	case "json":
@@ -240,44 +253,150 @@ func (o *ScanOptions) Run() error {
 	return o.exitFor(failsOn(s, o.FailOn), inconclusive, partial)
 }
 
-func (o *ScanOptions) publishMetrics(s *report.Scan) {
-	var buf bytes.Buffer
+// publishMetrics writes the metrics file and/or pushes to the Pushgateway. A scan without
+// errors so far sets eksdoctor_last_success_timestamp_seconds to now; a failed one keeps the
+// previous value (read back from the metrics file; left untouched at the Pushgateway by pushing
+// with POST instead of PUT). fail is called for each publication that failed.
+func (o *ScanOptions) publishMetrics(s *report.Scan, now time.Time, fail func(string, error)) {
+	success := len(s.Errors) == 0
+	build := func(last time.Time) (*prometheus.Registry, error) {
+		return report.Metrics(s, report.MetricsOptions{Version: ResolvedVersion(), LastSuccess: last})
+	}
 	if o.MetricsFile != "" {
-		// write to a temporary file and rename, so a textfile collector never reads half a file
-		tmp := filepath.Join(filepath.Dir(o.MetricsFile), "."+filepath.Base(o.MetricsFile)+".tmp")
-		f, err := os.Create(tmp)
+		last := now
+		if !success {
+			last = previousLastSuccess(o.MetricsFile)
+		}
+		reg, err := build(last)
 		if err == nil {
-			if err = report.Metrics(f, s); err == nil {
-				err = f.Close()
-			} else {
-				f.Close()
-			}
-			if err == nil {
-				err = os.Rename(tmp, o.MetricsFile)
-			}
+			err = writeFileAtomic(o.MetricsFile, func(w io.Writer) error { return report.WriteMetricsText(w, reg) })
 		}
 		if err != nil {
-			s.Errors = append(s.Errors, "metrics file: "+err.Error())
-			os.Remove(tmp)
+			fail("metrics file", err)
 		}
 	}
 	if o.Pushgateway != "" {
-		if err := report.Metrics(&buf, s); err == nil {
-			url := strings.TrimRight(o.Pushgateway, "/") + "/metrics/job/eksdoctor/cluster/" + s.Cluster
-			req, _ := http.NewRequest(http.MethodPut, url, &buf)
-			req.Header.Set("Content-Type", "text/plain; version=0.0.4")
-			resp, err := (&http.Client{Timeout: 15 * time.Second}).Do(req)
-			switch {
-			case err != nil:
-				s.Errors = append(s.Errors, "pushgateway: "+err.Error())
-			case resp.StatusCode/100 != 2:
-				s.Errors = append(s.Errors, "pushgateway: "+resp.Status)
-				resp.Body.Close()
-			default:
-				resp.Body.Close()
-			}
+		last := now
+		if !success {
+			last = time.Time{}
+		}
+		reg, err := build(last)
+		if err == nil {
+			err = o.push(reg, s.Cluster, success)
+		}
+		if err != nil {
+			fail("Pushgateway push", err)
 		}
 	}
+}
+
+// previousLastSuccess reads eksdoctor_last_success_timestamp_seconds back from an earlier
+// metrics file (zero when there is none).
+func previousLastSuccess(path string) time.Time {
+	f, err := os.Open(path)
+	if err != nil {
+		return time.Time{}
+	}
+	defer f.Close()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	mfs, err := parser.TextToMetricFamilies(f)
+	if err != nil || mfs[report.MetricLastSuccess] == nil || len(mfs[report.MetricLastSuccess].Metric) == 0 {
+		return time.Time{}
+	}
+	v := mfs[report.MetricLastSuccess].Metric[0].GetGauge().GetValue()
+	return time.Unix(0, int64(v*1e9))
+}
+
+// writeFileAtomic writes a temporary file next to path and renames it, so a textfile collector
+// never reads half a file.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err = write(f); err == nil {
+		err = f.Close()
+	} else {
+		f.Close()
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// Pushgateway credentials from the environment (the --pushgateway-*-file flags take precedence).
+const (
+	envPushUser     = "EKSDOCTOR_PUSHGATEWAY_USERNAME"
+	envPushPassword = "EKSDOCTOR_PUSHGATEWAY_PASSWORD"
+	envPushToken    = "EKSDOCTOR_PUSHGATEWAY_TOKEN"
+)
+
+// bearerDoer adds an Authorization: Bearer header to every request.
+type bearerDoer struct {
+	token string
+	next  push.HTTPDoer
+}
+
+func (b bearerDoer) Do(r *http.Request) (*http.Response, error) {
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.Do(r)
+}
+
+// pushAuth resolves the Pushgateway credentials: basic (username + password) or bearer (token),
+// each from its file flag or else the environment. Errors: an unreadable file, or both kinds
+// given. Secrets never appear in an error.
+func (o *ScanOptions) pushAuth() (user, password, token string, err error) {
+	read := func(file, env string) (string, error) {
+		if file != "" {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				return "", fmt.Errorf("reading %s: %w", file, err)
+			}
+			return strings.TrimSpace(string(b)), nil
+		}
+		return os.Getenv(env), nil
+	}
+	user = o.PushUsername
+	if user == "" {
+		user = os.Getenv(envPushUser)
+	}
+	if password, err = read(o.PushPasswordFile, envPushPassword); err != nil {
+		return
+	}
+	if token, err = read(o.PushTokenFile, envPushToken); err != nil {
+		return
+	}
+	if token != "" && (user != "" || password != "") {
+		err = fmt.Errorf("both basic (username/password) and bearer (token) credentials are set for the Pushgateway; give one")
+	}
+	return
+}
+
+// push sends the registry to the Pushgateway under job "eksdoctor" and the cluster as grouping
+// key: PUT (replace the group) after a successful scan, POST (replace only these metrics, so
+// the previous last-success timestamp stays) after a failed one.
+func (o *ScanOptions) push(reg prometheus.Gatherer, cluster string, success bool) error {
+	user, password, token, err := o.pushAuth()
+	if err != nil {
+		return err
+	}
+	var doer push.HTTPDoer = &http.Client{Timeout: 15 * time.Second}
+	if token != "" {
+		doer = bearerDoer{token: token, next: doer}
+	}
+	p := push.New(o.Pushgateway, "eksdoctor").Grouping("cluster", cluster).Gatherer(reg).Client(doer).Format(expfmt.NewFormat(expfmt.TypeTextPlain))
+	if user != "" || password != "" {
+		p = p.BasicAuth(user, password)
+	}
+	if success {
+		return p.Push()
+	}
+	return p.Add()
 }
 
 // reportTarget is one kind of report object eksdoctor can publish.

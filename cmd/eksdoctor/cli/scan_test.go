@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/eksdoctor/eksdoctor/checks/report"
+	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 )
@@ -57,7 +60,7 @@ func TestScanSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("metrics do not parse: %v", err)
 	}
-	for _, name := range []string{"eksdoctor_findings", "eksdoctor_unjoined_instances", "eksdoctor_scan_duration_seconds", "eksdoctor_scan_errors"} {
+	for _, name := range []string{"eksdoctor_findings", "eksdoctor_unjoined_instances", "eksdoctor_scan_duration_seconds", "eksdoctor_scan_errors", "eksdoctor_last_success_timestamp_seconds", "eksdoctor_build_info"} {
 		if families[name] == nil {
 			t.Errorf("metric %s missing", name)
 		}
@@ -68,12 +71,30 @@ func TestScanSnapshot(t *testing.T) {
 		for _, l := range m.Label {
 			labels[l.GetName()] = l.GetValue()
 		}
-		if labels["check"] == "nodegroup.asg-launch-failures" && labels["status"] == "fail" && labels["cluster"] == "prod" && labels["severity"] == "critical" {
+		if labels["check"] == "nodegroup.asg-launch-failures" && labels["status"] == "fail" && labels["severity"] == "critical" && len(labels) == 3 {
 			failing = m.Gauge.GetValue()
 		}
 	}
 	if failing != 1 {
 		t.Errorf("eksdoctor_findings{check=nodegroup.asg-launch-failures,status=fail} = %v", failing)
+	}
+	lintMetrics(t, metrics)
+}
+
+// lintMetrics runs the client library's own linter (promlint) over a metrics file.
+func lintMetrics(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	problems, err := promlint.New(f).Lint()
+	if err != nil {
+		t.Fatalf("promlint: %v", err)
+	}
+	for _, p := range problems {
+		t.Errorf("promlint: %s: %s", p.Metric, p.Text)
 	}
 }
 
@@ -110,5 +131,51 @@ func TestScanUnjoinedAndJUnit(t *testing.T) {
 	}
 	if code, _, errOut := run("scan", "--snapshot", snap, "-o", "yaml"); code != ExitUsage || !strings.Contains(errOut, "junit") {
 		t.Errorf("bad output: %d %s", code, errOut)
+	}
+}
+
+func TestScanFailOn(t *testing.T) {
+	snap := filepath.Join(fixtures, "snapshots", "nodegroup-asg-launch-failures") // one critical failure
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{nil, ExitFindings},
+		{[]string{"--fail-on", "any"}, ExitFindings},
+		{[]string{"--fail-on", "critical"}, ExitFindings},
+		{[]string{"--fail-on", "none"}, ExitOK},
+		{[]string{"--in-cluster"}, ExitOK}, // a Job does not fail because of findings
+		{[]string{"--in-cluster", "--fail-on", "high"}, ExitFindings},
+		{[]string{"--fail-on", "severe"}, ExitUsage},
+	} {
+		args := append([]string{"scan", "--cluster", "prod", "--snapshot", snap, "-o", "json"}, c.args...)
+		if code, _, errOut := run(args...); code != c.want {
+			t.Errorf("%v: exit %d, want %d (%s)", c.args, code, c.want, errOut)
+		}
+	}
+	s := &report.Scan{Fleet: &report.Fleet{}, ClusterFindings: []checks.Finding{{ID: "subnet.free-ips", Status: checks.StatusFail, Severity: checks.SeverityMedium}}}
+	s.Summarize()
+	for failOn, want := range map[string]bool{"any": true, "none": false, "critical": false, "high": false, "medium": true, "low": true} {
+		if got := failsOn(s, failOn); got != want {
+			t.Errorf("failsOn(medium failure, %s) = %v", failOn, got)
+		}
+	}
+}
+
+// TestScanPublicationFailureExits6 asks for a metrics file in a folder that does not exist: the
+// report is written, stderr says why, and the exit code is ExitPublish in every output format,
+// even with --exit-zero.
+func TestScanPublicationFailureExits6(t *testing.T) {
+	snap := filepath.Join(fixtures, "snapshots", "healthy-al2023")
+	bad := filepath.Join(t.TempDir(), "missing", "eksdoctor.prom")
+	for _, format := range []string{"table", "json", "markdown", "junit", "policyreport", "openreports"} {
+		code, out, errOut := run("scan", "--snapshot", snap, "-o", format, "--metrics-file", bad, "--exit-zero")
+		if code != ExitPublish || !strings.Contains(errOut, "publishing the metrics file failed") || !strings.Contains(errOut, "no such file") || out == "" {
+			t.Errorf("-o %s: exit %d, stderr %q", format, code, errOut)
+		}
+	}
+	code, _, errOut := run("scan", "--snapshot", snap, "--pushgateway", "http://127.0.0.1:1", "-o", "json")
+	if code != ExitPublish || !strings.Contains(errOut, "publishing the Pushgateway push failed") {
+		t.Errorf("unreachable Pushgateway: exit %d, stderr %q", code, errOut)
 	}
 }
