@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,11 +20,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/restmapper"
-	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/collectors/awsapi/awsfake"
 	"github.com/eksdoctor/eksdoctor/collectors/kube/kubetest"
@@ -138,87 +134,6 @@ func installCRD(t *testing.T, env *kubetest.Env, c kubetest.UpstreamCRD, group s
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("%s (%s) was not served", c, gv)
-}
-
-// deployObjects reads every object kustomize would apply from deploy/kustomization.yaml.
-func deployObjects(t *testing.T, dir string) []*unstructured.Unstructured {
-	var k struct{ Resources []string }
-	b, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	yaml.Unmarshal(b, &k)
-	var out []*unstructured.Unstructured
-	for _, r := range k.Resources {
-		p := filepath.Join(dir, r)
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			out = append(out, deployObjects(t, p)...)
-			continue
-		}
-		f, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(f), 4096)
-		for {
-			u := &unstructured.Unstructured{}
-			if err := dec.Decode(&u.Object); err == io.EOF {
-				break
-			} else if err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
-			if len(u.Object) > 0 {
-				out = append(out, u)
-			}
-		}
-	}
-	return out
-}
-
-func TestDeployManifestsServerSideDryRun(t *testing.T) {
-	env, cs, _ := apiserver(t)
-	installReportCRDs(t, env)
-	dyn, _ := dynamic.NewForConfig(env.Config(kubetest.AdminToken))
-	dc, _ := discovery.NewDiscoveryClientForConfig(env.Config(kubetest.AdminToken))
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc))
-	objs := deployObjects(t, filepath.Join("..", "..", "..", "deploy"))
-	kinds := map[string]bool{}
-	for _, u := range objs {
-		kinds[u.GetKind()] = true
-	}
-	for _, want := range []string{"Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "CronJob"} {
-		if !kinds[want] {
-			t.Errorf("deploy/ has no %s", want)
-		}
-	}
-	// the namespace must exist for the namespaced objects' dry run
-	cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "eksdoctor"}}, metav1.CreateOptions{})
-	for _, u := range objs {
-		gvk := u.GroupVersionKind()
-		m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-		if err != nil {
-			t.Fatalf("%s: %v", gvk, err)
-		}
-		var ri dynamic.ResourceInterface = dyn.Resource(m.Resource)
-		if ns := u.GetNamespace(); ns != "" {
-			ri = dyn.Resource(m.Resource).Namespace(ns)
-		}
-		if _, err := ri.Create(context.Background(), u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"}); err != nil && !strings.Contains(err.Error(), "already exists") {
-			t.Errorf("server-side dry run of %s %s: %v", gvk.Kind, u.GetName(), err)
-		}
-	}
-	// the CronJob is hardened as promised
-	for _, u := range objs {
-		if u.GetKind() != "CronJob" {
-			continue
-		}
-		raw, _ := json.Marshal(u.Object)
-		for _, want := range []string{`"concurrencyPolicy":"Forbid"`, `"runAsNonRoot":true`, `"readOnlyRootFilesystem":true`, `"allowPrivilegeEscalation":false`, `"limits"`, `"requests"`} {
-			if !strings.Contains(string(raw), want) {
-				t.Errorf("CronJob lacks %s", want)
-			}
-		}
-	}
 }
 
 func TestScanPublishesClusterPolicyReport(t *testing.T) {
