@@ -4,7 +4,8 @@
 # writes (collectors/layout; a test checks that this script covers it). Every command is
 # read-only (describe/get/list). A command that fails leaves its error text in the file;
 # eksdoctor then reports the dependent checks as skipped with that reason (e.g. AccessDenied).
-# Secrets in user data are replaced by REDACTED exactly as `eksdoctor collect` does.
+# Secrets in user data are replaced by REDACTED (a subset of `eksdoctor collect`'s redaction:
+# access key IDs and secret/password/token/API key assignments; collect covers more).
 #
 # usage: collect-snapshot.sh -c CLUSTER -i INSTANCE_ID [-i INSTANCE_ID ...] [-r REGION] [-o OUT.tar.gz]
 #                            [--context NAME | --update-kubeconfig] [--no-kube] [--no-redact]
@@ -18,8 +19,8 @@ cluster="" region="${AWS_REGION:-${AWS_DEFAULT_REGION:-}}" out="" kube=1 redact=
 instances=()
 
 # redact_json FILE: replace secrets in the base64 user data of an instance attribute
-# (UserData.Value) or launch template versions (LaunchTemplateData.UserData) file, as
-# eksdoctor collect's redactUserData does: base64 → (gunzip) → AWS access key IDs and
+# (UserData.Value) or launch template versions (LaunchTemplateData.UserData) file, with a
+# subset of eksdoctor collect's collectors/redact: base64 → (gunzip) → AWS access key IDs and
 # secret/password/token/api key assignments → REDACTED → (gzip) → base64.
 redact_json() {
   perl -0777 -i -MMIME::Base64 -MIO::Uncompress::Gunzip=gunzip -MIO::Compress::Gzip=gzip -pe '

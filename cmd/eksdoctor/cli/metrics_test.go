@@ -73,7 +73,7 @@ func TestPushgatewayAuthAndLint(t *testing.T) {
 	if p := got(); len(p) != 1 || p[0].auth != "Basic ZWtzZG9jdG9yOnBhNTU=" {
 		t.Errorf("basic auth pushes = %+v", p)
 	}
-	// both kinds: refused, named, exit 6, secret not printed
+	// both kinds: refused, named, exit 7, secret not printed
 	t.Setenv(envPushToken, "other-secret")
 	code, _, errOut = run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "json", "--pushgateway", srv.URL)
 	if code != ExitPublish || !strings.Contains(errOut, "both basic") || strings.Contains(errOut, "other-secret") {
@@ -82,7 +82,7 @@ func TestPushgatewayAuthAndLint(t *testing.T) {
 	t.Setenv(envPushToken, "")
 	t.Setenv(envPushUser, "")
 
-	// a Pushgateway that refuses the push: exit 6, stderr names it
+	// a Pushgateway that refuses the push: exit 7, stderr names it
 	srv, _ = fakePushgateway(t, http.StatusUnauthorized)
 	code, _, errOut = run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "table", "--pushgateway", srv.URL)
 	if code != ExitPublish || !strings.Contains(errOut, "publishing the Pushgateway push failed") || !strings.Contains(errOut, "401") {
