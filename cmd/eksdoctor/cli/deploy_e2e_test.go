@@ -71,10 +71,10 @@ func kustomize(t *testing.T, dir string) []*unstructured.Unstructured {
 	return decodeObjects(t, dir, b)
 }
 
-// helmTemplate renders charts/eksdoctor with the Helm SDK (what `helm template` does).
+// helmTemplate renders deploy/helm/eksdoctor with the Helm SDK (what `helm template` does).
 func helmTemplate(t *testing.T, namespace string, values map[string]any) ([]*unstructured.Unstructured, error) {
 	t.Helper()
-	chrt, err := loader.Load(filepath.Join(repoRoot, "charts", "eksdoctor"))
+	chrt, err := loader.Load(filepath.Join(repoRoot, "deploy", "helm", "eksdoctor"))
 	if err != nil {
 		t.Fatalf("loading the chart: %v", err)
 	}
@@ -198,7 +198,7 @@ func TestKustomizeServerSideDryRun(t *testing.T) {
 	checkHardened(t, "base", base)
 	applyDryRun(t, env, cs, "deploy/", base)
 
-	overlay := kustomize(t, filepath.Join(repoRoot, "examples", "kustomize-overlay"))
+	overlay := kustomize(t, filepath.Join(repoRoot, "docs", "examples", "kustomize-overlay"))
 	var cm corev1.ConfigMap
 	var sa corev1.ServiceAccount
 	for _, u := range overlay {
@@ -217,10 +217,10 @@ func TestKustomizeServerSideDryRun(t *testing.T) {
 		t.Errorf("overlay CronJob does not use the generated ConfigMap %s, the image tag or the Pushgateway: %v", cm.Name, args)
 	}
 	checkHardened(t, "overlay", overlay)
-	applyDryRun(t, env, cs, "examples/kustomize-overlay", overlay)
+	applyDryRun(t, env, cs, "docs/examples/kustomize-overlay", overlay)
 }
 
-// TestHelmChartServerSideDryRun renders charts/eksdoctor with the Helm SDK for several value sets
+// TestHelmChartServerSideDryRun renders deploy/helm/eksdoctor with the Helm SDK for several value sets
 // and applies each by server-side dry run.
 func TestHelmChartServerSideDryRun(t *testing.T) {
 	env, cs, _ := apiserver(t)
