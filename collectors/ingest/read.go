@@ -183,7 +183,8 @@ var scannedTypes = map[Type]bool{TypeLog: true, TypeDescribeNode: true, TypeDesc
 func (rd *reader) logs(segs []Segment, block int) {
 	sc := logscan.MustDefault()
 	sc.Block = block
-	sc.Ref = time.Now().UTC() // replaced below: year-less journal times get the year of the newest dated line
+	// No reference time: year-less journal times get the year of the newest dated line, never
+	// the wall clock's.
 	sc.Ref = time.Time{}
 	var scanned []int
 	for i := range segs {

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -87,8 +86,8 @@ func runBinary(b *testing.B, wantCode int, args ...string) {
 		if code != wantCode {
 			b.Fatalf("exit %d, want %d", code, wantCode)
 		}
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > maxRSS {
-			maxRSS = ru.Maxrss // KiB on Linux
+		if rss := peakRSSKiB(cmd.ProcessState); rss > maxRSS {
+			maxRSS = rss
 		}
 	}
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/op")
