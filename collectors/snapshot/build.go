@@ -36,6 +36,30 @@ func (s *Snapshot) InstanceIDs() []string {
 	return ids
 }
 
+// instanceIdx indexes ec2/describe-instances.json by instance ID (the last entry wins, as the
+// linear search it replaces did), with the file's read outcome.
+type instanceIdx struct {
+	byID   map[string]*EC2Instance
+	res    readResult
+	reason string
+}
+
+// instanceIndex builds the index once per snapshot: evidence for each of thousands of
+// instances then finds its own in constant time.
+func (s *Snapshot) instanceIndex() *instanceIdx {
+	return s.shared("ec2.instances", func() any {
+		idx := &instanceIdx{byID: map[string]*EC2Instance{}}
+		idx.res, idx.reason = decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
+			for _, r := range o.Reservations {
+				for k := range r.Instances {
+					idx.byID[r.Instances[k].InstanceID] = &r.Instances[k]
+				}
+			}
+		})
+		return idx
+	}).(*instanceIdx)
+}
+
 // InstancesGap says why ec2/describe-instances.json lists no instance: the file is missing,
 // holds an error or does not parse (reason, and whether a permission was denied), or it lists none
 // ("no instance"). It returns "" when instances are listed.
@@ -78,16 +102,8 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 	src := s.src
 
 	// instance (required)
-	var inst *EC2Instance
-	res, reason := decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
-		for _, r := range o.Reservations {
-			for k := range r.Instances {
-				if r.Instances[k].InstanceID == instanceID {
-					inst = &r.Instances[k]
-				}
-			}
-		}
-	})
+	idx := s.instanceIndex()
+	inst, res, reason := idx.byID[instanceID], idx.res, idx.reason
 	if res != readOK {
 		return nil, fmt.Errorf("cannot diagnose %s: %s", instanceID, reason)
 	}
@@ -118,7 +134,10 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 		ev.AddGap(evidence.KindUserData, reason)
 	}
 	if ev.Have(evidence.KindUserData) {
-		ev.Bootstrap = userdata.DecodeBase64(ev.UserData.Base64)
+		// Instances of one launch template share their user data: decode each text once.
+		// Checks never modify evidence, so the decoded value is shared.
+		b64 := ev.UserData.Base64
+		ev.Bootstrap = s.shared("userdata\x00"+b64, func() any { return userdata.DecodeBase64(b64) }).(*evidence.BootstrapConfig)
 		ev.Mark(evidence.KindBootstrap, ev.Source(evidence.KindUserData))
 	} else {
 		ev.AddGap(evidence.KindBootstrap, ev.GapFor(evidence.KindUserData).Reason)
@@ -587,7 +606,7 @@ func decodeKubeItems(s *Snapshot, p string, each func(json.RawMessage) error) (r
 		}
 		if strings.HasSuffix(l.Kind, "List") || l.Items != nil {
 			for _, it := range l.Items {
-				if err := each(it); err != nil {
+				if err := each(json.RawMessage(it)); err != nil {
 					return err
 				}
 			}
@@ -603,7 +622,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	var cm *ConfigMap
 	res, reason := decodeInto(s, p, func(o *ConfigMap) { cm = o })
 	if res == readOK {
-		ev.AWSAuth = awsauth.Parse(cm.Data)
+		ev.AWSAuth = s.shared("aws-auth", func() any { return awsauth.Parse(cm.Data) }).(*evidence.AWSAuth)
 	} else if res == readNotFound {
 		ev.AWSAuth = &evidence.AWSAuth{Present: false}
 	}

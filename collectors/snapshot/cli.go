@@ -529,8 +529,9 @@ type KubeDaemonSet struct {
 
 // kubeList is a v1 List (or NodeList, CertificateSigningRequestList).
 type kubeList struct {
-	Kind  string            `json:"kind"`
-	Items []json.RawMessage `json:"items"`
+	Kind string `json:"kind"`
+	// Items refer into the file's bytes (rawRef): a 60 MiB NodeList is not copied to be split.
+	Items []rawRef `json:"items"`
 }
 
 // --- EC2 networking ---

@@ -53,38 +53,48 @@ func (s *Snapshot) loadKubeExtras(ev *evidence.Evidence) {
 		ev.Mark(evidence.KindNodeRBAC, s.src("kube/clusterroles/"))
 	}
 
-	var hooks []evidence.Webhook
-	hooksOK := true
-	for _, f := range []string{"validatingwebhookconfigurations", "mutatingwebhookconfigurations"} {
-		p := s.kubePath(f)
-		res, reason := decodeKubeItems(s, p, func(raw json.RawMessage) error {
-			var c KubeWebhookConfiguration
-			if err := json.Unmarshal(raw, &c); err != nil {
-				return err
-			}
-			for _, w := range c.Webhooks {
-				h := evidence.Webhook{Configuration: c.Metadata.Name, Name: w.Name, Mutating: f == "mutatingwebhookconfigurations",
-					FailurePolicy: w.FailurePolicy, ReadyEndpoints: -1}
-				if h.FailurePolicy == "" {
-					h.FailurePolicy = "Fail"
-				}
-				for _, r := range w.Rules {
-					h.Rules = append(h.Rules, evidence.WebhookRule{APIGroups: r.APIGroups, Resources: r.Resources, Operations: r.Operations})
-				}
-				if svc := w.ClientConfig.Service; svc != nil {
-					h.Service = svc.Namespace + "/" + svc.Name
-					s.endpoints(&h, svc.Namespace, svc.Name)
-				}
-				hooks = append(hooks, h)
-			}
-			return nil
-		})
-		if res != readOK && res != readNotFound {
-			hooksOK = false
-			ev.AddGap(evidence.KindWebhooks, reason)
-		}
+	// The cluster's webhooks are the same for every instance: read them once per snapshot.
+	type webhooksRead struct {
+		hooks []evidence.Webhook
+		gaps  []string
 	}
-	if hooksOK {
+	wr := s.shared("kube.webhooks", func() any {
+		var r webhooksRead
+		for _, f := range []string{"validatingwebhookconfigurations", "mutatingwebhookconfigurations"} {
+			p := s.kubePath(f)
+			res, reason := decodeKubeItems(s, p, func(raw json.RawMessage) error {
+				var c KubeWebhookConfiguration
+				if err := json.Unmarshal(raw, &c); err != nil {
+					return err
+				}
+				for _, w := range c.Webhooks {
+					h := evidence.Webhook{Configuration: c.Metadata.Name, Name: w.Name, Mutating: f == "mutatingwebhookconfigurations",
+						FailurePolicy: w.FailurePolicy, ReadyEndpoints: -1}
+					if h.FailurePolicy == "" {
+						h.FailurePolicy = "Fail"
+					}
+					for _, r := range w.Rules {
+						h.Rules = append(h.Rules, evidence.WebhookRule{APIGroups: r.APIGroups, Resources: r.Resources, Operations: r.Operations})
+					}
+					if svc := w.ClientConfig.Service; svc != nil {
+						h.Service = svc.Namespace + "/" + svc.Name
+						s.endpoints(&h, svc.Namespace, svc.Name)
+					}
+					r.hooks = append(r.hooks, h)
+				}
+				return nil
+			})
+			if res != readOK && res != readNotFound {
+				r.gaps = append(r.gaps, reason)
+			}
+		}
+		return r
+	}).(webhooksRead)
+	hooks := wr.hooks
+	for _, g := range wr.gaps {
+		ev.AddGap(evidence.KindWebhooks, g)
+	}
+	if len(wr.gaps) == 0 {
 		ev.Webhooks = hooks
 		ev.Mark(evidence.KindWebhooks, s.src(s.kubePath("validatingwebhookconfigurations")))
 		endpointsGap := ""

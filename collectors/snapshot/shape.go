@@ -21,7 +21,7 @@ func checkShape(p string, raw json.RawMessage) error {
 	if !ok {
 		return nil
 	}
-	var top map[string]json.RawMessage
+	var top map[string]rawRef
 	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
 		return fmt.Errorf("not the output of `%s`: expected a JSON object, got %s", e.Command, describeJSON(raw))
 	}
@@ -37,7 +37,7 @@ func checkShape(p string, raw json.RawMessage) error {
 
 // checkKubeShape accepts an object of the entry's kind, or a List ("List" or "<Kind>List")
 // whose items are objects. A document without "kind" must at least carry metadata.
-func checkKubeShape(e layout.Entry, top map[string]json.RawMessage) error {
+func checkKubeShape(e layout.Entry, top map[string]rawRef) error {
 	want, _, _ := strings.Cut(e.PasteKey, "/")
 	var kind string
 	if k, ok := top["kind"]; ok {
@@ -49,14 +49,14 @@ func checkKubeShape(e layout.Entry, top map[string]json.RawMessage) error {
 	case want:
 		return nil
 	case "List", want + "List":
-		var items []json.RawMessage
+		var items []rawRef
 		if it, ok := top["items"]; ok && !isNull(it) {
 			if err := json.Unmarshal(it, &items); err != nil {
 				return fmt.Errorf("not the output of `%s`: a %s whose \"items\" is %s, not a list", e.Command, kind, describeJSON(it))
 			}
 		}
 		for i, it := range items {
-			var o map[string]json.RawMessage
+			var o map[string]rawRef
 			if json.Unmarshal(it, &o) != nil || o == nil {
 				return fmt.Errorf("not the output of `%s`: item %d of the %s is %s, not an object", e.Command, i+1, kind, describeJSON(it))
 			}
@@ -72,7 +72,7 @@ func checkKubeShape(e layout.Entry, top map[string]json.RawMessage) error {
 }
 
 // lookupFold finds key as encoding/json matches struct fields: exactly, else case-insensitively.
-func lookupFold(m map[string]json.RawMessage, key string) (json.RawMessage, bool) {
+func lookupFold(m map[string]rawRef, key string) (rawRef, bool) {
 	if v, ok := m[key]; ok {
 		return v, true
 	}
@@ -84,11 +84,11 @@ func lookupFold(m map[string]json.RawMessage, key string) (json.RawMessage, bool
 	return nil, false
 }
 
-func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+func isNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 // describeJSON names what a JSON value is, briefly: null, a string, a number, an array of N,
 // an empty object or an object with its first keys.
-func describeJSON(raw json.RawMessage) string {
+func describeJSON(raw []byte) string {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 {
 		return "nothing"
@@ -101,13 +101,13 @@ func describeJSON(raw json.RawMessage) string {
 	case '"':
 		return "a string"
 	case '[':
-		var a []json.RawMessage
+		var a []rawRef
 		if json.Unmarshal(t, &a) == nil {
 			return fmt.Sprintf("an array of %d", len(a))
 		}
 		return "an array"
 	case '{':
-		var m map[string]json.RawMessage
+		var m map[string]rawRef
 		if json.Unmarshal(t, &m) == nil {
 			return describeObject(m)
 		}
@@ -116,7 +116,7 @@ func describeJSON(raw json.RawMessage) string {
 	return "a number"
 }
 
-func describeObject(m map[string]json.RawMessage) string {
+func describeObject(m map[string]rawRef) string {
 	if len(m) == 0 {
 		return "an empty object {}"
 	}
@@ -136,4 +136,16 @@ func describeObject(m map[string]json.RawMessage) string {
 		}
 	}
 	return fmt.Sprintf("an object with keys %s%s", strings.Join(keys, ", "), more)
+}
+
+// rawRef is a JSON value left undecoded, referring into the document being checked instead of
+// copying it as json.RawMessage does: checking the shape of a 64 MiB file allocates nothing
+// of its size. Valid only while that document's bytes are (they are never modified).
+type rawRef []byte
+
+// UnmarshalJSON keeps a reference to data; encoding/json passes a slice of the input it was
+// given, which the caller keeps alive and unmodified.
+func (r *rawRef) UnmarshalJSON(data []byte) error {
+	*r = data
+	return nil
 }

@@ -69,7 +69,12 @@ type Snapshot struct {
 	// "snapshot:<path>".
 	Source func(path string) string
 
+	// lazy loads, on demand, files larger than lazyBytes: they are read (or re-read from the
+	// archive) each time they are split, so their bytes are not held for the whole run.
+	lazy map[string]func() ([]byte, error)
+
 	mu         sync.Mutex
+	rawDocs    map[string]*rawRead
 	cache      map[string]*decoded
 	sharedVals map[string]any
 }
@@ -124,12 +129,16 @@ func FromFiles(origin string, files map[string][]byte) *Snapshot {
 // readManifest reads manifest.json when present. One that is not a JSON object or holds an
 // absurd collectedAt is a problem, and the snapshot's time is then estimated from its files.
 func (s *Snapshot) readManifest() {
-	b, ok := s.files["manifest.json"]
+	b, ok, err := s.content("manifest.json")
 	if !ok {
 		return
 	}
+	if err != nil {
+		s.problem("manifest.json", "cannot be read: "+unwrapPathErr(err)+"; the collection time is estimated from the newest timestamp in the snapshot")
+		return
+	}
 	var m Manifest
-	err := json.Unmarshal(b, &m)
+	err = json.Unmarshal(b, &m)
 	if err == nil && !bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) {
 		err = fmt.Errorf("expected a JSON object, got %s", describeJSON(b))
 	}
@@ -193,6 +202,11 @@ func (s *Snapshot) readDir(fsys fs.FS, root string, lim Limits) error {
 		if total > lim.MaxTotalBytes {
 			return fmt.Errorf("snapshot is larger than %d bytes", lim.MaxTotalBytes)
 		}
+		if info.Size() > lazyBytes {
+			s.files[rel] = nil
+			s.setLazy(rel, func() ([]byte, error) { return readAllLimited(fsys, rel, lim.MaxFileBytes) })
+			return nil
+		}
 		b, err := readAllLimited(fsys, rel, lim.MaxFileBytes)
 		if err != nil {
 			s.problem(rel, "cannot be read: "+unwrapPathErr(err)+"; skipped")
@@ -203,6 +217,58 @@ func (s *Snapshot) readDir(fsys fs.FS, root string, lim Limits) error {
 	})
 }
 
+// lazyBytes is the size (bytes) above which a snapshot file is not kept in memory but read
+// when it is decoded: a run over a snapshot at its limits (docs/design.md, Input safety) then
+// holds the decoded values, not the files.
+const lazyBytes = 1 << 20
+
+func (s *Snapshot) setLazy(p string, load func() ([]byte, error)) {
+	if s.lazy == nil {
+		s.lazy = map[string]func() ([]byte, error){}
+	}
+	s.lazy[p] = load
+}
+
+// content returns the bytes of the file at snapshot path p, reading a large file now.
+func (s *Snapshot) content(p string) ([]byte, bool, error) {
+	b, ok := s.files[p]
+	if !ok {
+		return nil, false, nil
+	}
+	if load := s.lazy[p]; load != nil {
+		b, err := load()
+		return b, true, err
+	}
+	return b, true, nil
+}
+
+// tarMember reads member number n (counting every header, as readTarGz does) of the
+// gzip-compressed tar at p, at most max bytes.
+func tarMember(p string, n int, max int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	tr := tar.NewReader(zr)
+	for i := 0; ; i++ {
+		h, err := tr.Next()
+		if err != nil {
+			return nil, fmt.Errorf("member %d: %w", n, err)
+		}
+		if i == n {
+			if h.Size > max {
+				return nil, fmt.Errorf("%d bytes is over the %d-byte limit", h.Size, max)
+			}
+			return io.ReadAll(io.LimitReader(tr, h.Size))
+		}
+	}
+}
+
 // readAllLimited reads one file of fsys, at most max bytes (a file that grows while it is
 // read is cut, not trusted).
 func readAllLimited(fsys fs.FS, name string, max int64) ([]byte, error) {
@@ -211,9 +277,26 @@ func readAllLimited(fsys fs.FS, name string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	// One allocation of the file's size (plus one byte to see growth) instead of ReadAll's
+	// doublings: a 64 MiB file costs 64 MiB, not 120.
+	size := int64(512)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() >= 0 && fi.Size() <= max {
+		size = fi.Size() + 1
+	}
+	b := make([]byte, 0, size)
+	r := io.LimitReader(f, max+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grows only when the file was larger than it said
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(b)) > max {
 		return nil, fmt.Errorf("grew past the %d-byte limit while being read", max)
@@ -281,13 +364,26 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 		if total > lim.MaxTotalBytes {
 			return fmt.Errorf("%s holds more than %d uncompressed bytes", p, lim.MaxTotalBytes)
 		}
+		if _, dup := s.files[clean]; dup {
+			if _, err := io.Copy(io.Discard, tr); err != nil {
+				return fmt.Errorf("%s is corrupt or truncated at member %s: %w", p, name, err)
+			}
+			s.problem(clean, "the archive holds this file more than once; the first copy is used, the later ones are ignored")
+			continue
+		}
+		if h.Size > lazyBytes {
+			// Read through now (the archive is verified whole), re-read when decoded.
+			if _, err := io.Copy(io.Discard, io.LimitReader(tr, h.Size)); err != nil {
+				return fmt.Errorf("%s is corrupt or truncated at member %s: %w", p, name, err)
+			}
+			s.files[clean] = nil
+			member, max := n, lim.MaxFileBytes
+			s.setLazy(clean, func() ([]byte, error) { return tarMember(p, member, max) })
+			continue
+		}
 		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
 		if err != nil {
 			return fmt.Errorf("%s is corrupt or truncated at member %s: %w", p, name, err)
-		}
-		if _, dup := s.files[clean]; dup {
-			s.problem(clean, "the archive holds this file more than once; the first copy is used, the later ones are ignored")
-			continue
 		}
 		s.files[clean] = b
 	}
@@ -326,12 +422,16 @@ func (s *Snapshot) stripCommonPrefix() {
 		prefix = k + "/"
 	}
 	out := map[string][]byte{}
+	lazy := map[string]func() ([]byte, error){}
 	for p, b := range s.files {
 		if strings.HasPrefix(p, prefix) {
 			out[strings.TrimPrefix(p, prefix)] = b
+			if load := s.lazy[p]; load != nil {
+				lazy[strings.TrimPrefix(p, prefix)] = load
+			}
 		}
 	}
-	s.files = out
+	s.files, s.lazy = out, lazy
 }
 
 // Files lists the loaded file paths, sorted.
@@ -374,7 +474,12 @@ var forbiddenRe = regexp.MustCompile(`cannot (\w+) resource "([\w.-]+)"`)
 // cliError recognises error text the AWS CLI or kubectl printed instead of JSON. A denial's
 // reason starts "missing permission ACTION" (see evidence.Evidence.AddGap).
 func cliError(b []byte) (notFound bool, reason string, ok bool) {
-	t := strings.TrimSpace(string(b))
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] == '{' || b[0] == '[' {
+		return false, "", false // JSON: never copy a large document to look at it
+	}
+	// Error text is a few lines; a long file that starts like one is judged on its head.
+	t := string(b[:min(len(b), 64<<10)])
 	switch {
 	case strings.HasPrefix(t, "An error occurred ("):
 		code := t[len("An error occurred ("):]
@@ -423,9 +528,57 @@ func cliError(b []byte) (notFound bool, reason string, ok bool) {
 // decode reads p (JSON, possibly several concatenated pages, or YAML for .yaml/.yml) calling
 // each for every document. It returns the outcome and, for gaps, the reason.
 func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResult, string) {
-	b, ok := s.files[p]
+	s.mu.Lock()
+	r, ok := s.rawDocs[p]
+	s.mu.Unlock()
+	if !ok && s.lazy[p] != nil {
+		// A large file: split and used now, its bytes not kept.
+		return s.split(p, each)
+	}
+	if !ok {
+		r = &rawRead{}
+		r.res, r.reason = s.split(p, func(raw json.RawMessage) error {
+			r.docs = append(r.docs, raw)
+			return nil
+		})
+		s.mu.Lock()
+		if s.rawDocs == nil {
+			s.rawDocs = map[string]*rawRead{}
+		}
+		s.rawDocs[p] = r
+		s.mu.Unlock()
+	}
+	if r.res != readOK {
+		return r.res, r.reason
+	}
+	for _, raw := range r.docs {
+		if err := each(raw); err != nil {
+			s.problem(p, err.Error())
+			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
+		}
+	}
+	return readOK, ""
+}
+
+// rawRead is the outcome of splitting one file into shape-checked JSON documents, kept so
+// that building the evidence of many instances splits and checks each file once.
+type rawRead struct {
+	res    readResult
+	reason string
+	docs   []json.RawMessage
+}
+
+// split reads p (JSON, possibly several concatenated pages, or YAML for .yaml/.yml) calling
+// each for every document whose shape fits the path. It returns the outcome and, for gaps,
+// the reason.
+func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult, string) {
+	b, ok, err := s.content(p)
 	if !ok {
 		return readMissing, "not in snapshot (" + p + ")"
+	}
+	if err != nil {
+		s.problem(p, "cannot be read: "+unwrapPathErr(err)+"; skipped")
+		return readGap, "cannot read " + p + ": " + unwrapPathErr(err)
 	}
 	if nf, reason, isErr := cliError(b); isErr {
 		if nf {
@@ -454,6 +607,19 @@ func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResul
 		}
 		return readOK, ""
 	}
+	if json.Valid(b) {
+		// One document (the usual case): judged in place, without the decoder's copy.
+		err := checkShape(p, b)
+		if err == nil {
+			err = each(b)
+		}
+		if err != nil {
+			s.problem(p, err.Error())
+			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
+		}
+		return readOK, ""
+	}
+	// Several concatenated pages (or damage: the decoder names where).
 	dec := json.NewDecoder(bytes.NewReader(b))
 	docs := 0
 	for {
