@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
+	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -63,11 +64,18 @@ type Call struct {
 // Result is what one collection produced: snapshot files keyed by snapshot path
 // (docs/snapshot-format.md), shaped as the AWS CLI prints them.
 type Result struct {
+	// Files are the snapshot files, by snapshot path (docs/snapshot-format.md): the AWS CLI's
+	// JSON, or the AWS CLI's error text for a call that failed (what `collect` writes).
 	Files map[string][]byte
-	Calls []Call
+	// Errors are the failed calls' typed errors, by the same paths: a diagnosis judges these
+	// (snapshot.FromDocuments), so an error value is never parsed back out of its text.
+	Errors map[string]*snapshot.SourceError
+	Calls  []Call
 	// Cluster is the cluster collected for and ClusterSource how it was chosen.
 	Cluster, ClusterSource string
-	sources                map[string]string
+	// Described is DescribeCluster's answer; nil when it was not called or failed.
+	Described *ekstypes.Cluster
+	sources   map[string]string
 }
 
 // Source names the API operation that produced the file at path, for findings
@@ -126,6 +134,17 @@ type collector struct {
 	start time.Time
 	mu    sync.Mutex
 	res   *Result
+	// outs are the SDK outputs by snapshot path: the next level is planned from these typed
+	// values, never by parsing the JSON written for the snapshot.
+	outs map[string]any
+}
+
+// output returns the SDK output the call for path returned, when it succeeded.
+func output[T any](col *collector, path string) (T, bool) {
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	v, ok := col.outs[path].(T)
+	return v, ok
 }
 
 // Collect fetches, level by level, everything the selected checks need about instanceIDs: the
@@ -145,7 +164,7 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 			return time.Now()
 		}
 	}
-	col := &collector{c: clients, o: o, start: time.Now(), res: &Result{Files: map[string][]byte{}, sources: map[string]string{}}}
+	col := &collector{c: clients, o: o, start: time.Now(), res: &Result{Files: map[string][]byte{}, Errors: map[string]*snapshot.SourceError{}, sources: map[string]string{}}, outs: map[string]any{}}
 	if o.Needs != nil {
 		col.needs = map[evidence.Kind]bool{evidence.KindInstance: true}
 		for _, k := range o.Needs {
@@ -269,6 +288,9 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 	col.res.Files["manifest.json"] = append(manifest, '\n')
 	col.res.Cluster, col.res.ClusterSource = cluster, source
 	sort.Slice(col.res.Calls, func(i, j int) bool { return col.res.Calls[i].Operation < col.res.Calls[j].Operation })
+	if dc, ok := output[*eks.DescribeClusterOutput](col, "eks/describe-cluster.json"); ok {
+		col.res.Described = dc.Cluster
+	}
 	return col.res, nil
 }
 
@@ -354,16 +376,21 @@ func (col *collector) call(ctx context.Context, op, path string, fn func(ctx con
 	}
 	c := Call{Operation: action, Requests: requests, Duration: time.Since(start)}
 	var body []byte
+	var serr *snapshot.SourceError
 	if err != nil {
 		code, msg := describeError(parent, col.o.CallTimeout.String(), err, att)
 		c.Msg = msg
 		c.Err = code
-		body = []byte(fmt.Sprintf("\nAn error occurred (%s) when calling the %s operation: %s\n", code, op, msg))
+		serr = snapshot.AWSError(op, code, msg)
 	} else if out != nil {
 		body, err = cliJSON(out, camel)
 		if err != nil {
-			body = []byte(fmt.Sprintf("An error occurred (SerializationError) when calling the %s operation: %v\n", op, err))
+			serr = snapshot.AWSError(op, "SerializationError", err.Error())
 		}
+	}
+	if serr != nil {
+		// The text is for the snapshot `collect` writes; the diagnosis reads serr.
+		body = []byte(fmt.Sprintf("\nAn error occurred (%s) when calling the %s operation: %s\n", serr.Code, op, serr.Message))
 	}
 	col.mu.Lock()
 	defer col.mu.Unlock()
@@ -371,6 +398,11 @@ func (col *collector) call(ctx context.Context, op, path string, fn func(ctx con
 	if path != "" && body != nil {
 		col.res.Files[path] = body
 		col.res.sources[path] = action
+		if serr != nil {
+			col.res.Errors[path] = serr
+		} else {
+			col.outs[path] = out
+		}
 	}
 	if col.o.Progress != nil {
 		status := "ok"
@@ -486,23 +518,14 @@ func inferClusterFromTags(instances []ec2types.Instance) (string, string) {
 
 func (col *collector) inferClusterFromUserData(instances []ec2types.Instance) (string, string) {
 	for _, in := range instances {
-		b := col.file("ec2/instance-user-data/" + aws.ToString(in.InstanceId) + ".json")
-		var attr struct {
-			UserData *struct{ Value string }
-		}
-		if json.Unmarshal(b, &attr) == nil && attr.UserData != nil {
-			if name := userdata.DecodeBase64(attr.UserData.Value).ClusterName; name != "" {
+		attr, ok := output[*ec2.DescribeInstanceAttributeOutput](col, "ec2/instance-user-data/"+aws.ToString(in.InstanceId)+".json")
+		if ok && attr.UserData != nil {
+			if name := userdata.DecodeBase64(aws.ToString(attr.UserData.Value)).ClusterName; name != "" {
 				return name, "user data"
 			}
 		}
 	}
 	return "", ""
-}
-
-func (col *collector) file(path string) []byte {
-	col.mu.Lock()
-	defer col.mu.Unlock()
-	return col.res.Files[path]
 }
 
 func (col *collector) userData(ctx context.Context, id string) {
@@ -737,15 +760,14 @@ func (col *collector) vpcCalls(ctx context.Context, run func(func()), vpc string
 }
 
 func (col *collector) dhcpOptionIDs(vpcs []string) []string {
-	b := col.file("ec2/describe-vpcs.json")
-	var out struct {
-		Vpcs []struct{ DhcpOptionsId string }
+	out, ok := output[*ec2.DescribeVpcsOutput](col, "ec2/describe-vpcs.json")
+	if !ok {
+		return nil
 	}
-	_ = json.Unmarshal(b, &out)
 	var ids []string
 	for _, v := range out.Vpcs {
-		if v.DhcpOptionsId != "" && v.DhcpOptionsId != "default" {
-			ids = appendUnique(ids, v.DhcpOptionsId)
+		if id := aws.ToString(v.DhcpOptionsId); id != "" && id != "default" {
+			ids = appendUnique(ids, id)
 		}
 	}
 	return ids
@@ -775,12 +797,9 @@ func (col *collector) instanceProfile(ctx context.Context, name string) {
 func (col *collector) roleNames(profiles []string) []string {
 	var roles []string
 	for _, p := range profiles {
-		var out struct {
-			InstanceProfile struct{ Roles []struct{ RoleName string } }
-		}
-		if json.Unmarshal(col.file("iam/get-instance-profile/"+p+".json"), &out) == nil {
+		if out, ok := output[*iam.GetInstanceProfileOutput](col, "iam/get-instance-profile/"+p+".json"); ok && out.InstanceProfile != nil {
 			for _, r := range out.InstanceProfile.Roles {
-				roles = appendUnique(roles, r.RoleName)
+				roles = appendUnique(roles, aws.ToString(r.RoleName))
 			}
 		}
 	}
@@ -790,12 +809,9 @@ func (col *collector) roleNames(profiles []string) []string {
 func (col *collector) roleArns(profiles []string) []string {
 	var arns []string
 	for _, p := range profiles {
-		var out struct {
-			InstanceProfile struct{ Roles []struct{ Arn string } }
-		}
-		if json.Unmarshal(col.file("iam/get-instance-profile/"+p+".json"), &out) == nil {
+		if out, ok := output[*iam.GetInstanceProfileOutput](col, "iam/get-instance-profile/"+p+".json"); ok && out.InstanceProfile != nil {
 			for _, r := range out.InstanceProfile.Roles {
-				arns = appendUnique(arns, r.Arn)
+				arns = appendUnique(arns, aws.ToString(r.Arn))
 			}
 		}
 	}
@@ -880,8 +896,10 @@ func (col *collector) clusterDetailCalls(ctx context.Context, run func(func()), 
 	if !col.wanted("DescribeAccessEntry") {
 		return
 	}
-	var list struct{ AccessEntries []string }
-	_ = json.Unmarshal(col.file("eks/list-access-entries.json"), &list)
+	list, ok := output[*eks.ListAccessEntriesOutput](col, "eks/list-access-entries.json")
+	if !ok {
+		return
+	}
 	for _, arn := range col.roleArns(profiles) {
 		for _, entry := range list.AccessEntries {
 			if !sameRole(entry, arn) {
@@ -921,23 +939,19 @@ func (col *collector) describeNodegroup(ctx context.Context, cluster, ng string)
 
 // listedNodegroups returns the node groups named by list-nodegroups.
 func (col *collector) listedNodegroups() []string {
-	var out struct{ Nodegroups []string }
-	_ = json.Unmarshal(col.file("eks/list-nodegroups.json"), &out)
-	return out.Nodegroups
+	if out, ok := output[*eks.ListNodegroupsOutput](col, "eks/list-nodegroups.json"); ok {
+		return out.Nodegroups
+	}
+	return nil
 }
 
 // nodegroupASGs returns the Auto Scaling groups of the described node groups.
 func (col *collector) nodegroupASGs() []string {
 	var names []string
 	for _, ng := range col.listedNodegroups() {
-		var out struct {
-			Nodegroup struct {
-				Resources struct{ AutoScalingGroups []struct{ Name string } }
-			}
-		}
-		if json.Unmarshal(col.file("eks/describe-nodegroup/"+ng+".json"), &out) == nil {
+		if out, ok := output[*eks.DescribeNodegroupOutput](col, "eks/describe-nodegroup/"+ng+".json"); ok && out.Nodegroup != nil && out.Nodegroup.Resources != nil {
 			for _, a := range out.Nodegroup.Resources.AutoScalingGroups {
-				names = append(names, a.Name)
+				names = append(names, aws.ToString(a.Name))
 			}
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
 
 // Read is one get or list the collector makes, for the RBAC it needs.
@@ -65,6 +66,9 @@ type Options struct {
 // kubectl's Forbidden text in their file (and as permission gaps in the evidence).
 type Result struct {
 	Files map[string][]byte
+	// Errors are the typed errors of the failed reads, by the same paths: a diagnosis judges
+	// these (snapshot.FromDocuments) rather than the text in Files, which is for `collect`.
+	Errors map[string]*snapshot.SourceError
 }
 
 type collector struct {
@@ -89,7 +93,7 @@ func (col *collector) wanted(kinds ...evidence.Kind) bool {
 // Collect reads, concurrently, everything the selected checks need. It does not fail: errors
 // are written into the files as kubectl would print them.
 func Collect(ctx context.Context, c kubernetes.Interface, o Options) *Result {
-	col := &collector{c: c, res: &Result{Files: map[string][]byte{}}}
+	col := &collector{c: c, res: &Result{Files: map[string][]byte{}, Errors: map[string]*snapshot.SourceError{}}}
 	if o.Needs != nil {
 		col.needs = map[evidence.Kind]bool{}
 		for _, k := range o.Needs {
@@ -219,8 +223,13 @@ func addService(set map[string]bool, policy *admissionv1.FailurePolicyType, cc a
 // save writes obj (setting apiVersion/kind, which client-go leaves empty) or kubectl's error text.
 func (col *collector) save(path, apiVersion, kind string, obj any, err error) {
 	var b []byte
+	var serr *snapshot.SourceError
 	if err != nil {
 		b = []byte(kubectlError(err))
+		serr = snapshot.KubeError(string(apierrors.ReasonForError(err)), err.Error())
+		if serr.Code == "" || serr.Code == string(metav1.StatusReasonUnknown) {
+			serr = snapshot.KubeError("InternalError", err.Error())
+		}
 	} else {
 		var m map[string]any
 		raw, _ := json.Marshal(obj)
@@ -231,6 +240,9 @@ func (col *collector) save(path, apiVersion, kind string, obj any, err error) {
 	}
 	col.mu.Lock()
 	col.res.Files[path] = b
+	if serr != nil {
+		col.res.Errors[path] = serr
+	}
 	col.mu.Unlock()
 }
 

@@ -72,6 +72,8 @@ type Snapshot struct {
 	// lazy loads, on demand, files larger than lazyBytes: they are read (or re-read from the
 	// archive) each time they are split, so their bytes are not held for the whole run.
 	lazy map[string]func() ([]byte, error)
+	// errs are the typed errors a live source returned instead of a file (FromDocuments).
+	errs map[string]*SourceError
 
 	mu         sync.Mutex
 	rawDocs    map[string]*rawRead
@@ -121,7 +123,15 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 // FromFiles builds a snapshot from in-memory files keyed by snapshot path (what the live
 // collector fetched). origin names the source in findings ("aws:eu-west-1").
 func FromFiles(origin string, files map[string][]byte) *Snapshot {
-	s := &Snapshot{Origin: origin, files: files}
+	return FromDocuments(origin, files, nil)
+}
+
+// FromDocuments is FromFiles with the typed errors a live source returned at snapshot paths
+// instead of documents: they are judged as the same error text in a file would be, without
+// being written as text and parsed again. A path may be in files (the text `collect` writes)
+// and in errs; errs wins.
+func FromDocuments(origin string, files map[string][]byte, errs map[string]*SourceError) *Snapshot {
+	s := &Snapshot{Origin: origin, files: files, errs: errs}
 	s.readManifest()
 	return s
 }
@@ -233,7 +243,8 @@ func (s *Snapshot) setLazy(p string, load func() ([]byte, error)) {
 func (s *Snapshot) content(p string) ([]byte, bool, error) {
 	b, ok := s.files[p]
 	if !ok {
-		return nil, false, nil
+		_, ok = s.errs[p]
+		return nil, ok, nil
 	}
 	if load := s.lazy[p]; load != nil {
 		b, err := load()
@@ -471,12 +482,87 @@ var deniedCodes = map[string]bool{"AccessDenied": true, "AccessDeniedException":
 
 var forbiddenRe = regexp.MustCompile(`cannot (\w+) resource "([\w.-]+)"`)
 
-// cliError recognises error text the AWS CLI or kubectl printed instead of JSON. A denial's
-// reason starts "missing permission ACTION" (see evidence.Evidence.AddGap).
-func cliError(b []byte) (notFound bool, reason string, ok bool) {
+// SourceError is an error a source returned instead of a file's document: an AWS API error
+// (live, or the AWS CLI's "An error occurred (CODE) when calling the OP operation: MSG" in a
+// snapshot file) or a Kubernetes API error (kubectl's "Error from server (REASON): MSG").
+// Text is parsed into it once, where the text is read (ParseCLIError); live collectors build it
+// from the SDK's error value and never render it as text to be parsed again.
+type SourceError struct {
+	// Code is the AWS error code ("AccessDenied", "NoSuchEntity") or the Kubernetes reason
+	// ("Forbidden", "NotFound"); "" when the text named none.
+	Code string
+	// Operation is the AWS operation ("GetRole") or, for Kubernetes, "VERB RESOURCE" ("list nodes").
+	Operation string
+	// Permission is the IAM action ("iam:GetRole") or Kubernetes permission
+	// ("kubernetes:nodes/list") that was denied; "" when the error is not a denial.
+	Permission string
+	// NotFound marks an answer that the object does not exist: a fact, not a gap.
+	NotFound bool
+	// Message is the source's message; for a kubectl error without a recognised permission,
+	// "kubectl: REASON: message"; the whole text when it had no recognised form.
+	Message string
+}
+
+// reason is the gap reason of a file that holds the error (docs/design.md: a denial's reason
+// starts "missing permission ACTION", see evidence.Evidence.AddGap).
+func (e *SourceError) reason() string {
+	switch {
+	case e.NotFound:
+		return e.Code
+	case e.Permission != "":
+		return fmt.Sprintf("missing permission %s (%s)", e.Permission, e.Code)
+	case e.Operation == "" && strings.HasPrefix(e.Message, "kubectl: "):
+		return e.Message
+	case e.Code != "" && e.Operation != "":
+		return fmt.Sprintf("%s on %s", e.Code, e.Operation)
+	case e.Code != "":
+		return e.Code
+	}
+	return e.Message
+}
+
+// AWSError builds the SourceError of AWS operation op (a key of OperationService, or any
+// operation name) that failed with code and message.
+func AWSError(op, code, msg string) *SourceError {
+	e := &SourceError{Code: code, Operation: op, Message: msg}
+	switch {
+	case code == "NoSuchEntity" || code == "ResourceNotFoundException" || strings.HasSuffix(code, ".NotFound"):
+		e.NotFound = true
+	case deniedCodes[code] && op != "":
+		e.Permission = op
+		if svc := OperationService[op]; svc != "" {
+			e.Permission = svc + ":" + op
+		}
+	}
+	return e
+}
+
+// KubeError builds the SourceError of a Kubernetes API error from its status reason
+// ("Forbidden", "NotFound"; metav1.StatusReason) and the API server's message. A Forbidden
+// message names the verb and resource refused ("cannot list resource \"nodes\""), which
+// becomes the permission "kubernetes:nodes/list".
+func KubeError(reason, msg string) *SourceError {
+	switch reason {
+	case "NotFound":
+		return &SourceError{Code: "NotFound", NotFound: true, Message: msg}
+	case "Forbidden":
+		if m := forbiddenRe.FindStringSubmatch(msg); m != nil {
+			return &SourceError{Code: "Forbidden", Operation: m[1] + " " + m[2], Permission: "kubernetes:" + m[2] + "/" + m[1], Message: msg}
+		}
+		return &SourceError{Code: "Forbidden", Message: "kubectl: Forbidden"}
+	}
+	if msg != "" {
+		msg = ": " + msg
+	}
+	return &SourceError{Code: reason, Message: "kubectl: " + reason + msg}
+}
+
+// ParseCLIError recognises error text the AWS CLI or kubectl printed instead of JSON; nil when
+// b is not such text (JSON documents are never copied to be looked at).
+func ParseCLIError(b []byte) *SourceError {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 || b[0] == '{' || b[0] == '[' {
-		return false, "", false // JSON: never copy a large document to look at it
+		return nil
 	}
 	// Error text is a few lines; a long file that starts like one is judged on its head.
 	t := string(b[:min(len(b), 64<<10)])
@@ -484,45 +570,24 @@ func cliError(b []byte) (notFound bool, reason string, ok bool) {
 	case strings.HasPrefix(t, "An error occurred ("):
 		code := t[len("An error occurred ("):]
 		code = code[:max(0, strings.IndexByte(code, ')'))]
-		op := ""
+		op, msg := "", ""
 		if i := strings.Index(t, "when calling the "); i >= 0 {
-			if f := strings.Fields(t[i+len("when calling the "):]); len(f) > 0 {
+			rest := t[i+len("when calling the "):]
+			if f := strings.Fields(rest); len(f) > 0 {
 				op = f[0]
 			}
-		}
-		if code == "NoSuchEntity" || code == "ResourceNotFoundException" || strings.HasSuffix(code, ".NotFound") {
-			return true, code, true
-		}
-		if deniedCodes[code] && op != "" {
-			action := op
-			if svc := OperationService[op]; svc != "" {
-				action = svc + ":" + op
+			if k := strings.Index(rest, ": "); k >= 0 {
+				msg = strings.TrimSpace(rest[k+2:])
 			}
-			return false, fmt.Sprintf("missing permission %s (%s)", action, code), true
 		}
-		if op != "" {
-			return false, fmt.Sprintf("%s on %s", code, op), true
-		}
-		return false, code, true
-	case strings.HasPrefix(t, "Error from server (NotFound)"):
-		return true, "NotFound", true
-	case strings.HasPrefix(t, "Error from server (Forbidden)"):
-		if m := forbiddenRe.FindStringSubmatch(t); m != nil {
-			return false, fmt.Sprintf("missing permission kubernetes:%s/%s (Forbidden)", m[2], m[1]), true
-		}
-		return false, "kubectl: Forbidden", true
+		return AWSError(op, code, msg)
 	case strings.HasPrefix(t, "Error from server ("):
-		code := t[len("Error from server ("):]
-		msg := ""
-		if i := strings.Index(code, "): "); i >= 0 {
-			msg = ": " + code[i+3:]
-		}
-		code = code[:max(0, strings.IndexByte(code, ')'))]
-		return false, "kubectl: " + code + msg, true
+		reason, msg, _ := strings.Cut(t[len("Error from server ("):], ")")
+		return KubeError(reason, strings.TrimPrefix(msg, ": "))
 	case strings.HasPrefix(t, "Unable to connect to the server"):
-		return false, t, true
+		return &SourceError{Message: t}
 	}
-	return false, "", false
+	return nil
 }
 
 // decode reads p (JSON, possibly several concatenated pages, or YAML for .yaml/.yml) calling
@@ -580,11 +645,15 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 		s.problem(p, "cannot be read: "+unwrapPathErr(err)+"; skipped")
 		return readGap, "cannot read " + p + ": " + unwrapPathErr(err)
 	}
-	if nf, reason, isErr := cliError(b); isErr {
-		if nf {
-			return readNotFound, reason
+	e := s.errs[p]
+	if e == nil {
+		e = ParseCLIError(b)
+	}
+	if e != nil {
+		if e.NotFound {
+			return readNotFound, e.reason()
 		}
-		return readGap, reason + " (" + p + ")"
+		return readGap, e.reason() + " (" + p + ")"
 	}
 	if strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") {
 		docs := splitYAML(b)

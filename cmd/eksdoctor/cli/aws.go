@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -103,7 +102,7 @@ func (l *LiveOptions) snapshot(g *GlobalOptions, instanceIDs []string, cluster s
 	if err != nil {
 		return nil, nil, err
 	}
-	s := snapshot.FromFiles("aws:"+region, res.Files)
+	s := snapshot.FromDocuments("aws:"+region, res.Files, res.Errors)
 	s.Source = res.Source
 	return s, res.Denied(), nil
 }
@@ -112,14 +111,11 @@ func (l *LiveOptions) snapshot(g *GlobalOptions, instanceIDs []string, cluster s
 // access, it writes the reason into the kube/ files so the dependent checks say why they skip.
 func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.Config, needs []evidence.Kind) {
 	var endpoint, ca string
-	var dc struct {
-		Cluster struct {
-			Endpoint             string
-			CertificateAuthority struct{ Data string }
+	if c := res.Described; c != nil {
+		endpoint = aws.ToString(c.Endpoint)
+		if c.CertificateAuthority != nil {
+			ca = aws.ToString(c.CertificateAuthority.Data)
 		}
-	}
-	if json.Unmarshal(res.Files["eks/describe-cluster.json"], &dc) == nil {
-		endpoint, ca = dc.Cluster.Endpoint, dc.Cluster.CertificateAuthority.Data
 	}
 	rc, how, err := kube.RESTConfig(kube.ClientOptions{Kubeconfig: k.Kubeconfig, Context: k.Context, Endpoint: endpoint, CAData: ca, Cluster: res.Cluster, AWS: &cfg})
 	var cs kubernetes.Interface
@@ -131,14 +127,19 @@ func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.
 		fmt.Fprintf(g.stderr, "eksdoctor: %v; cluster-side checks are skipped\n", err)
 		for _, p := range kube.Paths {
 			res.Files[p] = []byte(fmt.Sprintf("Error from server (NoAccess): %v\n", err))
+			res.Errors[p] = snapshot.KubeError("NoAccess", err.Error())
 		}
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	for p, b := range kube.Collect(ctx, cs, kube.Options{Needs: needs}).Files {
+	kr := kube.Collect(ctx, cs, kube.Options{Needs: needs})
+	for p, b := range kr.Files {
 		res.Files[p] = b
 		res.SetSource(p, "kubernetes ("+how+")")
+	}
+	for p, e := range kr.Errors {
+		res.Errors[p] = e
 	}
 }
 

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
 
 // Server answers AWS API requests from a snapshot directory.
@@ -440,15 +442,8 @@ func (s *Server) load(path string) (map[string]any, string, string) {
 	if err != nil {
 		return nil, "", ""
 	}
-	t := strings.TrimSpace(string(b))
-	if strings.HasPrefix(t, "An error occurred (") {
-		code := t[len("An error occurred ("):]
-		code = code[:max(0, strings.IndexByte(code, ')'))]
-		msg := t
-		if i := strings.Index(t, "operation: "); i >= 0 {
-			msg = t[i+len("operation: "):]
-		}
-		return nil, code, msg
+	if e := snapshot.ParseCLIError(b); e != nil && e.Code != "" {
+		return nil, e.Code, e.Message
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
