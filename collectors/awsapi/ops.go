@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
 )
 
 // Operation is one AWS API operation the collector may call.
@@ -25,35 +26,15 @@ type Operation struct {
 // Action returns the IAM action, e.g. "ec2:DescribeInstances".
 func (o Operation) Action() string { return o.Service + ":" + o.Name }
 
-// Operations lists every operation the collector may call. All are read-only.
-var Operations = []Operation{
-	{"ec2", "DescribeInstances", []evidence.Kind{evidence.KindInstance}},
-	{"ec2", "DescribeInstanceAttribute", []evidence.Kind{evidence.KindUserData, evidence.KindBootstrap}},
-	{"ec2", "DescribeLaunchTemplateVersions", []evidence.Kind{evidence.KindLaunchTemplate, evidence.KindUserData}},
-	{"ec2", "DescribeImages", []evidence.Kind{evidence.KindImage}},
-	{"ec2", "DescribeInstanceTypes", []evidence.Kind{evidence.KindInstanceType}},
-	{"ec2", "DescribeSubnets", []evidence.Kind{evidence.KindSubnets}},
-	{"ec2", "DescribeRouteTables", []evidence.Kind{evidence.KindRouteTables}},
-	{"ec2", "DescribeSecurityGroups", []evidence.Kind{evidence.KindSecurityGroups}},
-	{"ec2", "DescribeNetworkAcls", []evidence.Kind{evidence.KindNetworkACLs}},
-	{"ec2", "DescribeVpcs", []evidence.Kind{evidence.KindVPCs, evidence.KindDHCPOptions}},
-	{"ec2", "DescribeVpcAttribute", []evidence.Kind{evidence.KindVPCAttributes}},
-	{"ec2", "DescribeDhcpOptions", []evidence.Kind{evidence.KindDHCPOptions}},
-	{"ec2", "DescribeVpcEndpoints", []evidence.Kind{evidence.KindVPCEndpoints}},
-	{"ec2", "DescribeNatGateways", []evidence.Kind{evidence.KindNATGateways}},
-	{"ec2", "DescribeInternetGateways", []evidence.Kind{evidence.KindInternetGateways}},
-	{"ec2", "GetConsoleOutput", []evidence.Kind{evidence.KindConsoleOutput, evidence.KindNodeLogs}},
-	{"eks", "DescribeCluster", []evidence.Kind{evidence.KindCluster}},
-	{"eks", "ListAccessEntries", []evidence.Kind{evidence.KindAccessEntries}},
-	{"eks", "DescribeAccessEntry", []evidence.Kind{evidence.KindAccessEntries}},
-	{"eks", "ListNodegroups", []evidence.Kind{evidence.KindNodegroups}},
-	{"eks", "DescribeNodegroup", []evidence.Kind{evidence.KindNodegroups}},
-	{"iam", "GetInstanceProfile", []evidence.Kind{evidence.KindInstanceProfile, evidence.KindNodeRole, evidence.KindNodeRolePolicies}},
-	{"iam", "GetRole", []evidence.Kind{evidence.KindNodeRole}},
-	{"iam", "ListAttachedRolePolicies", []evidence.Kind{evidence.KindNodeRolePolicies}},
-	{"autoscaling", "DescribeAutoScalingGroups", []evidence.Kind{evidence.KindAutoScaling}},
-	{"autoscaling", "DescribeScalingActivities", []evidence.Kind{evidence.KindScalingActivities}},
-}
+// Operations lists every operation the collector may call, all read-only: the AWS operations
+// of the snapshot layout (collectors/layout), never a list of its own.
+var Operations = func() []Operation {
+	var out []Operation
+	for _, o := range layout.AWSOperations() {
+		out = append(out, Operation{Service: o.Service, Name: o.Name, Kinds: o.Kinds})
+	}
+	return out
+}()
 
 // Operation returns the operation named name.
 func OperationNamed(name string) (Operation, bool) {

@@ -6,6 +6,7 @@
 package layout
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -30,6 +31,86 @@ type Entry struct {
 	NameFrom string
 	// Addition marks files eksdoctor added to the original layout.
 	Addition bool
+	// Feeds are evidence kinds whose collection needs this file first, beyond the kinds it
+	// serves: the instance profile names the node role, so GetInstanceProfile is called when only
+	// the role or its policies are needed.
+	Feeds []evidence.Kind
+	// SnapshotOnly marks a file the live collector does not fetch because another call already
+	// returns its facts (GetInstanceProfile embeds the role with its trust policy): the
+	// published IAM policy leaves its permission out unless another file needs it.
+	SnapshotOnly bool
+}
+
+// AWS splits an AWS permission ("ec2:DescribeSubnets") into service and operation; ok is false
+// for Kubernetes permissions.
+func (e Entry) AWS() (service, operation string, ok bool) {
+	if strings.HasPrefix(e.Permission, "kubernetes:") {
+		return "", "", false
+	}
+	return strings.Cut(e.Permission, ":")
+}
+
+// AWSOperation is one AWS API operation of the layout with every kind its files serve or feed.
+type AWSOperation struct {
+	// Service is the IAM service prefix ("ec2"), Name the operation ("DescribeSubnets").
+	Service, Name string
+	// Kinds are the evidence kinds served or fed by the operation's files, in layout order.
+	Kinds []evidence.Kind
+}
+
+// AWSOperations lists the AWS operations the live collector calls, once each, in layout order:
+// the collector's operation list and the published IAM policy are this list. Entries marked
+// SnapshotOnly are left out.
+func AWSOperations() []AWSOperation {
+	var out []AWSOperation
+	index := map[string]int{}
+	for _, e := range Entries {
+		svc, op, ok := e.AWS()
+		if !ok || e.SnapshotOnly {
+			continue
+		}
+		i, seen := index[e.Permission]
+		if !seen {
+			i = len(out)
+			index[e.Permission] = i
+			out = append(out, AWSOperation{Service: svc, Name: op})
+		}
+		for _, k := range append(append([]evidence.Kind{}, e.Kinds...), e.Feeds...) {
+			if !hasKind(out[i].Kinds, k) {
+				out[i].Kinds = append(out[i].Kinds, k)
+			}
+		}
+	}
+	return out
+}
+
+// KubernetesPermissions lists the Kubernetes reads of the layout ("nodes/list"), once each.
+func KubernetesPermissions() []string {
+	var out []string
+	for _, e := range Entries {
+		if p, ok := strings.CutPrefix(e.Permission, "kubernetes:"); ok && !hasString(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func hasKind(l []evidence.Kind, k evidence.Kind) bool {
+	for _, x := range l {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+func hasString(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Entries is the snapshot layout, in the order docs/snapshot-format.md lists it.
@@ -55,8 +136,8 @@ var Entries = []Entry{
 	{Path: "ec2/describe-vpc-endpoints.json", Command: "aws ec2 describe-vpc-endpoints --filters Name=vpc-id,Values=VPC", Permission: "ec2:DescribeVpcEndpoints", Kinds: kinds(evidence.KindVPCEndpoints), PasteKey: "VpcEndpoints"},
 	{Path: "ec2/describe-nat-gateways.json", Command: "aws ec2 describe-nat-gateways --filter Name=vpc-id,Values=VPC", Permission: "ec2:DescribeNatGateways", Kinds: kinds(evidence.KindNATGateways), PasteKey: "NatGateways"},
 	{Path: "ec2/describe-internet-gateways.json", Command: "aws ec2 describe-internet-gateways --filters Name=attachment.vpc-id,Values=VPC", Permission: "ec2:DescribeInternetGateways", Kinds: kinds(evidence.KindInternetGateways), PasteKey: "InternetGateways"},
-	{Path: "iam/get-instance-profile/<profile>.json", Command: "aws iam get-instance-profile --instance-profile-name P", Permission: "iam:GetInstanceProfile", Kinds: kinds(evidence.KindInstanceProfile), PasteKey: "InstanceProfile", NameFrom: "InstanceProfile.InstanceProfileName"},
-	{Path: "iam/get-role/<role-name>.json", Command: "aws iam get-role --role-name R", Permission: "iam:GetRole", Kinds: kinds(evidence.KindNodeRole), PasteKey: "Role", NameFrom: "Role.RoleName"},
+	{Path: "iam/get-instance-profile/<profile>.json", Command: "aws iam get-instance-profile --instance-profile-name P", Permission: "iam:GetInstanceProfile", Kinds: kinds(evidence.KindInstanceProfile), PasteKey: "InstanceProfile", NameFrom: "InstanceProfile.InstanceProfileName", Feeds: kinds(evidence.KindNodeRole, evidence.KindNodeRolePolicies)},
+	{Path: "iam/get-role/<role-name>.json", Command: "aws iam get-role --role-name R", Permission: "iam:GetRole", Kinds: kinds(evidence.KindNodeRole), PasteKey: "Role", NameFrom: "Role.RoleName", SnapshotOnly: true},
 	{Path: "iam/list-attached-role-policies/<role-name>.json", Command: "aws iam list-attached-role-policies --role-name R", Permission: "iam:ListAttachedRolePolicies", Kinds: kinds(evidence.KindNodeRolePolicies), PasteKey: "AttachedPolicies"},
 	{Path: "autoscaling/describe-auto-scaling-groups.json", Command: "aws autoscaling describe-auto-scaling-groups", Permission: "autoscaling:DescribeAutoScalingGroups", Kinds: kinds(evidence.KindAutoScaling), PasteKey: "AutoScalingGroups"},
 	{Path: "autoscaling/describe-scaling-activities/<asg-name>.json", Command: "aws autoscaling describe-scaling-activities --auto-scaling-group-name G", Permission: "autoscaling:DescribeScalingActivities", Kinds: kinds(evidence.KindScalingActivities), PasteKey: "Activities", NameFrom: "Activities.0.AutoScalingGroupName"},
@@ -170,4 +251,23 @@ func (e Entry) matches(p string) bool {
 		return false
 	}
 	return !strings.Contains(p[len(pre):len(p)-len(suf)], "/")
+}
+
+// DocTable renders the layout as docs/snapshot-format.md shows it (inside its "Layout" code
+// block): one line per file, the path padded to 44 columns then the command; a longer path has
+// its command on the next line; files eksdoctor added are marked "(eksdoctor addition)".
+func DocTable() string {
+	var b strings.Builder
+	for _, e := range Entries {
+		cmd := e.Command
+		if e.Addition {
+			cmd += "   (eksdoctor addition)"
+		}
+		if len(e.Path) >= 44 {
+			fmt.Fprintf(&b, "%s\n%44s%s\n", e.Path, "", cmd)
+		} else {
+			fmt.Fprintf(&b, "%-44s%s\n", e.Path, cmd)
+		}
+	}
+	return b.String()
 }

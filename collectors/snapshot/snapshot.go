@@ -27,6 +27,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"sigs.k8s.io/yaml"
+
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
 )
 
 // Limits bound what Open reads.
@@ -466,16 +468,17 @@ const (
 )
 
 // OperationService maps the AWS operations whose CLI error text may appear in a snapshot to
-// their IAM service prefix, so a denial names the missing permission ("ec2:DescribeSubnets").
-var OperationService = map[string]string{
-	"DescribeInstances": "ec2", "DescribeInstanceAttribute": "ec2", "DescribeLaunchTemplateVersions": "ec2", "DescribeImages": "ec2",
-	"DescribeInstanceTypes": "ec2", "DescribeSubnets": "ec2", "DescribeRouteTables": "ec2", "DescribeSecurityGroups": "ec2",
-	"DescribeNetworkAcls": "ec2", "DescribeVpcs": "ec2", "DescribeVpcAttribute": "ec2", "DescribeDhcpOptions": "ec2",
-	"DescribeVpcEndpoints": "ec2", "DescribeNatGateways": "ec2", "DescribeInternetGateways": "ec2", "GetConsoleOutput": "ec2",
-	"DescribeCluster": "eks", "ListAccessEntries": "eks", "DescribeAccessEntry": "eks", "ListNodegroups": "eks", "DescribeNodegroup": "eks",
-	"GetInstanceProfile": "iam", "GetRole": "iam", "ListAttachedRolePolicies": "iam",
-	"DescribeAutoScalingGroups": "autoscaling", "DescribeScalingActivities": "autoscaling",
-}
+// their IAM service prefix, so a denial names the missing permission ("ec2:DescribeSubnets");
+// derived from the layout's AWS operations.
+var OperationService = func() map[string]string {
+	m := map[string]string{}
+	for _, e := range layout.Entries {
+		if svc, op, ok := e.AWS(); ok {
+			m[op] = svc
+		}
+	}
+	return m
+}()
 
 var deniedCodes = map[string]bool{"AccessDenied": true, "AccessDeniedException": true, "UnauthorizedOperation": true,
 	"Client.UnauthorizedOperation": true, "UnauthorizedAccess": true}
