@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/eksdoctor/eksdoctor/checks/netpath"
 	"github.com/fatih/color"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -34,6 +35,28 @@ type FleetSummary struct {
 	Causes map[string]int `json:"causes"`
 	// Verdicts counts the diagnosed instances by verdict (cause-found, no-cause-found, inconclusive).
 	Verdicts map[string]int `json:"verdicts"`
+}
+
+// ForFleet trims a report for a fleet document, which may hold thousands of instances: the
+// passing findings and the reachable network flows are dropped (Summary still counts every
+// finding), so an instance costs what is wrong with it, not the whole catalog. The report is
+// changed in place and returned.
+func (r *Report) ForFleet() *Report {
+	kept := r.Findings[:0]
+	for _, f := range r.Findings {
+		if f.Status != checks.StatusPass && f.Status != checks.StatusSkipped {
+			kept = append(kept, f)
+		}
+	}
+	r.Findings = append([]checks.Finding{}, kept...)
+	var flows []netpath.Flow
+	for _, f := range r.Paths {
+		if f.Verdict != netpath.Reachable {
+			flows = append(flows, f)
+		}
+	}
+	r.Paths = append([]netpath.Flow{}, flows...)
+	return r
 }
 
 // Summarize fills Summary from Instances and Joined.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -18,8 +19,8 @@ const largeSnapshotInstances = 17000
 const maxRunRSSMiB = 200
 
 // largeSnapshot copies fixtures/snapshots/healthy-al2023 into a temporary directory and
-// replaces its describe-instances with largeSnapshotInstances instances (none of which has a
-// Node, so scan and --all-pending judge every one).
+// replaces its describe-instances with largeSnapshotInstances instances (all but the first
+// without a Node, so scan and --all-pending diagnose every one of them).
 func largeSnapshot(b *testing.B) string {
 	b.Helper()
 	src := filepath.Join(fixtures, "snapshots", "healthy-al2023")
@@ -62,7 +63,11 @@ func largeSnapshot(b *testing.B) string {
 			x[k] = v
 		}
 		if i > 0 {
+			// a distinct instance with no Node: scan and --all-pending diagnose it
+			ip := fmt.Sprintf("10.0.%d.%d", 64+i/250, 1+i%250)
 			x["InstanceId"] = fmt.Sprintf("i-%017x", 0x100000+i)
+			x["PrivateIpAddress"] = ip
+			x["PrivateDnsName"] = "ip-" + strings.ReplaceAll(ip, ".", "-") + ".eu-west-1.compute.internal"
 		}
 		fmt.Fprintf(f, `{"ReservationId":"r-%017x","OwnerId":"111122223333","Instances":[`, i)
 		if err := enc.Encode(x); err != nil {

@@ -3,8 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/checks/report"
@@ -245,23 +247,66 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		}
 		return nil, false, &ExitError{Code: code, Err: fmt.Errorf("inconclusive: no instance of cluster %s could be listed (%s), so nothing shows which instances joined", orUnknownCluster(cluster), why)}
 	}
-	partial := false
-	for _, id := range snap.InstanceIDs() {
-		ev, err := snap.Evidence(id, cluster)
-		if err != nil {
+	ids := snap.InstanceIDs()
+	if len(ids) > 0 {
+		// The first instance decodes the shared files (and finds damaged ones) before the
+		// others run in parallel.
+		if _, err := snap.Evidence(ids[0], cluster); err != nil {
 			return nil, false, inputErr("%v", err)
 		}
-		if fleet.Cluster == "" {
-			fleet.Cluster = ev.Target.Cluster
+	}
+	type outcome struct {
+		cluster string
+		joined  bool
+		report  *report.Report
+		err     error
+	}
+	out := make([]outcome, len(ids))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(ids)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				ev, err := snap.Evidence(ids[i], cluster)
+				if err != nil {
+					out[i].err = err
+					continue
+				}
+				out[i].cluster = ev.Target.Cluster
+				if checks.JoinedNode(ev) != nil {
+					out[i].joined = true
+					continue
+				}
+				// the snapshot's problems are added once every file was decoded (below)
+				out[i].report = diagnose(reg, selected, ev, nil, denied).ForFleet()
+			}
+		}()
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	// Files are decoded (and found damaged) on first use: every instance's report lists the
+	// problems of the whole snapshot, known now, whichever instance met them first.
+	problems := snapshotProblems(snap)
+	partial := false
+	for i, o := range out {
+		if o.err != nil {
+			return nil, false, inputErr("%v", o.err)
 		}
-		if checks.JoinedNode(ev) != nil {
-			fleet.Joined = append(fleet.Joined, id)
+		if fleet.Cluster == "" {
+			fleet.Cluster = o.cluster
+		}
+		if o.joined {
+			fleet.Joined = append(fleet.Joined, ids[i])
 			continue
 		}
-		// problems are read after Evidence: files are decoded (and found damaged) on first use
-		r := diagnose(reg, selected, ev, snapshotProblems(snap), denied)
-		partial = partial || len(r.DeniedPermissions) > 0
-		fleet.Instances = append(fleet.Instances, r)
+		partial = partial || len(o.report.DeniedPermissions) > 0
+		o.report.InputProblems = append(append([]report.InputProblem{}, problems...), o.report.InputProblems...)
+		fleet.Instances = append(fleet.Instances, o.report)
 	}
 	fleet.Summarize()
 	return fleet, partial, nil
