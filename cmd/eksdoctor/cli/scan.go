@@ -242,7 +242,7 @@ func (o *ScanOptions) Run() error {
 			_, err = o.stdout.Write(b)
 		}
 	default:
-		err = report.ScanText(o.stdout, s, report.TextOptions{Color: o.useColor()})
+		err = report.ScanText(o.stdout, s, o.textOptions())
 	}
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
