@@ -290,5 +290,9 @@ func gapSummary(kinds []string) string {
 	if node {
 		what = append(what, "node")
 	}
-	return fmt.Sprintf("%d %s evidence kinds", len(kinds), strings.Join(what, " and "))
+	list := strings.Join(what, " and ")
+	if len(what) == 3 {
+		list = what[0] + ", " + what[1] + " and " + what[2]
+	}
+	return fmt.Sprintf("%d %s evidence kinds", len(kinds), list)
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -51,7 +52,13 @@ type TimelineLine struct {
 	// Time is RFC 3339 UTC, empty when the line carries no timestamp.
 	Time string `json:"time,omitempty"`
 	Text string `json:"text"`
+	// clock is the time of day the line's text shows when its timestamp could not be read
+	// into Time (a klog line has no year): shown, never reported as a time.
+	clock string
 }
+
+// clockRe finds a time of day in a log line.
+var clockRe = regexp.MustCompile(`\b([01]\d|2[0-3]):[0-5]\d:[0-5]\d\b`)
 
 // TimelineFailure is one failure signature seen in the logs.
 type TimelineFailure struct {
@@ -79,6 +86,8 @@ func timelineLine(l evidence.LogLine) TimelineLine {
 	t := TimelineLine{Path: l.Path, Line: l.Line, Text: strings.TrimSpace(l.Text)}
 	if !l.Time.IsZero() {
 		t.Time = l.Time.UTC().Format(time.RFC3339)
+	} else {
+		t.clock = clockRe.FindString(l.Text)
 	}
 	return t
 }
@@ -149,11 +158,14 @@ func BuildTimeline(ev *evidence.Evidence, findings []checks.Finding) *Timeline {
 	return tl
 }
 
-// clock formats an RFC 3339 time as 15:04:05 (date included when it differs from day), or
-// spaces when unknown.
-func clock(ts, day string) string {
-	t, err := time.Parse(time.RFC3339, ts)
+// clock formats a line's RFC 3339 time as 15:04:05 (date included when it differs from day),
+// else the time of day its text shows, else spaces.
+func clock(l TimelineLine, day string) string {
+	t, err := time.Parse(time.RFC3339, l.Time)
 	if err != nil {
+		if l.clock != "" {
+			return l.clock
+		}
 		return strings.Repeat(" ", 8)
 	}
 	if d := t.Format("2006-01-02"); day != "" && d != day {
@@ -193,13 +205,13 @@ func timelineEvents(tl *Timeline) []timelineEvent {
 	failure := func(i int) {
 		f := tl.Failures[i]
 		what := fmt.Sprintf("%s: %s (%s)", f.Finding, f.Meaning, nOf(int(f.Count), "line", "lines"))
-		if f.Count > 1 && f.Last.Time != "" && f.Last.Time != f.First.Time {
-			what += ", last at " + clock(f.Last.Time, day)
+		if f.Count > 1 && clock(f.Last, day) != clock(f.First, day) && strings.TrimSpace(clock(f.Last, day)) != "" {
+			what += ", last at " + clock(f.Last, day)
 		}
 		if f.Status != checks.StatusFail {
 			what += " — does not fail in this report (" + string(f.Status) + ")"
 		}
-		out = append(out, timelineEvent{when: clock(f.First.Time, day), mark: "✗", what: what, failing: f.Status == checks.StatusFail})
+		out = append(out, timelineEvent{when: clock(f.First, day), mark: "✗", what: what, failing: f.Status == checks.StatusFail})
 		placed[i] = true
 	}
 	lastReached := -1
@@ -227,7 +239,7 @@ func timelineEvents(tl *Timeline) []timelineEvent {
 		if m.Component != "" {
 			what += " (" + m.Component + ")"
 		}
-		out = append(out, timelineEvent{when: clock(m.Line.Time, day), mark: "✓", what: what})
+		out = append(out, timelineEvent{when: clock(*m.Line, day), mark: "✓", what: what})
 	}
 	for j := range tl.Failures {
 		if !placed[j] {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -147,4 +149,58 @@ func TestCrossCheckWarnings(t *testing.T) {
 		t.Errorf("provenance says flag without --cluster")
 	}
 	_ = r
+}
+
+// TestPasteTimeline: a pasted kubelet log gets its join timeline in JSON, table and Markdown:
+// the milestones reached, the failure lines counted, and where the sequence stopped.
+func TestPasteTimeline(t *testing.T) {
+	paste := strings.Join([]string{
+		`I0724 15:29:10.000000    2841 server.go:487] "Kubelet version" kubeletVersion="v1.31.4"`,
+		`I0724 15:29:11.000000    2841 kubelet_node_status.go:75] "Attempting to register node" node="ip-10-0-1-2.ec2.internal"`,
+		`E0724 15:29:40.000000    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-1-2.ec2.internal"`,
+		`E0724 15:29:50.000000    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-1-2.ec2.internal"`,
+	}, "\n") + "\n"
+	var o, e bytes.Buffer
+	cmd := NewRootCmd(&o, &e)
+	cmd.SetIn(strings.NewReader(paste))
+	cmd.SetArgs([]string{"analyze", "-", "-o", "json"})
+	_ = cmd.Execute()
+	var r struct {
+		Timeline *struct {
+			Milestones []struct {
+				Name    string `json:"name"`
+				Reached bool   `json:"reached"`
+			} `json:"milestones"`
+			Failures []struct {
+				Finding string `json:"finding"`
+				Status  string `json:"status"`
+				Count   int    `json:"count"`
+			} `json:"failures"`
+			Complete     bool   `json:"complete"`
+			StoppedAfter string `json:"stoppedAfter"`
+		} `json:"timeline"`
+	}
+	if err := json.Unmarshal(o.Bytes(), &r); err != nil || r.Timeline == nil {
+		t.Fatalf("no timeline (%v): %s", err, o.String())
+	}
+	reached := map[string]bool{}
+	for _, m := range r.Timeline.Milestones {
+		reached[m.Name] = m.Reached
+	}
+	if !reached["kubelet-started"] || !reached["registration-attempt"] || reached["registered"] || r.Timeline.Complete || r.Timeline.StoppedAfter != "registration-attempt" {
+		t.Errorf("milestones %v, stopped after %q", reached, r.Timeline.StoppedAfter)
+	}
+	if len(r.Timeline.Failures) != 1 || r.Timeline.Failures[0].Finding != "runtime.unauthorized" || r.Timeline.Failures[0].Count != 2 || r.Timeline.Failures[0].Status != "fail" {
+		t.Errorf("failures %+v", r.Timeline.Failures)
+	}
+	for format, want := range map[string]string{"table": "  15:29:40  ✗ runtime.unauthorized", "markdown": "- `15:29:11` ✓ first registration attempt (kubelet)"} {
+		o.Reset()
+		cmd := NewRootCmd(&o, &e)
+		cmd.SetIn(strings.NewReader(paste))
+		cmd.SetArgs([]string{"analyze", "-", "-o", format})
+		_ = cmd.Execute()
+		if !strings.Contains(o.String(), want) || !strings.Contains(o.String(), "Stopped after: first registration attempt; failing: runtime.unauthorized (2 lines).") {
+			t.Errorf("%s lacks the timeline %q:\n%s", format, want, o.String())
+		}
+	}
 }
