@@ -3,6 +3,7 @@ package checks
 import (
 	"net/netip"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -41,6 +42,7 @@ var placeholders = []struct {
 	{regexp.MustCompile(`\bVPCE\b`), func(v *fixValues) string { return v.vpce }},
 	{regexp.MustCompile(`--network-acl-id (ACL)\b`), func(v *fixValues) string { return v.acl }},
 	{regexp.MustCompile(`/optimized-ami/(VERSION)/`), func(v *fixValues) string { return v.version }},
+	{regexp.MustCompile(`--source-version (N)\b`), func(v *fixValues) string { return v.ltVersion }},
 	{regexp.MustCompile(`--instance-type (TYPE)\b`), func(v *fixValues) string { return v.instanceType }},
 	{regexp.MustCompile(`--apiserver-endpoint (ENDPOINT)\b`), func(v *fixValues) string { return v.endpoint }},
 	{regexp.MustCompile(`--b64-cluster-ca (CA)\b`), func(v *fixValues) string { return v.caCommand }},
@@ -60,6 +62,7 @@ type fixValues struct {
 	cluster, region, account, roleArn, roleArnNoPath, roleName, profile, instance, instanceType  string
 	nodegroup, asg, launchTemplate, vpc, subnet, routeTable, nat, vpce, acl, version             string
 	clusterSG, nodeSG, endpointSG, endpoint, caCommand, dnsIP, publicCidrs, egressIP, objectName string
+	ltVersion                                                                                    string
 }
 
 // baseFixValues derives the values every finding of ev shares.
@@ -144,6 +147,9 @@ func baseFixValues(ev *evidence.Evidence) fixValues {
 	}
 	if ev.LaunchTemplate != nil && ev.LaunchTemplate.ID != "" {
 		v.launchTemplate = ev.LaunchTemplate.ID
+		if ev.LaunchTemplate.Version > 0 {
+			v.ltVersion = strconv.Itoa(ev.LaunchTemplate.Version)
+		}
 	}
 	v.routeTable = subnetRouteTable(ev, v.subnet, v.vpc)
 	for _, n := range ev.NATGateways {
