@@ -186,6 +186,9 @@ func subnetInVPC(ev *evidence.Evidence, subnet, vpc string) bool {
 	return vpc == ""
 }
 
+// accessTypeRe matches the access entry type left to the reader's OS.
+var accessTypeRe = regexp.MustCompile(`EC2_LINUX \(EC2_WINDOWS for Windows\)|EC2_LINUX \(or EC2_WINDOWS\)`)
+
 var egressAddrRe = regexp.MustCompile(`egress address ([0-9a-f.:,]+) is not in`)
 
 // concretize returns f's remediation with every placeholder whose value ev holds replaced by that
@@ -221,6 +224,14 @@ func concretize(f Finding, ev *evidence.Evidence) string {
 		}
 	}
 	out := f.Remediation
+	if ev.Instance != nil || ev.Image != nil || ev.NodeOS != nil {
+		// the OS is known: the access entry type is no longer a choice
+		typ := "EC2_LINUX"
+		if isWindows(ev) || ev.NodeOS != nil && ev.NodeOS.Family == "windows" {
+			typ = "EC2_WINDOWS"
+		}
+		out = strings.ReplaceAll(accessTypeRe.ReplaceAllString(out, typ), "--type EC2_LINUX", "--type "+typ)
+	}
 	for _, p := range placeholders {
 		val := p.val(&v)
 		if val == "" {

@@ -130,3 +130,24 @@ func TestEndpointFindingsNameServiceAndEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessEntryTypeFollowsOS: a Windows node's fix creates an EC2_WINDOWS access entry, a
+// Linux node's an EC2_LINUX one; the choice is not left to the reader once the OS is known.
+func TestAccessEntryTypeFollowsOS(t *testing.T) {
+	for golden, want := range map[string]string{
+		filepath.Join("bundles", "windows-unauthorized.json"): "--type EC2_WINDOWS",
+		"auth-role-not-mapped.json":                           "--type EC2_LINUX,",
+	} {
+		b, err := os.ReadFile(filepath.Join(fixtures, "golden", golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r jsonReport
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if fix := r.Findings[0].Remediation; !strings.Contains(fix, want) || strings.Contains(fix, "for Windows") {
+			t.Errorf("%s: %s fix: %s", golden, r.Findings[0].ID, fix)
+		}
+	}
+}
