@@ -116,7 +116,7 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 // FleetMarkdown writes the fleet report for a ticket.
 func FleetMarkdown(w io.Writer, f *Fleet) error {
 	safe(f, true)
-	fmt.Fprintf(w, "## eksdoctor: instances not joining `%s`\n\n%d not joined, %d joined.\n\n| Instance | Most likely cause | Seen |\n|---|---|---|\n", f.Cluster, f.Summary.Diagnosed, f.Summary.Joined)
+	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%d not joined, %d joined.\n\n| Instance | Most likely cause | Seen |\n|---|---|---|\n", codeOr(f.Cluster, "the cluster"), f.Summary.Diagnosed, f.Summary.Joined)
 	for _, r := range f.Instances {
 		id, msg := causeOf(r)
 		fmt.Fprintf(w, "| `%s` | `%s` | %s |\n", r.Target.InstanceID, id, mdEscape(msg))

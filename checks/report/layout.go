@@ -296,3 +296,11 @@ func gapSummary(kinds []string) string {
 	}
 	return fmt.Sprintf("%d %s evidence kinds", len(kinds), list)
 }
+
+// codeOr returns s as Markdown code, or alt when s is empty (never an empty "``").
+func codeOr(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return "`" + s + "`"
+}

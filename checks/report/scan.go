@@ -111,7 +111,7 @@ func statusWord(s checks.Status) string { return painter{}.status(s) }
 // ScanMarkdown writes the scan for a ticket.
 func ScanMarkdown(w io.Writer, s *Scan) error {
 	safe(s, true)
-	fmt.Fprintf(w, "## eksdoctor scan of `%s`\n\n| Status | Check | Resource | Message |\n|---|---|---|---|\n", s.Cluster)
+	fmt.Fprintf(w, "## eksdoctor scan of %s\n\n| Status | Check | Resource | Message |\n|---|---|---|---|\n", codeOr(s.Cluster, "the cluster"))
 	for _, f := range s.ClusterFindings {
 		if f.Status == checks.StatusFail || f.Status == checks.StatusWarn || f.Status == checks.StatusError {
 			fmt.Fprintf(w, "| %s | `%s` | `%s` | %s |\n", f.Status, f.ID, mdEscape(f.Resource), mdEscape(f.Message))
