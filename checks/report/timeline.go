@@ -174,6 +174,24 @@ func clock(l TimelineLine, day string) string {
 	return t.Format("15:04:05")
 }
 
+// earlier reports whether line a is known to come before line b: by their times when both have
+// one, else by the times of day their texts show (lines of one boot, read as the same day).
+func earlier(a, b TimelineLine) bool {
+	if a.Time != "" && b.Time != "" {
+		return a.Time < b.Time
+	}
+	ka, kb := timeOfDay(a), timeOfDay(b)
+	return ka != "" && kb != "" && ka < kb
+}
+
+// timeOfDay returns the line's time as 15:04:05, from its timestamp or its text, or "".
+func timeOfDay(l TimelineLine) string {
+	if len(l.Time) >= 19 {
+		return l.Time[11:19]
+	}
+	return l.clock
+}
+
 // timelineDay returns the date of the first timestamped line, "" when none has a time.
 func timelineDay(tl *Timeline) string {
 	for _, m := range tl.Milestones {
@@ -231,7 +249,7 @@ func timelineEvents(tl *Timeline) []timelineEvent {
 		seen = true
 		// failures that began before this milestone's line
 		for j, f := range tl.Failures {
-			if !placed[j] && f.First.Time != "" && m.Line.Time != "" && f.First.Time < m.Line.Time {
+			if !placed[j] && earlier(f.First, *m.Line) {
 				failure(j)
 			}
 		}
