@@ -297,7 +297,7 @@ func gapSummary(kinds []string) string {
 	return fmt.Sprintf("%d %s evidence kinds", len(kinds), list)
 }
 
-// codeOr returns s as Markdown code, or alt when s is empty (never an empty "``").
+// codeOr returns s as Markdown code, or alt when s is empty (never an empty code span).
 func codeOr(s, alt string) string {
 	if s == "" {
 		return alt
