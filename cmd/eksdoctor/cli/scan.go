@@ -184,6 +184,14 @@ func (o *ScanOptions) Run() error {
 		return inputErr("%s", g.Reason)
 	}
 	fleet, partial, err := diagnoseFleet(snap, cev.Target.Cluster, reg, selected, denied)
+	if fleet != nil && o.Cluster == "" {
+		// the cluster came from the snapshot, not from a flag: say so in every instance's report
+		for _, r := range fleet.Instances {
+			if r.Target.ClusterSource == "flag" {
+				r.Target.ClusterSource = cev.Target.ClusterSource
+			}
+		}
+	}
 	var ee *ExitError
 	inconclusive := false
 	if errors.As(err, &ee) && (ee.Code == ExitNothingChecked || ee.Code == ExitPartial) {

@@ -204,3 +204,16 @@ func TestPasteTimeline(t *testing.T) {
 		}
 	}
 }
+
+// TestScanProvenance: scan without --cluster takes the cluster from the snapshot and says so; no
+// instance's report claims a flag.
+func TestScanProvenance(t *testing.T) {
+	_, out, _ := run("scan", "--snapshot", filepath.Join(fixtures, "snapshots", "auth-role-not-mapped"), "-o", "json")
+	if strings.Contains(out, `"clusterSource": "flag"`) || !strings.Contains(out, `"clusterSource": "snapshot manifest"`) {
+		t.Errorf("provenance: %s", out[:min(len(out), 2000)])
+	}
+	_, out, _ = run("scan", "--cluster", "prod", "--snapshot", filepath.Join(fixtures, "snapshots", "auth-role-not-mapped"), "-o", "json")
+	if !strings.Contains(out, `"clusterSource": "flag"`) {
+		t.Errorf("--cluster given but provenance is not flag")
+	}
+}
