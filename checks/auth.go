@@ -68,7 +68,7 @@ func authChecks() []Check {
 						mapped = true
 						its = append(its, item(ev.Source(evidence.KindAccessEntries), "access entry for %s (type %s)", e.PrincipalArn, orUnknown(e.Type)))
 					} else {
-						its = append(its, item(ev.Source(evidence.KindAccessEntries), "no access entry for %s among %d entries", roleArn, len(ev.AccessEntries)))
+						its = append(its, item(ev.Source(evidence.KindAccessEntries), "no access entry for %s among %s", roleArn, nOf(len(ev.AccessEntries), "entry", "entries")))
 					}
 				}
 				if mapped {
@@ -202,7 +202,7 @@ func authChecks() []Check {
 				}
 				it := item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d groups: %s", m.Index+1, quoteList(m.Groups))
 				if len(missing) > 0 {
-					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d lacks group(s) %s", m.Index+1, strings.Join(missing, ", ")), it))
+					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d lacks %s %s", m.Index+1, map[bool]string{true: "group", false: "groups"}[len(missing) == 1], strings.Join(missing, ", ")), it))
 				}
 				return one(pass(roleArn, "mapping has system:bootstrappers and system:nodes", it))
 			}},
@@ -229,7 +229,7 @@ func authChecks() []Check {
 					}
 					its = append(its, item(src, "%s: %s", where, p.Message))
 				}
-				return one(fail("kube-system/aws-auth", fmt.Sprintf("aws-auth has %d problem(s): %s", len(a.Problems), a.Problems[0].Message), its...))
+				return one(fail("kube-system/aws-auth", fmt.Sprintf("aws-auth has %s: %s", nOf(len(a.Problems), "problem", "problems"), a.Problems[0].Message), its...))
 			}},
 		{Meta: Meta{ID: "auth.mapping-removed", Title: "A change removes a node role's mapping", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindMappingChanges}, Optional: []evidence.Kind{evidence.KindNodeRole}, Stage: StageAuth,

@@ -114,7 +114,9 @@ type Finding struct {
 	// Message is specific to this evidence ("node role eks-node lacks AmazonEKSWorkerNodePolicy").
 	Message  string         `json:"message"`
 	Evidence []EvidenceItem `json:"evidence"`
-	// Why and Remediation are copied from the check's Meta by the runner.
+	// Why and Remediation are copied from the check's Meta by the runner (a check may write a
+	// Remediation for the finding itself); the runner then replaces the remediation's
+	// placeholders (CLUSTER, ROLE_ARN …) with the values the evidence holds.
 	Why         string   `json:"why,omitempty"`
 	Remediation string   `json:"remediation,omitempty"`
 	Docs        []string `json:"docs"`

@@ -183,7 +183,7 @@ func nodegroupChecks() []Check {
 					for _, ng := range ngs {
 						names = append(names, ng.Name)
 					}
-					return one(pass(strings.Join(names, ","), fmt.Sprintf("node group(s) %s report no health issues", strings.Join(names, ", ")), item(src, "health.issues is empty")))
+					return one(pass(strings.Join(names, ","), fmt.Sprintf("%s %s no health issues", map[bool]string{true: "node group", false: "node groups"}[len(names) == 1], strings.Join(names, ", ")+map[bool]string{true: " reports", false: " report"}[len(names) == 1]), item(src, "health.issues is empty")))
 				}
 				return out
 			}},
@@ -229,7 +229,7 @@ func nodegroupChecks() []Check {
 			Needs: []evidence.Kind{evidence.KindNodegroups, evidence.KindLaunchTemplate}, Optional: []evidence.Kind{evidence.KindInstance},
 			Stage: StageInstance, Explains: []string{"nodegroup.health-issues", "nodegroup.asg-launch-failures"},
 			Why:         "A managed node group places nodes in its own subnets; a launch template that declares NetworkInterfaces (with a subnet or a public IP setting) conflicts with them, so EKS rejects the template or launches fail.",
-			Remediation: "Remove NetworkInterfaces from the launch template (set SecurityGroupIds at the top level instead) and give the node group its subnets: aws ec2 create-launch-template-version … then aws eks update-nodegroup-version --launch-template name=LT,version=N.",
+			Remediation: "Remove NetworkInterfaces from the launch template (set SecurityGroupIds at the top level instead) and give the node group its subnets: aws ec2 create-launch-template-version … then aws eks update-nodegroup-version --launch-template id=LT,version=N.",
 			Docs:        []string{docLaunchTemplates, docManagedNodeGroups}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				lt := ev.LaunchTemplate

@@ -134,7 +134,7 @@ func Diagnose(findings []Finding, metas map[string]Meta) Diagnosis {
 		summary += fmt.Sprintf(" (this also explains %s)", strings.Join(chain, ", "))
 	}
 	if n := len(ids) - 1 - len(chain); n > 0 {
-		summary += fmt.Sprintf("; %d other independent failure(s) follow", n)
+		summary += fmt.Sprintf("; %s follow", nOf(n, "other independent failure", "other independent failures"))
 	}
 	return Diagnosis{MostLikelyCause: top.ID, Resource: top.Resource, Summary: summary, Chain: chain, Ranked: ids}
 }

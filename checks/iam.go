@@ -112,7 +112,7 @@ func iamChecks() []Check {
 						allowed = true
 					}
 				}
-				it := item(src, "AssumeRolePolicyDocument has %d statement(s)", len(role.TrustPolicy.Statement))
+				it := item(src, "AssumeRolePolicyDocument has %s", nOf(len(role.TrustPolicy.Statement), "statement", "statements"))
 				switch {
 				case denied:
 					return one(fail(role.Arn, fmt.Sprintf("trust policy of %s denies sts:AssumeRole to ec2.amazonaws.com", role.Name), it))

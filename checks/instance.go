@@ -360,9 +360,9 @@ func windowsChecks() []Check {
 				case linux == 0:
 					return one(fail(ev.Target.Cluster, "the cluster has no Linux node", it))
 				case ready == 0:
-					return one(warn(ev.Target.Cluster, fmt.Sprintf("the cluster has %d Linux node(s), none Ready", linux), it))
+					return one(warn(ev.Target.Cluster, fmt.Sprintf("the cluster has %s, none Ready", nOf(linux, "Linux node", "Linux nodes")), it))
 				}
-				return one(pass(ev.Target.Cluster, fmt.Sprintf("%d Linux node(s) Ready", ready), it))
+				return one(pass(ev.Target.Cluster, fmt.Sprintf("%s Ready", nOf(ready, "Linux node", "Linux nodes")), it))
 			}},
 	}
 }
@@ -392,7 +392,7 @@ func clusterSubnets(ev *evidence.Evidence) []Finding {
 		}
 	}
 	if out == nil {
-		return one(pass("subnets", fmt.Sprintf("%d node subnet(s) have free addresses", n), item(ev.Source(evidence.KindSubnets), "%d subnets", len(ev.Subnets))))
+		return one(pass("subnets", fmt.Sprintf("%s free addresses", nOf(n, "node subnet has", "node subnets have")), item(ev.Source(evidence.KindSubnets), "%d subnets", len(ev.Subnets))))
 	}
 	return out
 }

@@ -91,7 +91,7 @@ func kubeChecks() []Check {
 				if len(out) > 0 {
 					return out
 				}
-				return one(pass("admission webhooks", fmt.Sprintf("%d fail-closed webhook(s) intercept node objects, all with ready endpoints (%d webhooks in all)", checked, len(ev.Webhooks)),
+				return one(pass("admission webhooks", fmt.Sprintf("%s node objects, all with ready endpoints (%d webhooks in all)", nOf(checked, "fail-closed webhook intercepts", "fail-closed webhooks intercept"), len(ev.Webhooks)),
 					item(ev.Source(evidence.KindWebhooks), "%d webhooks", len(ev.Webhooks))))
 			}},
 		{Meta: Meta{ID: "runtime.cni-not-ready", ClusterWide: true, Title: "The VPC CNI (aws-node) is not running on the node", Severity: SeverityCritical,
@@ -151,7 +151,7 @@ func evalAWSNode(ev *evidence.Evidence) []Finding {
 	if ds == nil {
 		return one(fail("kube-system/aws-node", "DaemonSet kube-system/aws-node does not exist: no pod will configure pod networking", item(ev.Source(evidence.KindAWSNode), "NotFound")))
 	}
-	it := item(ev.Source(evidence.KindAWSNode), "aws-node: %d desired, %d ready; %d toleration(s)", ds.Desired, ds.Ready, len(ds.Tolerations))
+	it := item(ev.Source(evidence.KindAWSNode), "aws-node: %d desired, %d ready; %s", ds.Desired, ds.Ready, nOf(len(ds.Tolerations), "toleration", "tolerations"))
 	if ev.Bootstrap != nil {
 		for _, taint := range ev.Bootstrap.Taints {
 			if strings.HasSuffix(taint, ":NoSchedule") || strings.HasSuffix(taint, ":NoExecute") {

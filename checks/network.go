@@ -65,6 +65,8 @@ func flowEval(id string) func(ev *evidence.Evidence) []Finding {
 			hop   netpath.Hop
 			flows []string
 			more  int
+			// hops are the distinct blocking hops of the group (one per peer)
+			hops []netpath.Hop
 		}
 		var order []string
 		blocked := map[string]*group{}
@@ -90,6 +92,9 @@ func flowEval(id string) func(ev *evidence.Evidence) []Finding {
 					} else if g.hop.Detail != h.Detail {
 						g.more++
 					}
+					if !containsHop(g.hops, h) {
+						g.hops = append(g.hops, h)
+					}
 					if len(g.flows) == 0 || g.flows[len(g.flows)-1] != f.Name {
 						g.flows = append(g.flows, f.Name)
 					}
@@ -109,11 +114,13 @@ func flowEval(id string) func(ev *evidence.Evidence) []Finding {
 				g := blocked[k]
 				more := ""
 				if g.more > 0 {
-					more = fmt.Sprintf(" (and %d more peer(s))", g.more)
+					more = fmt.Sprintf(" (and %s)", nOf(g.more, "more peer", "more peers"))
 				}
-				out = append(out, fail(orDefault(g.hop.Resource, ev.Target.InstanceID),
+				f := fail(orDefault(g.hop.Resource, ev.Target.InstanceID),
 					fmt.Sprintf("%s blocked at %s: %s%s", flowList(g.flows), g.hop.Name, g.hop.Detail, more),
-					item(hopSource(ev, g.hop), "%s: %s", g.hop.Name, g.hop.Detail)))
+					item(hopSource(ev, g.hop), "%s: %s", g.hop.Name, g.hop.Detail))
+				netFix(id, ev, g.hops, g.flows, &f)
+				out = append(out, f)
 			}
 			return out
 		}
@@ -124,7 +131,7 @@ func flowEval(id string) func(ev *evidence.Evidence) []Finding {
 		if verified == 0 {
 			return one(notApplicable(ev.Target.InstanceID, "no flow of this node passes through what this check judges"))
 		}
-		return one(pass(ev.Target.InstanceID, fmt.Sprintf("%d hop(s) verified across the node's flows", verified), item("netpath", "flows: %s", flowNames(flows))))
+		return one(pass(ev.Target.InstanceID, fmt.Sprintf("%s verified across the node's flows", nOf(verified, "hop", "hops")), item("netpath", "flows: %s", flowNames(flows))))
 	}
 }
 

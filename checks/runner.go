@@ -10,13 +10,17 @@ import (
 )
 
 // Run evaluates the checks against ev and returns their findings sorted by status (fail,
-// error, warn, skipped, pass), severity, ID and resource. A check whose required evidence is
+// error, warn, skipped, pass), severity, ID and resource. Remediations name the values the
+// evidence holds in place of the catalog's placeholders (concretize). A check whose required evidence is
 // missing yields one skipped finding with the gap's reason; a check that panics yields one
 // error finding with the panic value; a check that returns nothing yields an error finding.
 func Run(list []Check, ev *evidence.Evidence) []Finding {
 	var out []Finding
 	for _, c := range list {
 		out = append(out, runOne(c, ev)...)
+	}
+	for i := range out {
+		out[i].Remediation = concretize(out[i], ev)
 	}
 	SortFindings(out)
 	return out
@@ -106,7 +110,9 @@ func complete(m Meta, f Finding) Finding {
 	}
 	if f.Status == StatusFail || f.Status == StatusWarn || f.Status == StatusError {
 		f.Why = m.Why
-		f.Remediation = m.Remediation
+		if f.Remediation == "" { // a check may write a remediation for this very finding
+			f.Remediation = m.Remediation
+		}
 	}
 	f.Docs = append([]string(nil), m.Docs...)
 	return f

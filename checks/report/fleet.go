@@ -9,8 +9,6 @@ import (
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/checks/netpath"
 	"github.com/fatih/color"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Fleet is the report of many instances of one cluster (why-not-joining --all-pending).
@@ -94,40 +92,54 @@ func causeOf(r *Report) (string, string) {
 	return *r.Diagnosis.MostLikelyCause, findFinding(r.Findings, *r.Diagnosis.MostLikelyCause).Message
 }
 
-// FleetText writes one line per instance: its most likely cause and what was seen.
+// FleetText writes one line per instance: its most likely cause and what was seen, fitting
+// o.Width columns.
 func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 	safe(f, true)
 	p := painter{on: o.Color}
-	fmt.Fprintf(w, "%s of cluster %s: %d not joined, %d joined (evidence: %s)\n\n", p.paint("Instances", color.Bold),
-		f.Cluster, f.Summary.Diagnosed, f.Summary.Joined, f.Source)
+	width := o.Width
+	if width <= 0 {
+		width = DefaultWidth
+	}
+	if width < minWidth {
+		width = minWidth
+	}
+	head := "Instances"
+	if f.Cluster != "" {
+		head += " of cluster " + f.Cluster
+	}
+	text := fmt.Sprintf("%d not joined, %d joined", f.Summary.Diagnosed, f.Summary.Joined)
+	if f.Source != "" {
+		text += " (evidence: " + f.Source + ")"
+	}
+	para(w, width, p.paint(head+":", color.Bold)+" ", text)
+	fmt.Fprintln(w)
 	if len(f.Instances) == 0 {
 		fmt.Fprintln(w, "Every instance of the cluster has a Node object.")
 		return nil
 	}
-	width := o.Width
-	if width <= 0 {
-		width = 120
-	}
-	tbl := tablewriter.NewTable(w, tablewriter.WithMaxWidth(width), tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAlignment(tw.AlignLeft), tablewriter.WithHeaderAlignment(tw.AlignLeft))
-	tbl.Header("INSTANCE", "MOST LIKELY CAUSE", "SEEN")
+	var rows [][]string
 	for _, r := range f.Instances {
 		id, msg := causeOf(r)
-		if err := tbl.Append([]string{r.Target.InstanceID, id, msg}); err != nil {
-			return err
-		}
+		rows = append(rows, []string{r.Target.InstanceID, id, msg})
 	}
-	if err := tbl.Render(); err != nil {
+	if err := table(w, width, []string{"INSTANCE", "MOST LIKELY CAUSE", "SEEN"}, rows, 2); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%d of %d not-joined instance(s) have a failing check; 'eksdoctor why-not-joining ID' explains one in full.\n", f.Summary.Failing, f.Summary.Diagnosed)
+	fmt.Fprintln(w)
+	verb := "have"
+	if f.Summary.Failing == 1 {
+		verb = "has"
+	}
+	para(w, width, "", fmt.Sprintf("%d of %s %s a failing check; 'eksdoctor why-not-joining ID' explains one in full.",
+		f.Summary.Failing, nOf(f.Summary.Diagnosed, "not-joined instance", "not-joined instances"), verb))
 	return nil
 }
 
 // FleetMarkdown writes the fleet report for a ticket.
 func FleetMarkdown(w io.Writer, f *Fleet) error {
 	safe(f, true)
-	fmt.Fprintf(w, "## eksdoctor: instances not joining `%s`\n\n%d not joined, %d joined.\n\n| Instance | Most likely cause | Seen |\n|---|---|---|\n", f.Cluster, f.Summary.Diagnosed, f.Summary.Joined)
+	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%d not joined, %d joined.\n\n| Instance | Most likely cause | Seen |\n|---|---|---|\n", codeOr(f.Cluster, "the cluster"), f.Summary.Diagnosed, f.Summary.Joined)
 	for _, r := range f.Instances {
 		id, msg := causeOf(r)
 		fmt.Fprintf(w, "| `%s` | `%s` | %s |\n", r.Target.InstanceID, id, mdEscape(msg))

@@ -36,6 +36,12 @@ type Report struct {
 	// Paths are the network flows a joining node needs, hop by hop (reachable, blocked, unknown).
 	Paths   []netpath.Flow `json:"paths"`
 	Summary Summary        `json:"summary"`
+	// Timeline is the join sequence the node's own logs show (bundle, console output, paste);
+	// absent without node logs.
+	Timeline *Timeline `json:"timeline,omitempty"`
+	// Warnings say what may make the report misleading: a bundle cross-checked with a snapshot
+	// that does not hold its instance, or collected far apart.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Diagnosis is checks.Diagnosis with mostLikelyCause null when nothing fails.
@@ -74,6 +80,7 @@ type Summary struct {
 func New(ev *evidence.Evidence, findings []checks.Finding, d checks.Diagnosis, checksRun int, problems []InputProblem) *Report {
 	r := &Report{SchemaVersion: SchemaVersion, Target: ev.Target, Findings: findings, Gaps: ev.Gaps(), InputProblems: problems}
 	r.Paths = paths(ev, &r.InputProblems)
+	r.Timeline = BuildTimeline(ev, findings)
 	if r.Findings == nil {
 		r.Findings = []checks.Finding{}
 	}

@@ -56,16 +56,39 @@ func (s *Scan) Summarize() {
 // ScanJSON writes the scan as indented JSON.
 func ScanJSON(w io.Writer, s *Scan) error { return FleetJSONAny(w, s) }
 
-// ScanText writes the cluster findings, then one line per unjoined instance.
+// ScanText writes the cluster findings, then one line per unjoined instance, fitting o.Width
+// columns.
 func ScanText(w io.Writer, s *Scan, o TextOptions) error {
 	safe(s, true)
 	p := painter{on: o.Color}
-	fmt.Fprintf(w, "%s cluster %s (evidence: %s)\n\n", p.paint("eksdoctor scan", color.Bold), s.Cluster, s.Source)
+	width := o.Width
+	if width <= 0 {
+		width = DefaultWidth
+	}
+	if width < minWidth {
+		width = minWidth
+	}
+	head := "cluster " + s.Cluster
+	if s.Cluster == "" {
+		head = "the cluster"
+	}
+	if s.Source != "" {
+		head += " (evidence: " + s.Source + ")"
+	}
+	para(w, width, p.paint("eksdoctor scan", color.Bold)+" ", head)
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, p.paint("Cluster-wide", color.Bold))
+	idW := 0
+	for _, f := range s.ClusterFindings {
+		if l := VisibleWidth(f.ID); (f.Status == checks.StatusFail || f.Status == checks.StatusWarn || f.Status == checks.StatusError) && l > idW {
+			idW = l
+		}
+	}
 	shown := 0
 	for _, f := range s.ClusterFindings {
 		if f.Status == checks.StatusFail || f.Status == checks.StatusWarn || f.Status == checks.StatusError {
-			fmt.Fprintf(w, "  %s %-34s %s\n", p.status(f.Status), f.ID, f.Message)
+			status := p.status(f.Status) + strings.Repeat(" ", 5-VisibleWidth(string(statusWord(f.Status))))
+			para(w, width, "  "+status+" "+f.ID+strings.Repeat(" ", idW-VisibleWidth(f.ID))+"  ", f.Message)
 			shown++
 		}
 	}
@@ -77,15 +100,18 @@ func ScanText(w io.Writer, s *Scan, o TextOptions) error {
 		return err
 	}
 	for _, e := range s.Errors {
-		fmt.Fprintf(w, "error: %s\n", e)
+		para(w, width, "error: ", e)
 	}
 	return nil
 }
 
+// statusWord is the word the table shows for a status (FAIL, WARN …), uncoloured.
+func statusWord(s checks.Status) string { return painter{}.status(s) }
+
 // ScanMarkdown writes the scan for a ticket.
 func ScanMarkdown(w io.Writer, s *Scan) error {
 	safe(s, true)
-	fmt.Fprintf(w, "## eksdoctor scan of `%s`\n\n| Status | Check | Resource | Message |\n|---|---|---|---|\n", s.Cluster)
+	fmt.Fprintf(w, "## eksdoctor scan of %s\n\n| Status | Check | Resource | Message |\n|---|---|---|---|\n", codeOr(s.Cluster, "the cluster"))
 	for _, f := range s.ClusterFindings {
 		if f.Status == checks.StatusFail || f.Status == checks.StatusWarn || f.Status == checks.StatusError {
 			fmt.Fprintf(w, "| %s | `%s` | `%s` | %s |\n", f.Status, f.ID, mdEscape(f.Resource), mdEscape(f.Message))

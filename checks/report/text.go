@@ -8,8 +8,6 @@ import (
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/checks/netpath"
 	"github.com/fatih/color"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // TextOptions control the terminal rendering.
@@ -18,7 +16,8 @@ type TextOptions struct {
 	Color bool
 	// All shows passing and skipped findings too.
 	All bool
-	// Width is the terminal width in columns (0 = 120).
+	// Width is the terminal width in columns (0 = DefaultWidth); every line of the text
+	// output fits it.
 	Width int
 }
 
@@ -47,48 +46,58 @@ func (p painter) status(s checks.Status) string {
 	return p.paint("SKIP", color.Faint)
 }
 
-// Text writes the human report: the diagnosis first, then a table of findings, then details
-// (evidence, why, fix) for each failing or warning finding.
+// Text writes the human report: the diagnosis first, then the join timeline (node logs), a
+// table of findings, the network paths, and details (evidence, why, fix) for each failing or
+// warning finding; every line fits o.Width columns (DefaultWidth when 0).
 func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) error {
 	safe(r, true)
 	p := painter{on: o.Color}
 	width := o.Width
 	if width <= 0 {
-		width = 120
+		width = DefaultWidth
+	}
+	if width < minWidth {
+		width = minWidth
 	}
 	t := r.Target
 	subject := t.InstanceID
 	if subject == "" {
 		subject = "the node" // a bundle or artefact that does not name its instance
 	}
-	fmt.Fprintf(w, "%s %s", p.paint("eksdoctor: why not joining —", color.Bold), subject)
+	head := subject
 	if t.Cluster != "" {
-		fmt.Fprintf(w, "  cluster %s (%s)", t.Cluster, t.ClusterSource)
+		head += "  cluster " + t.Cluster
+		if t.ClusterSource != "" {
+			head += " (" + t.ClusterSource + ")"
+		}
 	}
 	if t.Region != "" {
-		fmt.Fprintf(w, "  region %s", t.Region)
+		head += "  region " + t.Region
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "evidence: %s", t.Source)
+	para(w, width, p.paint("eksdoctor: why not joining —", color.Bold)+" ", head)
+	ev := "evidence: " + orDash(t.Source)
 	if r.CollectedAt != "" {
-		fmt.Fprintf(w, ", collected %s", r.CollectedAt)
+		ev += ", collected " + r.CollectedAt
 	}
-	fmt.Fprintln(w)
+	para(w, width, "", ev)
+	for _, warning := range r.Warnings {
+		para(w, width, p.paint("warning:", color.FgYellow, color.Bold)+" ", warning)
+	}
 	fmt.Fprintln(w)
 
 	d := r.Diagnosis
 	cause := func(label string) {
-		fmt.Fprintf(w, "%s %s\n", p.paint(label, color.FgRed, color.Bold), p.paint(*d.MostLikelyCause, color.Bold))
+		para(w, width, p.paint(label, color.FgRed, color.Bold)+" ", p.paint(*d.MostLikelyCause, color.Bold))
 		top := findFinding(r.Findings, *d.MostLikelyCause)
-		fmt.Fprintf(w, "  %s\n", top.Message)
+		para(w, width, "  ", top.Message)
 		if top.Why != "" {
-			fmt.Fprintf(w, "  why:  %s\n", top.Why)
+			para(w, width, "  why:  ", top.Why)
 		}
 		if top.Remediation != "" {
-			fmt.Fprintf(w, "  fix:  %s\n", top.Remediation)
+			para(w, width, "  fix:  ", top.Remediation)
 		}
 		if len(d.Chain) > 0 {
-			fmt.Fprintf(w, "  this also explains: %s\n", strings.Join(d.Chain, ", "))
+			para(w, width, "  this also explains: ", strings.Join(d.Chain, ", "))
 		}
 	}
 	switch d.Verdict {
@@ -101,9 +110,9 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 		if d.Node != nil && d.Node.Name != "" {
 			name = "Node " + d.Node.Name
 		}
-		fmt.Fprintf(w, "%s %s joined the cluster and is %s.\n", p.paint("Joined:", c, color.Bold), name, state)
-		if d.Node != nil {
-			fmt.Fprintf(w, "  seen: %s\n", d.Node.Evidence)
+		para(w, width, p.paint("Joined:", c, color.Bold)+" ", name+" joined the cluster and is "+state+".")
+		if d.Node != nil && d.Node.Evidence != "" {
+			para(w, width, "  seen: ", d.Node.Evidence)
 		}
 		if d.MostLikelyCause != nil {
 			if d.Node != nil && !d.Node.Ready {
@@ -115,37 +124,40 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 	case checks.VerdictCauseFound:
 		cause("Most likely cause:")
 	case checks.VerdictNoCauseFound:
-		fmt.Fprintln(w, p.paint("No cause found.", color.FgGreen, color.Bold), "Every check of the join path ran and none failed.")
+		para(w, width, p.paint("No cause found.", color.FgGreen, color.Bold)+" ", "Every check of the join path ran and none failed.")
 	default:
-		fmt.Fprintln(w, p.paint("Inconclusive.", color.FgYellow, color.Bold), "No check failed, but these checks of the join path could not run:")
+		para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", "No check failed, but these checks of the join path could not run:")
 		for _, g := range groupUnchecked(d.Unchecked) {
-			fmt.Fprintf(w, "  %s\n    %s\n", g.reason, strings.Join(g.ids, ", "))
+			para(w, width, "  ", g.reason)
+			para(w, width, "    ", strings.Join(g.ids, ", "))
 		}
 	}
 	fmt.Fprintln(w)
 
+	if r.Timeline != nil {
+		timelineText(w, r.Timeline, p, width)
+		fmt.Fprintln(w)
+	}
+
+	// below 100 columns the severity column gives its room to the message (Details keep it)
+	narrow := width < 100
 	var rows [][]string
 	for _, f := range r.Findings {
 		if !o.All && (f.Status == checks.StatusPass || f.Status == checks.StatusSkipped) {
 			continue
 		}
-		rows = append(rows, []string{p.status(f.Status), string(f.Severity), f.ID, f.Resource, f.Message})
+		row := []string{p.status(f.Status), string(f.Severity), f.ID, f.Resource, f.Message}
+		if narrow {
+			row = append(row[:1], row[2:]...)
+		}
+		rows = append(rows, row)
 	}
 	if len(rows) > 0 {
-		tbl := tablewriter.NewTable(w,
-			tablewriter.WithMaxWidth(width),
-			tablewriter.WithRowAutoWrap(tw.WrapNormal),
-			tablewriter.WithHeaderAutoFormat(tw.Off),
-			tablewriter.WithRowAlignment(tw.AlignLeft),
-			tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		)
-		tbl.Header("STATUS", "SEVERITY", "CHECK", "RESOURCE", "MESSAGE")
-		for _, row := range rows {
-			if err := tbl.Append(row); err != nil {
-				return err
-			}
+		header := []string{"STATUS", "SEVERITY", "CHECK", "RESOURCE", "MESSAGE"}
+		if narrow {
+			header = append(header[:1], header[2:]...)
 		}
-		if err := tbl.Render(); err != nil {
+		if err := table(w, width, header, rows, len(header)-1); err != nil {
 			return err
 		}
 		fmt.Fprintln(w)
@@ -153,21 +165,29 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 
 	if len(r.Paths) > 0 {
 		fmt.Fprintln(w, p.paint("Network paths", color.Bold))
+		nameW := 0
 		for _, f := range r.Paths {
-			v := string(f.Verdict)
+			if l := VisibleWidth(f.Name); l > nameW {
+				nameW = l
+			}
+		}
+		for _, f := range r.Paths {
+			// pad before painting: escape sequences take no columns
+			v := fmt.Sprintf("%-7s", "ok")
 			switch f.Verdict {
 			case netpath.Blocked:
-				v = p.paint("blocked", color.FgRed)
+				v = p.paint(fmt.Sprintf("%-7s", "blocked"), color.FgRed)
 			case netpath.Unknown:
-				v = p.paint("unknown", color.FgYellow)
+				v = p.paint(fmt.Sprintf("%-7s", "unknown"), color.FgYellow)
 			default:
-				v = p.paint("ok", color.FgGreen)
+				v = p.paint(v, color.FgGreen)
 			}
-			line := fmt.Sprintf("  %-10s %-8s %s", f.Name, v, f.Destination)
+			first := "  " + f.Name + strings.Repeat(" ", nameW-VisibleWidth(f.Name)) + "  " + v + "  "
+			text := f.Destination
 			if f.Verdict != netpath.Reachable {
-				line += "  — " + netpath.Summary(f)
+				text += " — " + netpath.Summary(f)
 			}
-			fmt.Fprintln(w, line)
+			para(w, width, first, text)
 		}
 		fmt.Fprintln(w)
 	}
@@ -181,35 +201,58 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 			fmt.Fprintln(w, p.paint("Details", color.Bold))
 			detailed = true
 		}
-		fmt.Fprintf(w, "%s %s  %s\n", p.status(f.Status), p.paint(f.ID, color.Bold), metas[f.ID].Title)
-		fmt.Fprintf(w, "  resource: %s\n", f.Resource)
-		fmt.Fprintf(w, "  seen:     %s\n", f.Message)
+		para(w, width, p.status(f.Status)+" "+p.paint(f.ID, color.Bold)+"  ", metas[f.ID].Title+" ("+string(f.Severity)+")")
+		para(w, width, "  resource: ", orDash(f.Resource))
+		para(w, width, "  seen:     ", f.Message)
 		for _, e := range f.Evidence {
-			fmt.Fprintf(w, "            - %s  [%s]\n", e.Text, e.Source)
+			para(w, width, "            - ", e.Text+"  ["+e.Source+"]")
 		}
-		fmt.Fprintf(w, "  fix:      %s\n", f.Remediation)
-		fmt.Fprintf(w, "  docs:     %s\n\n", strings.Join(f.Docs, " "))
+		if f.Remediation != "" {
+			para(w, width, "  fix:      ", f.Remediation)
+		}
+		for i, doc := range f.Docs {
+			label := "            "
+			if i == 0 {
+				label = "  docs:     "
+			}
+			para(w, width, label, doc)
+		}
+		fmt.Fprintln(w)
 	}
 	if len(r.Gaps) > 0 {
 		fmt.Fprintln(w, p.paint("Evidence not available", color.Bold))
-		for _, g := range r.Gaps {
-			fmt.Fprintf(w, "  %-24s %s\n", g.Kind, g.Reason)
+		if o.All {
+			kindW := 0
+			for _, g := range r.Gaps {
+				if l := VisibleWidth(string(g.Kind)); l > kindW {
+					kindW = l
+				}
+			}
+			for _, g := range r.Gaps {
+				para(w, width, "  "+string(g.Kind)+strings.Repeat(" ", kindW-VisibleWidth(string(g.Kind)))+"  ", g.Reason)
+			}
+		} else {
+			for _, g := range groupGaps(r.Gaps) {
+				para(w, width, "  ", gapSummary(g.kinds)+": "+g.reason)
+			}
+			if len(r.Gaps) > 1 {
+				para(w, width, "  ", "(--all lists each evidence kind)")
+			}
 		}
 		fmt.Fprintln(w)
 	}
 	if len(r.DeniedPermissions) > 0 {
-		fmt.Fprintf(w, "%s %s (the checks needing them were skipped; see eksdoctor iam-policy)\n\n", p.paint("Permissions denied:", color.FgYellow, color.Bold), strings.Join(r.DeniedPermissions, ", "))
+		para(w, width, p.paint("Permissions denied:", color.FgYellow, color.Bold)+" ", strings.Join(r.DeniedPermissions, ", ")+" (the checks needing them were skipped; see eksdoctor iam-policy)")
+		fmt.Fprintln(w)
 	}
 	for _, ip := range r.InputProblems {
-		fmt.Fprintf(w, "input problem: %s: %s\n", ip.Path, ip.Problem)
+		para(w, width, "input problem: ", ip.Path+": "+ip.Problem)
 	}
-	s := r.Summary
-	fmt.Fprintf(w, "%d checks: %s, %s, %d passed, %d skipped, %d errors", s.Checks,
-		p.paint(fmt.Sprintf("%d failed", s.Fail), color.FgRed), p.paint(fmt.Sprintf("%d warnings", s.Warn), color.FgYellow), s.Pass, s.Skipped, s.Error)
-	if !o.All && s.Pass+s.Skipped > 0 {
-		fmt.Fprint(w, " (--all shows passes and skips)")
+	line := countLine(r.Findings)
+	if !o.All && r.Summary.Pass+r.Summary.Skipped > 0 {
+		line += " (--all shows passes and skips)"
 	}
-	fmt.Fprintln(w)
+	para(w, width, "", line)
 	return nil
 }
 
@@ -226,12 +269,23 @@ func findFinding(fs []checks.Finding, id string) checks.Finding {
 func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 	safe(r, true)
 	t := r.Target
-	fmt.Fprintf(w, "## eksdoctor: why is `%s` not joining `%s`?\n\n", t.InstanceID, t.Cluster)
+	subject, cluster := "the node", "its cluster"
+	if t.InstanceID != "" {
+		subject = "`" + t.InstanceID + "`"
+	}
+	if t.Cluster != "" {
+		cluster = "`" + t.Cluster + "`"
+	}
+	fmt.Fprintf(w, "## eksdoctor: why is %s not joining %s?\n\n", subject, cluster)
 	fmt.Fprintf(w, "- evidence: `%s`", t.Source)
 	if r.CollectedAt != "" {
 		fmt.Fprintf(w, ", collected %s", r.CollectedAt)
 	}
-	fmt.Fprintf(w, "\n- region: %s\n\n", orDash(t.Region))
+	fmt.Fprintf(w, "\n- region: %s\n", orDash(t.Region))
+	for _, warning := range r.Warnings {
+		fmt.Fprintf(w, "- **warning:** %s\n", mdEscape(warning))
+	}
+	fmt.Fprintln(w)
 	switch d := r.Diagnosis; {
 	case d.Verdict == checks.VerdictJoined && d.Node != nil:
 		state := "Ready"
@@ -257,6 +311,9 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 		}
 		fmt.Fprintln(w)
 	}
+	if r.Timeline != nil {
+		timelineMarkdown(w, r.Timeline)
+	}
 	fmt.Fprintf(w, "| Status | Severity | Check | Resource | Message |\n|---|---|---|---|---|\n")
 	for _, f := range r.Findings {
 		if f.Status == checks.StatusPass || f.Status == checks.StatusSkipped {
@@ -275,8 +332,7 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 		}
 		fmt.Fprintf(w, "\n**Fix:** %s\n\n", mdEscape(f.Remediation))
 	}
-	s := r.Summary
-	fmt.Fprintf(w, "_%d checks: %d failed, %d warnings, %d passed, %d skipped, %d errors._\n", s.Checks, s.Fail, s.Warn, s.Pass, s.Skipped, s.Error)
+	fmt.Fprintf(w, "_%s._\n", countLine(r.Findings))
 	return nil
 }
 

@@ -35,7 +35,8 @@ type LogStream struct {
 	// LongLines counts lines longer than the line limit; only their first part was matched.
 	LongLines int64
 	// Components counts, per catalog component (kubelet, nodeadm …), the lines seen that are
-	// that component's: its presence literals and its signatures' lines.
+	// that component's: its presence literals and its signatures' lines (but those of signatures
+	// that only mark a milestone).
 	Components map[string]int64
 }
 

@@ -238,8 +238,8 @@ func validate(sg Signature) error {
 		return fmt.Errorf("no meaning")
 	case !strings.HasPrefix(sg.Source, "https://"):
 		return fmt.Errorf("source must be an https URL of the emitting code or of a public report")
-	case sg.Normal && len(sg.Resolves) == 0:
-		return fmt.Errorf("a normal signature must list the findings it resolves")
+	case sg.Normal && len(sg.Resolves) == 0 && sg.Milestone == "":
+		return fmt.Errorf("a normal signature must list the findings it resolves (or mark a milestone)")
 	case sg.Normal && sg.Finding != "":
 		return fmt.Errorf("a normal signature has no finding")
 	case !sg.Normal && sg.Finding == "":

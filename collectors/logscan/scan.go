@@ -314,7 +314,11 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 		if st.Components == nil {
 			st.Components = map[string]int64{}
 		}
-		st.Components[sg.Component]++
+		if !sg.Normal || len(sg.Resolves) > 0 {
+			// a milestone-only line (the kernel banner) shows no more than that the component
+			// started: it does not make the component's failure lines absent
+			st.Components[sg.Component]++
+		}
 		s.record(i, ln, path, lineNo)
 	})
 }

@@ -573,7 +573,10 @@ func (s *Snapshot) loadAutoScaling(ev *evidence.Evidence) {
 // side. Checks that need an instance skip on it.
 func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 	ev := &evidence.Evidence{CollectedAt: s.CollectedAt()}
-	ev.Target = evidence.Target{Cluster: cluster, ClusterSource: "flag", Source: s.Origin}
+	ev.Target = evidence.Target{Cluster: cluster, Source: s.Origin}
+	if cluster != "" {
+		ev.Target.ClusterSource = "flag" // callers that chose the name otherwise say so
+	}
 	ev.AddGap(evidence.KindNodeLogs, NoNodeLogs)
 	if cluster == "" && s.Manifest != nil {
 		ev.Target.Cluster, ev.Target.ClusterSource = s.Manifest.Cluster, "snapshot manifest"

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/spf13/cobra"
@@ -39,6 +40,8 @@ type AnalyzeOptions struct {
 	As       string
 	Registry *checks.Registry
 	stdin    io.Reader
+	// warnings go on the report (crossCheck).
+	warnings []string
 }
 
 // NewCmdAnalyze builds the analyze command.
@@ -493,6 +496,24 @@ func (o *AnalyzeOptions) damaged(err error, b *bundle.Bundle) error {
 	return codeOnly(ExitInput)
 }
 
+// crossCheckSkew is how far apart a bundle and the snapshot it is cross-checked with may be
+// collected before the report warns that the account may have changed in between.
+const crossCheckSkew = 24 * time.Hour
+
+// warn notes a warning for the report and says it on stderr at once.
+func (o *AnalyzeOptions) warn(msg string) {
+	o.warnings = append(o.warnings, msg)
+	fmt.Fprintf(o.stderr, "eksdoctor: warning: %s\n", msg)
+}
+
+// humanDuration says a duration in days or hours ("3 days", "30 hours").
+func humanDuration(d time.Duration) string {
+	if d >= 72*time.Hour {
+		return fmt.Sprintf("%d days", int(d.Hours()/24))
+	}
+	return fmt.Sprintf("%d hours", int(d.Hours()))
+}
+
 // crossCheck builds the snapshot's evidence for the bundle's instance (or the cluster alone)
 // and puts the node's own configuration, logs and OS on it.
 func (o *AnalyzeOptions) crossCheck(node *evidence.Evidence) (*evidence.Evidence, error) {
@@ -508,11 +529,25 @@ func (o *AnalyzeOptions) crossCheck(node *evidence.Evidence) (*evidence.Evidence
 	if id := node.Target.InstanceID; id != "" {
 		if e, err := snap.Evidence(id, cluster); err == nil {
 			ev = e
+		} else {
+			o.warn(fmt.Sprintf("snapshot %s does not hold instance %s (%v): only the cluster side is cross-checked, and the instance, its network and IAM are not", o.Snapshot, id, err))
 		}
 	}
 	if ev == nil {
 		ev = snap.ClusterEvidence(cluster)
 		ev.Target.InstanceID = node.Target.InstanceID
+	}
+	if o.Cluster == "" && node.Target.Cluster != "" && ev.Target.Cluster == node.Target.Cluster {
+		// the name came from the node, not from a flag
+		ev.Target.ClusterSource = node.Target.ClusterSource
+	}
+	if node.Target.Cluster != "" && ev.Target.Cluster != "" && node.Target.Cluster != ev.Target.Cluster {
+		o.warn(fmt.Sprintf("the node is configured for cluster %s but the snapshot is of cluster %s", node.Target.Cluster, ev.Target.Cluster))
+	}
+	if a, b := node.CollectedAt, snap.CollectedAt(); !a.IsZero() && !b.IsZero() {
+		if gap := a.Sub(b).Abs(); gap > crossCheckSkew {
+			o.warn(fmt.Sprintf("the bundle (logs up to %s) and the snapshot (collected %s) are %s apart: the account may have changed in between", a.UTC().Format(time.RFC3339), b.UTC().Format(time.RFC3339), humanDuration(gap)))
+		}
 	}
 	for _, k := range []evidence.Kind{evidence.KindNodeLogs, evidence.KindNodeOS, evidence.KindBootstrap} {
 		if node.Have(k) {
@@ -535,13 +570,13 @@ func (o *AnalyzeOptions) snapshotInput(p string, reg *checks.Registry, selected 
 	if err != nil {
 		return inputErr("cannot read snapshot %s: %v", p, err)
 	}
-	fmt.Fprintf(o.stderr, "eksdoctor: read %s as a snapshot of AWS CLI / kubectl outputs (%d instance(s))\n", p, len(snap.InstanceIDs()))
+	fmt.Fprintf(o.stderr, "eksdoctor: read %s as a snapshot of AWS CLI / kubectl outputs (%s)\n", p, nOf(len(snap.InstanceIDs()), "instance", "instances"))
 	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions, Snapshot: p, Cluster: o.Cluster, Registry: reg}
 	return w.RunAll()
 }
 
 func (o *AnalyzeOptions) renderOne(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem) error {
-	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions}
+	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions, warnings: o.warnings}
 	return w.render(reg, selected, ev, problems, nil)
 }
 

@@ -48,10 +48,10 @@ written, unless a publication failed.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
-	pf.BoolVar(&g.NoColor, "no-color", false, "disable colours (also off when NO_COLOR is set or stdout is not a terminal)")
+	pf.BoolVar(&g.NoColor, "no-color", false, "disable colours (also off when NO_COLOR is set, TERM=dumb or stdout is not a terminal)")
 	pf.BoolVar(&g.ExitZero, "exit-zero", false, "exit 0 whenever a report was written (for jobs that only report)")
 	pf.StringSliceVar(&g.Checks, "checks", nil, "run only these checks: IDs or area.* patterns, comma-separated")
-	pf.BoolVar(&g.All, "all", false, "table output: also show passing and skipped findings")
+	pf.BoolVar(&g.All, "all", false, "table output: also show passing and skipped findings, and each missing evidence kind")
 	root.AddCommand(NewCmdWhyNotJoining(g), NewCmdAnalyze(g), NewCmdScan(g), NewCmdCollect(g), NewCmdIAMPolicy(g), NewCmdChecks(g), NewCmdExplain(g), NewCmdVersion(g), newCmdGenDocs(g))
 	strictCompletion(root)
 	return root
@@ -83,9 +83,10 @@ func (g *GlobalOptions) addOutputFlag(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&g.Output, "output", "o", "table", "output format: table, json or markdown")
 }
 
-// useColor decides colour for the table output.
+// useColor decides colour for the table output: off with --no-color, NO_COLOR, TERM=dumb, or
+// when stdout is not a terminal.
 func (g *GlobalOptions) useColor() bool {
-	if g.NoColor || os.Getenv("NO_COLOR") != "" {
+	if g.NoColor || os.Getenv("NO_COLOR") != "" || dumbTerminal() {
 		return false
 	}
 	f, ok := g.stdout.(*os.File)

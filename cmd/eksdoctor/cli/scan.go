@@ -184,6 +184,14 @@ func (o *ScanOptions) Run() error {
 		return inputErr("%s", g.Reason)
 	}
 	fleet, partial, err := diagnoseFleet(snap, cev.Target.Cluster, reg, selected, denied)
+	if fleet != nil && o.Cluster == "" {
+		// the cluster came from the snapshot, not from a flag: say so in every instance's report
+		for _, r := range fleet.Instances {
+			if r.Target.ClusterSource == "flag" {
+				r.Target.ClusterSource = cev.Target.ClusterSource
+			}
+		}
+	}
 	var ee *ExitError
 	inconclusive := false
 	if errors.As(err, &ee) && (ee.Code == ExitNothingChecked || ee.Code == ExitPartial) {
@@ -242,7 +250,7 @@ func (o *ScanOptions) Run() error {
 			_, err = o.stdout.Write(b)
 		}
 	default:
-		err = report.ScanText(o.stdout, s, report.TextOptions{Color: o.useColor()})
+		err = report.ScanText(o.stdout, s, o.textOptions())
 	}
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)

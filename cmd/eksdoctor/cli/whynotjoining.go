@@ -26,6 +26,8 @@ type WhyNotJoiningOptions struct {
 	AllPending bool
 	// Registry defaults to checks.Default().
 	Registry *checks.Registry
+	// warnings are put on the report (a bundle cross-checked with a snapshot that does not fit).
+	warnings []string
 }
 
 // NewCmdWhyNotJoining builds the why-not-joining command.
@@ -127,6 +129,7 @@ func snapshotProblems(snap *snapshot.Snapshot) []report.InputProblem {
 func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Check, ev *evidence.Evidence, problems []report.InputProblem, denied []string) error {
 	metas := reg.Metas()
 	r := diagnose(reg, selected, ev, problems, denied)
+	r.Warnings = append(r.Warnings, o.warnings...)
 	partial := len(r.DeniedPermissions) > 0
 	var err error
 	switch o.Output {
@@ -135,7 +138,7 @@ func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Ch
 	case "markdown", "md":
 		err = report.Markdown(o.stdout, r, metas)
 	default:
-		err = report.Text(o.stdout, r, metas, report.TextOptions{Color: o.useColor(), All: o.All})
+		err = report.Text(o.stdout, r, metas, o.textOptions())
 	}
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
@@ -228,7 +231,7 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 	case "markdown", "md":
 		err = report.FleetMarkdown(o.stdout, fleet)
 	default:
-		err = report.FleetText(o.stdout, fleet, report.TextOptions{Color: o.useColor()})
+		err = report.FleetText(o.stdout, fleet, o.textOptions())
 	}
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
