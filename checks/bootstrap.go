@@ -230,7 +230,7 @@ func bootstrapChecks() []Check {
 				if len(missing) > 0 {
 					return one(fail(ev.Target.InstanceID, fmt.Sprintf("private cluster, but the user data omits the %s, so the node must reach the EKS API to call DescribeCluster", strings.Join(missing, " and ")), it))
 				}
-				if len(b.ClusterDNS) == 0 && b.Unresolved["clusterDNS"] == "" && b.Format == evidence.FormatBootstrapSh {
+				if len(b.ClusterDNS) == 0 && b.Unresolved["clusterDNS"] == "" && b.ServiceCIDR == "" && b.Format == evidence.FormatBootstrapSh {
 					return one(warn(ev.Target.InstanceID, "private cluster, but the user data omits --dns-cluster-ip, so bootstrap.sh guesses it from the VPC CIDR", it))
 				}
 				return one(pass(ev.Target.InstanceID, "user data carries the endpoint and CA", it))

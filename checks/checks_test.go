@@ -316,6 +316,14 @@ func TestChecks(t *testing.T) {
 			ev.Cluster.EndpointPublicAccess = false
 			ev.Bootstrap.ClusterDNS = nil
 		}, StatusWarn, "--dns-cluster-ip"},
+		// bootstrap.sh derives the DNS IP from --service-ipv4-cidr (${SERVICE_IPV4_CIDR%.*}.10)
+		// instead of guessing it (amazon-eks-ami templates/al2/runtime/bootstrap.sh).
+		{"bootstrap.private-cluster-args", "private no dns but service cidr", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.EndpointPublicAccess = false
+			ev.Bootstrap.ClusterDNS = nil
+			ev.Bootstrap.ServiceCIDR = "172.20.0.0/16"
+		}, StatusPass, ""},
 		{"bootstrap.private-cluster-args", "private complete", func(ev *evidence.Evidence) {
 			makeSelfManagedAL2(ev)
 			ev.Cluster.EndpointPublicAccess = false

@@ -70,3 +70,24 @@ func systemdSplit(s string) []string {
 	}
 	return out
 }
+
+// endpointAndCATogether applies bootstrap.sh's rule that --apiserver-endpoint and
+// --b64-cluster-ca count only together: when either is empty the script calls
+// "aws eks describe-cluster" and overwrites both with the cluster's values, so a lone value
+// is not what the node uses. Values from variables unresolved here may be set at run time and
+// are left alone. Source: amazon-eks-ami templates/al2/runtime/bootstrap.sh
+// ("--b64-cluster-ca or --apiserver-endpoint is not defined, describing cluster...").
+func (d *decoder) endpointAndCATogether(part string, line int) {
+	c := d.cfg
+	if c.Unresolved["apiServerEndpoint"] != "" || c.Unresolved["certificateAuthority"] != "" {
+		return
+	}
+	switch {
+	case c.APIServerEndpoint != "" && c.CertificateAuthority == "":
+		d.issue(evidence.IssueWarning, part, line, "bootstrap.sh is given --apiserver-endpoint %s without --b64-cluster-ca; it then calls DescribeCluster and uses the cluster's endpoint and CA, ignoring this one", c.APIServerEndpoint)
+		c.APIServerEndpoint = ""
+	case c.CertificateAuthority != "" && c.APIServerEndpoint == "":
+		d.issue(evidence.IssueWarning, part, line, "bootstrap.sh is given --b64-cluster-ca without --apiserver-endpoint; it then calls DescribeCluster and uses the cluster's endpoint and CA, ignoring this one")
+		c.CertificateAuthority = ""
+	}
+}

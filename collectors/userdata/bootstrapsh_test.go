@@ -148,3 +148,26 @@ func TestBootstrapShKubeletExtraArgsUnquoted(t *testing.T) {
 		t.Errorf("want an issue naming the stray --register-with-taints, got:\n%s", issuesOf(c))
 	}
 }
+
+// Rule: bootstrap.sh uses --apiserver-endpoint and --b64-cluster-ca only together
+// (`if [[ -z "${B64_CLUSTER_CA}" ]] || [[ -z "${APISERVER_ENDPOINT}" ]]` then
+// `aws eks describe-cluster`, whose result overwrites both); one without the other is
+// discarded in favour of the cluster's values.
+func TestBootstrapShEndpointWithoutCAIsReplacedByDescribeCluster(t *testing.T) {
+	c := Decode(bootstrapScript("--apiserver-endpoint https://old.eks.amazonaws.com my-cluster"))
+	if c.APIServerEndpoint != "" {
+		t.Errorf("endpoint = %q, want none: bootstrap.sh takes the endpoint from DescribeCluster", c.APIServerEndpoint)
+	}
+	if !strings.Contains(issuesOf(c), "https://old.eks.amazonaws.com") || !strings.Contains(issuesOf(c), "DescribeCluster") {
+		t.Errorf("want a warning quoting the ignored endpoint, got:\n%s", issuesOf(c))
+	}
+	c = Decode(bootstrapScript("--b64-cluster-ca QUJD my-cluster"))
+	if c.CertificateAuthority != "" || !strings.Contains(issuesOf(c), "--b64-cluster-ca") {
+		t.Errorf("ca = %q, issues:\n%s", c.CertificateAuthority, issuesOf(c))
+	}
+	// a value from an unresolved variable may be set at run time: keep it and say nothing
+	c = Decode([]byte("#!/bin/bash\n/etc/eks/bootstrap.sh --apiserver-endpoint https://x.eks.amazonaws.com --b64-cluster-ca \"$CA\" my-cluster\n"))
+	if c.APIServerEndpoint != "https://x.eks.amazonaws.com" || strings.Contains(issuesOf(c), "DescribeCluster") {
+		t.Errorf("unresolved CA: endpoint %q issues:\n%s", c.APIServerEndpoint, issuesOf(c))
+	}
+}

@@ -761,6 +761,7 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 	if v, ok := opts["--b64-cluster-ca"]; ok && !unres("certificateAuthority", v, "--b64-cluster-ca") {
 		d.cfg.CertificateAuthority = v.s
 	}
+	d.endpointAndCATogether(part, line)
 	if v, ok := opts["--dns-cluster-ip"]; ok && !unres("clusterDNS", v, "--dns-cluster-ip") {
 		for _, ip := range strings.Split(v.s, ",") {
 			if ip = strings.TrimSpace(ip); ip != "" {
