@@ -1,7 +1,8 @@
 // Package awsauth parses the kube-system/aws-auth ConfigMap the way EKS's aws-iam-authenticator
 // does (pkg/mapper/configmap ParseMap): each of mapRoles, mapUsers and mapAccounts is YAML,
 // converted to JSON and decoded with encoding/json, so field names match case-insensitively,
-// unknown fields are silently ignored, and an error in one key leaves the others usable.
+// unknown fields are silently ignored, and an error in one key leaves the others usable; entries
+// that RoleMapping.Validate or UserMapping.Validate (pkg/config/mapper.go) reject are not loaded.
 // Everything the authenticator would reject or silently ignore is reported as a problem.
 package awsauth
 
@@ -32,7 +33,7 @@ func Parse(data map[string]string) *evidence.AWSAuth {
 		case "mapRoles", "mapUsers", "mapAccounts":
 		default:
 			if strings.EqualFold(k, "mapRoles") || strings.EqualFold(k, "mapUsers") || strings.EqualFold(k, "mapAccounts") || strings.EqualFold(k, "map_roles") {
-				a.Problems = append(a.Problems, evidence.AuthProblem{Key: k, Message: fmt.Sprintf("data key %q is ignored: the authenticator reads only mapRoles, mapUsers and mapAccounts (case-sensitive)", k)})
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: k, Message: fmt.Sprintf("data key %q is ignored, so it maps nothing: the authenticator reads only mapRoles, mapUsers and mapAccounts (case-sensitive)", k)})
 			}
 		}
 	}

@@ -28,7 +28,7 @@ func TestUpstreamDataKeysAreCaseSensitive(t *testing.T) {
 	if len(a.Roles) != 0 {
 		t.Errorf("roles = %+v, want none", a.Roles)
 	}
-	if len(a.Problems) != 1 || a.Problems[0].Key != "maproles" || !strings.Contains(a.Problems[0].Message, `"maproles"`) {
+	if len(a.Problems) != 1 || a.Problems[0].Key != "maproles" || !strings.Contains(a.Problems[0].Message, `"maproles" is ignored, so it maps nothing`) {
 		t.Errorf("problems:\n%s", problems(a))
 	}
 }

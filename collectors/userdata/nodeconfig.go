@@ -192,8 +192,16 @@ func (d *decoder) mergeNodeConfigs() {
 	}
 	kcfg := map[string]any{}
 	var flags []string
+	var outpost *bool
+	clusterID := ""
 	for _, nc := range d.nodeConfigs {
 		c := nc.Spec.Cluster
+		if c.EnableOutpost != nil {
+			outpost = c.EnableOutpost
+		}
+		if c.ID != "" {
+			clusterID = c.ID
+		}
 		if c.Name != "" {
 			d.cfg.ClusterName = c.Name
 		}
@@ -210,6 +218,10 @@ func (d *decoder) mergeNodeConfigs() {
 			kcfg[k] = v
 		}
 		flags = append(flags, nc.Spec.Kubelet.Flags...)
+	}
+	if outpost != nil && *outpost && clusterID == "" {
+		// nodeadm/internal/api/validation.go ValidateNodeConfig
+		d.issue(evidence.IssueError, "NodeConfig", 0, "spec.cluster.enableOutpost is true but no part sets spec.cluster.id; nodeadm init fails validation with 'cluster ID must be provided for outposts'")
 	}
 	d.cfg.ContainerRuntime = "containerd"
 	if v, ok := kcfg["clusterDNS"]; ok {

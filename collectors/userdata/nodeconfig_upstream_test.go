@@ -94,3 +94,19 @@ func TestNodeConfigInNestedMultipartIsIgnored(t *testing.T) {
 		t.Errorf("want an error about the nested part, got:\n%s", issuesOf(c))
 	}
 }
+
+// Rule (validation.go ValidateNodeConfig, on the merged configuration): with
+// spec.cluster.enableOutpost true, spec.cluster.id is required ("cluster ID must be provided
+// for outposts"); the id may come from another part.
+func TestNodeConfigOutpostNeedsClusterID(t *testing.T) {
+	outpost := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    enableOutpost: true\n"
+	c := Decode(mimeNodeConfig(ncCluster, outpost))
+	if !strings.Contains(strings.Join(errorsOf(c), "\n"), "spec.cluster.id") {
+		t.Errorf("want an error about spec.cluster.id, got:\n%s", issuesOf(c))
+	}
+	withID := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    id: 0123abcd-0000-1111-2222-333344445555\n"
+	c = Decode(mimeNodeConfig(ncCluster, outpost, withID))
+	if e := errorsOf(c); len(e) != 0 {
+		t.Errorf("id in a later part: unexpected errors %v", e)
+	}
+}
