@@ -171,3 +171,16 @@ func TestBootstrapShEndpointWithoutCAIsReplacedByDescribeCluster(t *testing.T) {
 		t.Errorf("unresolved CA: endpoint %q issues:\n%s", c.APIServerEndpoint, issuesOf(c))
 	}
 }
+
+// Rule: -h and --help are the only options without a value (`-h | --help) print_help; exit 1`),
+// so the script stops there; as the value of another option they are just that value.
+func TestBootstrapShHelpTakesNoValue(t *testing.T) {
+	c := Decode(bootstrapScript("my-cluster --help"))
+	if !strings.Contains(strings.Join(errorsOf(c), "\n"), "prints its help and exits 1") {
+		t.Errorf("--help: issues:\n%s", issuesOf(c))
+	}
+	c = Decode(bootstrapScript("--kubelet-extra-args -h my-cluster"))
+	if strings.Contains(issuesOf(c), "prints its help") || c.ClusterName != "my-cluster" {
+		t.Errorf("-h as a value: cluster %q issues:\n%s", c.ClusterName, issuesOf(c))
+	}
+}
