@@ -230,7 +230,7 @@ func bootstrapChecks() []Check {
 				if len(missing) > 0 {
 					return one(fail(ev.Target.InstanceID, fmt.Sprintf("private cluster, but the user data omits the %s, so the node must reach the EKS API to call DescribeCluster", strings.Join(missing, " and ")), it))
 				}
-				if len(b.ClusterDNS) == 0 && b.Unresolved["clusterDNS"] == "" && b.Format == evidence.FormatBootstrapSh {
+				if len(b.ClusterDNS) == 0 && b.Unresolved["clusterDNS"] == "" && b.ServiceCIDR == "" && b.Format == evidence.FormatBootstrapSh {
 					return one(warn(ev.Target.InstanceID, "private cluster, but the user data omits --dns-cluster-ip, so bootstrap.sh guesses it from the VPC CIDR", it))
 				}
 				return one(pass(ev.Target.InstanceID, "user data carries the endpoint and CA", it))
@@ -352,6 +352,9 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 			return one(fail(ev.Target.InstanceID, fmt.Sprintf("NodeConfig spec.cluster.cidr %s is not the cluster's service CIDR %s", b.ServiceCIDR, cidr),
 				bootstrapItem(ev, "spec.cluster.cidr %s", b.ServiceCIDR), item(ev.Source(evidence.KindCluster), "kubernetesNetworkConfig.serviceIpv4Cidr %s", cidr)))
 		}
+	case b.Format == evidence.FormatBootstrapSh && b.APIServerEndpoint != "" && b.CertificateAuthority != "" && b.ServiceCIDR != "":
+		// bootstrap.sh skips DescribeCluster and takes ${SERVICE_IPV4_CIDR%.*}.10.
+		dns, from = bootstrapShDNS(b.ServiceCIDR), "derived by bootstrap.sh from --service-ipv4-cidr "+b.ServiceCIDR
 	case b.Format == evidence.FormatBootstrapSh && b.APIServerEndpoint != "" && b.CertificateAuthority != "" && ev.Instance != nil:
 		// bootstrap.sh skips DescribeCluster and guesses from the primary interface's address.
 		dns, from = "10.100.0.10", "guessed by bootstrap.sh (node address not in 10.0.0.0/8)"
@@ -377,4 +380,13 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 		return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is outside the service CIDR %s; kube-dns is %s", dns, from, cidr, dotTen(cidr)), it))
 	}
 	return one(pass(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s is inside %s", dns, cidr), it))
+}
+
+// bootstrapShDNS is bootstrap.sh's DNS_CLUSTER_IP=${SERVICE_IPV4_CIDR%.*}.10: the text up to
+// the last dot of the CIDR, then ".10" (amazon-eks-ami templates/al2/runtime/bootstrap.sh).
+func bootstrapShDNS(cidr string) string {
+	if i := strings.LastIndexByte(cidr, '.'); i >= 0 {
+		return cidr[:i] + ".10"
+	}
+	return cidr + ".10"
 }

@@ -316,6 +316,14 @@ func TestChecks(t *testing.T) {
 			ev.Cluster.EndpointPublicAccess = false
 			ev.Bootstrap.ClusterDNS = nil
 		}, StatusWarn, "--dns-cluster-ip"},
+		// bootstrap.sh derives the DNS IP from --service-ipv4-cidr (${SERVICE_IPV4_CIDR%.*}.10)
+		// instead of guessing it (amazon-eks-ami templates/al2/runtime/bootstrap.sh).
+		{"bootstrap.private-cluster-args", "private no dns but service cidr", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.EndpointPublicAccess = false
+			ev.Bootstrap.ClusterDNS = nil
+			ev.Bootstrap.ServiceCIDR = "172.20.0.0/16"
+		}, StatusPass, ""},
 		{"bootstrap.private-cluster-args", "private complete", func(ev *evidence.Evidence) {
 			makeSelfManagedAL2(ev)
 			ev.Cluster.EndpointPublicAccess = false
@@ -334,6 +342,22 @@ func TestChecks(t *testing.T) {
 			ev.Bootstrap.ClusterDNS = nil
 			ev.Cluster.ServiceIPv4CIDR = "10.100.0.0/16"
 		}, StatusFail, "guessed by bootstrap.sh"},
+		// bootstrap.sh (amazon-eks-ami templates/al2/runtime/bootstrap.sh) sets
+		// DNS_CLUSTER_IP=${SERVICE_IPV4_CIDR%.*}.10 when --service-ipv4-cidr is given with
+		// --apiserver-endpoint and --b64-cluster-ca, instead of guessing from the node address.
+		{"bootstrap.dns-ip", "bootstrap.sh --service-ipv4-cidr", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Bootstrap.ClusterDNS = nil
+			ev.Cluster.ServiceIPv4CIDR = "10.100.0.0/16"
+			ev.KubeDNS = nil
+			ev.Bootstrap.ServiceCIDR = "10.100.0.0/16"
+		}, StatusPass, "10.100.0.10"},
+		{"bootstrap.dns-ip", "bootstrap.sh wrong --service-ipv4-cidr", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Bootstrap.ClusterDNS = nil
+			ev.Cluster.ServiceIPv4CIDR = "10.100.0.0/16"
+			ev.Bootstrap.ServiceCIDR = "192.168.0.0/16"
+		}, StatusFail, "derived by bootstrap.sh from --service-ipv4-cidr 192.168.0.0/16"},
 		{"bootstrap.dns-ip", "ok", nil, StatusPass, ""},
 		{"bootstrap.dns-ip", "ipv6 cluster", func(ev *evidence.Evidence) { ev.Cluster.ServiceIPv4CIDR = "" }, StatusSkipped, "not applicable"},
 		{"bootstrap.max-pods", "too many", func(ev *evidence.Evidence) { ev.Bootstrap.MaxPods = intp(110) }, StatusFail, "above the 29"},

@@ -1,7 +1,8 @@
 // Package awsauth parses the kube-system/aws-auth ConfigMap the way EKS's aws-iam-authenticator
 // does (pkg/mapper/configmap ParseMap): each of mapRoles, mapUsers and mapAccounts is YAML,
 // converted to JSON and decoded with encoding/json, so field names match case-insensitively,
-// unknown fields are silently ignored, and an error in one key leaves the others usable.
+// unknown fields are silently ignored, and an error in one key leaves the others usable; entries
+// that RoleMapping.Validate or UserMapping.Validate (pkg/config/mapper.go) reject are not loaded.
 // Everything the authenticator would reject or silently ignore is reported as a problem.
 package awsauth
 
@@ -32,7 +33,7 @@ func Parse(data map[string]string) *evidence.AWSAuth {
 		case "mapRoles", "mapUsers", "mapAccounts":
 		default:
 			if strings.EqualFold(k, "mapRoles") || strings.EqualFold(k, "mapUsers") || strings.EqualFold(k, "mapAccounts") || strings.EqualFold(k, "map_roles") {
-				a.Problems = append(a.Problems, evidence.AuthProblem{Key: k, Message: fmt.Sprintf("data key %q is ignored: the authenticator reads only mapRoles, mapUsers and mapAccounts (case-sensitive)", k)})
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: k, Message: fmt.Sprintf("data key %q is ignored, so it maps nothing: the authenticator reads only mapRoles, mapUsers and mapAccounts (case-sensitive)", k)})
 			}
 		}
 	}
@@ -47,9 +48,16 @@ func Parse(data map[string]string) *evidence.AWSAuth {
 			if err := json.Unmarshal(entry, &rm); err != nil {
 				a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapRoles", Message: fmt.Sprintf("entry %d does not decode: %v", i+1, err)})
 			}
+			// RoleMapping.Validate: exactly one of rolearn and sso; a rejected entry is not loaded.
 			if rm.RoleArn == "" && rm.SSO == nil {
-				a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapRoles", Message: fmt.Sprintf("entry %d has no rolearn; it can never match a role", i+1)})
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapRoles", Message: fmt.Sprintf("entry %d has no rolearn; the authenticator rejects it (one of rolearn or sso must be supplied) and loads nothing from it", i+1)})
+				continue
 			}
+			if rm.RoleArn != "" && rm.SSO != nil {
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapRoles", Message: fmt.Sprintf("entry %d has both rolearn and sso; the authenticator rejects it (only one of rolearn or sso can be supplied), so %s is not mapped by it", i+1, rm.RoleArn)})
+				continue
+			}
+			checkTemplates(a, "mapRoles", i, rm.Username, rm.Groups)
 			a.Roles = append(a.Roles, evidence.RoleMapping{RoleArn: strings.TrimSpace(rm.RoleArn), Username: rm.Username, Groups: rm.Groups, Index: i})
 		}
 	}
@@ -63,6 +71,12 @@ func Parse(data map[string]string) *evidence.AWSAuth {
 			if err := json.Unmarshal(entry, &um); err != nil {
 				a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapUsers", Message: fmt.Sprintf("entry %d does not decode: %v", i+1, err)})
 			}
+			// UserMapping.Validate: userarn is required; a rejected entry is not loaded.
+			if um.UserArn == "" {
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: "mapUsers", Message: fmt.Sprintf("entry %d has no userarn; the authenticator rejects it and loads nothing from it", i+1)})
+				continue
+			}
+			checkTemplates(a, "mapUsers", i, um.Username, um.Groups)
 			a.Users = append(a.Users, evidence.UserMapping{UserArn: um.UserArn, Username: um.Username, Groups: um.Groups})
 		}
 	}
@@ -76,10 +90,49 @@ func Parse(data map[string]string) *evidence.AWSAuth {
 	return a
 }
 
-// skippable mirrors the authenticator: an empty value, “ or "" is no mapping at all.
+// skippable mirrors the authenticator's isSkippable: a value that is blank or only a pair of
+// backquotes, double quotes or single quotes is no mapping at all.
 func skippable(v string) bool {
 	t := strings.TrimSpace(v)
-	return t == "" || t == "``" || t == `""`
+	return t == "" || t == "``" || t == `""` || t == "''"
+}
+
+// knownTemplates are the placeholders the authenticator substitutes in usernames and groups
+// (aws-iam-authenticator pkg/server/server.go renderTemplate), by exact, case-sensitive
+// string replacement.
+var knownTemplates = map[string]bool{"{{EC2PrivateDNSName}}": true, "{{AccountID}}": true, "{{SessionName}}": true,
+	"{{SessionNameRaw}}": true, "{{AccessKeyID}}": true}
+
+// checkTemplates records a problem for every {{...}} in a username or group that the
+// authenticator does not substitute: it stays in the Kubernetes name literally.
+func checkTemplates(a *evidence.AWSAuth, key string, i int, username string, groups []string) {
+	for _, v := range append([]string{username}, groups...) {
+		rest := v
+		for {
+			start := strings.Index(rest, "{{")
+			if start < 0 {
+				break
+			}
+			end := strings.Index(rest[start:], "}}")
+			if end < 0 {
+				break
+			}
+			tpl := rest[start : start+end+2]
+			rest = rest[start+end+2:]
+			if !knownTemplates[tpl] {
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Message: fmt.Sprintf("entry %d: %s in %q is not a placeholder the authenticator substitutes (it knows %s, case-sensitive, without blanks); it stays in the name literally", i+1, tpl, v, templateList())})
+			}
+		}
+	}
+}
+
+func templateList() string {
+	out := make([]string, 0, len(knownTemplates))
+	for k := range knownTemplates {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }
 
 // decodeList converts a YAML list to JSON entries, recording YAML errors, duplicate keys (which

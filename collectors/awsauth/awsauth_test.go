@@ -16,7 +16,8 @@ func TestParse(t *testing.T) {
 	}{
 		{"normal", map[string]string{"mapRoles": "- rolearn: arn:aws:iam::111122223333:role/node\n  username: system:node:{{EC2PrivateDNSName}}\n  groups:\n    - system:bootstrappers\n    - system:nodes\n"}, 1, "", "arn:aws:iam::111122223333:role/node", "system:node:{{EC2PrivateDNSName}}"},
 		{"case-insensitive fields", map[string]string{"mapRoles": "- roleARN: arn:aws:iam::1:role/n\n  userName: u\n"}, 1, "", "arn:aws:iam::1:role/n", "u"},
-		{"ignored field", map[string]string{"mapRoles": "- role_arn: arn:aws:iam::1:role/n\n  username: u\n"}, 1, `field "role_arn"`, "", "u"},
+		// the entry then has no rolearn, so RoleMapping.Validate rejects it and nothing is loaded
+		{"ignored field", map[string]string{"mapRoles": "- role_arn: arn:aws:iam::1:role/n\n  username: u\n"}, 0, `field "role_arn"`, "", ""},
 		{"bad yaml", map[string]string{"mapRoles": "- rolearn: a\n username: b\n"}, 0, "not valid YAML", "", ""},
 		{"not a list", map[string]string{"mapRoles": "rolearn: a\nusername: b\n"}, 0, "must be a YAML list", "", ""},
 		{"duplicate key", map[string]string{"mapRoles": "- rolearn: a\n  rolearn: b\n  username: u\n"}, 1, "duplicate key", "b", "u"},

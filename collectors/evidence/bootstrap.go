@@ -40,7 +40,8 @@ type BootstrapConfig struct {
 	CertificateAuthority string
 	// ClusterDNS lists cluster DNS IPs (--dns-cluster-ip, clusterDNS, cluster-dns-ip).
 	ClusterDNS []string
-	// ServiceCIDR is NodeConfig spec.cluster.cidr (nodeadm derives clusterDNS from it).
+	// ServiceCIDR is NodeConfig spec.cluster.cidr or bootstrap.sh --service-ipv4-cidr (nodeadm,
+	// and bootstrap.sh when given the endpoint and CA, derive the cluster DNS IP from it).
 	ServiceCIDR string
 	// MaxPods is the max pods explicitly configured (kubelet flag, NodeConfig maxPods,
 	// Bottlerocket max-pods); nil when left to the default.

@@ -1,10 +1,11 @@
 package userdata
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -31,6 +32,7 @@ func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 		d.issue(evidence.IssueWarning, part, firstLine, "TOML has no [settings] table; Bottlerocket reads settings only under settings.*")
 		return
 	}
+	d.checkBottlerocketSysctl(settings, part, firstLine)
 	k8s, _ := settings["kubernetes"].(map[string]any)
 	if k8s == nil {
 		return
@@ -66,11 +68,8 @@ func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 		n := int(v)
 		d.cfg.MaxPods = &n
 	case string:
-		if n, err := strconv.Atoi(v); err == nil {
-			d.cfg.MaxPods = &n
-		} else {
-			d.issue(evidence.IssueError, part, firstLine, "settings.kubernetes.max-pods %q is not a number", v)
-		}
+		// The model's max_pods is u32: a quoted number is a string, which the API rejects.
+		d.issue(evidence.IssueError, part, firstLine, "settings.kubernetes.max-pods = %q is a string; Bottlerocket's settings model wants an unquoted integer and rejects the settings", v)
 	case nil:
 	default:
 		d.issue(evidence.IssueError, part, firstLine, "settings.kubernetes.max-pods must be an integer, got %v", v)
@@ -82,20 +81,11 @@ func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 		}
 	}
 	if taints, ok := k8s["node-taints"].(map[string]any); ok {
-		keys := make([]string, 0, len(taints))
-		for k := range taints {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			switch v := taints[k].(type) {
-			case string:
-				d.cfg.Taints = append(d.cfg.Taints, k+"="+v)
-			case []any:
-				for _, x := range v {
-					d.cfg.Taints = append(d.cfg.Taints, k+"="+fmt.Sprint(x))
-				}
-			}
+		d.bottlerocketTaints(taints, part, firstLine)
+	}
+	if ca := d.cfg.CertificateAuthority; ca != "" {
+		if _, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(ca), "")); err != nil {
+			d.issue(evidence.IssueError, part, firstLine, "settings.kubernetes.cluster-certificate is not valid base64 (%v); Bottlerocket's settings model (ValidBase64) rejects the settings", err)
 		}
 	}
 	if sm, ok := k8s["standalone-mode"].(bool); ok && sm {
@@ -103,5 +93,65 @@ func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 	}
 	if strings.TrimSpace(d.cfg.CertificateAuthority) != d.cfg.CertificateAuthority {
 		d.cfg.CertificateAuthority = strings.TrimSpace(d.cfg.CertificateAuthority)
+	}
+}
+
+// bottlerocketTaintValue is the model's KUBERNETES_TAINT_VALUE: an optional label-like value
+// (alphanumeric at both ends, . _ - inside, at most 63 characters), a colon, and an effect.
+var bottlerocketTaintValue = regexp.MustCompile(`^([[:alnum:]](([[:alnum:]._-]{0,61})?[[:alnum:]])?)?:[[:alnum:]]{1,253}$`)
+
+// bottlerocketTaints reads settings.kubernetes.node-taints as the settings model does
+// (bottlerocket sources/models/src/de.rs deserialize_node_taints): each key maps to one
+// "value:Effect" string or a non-empty list of them; anything else rejects the settings.
+func (d *decoder) bottlerocketTaints(taints map[string]any, part string, line int) {
+	keys := make([]string, 0, len(taints))
+	for k := range taints {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	add := func(k string, x any) {
+		v, ok := x.(string)
+		if !ok {
+			d.issue(evidence.IssueError, part, line, "settings.kubernetes.node-taints.%s holds %v, not a \"value:Effect\" string; Bottlerocket's settings model rejects the settings", k, x)
+			return
+		}
+		if !bottlerocketTaintValue.MatchString(v) {
+			d.issue(evidence.IssueError, part, line, "settings.kubernetes.node-taints.%s = %q is not \"value:Effect\" (for example \"gpu:NoSchedule\"); Bottlerocket's settings model rejects the settings", k, v)
+			return
+		}
+		d.cfg.Taints = append(d.cfg.Taints, k+"="+v)
+	}
+	for _, k := range keys {
+		switch v := taints[k].(type) {
+		case string:
+			add(k, v)
+		case []any:
+			if len(v) == 0 {
+				d.issue(evidence.IssueError, part, line, "settings.kubernetes.node-taints.%s is an empty list; Bottlerocket's settings model rejects it (\"empty taint value\") and with it the settings", k)
+			}
+			for _, x := range v {
+				add(k, x)
+			}
+		default:
+			d.issue(evidence.IssueError, part, line, "settings.kubernetes.node-taints.%s must be a string or a list of strings, got %v; Bottlerocket's settings model rejects the settings (\"unsupported taint value type\")", k, v)
+		}
+	}
+}
+
+// checkBottlerocketSysctl applies the model's KernelSettings type: settings.kernel.sysctl maps
+// sysctl keys to strings, so an unquoted number or boolean is rejected
+// (bottlerocket sources/models/src/lib.rs, sysctl: HashMap<SysctlKey, String>).
+func (d *decoder) checkBottlerocketSysctl(settings map[string]any, part string, line int) {
+	kernel, _ := settings["kernel"].(map[string]any)
+	sysctl, _ := kernel["sysctl"].(map[string]any)
+	keys := make([]string, 0, len(sysctl))
+	for k := range sysctl {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, ok := sysctl[k].(string); !ok {
+			d.issue(evidence.IssueError, part, line, "settings.kernel.sysctl.%q = %v is not a string; Bottlerocket's settings model takes sysctl values as strings (write \"%v\") and rejects the settings", k, sysctl[k], sysctl[k])
+		}
 	}
 }

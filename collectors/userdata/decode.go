@@ -115,6 +115,9 @@ type decoder struct {
 	// nodeConfigs collects NodeConfig documents in order; merged in finish.
 	nodeConfigs       []nodeConfigDoc
 	sawNodeConfigPart bool
+	// mimeNesting counts the multipart documents being read around the current part (1 for the
+	// parts of the top-level document).
+	mimeNesting int
 	// eksctlEnv is true when an eksctl kubelet.env file was found.
 	eksctlEnv bool
 	// sh expands shell words against env within the expansion budget.

@@ -95,7 +95,8 @@ func TestHostileExpansionStepBudget(t *testing.T) {
 func TestHostileExpansionBudgetKeepsRealScripts(t *testing.T) {
 	// A real script: the CA repeated a few times through variables stays resolved.
 	ca := strings.Repeat("QUJD", 400)
-	s := "#!/bin/bash\nCA=" + ca + "\nX=$CA$CA$CA$CA\n/etc/eks/bootstrap.sh prod --b64-cluster-ca \"$CA\"\n"
+	// (with the endpoint: bootstrap.sh ignores a lone --b64-cluster-ca)
+	s := "#!/bin/bash\nCA=" + ca + "\nX=$CA$CA$CA$CA\n/etc/eks/bootstrap.sh prod --apiserver-endpoint https://x.eks.amazonaws.com --b64-cluster-ca \"$CA\"\n"
 	c := Decode([]byte(s))
 	if budgetIssue(c) != nil || c.CertificateAuthority != ca {
 		t.Fatalf("real script hit the budget: issues=%+v ca=%d bytes", c.Issues, len(c.CertificateAuthority))

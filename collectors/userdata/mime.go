@@ -48,6 +48,8 @@ func (d *decoder) handleMIME(text []byte, part string, firstLine, depth int) {
 	}
 	d.cfg.Parts = append(d.cfg.Parts, describe(part, mediaType))
 	d.checkBoundaries(string(body), boundary, part, bodyLine)
+	d.mimeNesting++
+	defer func() { d.mimeNesting-- }()
 
 	for i, p := range splitParts(string(body), boundary, bodyLine) {
 		name := fmt.Sprintf("part %d", i+1)
@@ -91,6 +93,19 @@ func (d *decoder) handleMIME(text []byte, part string, firstLine, depth int) {
 		if ptype != "application/node.eks.aws" && !strings.HasPrefix(ptype, "multipart/") && looksLikeNodeConfig(strings.TrimSpace(string(content))) {
 			d.issue(evidence.IssueError, name, p.line, "part holds a NodeConfig but its Content-Type is %q; nodeadm reads NodeConfig only from parts of type application/node.eks.aws, so it is ignored", ptype)
 			d.cfg.Parts = append(d.cfg.Parts, describe(name, ptype))
+			continue
+		}
+		if ptype == "application/node.eks.aws" && d.mimeNesting > 1 {
+			// nodeadm's ParseMultipart reads the parts of the top-level multipart document
+			// only (amazon-eks-ami nodeadm/internal/configprovider/mime.go).
+			d.issue(evidence.IssueError, name, p.line, "NodeConfig part is inside a nested multipart part; nodeadm reads only the parts of the top-level multipart document, so it never sees this NodeConfig")
+			d.cfg.Parts = append(d.cfg.Parts, describe(name, ptype))
+			continue
+		}
+		if strings.HasPrefix(ptype, "multipart/") {
+			// A nested multipart body needs its Content-Type (boundary) to be split again.
+			content = append([]byte("Content-Type: "+p.header.Get("Content-Type")+"\n\n"), content...)
+			d.handle(content, name, ptype, p.bodyLine-2, depth+1)
 			continue
 		}
 		d.handle(content, name, ptype, p.bodyLine, depth+1)

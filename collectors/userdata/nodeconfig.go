@@ -1,7 +1,6 @@
 package userdata
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -72,7 +72,15 @@ func stripComments(s string) string {
 	return b.String()
 }
 
-// handleNodeConfig reads one application/node.eks.aws part (one or several YAML documents).
+// nodeConfigVersion is the only apiVersion nodeadm's scheme registers
+// (amazon-eks-ami nodeadm/internal/api/bridge/scheme.go: v1alpha1.AddToScheme).
+const nodeConfigVersion = "node.eks.aws/v1alpha1"
+
+// handleNodeConfig reads one application/node.eks.aws part (or a whole user data that is a
+// NodeConfig) as nodeadm's DecodeNodeConfig does (amazon-eks-ami
+// nodeadm/internal/api/bridge/decode.go): apimachinery's YAML serializer converts only the
+// first YAML document to JSON, reads apiVersion and kind case-insensitively, and decodes the
+// object with case-sensitive field names, ignoring unknown ones.
 func (d *decoder) handleNodeConfig(s, part string, firstLine int) {
 	d.cfg.Parts = append(d.cfg.Parts, describe(part, "NodeConfig"))
 	d.addFormat(evidence.FormatNodeConfig)
@@ -80,31 +88,54 @@ func (d *decoder) handleNodeConfig(s, part string, firstLine int) {
 	if base == 0 {
 		base = 1
 	}
+	if firstYAMLDocumentEmpty(s) {
+		d.issue(evidence.IssueError, part, base, "the first YAML document of the NodeConfig is empty (two --- lines before any content); nodeadm decodes only the first document and fails with 'Object Kind is missing'")
+		return
+	}
 	docs, lines := yamlDocs(s)
+	read := false
 	for k, doc := range docs {
 		line := base + lines[k] - 1
 		if strings.TrimSpace(stripComments(doc)) == "" {
 			continue
 		}
+		if read {
+			d.issue(evidence.IssueWarning, part, line, "nodeadm decodes only the first YAML document of a part; this document and any after it are ignored (put each NodeConfig in its own application/node.eks.aws MIME part)")
+			break
+		}
+		read = true
 		js, err := yaml.YAMLToJSON([]byte(doc))
 		if err != nil {
 			d.issue(evidence.IssueError, part, line+yamlErrLine(err)-1, "NodeConfig YAML does not parse: %v", err)
 			continue
 		}
-		var nc nodeConfigDoc
-		if err := json.Unmarshal(js, &nc); err != nil {
+		// apiVersion and kind: apimachinery's SimpleMetaFactory.Interpret (encoding/json,
+		// case-insensitive keys).
+		var tm struct {
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
+		}
+		if err := json.Unmarshal(js, &tm); err != nil {
 			d.issue(evidence.IssueError, part, line, "NodeConfig does not decode (nodeadm rejects it): %v", err)
 			continue
 		}
-		if nc.Kind != "NodeConfig" || !strings.HasPrefix(nc.APIVersion, "node.eks.aws/") {
-			d.issue(evidence.IssueError, part, line, "document has apiVersion %q kind %q; nodeadm expects apiVersion node.eks.aws/v1alpha1 kind NodeConfig", nc.APIVersion, nc.Kind)
+		if tm.Kind != "NodeConfig" || tm.APIVersion != nodeConfigVersion {
+			d.issue(evidence.IssueError, part, line, "document has apiVersion %q kind %q; nodeadm decodes only apiVersion %s kind NodeConfig and rejects the user data", tm.APIVersion, tm.Kind, nodeConfigVersion)
 			continue
 		}
-		strict := json.NewDecoder(bytes.NewReader(js))
-		strict.DisallowUnknownFields()
-		var probe nodeConfigDoc
-		if err := strict.Decode(&probe); err != nil && strings.Contains(err.Error(), "unknown field") {
-			d.issue(evidence.IssueWarning, part, line, "NodeConfig has a field nodeadm does not know and ignores: %v", strings.TrimPrefix(err.Error(), "json: "))
+		var nc nodeConfigDoc
+		strictErrs, err := kjson.UnmarshalStrict(js, &nc, kjson.DisallowUnknownFields)
+		if err != nil {
+			d.issue(evidence.IssueError, part, line, "NodeConfig does not decode (nodeadm rejects it): %v", strings.TrimPrefix(err.Error(), "json: "))
+			continue
+		}
+		nc.APIVersion, nc.Kind = tm.APIVersion, tm.Kind
+		for _, e := range strictErrs {
+			msg := strings.TrimPrefix(e.Error(), "json: ")
+			if f := strings.ToLower(msg); f == `unknown field "apiversion"` || f == `unknown field "kind"` {
+				continue // read case-insensitively above
+			}
+			d.issue(evidence.IssueWarning, part, line, "NodeConfig has a field nodeadm does not know and ignores (field names are case-sensitive): %v", msg)
 		}
 		if ca := nc.Spec.Cluster.CertificateAuthority; ca != "" {
 			if _, err := base64.StdEncoding.DecodeString(strings.TrimSpace(ca)); err != nil {
@@ -116,6 +147,26 @@ func (d *decoder) handleNodeConfig(s, part string, firstLine int) {
 	if len(d.nodeConfigs) > 0 {
 		d.cfg.CallsBootstrap = true
 	}
+}
+
+// firstYAMLDocumentEmpty reports whether the text's first YAML document is explicit and empty:
+// a second "---" line comes before any content (comments and blank lines are not content).
+func firstYAMLDocumentEmpty(s string) bool {
+	markers := 0
+	for _, l := range strings.Split(s, "\n") {
+		t := strings.TrimRight(l, " \t\r")
+		switch {
+		case t == "---":
+			markers++
+			if markers == 2 {
+				return true
+			}
+		case strings.TrimSpace(t) == "" || strings.HasPrefix(strings.TrimSpace(t), "#"):
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 func yamlErrLine(err error) int {
@@ -141,8 +192,16 @@ func (d *decoder) mergeNodeConfigs() {
 	}
 	kcfg := map[string]any{}
 	var flags []string
+	var outpost *bool
+	clusterID := ""
 	for _, nc := range d.nodeConfigs {
 		c := nc.Spec.Cluster
+		if c.EnableOutpost != nil {
+			outpost = c.EnableOutpost
+		}
+		if c.ID != "" {
+			clusterID = c.ID
+		}
 		if c.Name != "" {
 			d.cfg.ClusterName = c.Name
 		}
@@ -160,6 +219,10 @@ func (d *decoder) mergeNodeConfigs() {
 		}
 		flags = append(flags, nc.Spec.Kubelet.Flags...)
 	}
+	if outpost != nil && *outpost && clusterID == "" {
+		// nodeadm/internal/api/validation.go ValidateNodeConfig
+		d.issue(evidence.IssueError, "NodeConfig", 0, "spec.cluster.enableOutpost is true but no part sets spec.cluster.id; nodeadm init fails validation with 'cluster ID must be provided for outposts'")
+	}
 	d.cfg.ContainerRuntime = "containerd"
 	if v, ok := kcfg["clusterDNS"]; ok {
 		d.cfg.ClusterDNS = nil
@@ -174,6 +237,9 @@ func (d *decoder) mergeNodeConfigs() {
 	}
 	if v, ok := kcfg["maxPods"]; ok {
 		switch t := v.(type) {
+		case int64:
+			n := int(t)
+			d.cfg.MaxPods = &n
 		case float64:
 			n := int(t)
 			d.cfg.MaxPods = &n

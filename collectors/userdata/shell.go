@@ -674,12 +674,13 @@ func splitAssignment(w word) (string, word, bool) {
 
 // bootstrapShFlags lists every option of the AL2 /etc/eks/bootstrap.sh; each takes a value
 // as the next argument (the script reads $2 and shifts twice). Source: amazon-eks-ami
-// templates/al2/runtime/bootstrap.sh, print_help.
+// templates/al2/runtime/bootstrap.sh, the branches of its option loop's case statement (the
+// last version before AL2 was removed, commit 0ab84280).
 var bootstrapShFlags = map[string]bool{
 	"--use-max-pods": true, "--b64-cluster-ca": true, "--apiserver-endpoint": true, "--kubelet-extra-args": true,
 	"--enable-docker-bridge": true, "--aws-api-retry-attempts": true, "--docker-config-json": true,
 	"--containerd-config-file": true, "--pause-container-account": true, "--pause-container-version": true,
-	"--dns-cluster-ip": true, "--container-runtime": true, "--ip-family": true, "--service-ipv6-cidr": true,
+	"--dns-cluster-ip": true, "--container-runtime": true, "--ip-family": true, "--service-ipv4-cidr": true, "--service-ipv6-cidr": true,
 	"--enable-local-outpost": true, "--cluster-id": true, "--mount-bpf-fs": true, "--local-disks": true,
 }
 
@@ -760,6 +761,7 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 	if v, ok := opts["--b64-cluster-ca"]; ok && !unres("certificateAuthority", v, "--b64-cluster-ca") {
 		d.cfg.CertificateAuthority = v.s
 	}
+	d.endpointAndCATogether(part, line)
 	if v, ok := opts["--dns-cluster-ip"]; ok && !unres("clusterDNS", v, "--dns-cluster-ip") {
 		for _, ip := range strings.Split(v.s, ",") {
 			if ip = strings.TrimSpace(ip); ip != "" {
@@ -767,6 +769,10 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 			}
 		}
 	}
+	if v, ok := opts["--service-ipv4-cidr"]; ok && !unres("serviceCIDR", v, "--service-ipv4-cidr") {
+		d.cfg.ServiceCIDR = v.s
+	}
+	d.checkIPFamily(opts, part, line)
 	if v, ok := opts["--container-runtime"]; ok && !unres("containerRuntime", v, "--container-runtime") {
 		d.cfg.ContainerRuntime = v.s
 	}
@@ -776,7 +782,7 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 	}
 	if v, ok := opts["--kubelet-extra-args"]; ok {
 		if !unres("kubeletExtraArgs", v, "--kubelet-extra-args") {
-			d.applyKubeletArgs(strings.Fields(v.s), part, line)
+			d.applyKubeletArgs(systemdSplit(v.s), part, line)
 		} else if d.eksctlEnv {
 			d.applyEksctlEnv()
 			delete(d.cfg.Unresolved, "kubeletExtraArgs")
