@@ -126,10 +126,13 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 	case checks.VerdictNoCauseFound:
 		para(w, width, p.paint("No cause found.", color.FgGreen, color.Bold)+" ", "Every check of the join path ran and none failed.")
 	default:
-		para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", "No check failed, but these checks of the join path could not run:")
+		para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", fmt.Sprintf("No check failed, but %s of the join path could not run, for want of evidence:", nOf(len(d.Unchecked), "check", "checks")))
 		for _, g := range groupUnchecked(d.Unchecked) {
 			para(w, width, "  ", g.reason)
-			para(w, width, "    ", strings.Join(g.ids, ", "))
+			para(w, width, "    ", nOf(len(g.ids), "check", "checks")+": "+shortIDs(g.ids, o.All))
+		}
+		if hint := uncheckedHint(d.Unchecked); hint != "" {
+			para(w, width, "  ", hint)
 		}
 	}
 	fmt.Fprintln(w)
@@ -296,9 +299,12 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 	case d.Verdict == checks.VerdictNoCauseFound:
 		fmt.Fprintf(w, "**No cause found.** Every check of the join path ran and none failed.\n\n")
 	case d.Verdict == checks.VerdictInconclusive:
-		fmt.Fprintf(w, "**Inconclusive.** No check failed, but these checks of the join path could not run:\n\n")
+		fmt.Fprintf(w, "**Inconclusive.** No check failed, but %s of the join path could not run, for want of evidence:\n\n", nOf(len(d.Unchecked), "check", "checks"))
 		for _, g := range groupUnchecked(d.Unchecked) {
 			fmt.Fprintf(w, "- %s: %s\n", mdEscape(g.reason), strings.Join(g.ids, ", "))
+		}
+		if hint := uncheckedHint(d.Unchecked); hint != "" {
+			fmt.Fprintf(w, "\n%s\n", mdEscape(hint))
 		}
 		fmt.Fprintln(w)
 	}
@@ -352,19 +358,80 @@ type uncheckedGroup struct {
 	ids    []string
 }
 
-// groupUnchecked groups the unchecked checks by the reason they could not run, in the order
-// reasons first appear.
+// groupUnchecked groups the unchecked checks by why their evidence is missing, in the order
+// reasons first appear. An Unchecked reason lists its missing kinds ("kind: why; kind: why");
+// a group is one why with the kinds it concerns ("not in the input given — ec2:instance,
+// eks:cluster"), so a paste that holds one artefact reads as one line, not one per check.
 func groupUnchecked(us []checks.Unchecked) []uncheckedGroup {
-	var out []uncheckedGroup
-	idx := map[string]int{}
+	type group struct {
+		why   string
+		kinds []string
+		ids   []string
+	}
+	var gs []*group
+	idx := map[string]*group{}
 	for _, u := range us {
-		i, ok := idx[u.Reason]
-		if !ok {
-			i = len(out)
-			idx[u.Reason] = i
-			out = append(out, uncheckedGroup{reason: u.Reason})
+		for _, part := range strings.Split(u.Reason, "; ") {
+			kind, why, ok := strings.Cut(part, ": ")
+			if !ok || strings.ContainsAny(kind, " ") {
+				kind, why = "", part
+			}
+			g := idx[why]
+			if g == nil {
+				g = &group{why: why}
+				idx[why] = g
+				gs = append(gs, g)
+			}
+			if kind != "" && !contains(g.kinds, kind) {
+				g.kinds = append(g.kinds, kind)
+			}
+			if !contains(g.ids, u.ID) {
+				g.ids = append(g.ids, u.ID)
+			}
 		}
-		out[i].ids = append(out[i].ids, u.ID)
+	}
+	out := make([]uncheckedGroup, 0, len(gs))
+	for _, g := range gs {
+		reason := g.why
+		if len(g.kinds) > 0 {
+			reason += " — " + strings.Join(g.kinds, ", ")
+		}
+		out = append(out, uncheckedGroup{reason: reason, ids: g.ids})
 	}
 	return out
+}
+
+// uncheckedHint says how to get the evidence the unchecked checks need: the AWS and cluster side
+// for an input that holds only the node's side, the permissions for denials.
+func uncheckedHint(us []checks.Unchecked) string {
+	var local, denied bool
+	for _, u := range us {
+		local = local || strings.Contains(u.Reason, "not in the input given") || strings.Contains(u.Reason, "not in a node log bundle")
+		denied = denied || u.Denied
+	}
+	switch {
+	case local:
+		return "To judge them: add the AWS and cluster side with --snapshot SNAP (written by `eksdoctor collect` or docs/collect-snapshot.sh), or run `eksdoctor why-not-joining INSTANCE_ID --cluster NAME` with credentials."
+	case denied:
+		return "To judge them: grant the missing permissions (`eksdoctor iam-policy` prints the read-only IAM policy; deploy/rbac/clusterrole.yaml the Kubernetes reads) and run again."
+	}
+	return ""
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// shortIDs lists ids, or, unless all, the first few and how many more ("… and 40 more").
+func shortIDs(ids []string, all bool) string {
+	const show = 6
+	if all || len(ids) <= show+2 {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:show], ", ") + fmt.Sprintf(", … and %d more (--all lists them)", len(ids)-show)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -215,5 +216,38 @@ func TestScanProvenance(t *testing.T) {
 	_, out, _ = run("scan", "--cluster", "prod", "--snapshot", filepath.Join(fixtures, "snapshots", "auth-role-not-mapped"), "-o", "json")
 	if !strings.Contains(out, `"clusterSource": "flag"`) {
 		t.Errorf("--cluster given but provenance is not flag")
+	}
+}
+
+// TestInconclusivePasteIsShort: a paste holding one artefact (user data) is inconclusive, and the
+// table says so in a few lines grouped by why the evidence is missing, with how to get it, not
+// one block per check.
+func TestInconclusivePasteIsShort(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	p := filepath.Join(t.TempDir(), "ud.sh")
+	if err := os.WriteFile(p, []byte("#!/bin/bash\n/etc/eks/bootstrap.sh prod --kubelet-extra-args '--node-labels=a=b'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run("analyze", p)
+	if code != ExitNothingChecked {
+		t.Fatalf("exit %d, want %d (inconclusive)\n%s", code, ExitNothingChecked, out)
+	}
+	start := strings.Index(out, "Inconclusive.")
+	end := strings.Index(out, "Evidence not available")
+	if start < 0 || end < start {
+		t.Fatalf("no inconclusive block:\n%s", out)
+	}
+	block := out[start:end]
+	if n := strings.Count(strings.TrimSpace(block), "\n") + 1; n > 14 {
+		t.Errorf("inconclusive block is %d lines:\n%s", n, block)
+	}
+	for _, want := range []string{"could not run, for want of evidence", "not in the input given — ", "ec2:instance", "kube:aws-auth", "… and ", "(--all", "--snapshot SNAP"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("inconclusive block lacks %q:\n%s", want, block)
+		}
+	}
+	_, all, _ := run("analyze", p, "--all")
+	if !strings.Contains(all, "windows.kube-proxy-group") || strings.Contains(all[strings.Index(all, "Inconclusive."):strings.Index(all, "Evidence not available")], "… and ") {
+		t.Errorf("--all does not list every unchecked check")
 	}
 }
