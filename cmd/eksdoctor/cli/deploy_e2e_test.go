@@ -71,10 +71,10 @@ func kustomize(t *testing.T, dir string) []*unstructured.Unstructured {
 	return decodeObjects(t, dir, b)
 }
 
-// helmTemplate renders deploy/helm/eksdoctor with the Helm SDK (what `helm template` does).
+// helmTemplate renders charts/eksdoctor with the Helm SDK (what `helm template` does).
 func helmTemplate(t *testing.T, namespace string, values map[string]any) ([]*unstructured.Unstructured, error) {
 	t.Helper()
-	chrt, err := loader.Load(filepath.Join(repoRoot, "deploy", "helm", "eksdoctor"))
+	chrt, err := loader.Load(filepath.Join(repoRoot, "charts", "eksdoctor"))
 	if err != nil {
 		t.Fatalf("loading the chart: %v", err)
 	}
@@ -220,7 +220,7 @@ func TestKustomizeServerSideDryRun(t *testing.T) {
 	applyDryRun(t, env, cs, "docs/examples/kustomize-overlay", overlay)
 }
 
-// TestHelmChartServerSideDryRun renders deploy/helm/eksdoctor with the Helm SDK for several value sets
+// TestHelmChartServerSideDryRun renders charts/eksdoctor with the Helm SDK for several value sets
 // and applies each by server-side dry run.
 func TestHelmChartServerSideDryRun(t *testing.T) {
 	env, cs, _ := apiserver(t)

@@ -76,7 +76,7 @@ that has no Node object, from one collection shared by all (no call repeated per
 -o policyreport prints the wgpolicyk8s.io/v1alpha2 ClusterPolicyReport and -o openreports the
 openreports.io/v1alpha1 ClusterReport (YAML, ready for kubectl apply).
 
-Publishing (for the CronJob in deploy/ and deploy/helm/eksdoctor): --publish policyreport and/or
+Publishing (for the CronJob in deploy/ and charts/eksdoctor): --publish policyreport and/or
 --publish openreports create or update in place the report object eksdoctor-<cluster> — the
 only objects eksdoctor ever writes, and only when asked (--policy-report is an alias of
 --publish policyreport). --metrics-file writes the Prometheus text format (for node-exporter's
