@@ -15,6 +15,26 @@ import (
 // 401s for runtime.unauthorized, the authenticator's "ARN is not mapped" for auth.role-not-mapped,
 // eksctl's "NodeCreationFailure" for nodegroup.health-issues — with the facts the lines carry.
 
+// ConsequencePrefix starts the message of a skipped finding whose failure lines follow from other
+// failing findings in the same input (not a cause); the causes' IDs follow, comma-separated.
+const ConsequencePrefix = "not a cause: these lines follow from "
+
+// ConsequenceCauses returns the finding IDs a skipped finding's message names as the causes its
+// lines follow from; nil when the message is not a consequence message.
+func ConsequenceCauses(message string) []string {
+	rest, ok := strings.CutPrefix(message, ConsequencePrefix)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, id := range strings.Split(rest, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // testimonyState is the verdict of the logs on one finding.
 type testimonyState int
 
@@ -127,7 +147,7 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 		return nil
 	case testimonyConsequence:
 		return one(Finding{Status: StatusSkipped, Resource: target,
-			Message:  fmt.Sprintf("not a cause: these lines follow from %s", strings.Join(t.causes, ", ")),
+			Message:  ConsequencePrefix + strings.Join(t.causes, ", "),
 			Evidence: []EvidenceItem{item(src, "see %s", strings.Join(t.causes, ", "))}})
 	}
 	items := make([]EvidenceItem, 0, len(t.failing)+1)
