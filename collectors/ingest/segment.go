@@ -370,11 +370,12 @@ func sourceCode(lines []line) bool {
 
 var reInlineCode = regexp.MustCompile("(?:^|\\s)`[^`]+`")
 
-var reMarkdown = regexp.MustCompile("\\]\\(|\\*\\*[^*]+\\*\\*|^\\s{0,3}#{1,6}\\s|^\\s*\\|.*\\|\\s*$|^\\s*[-*+]\\s+\\*\\*|<(?:p|br|div|details|summary|img|a)[\\s>/]")
+var reMarkdown = regexp.MustCompile("\\]\\(|(?:^|[^*])\\*\\*[^*\\s][^*]*[^*\\s]\\*\\*(?:[^*]|$)|^\\s{0,3}#{1,6}\\s|^\\s*\\|.*\\|\\s*$|^\\s*[-*+]\\s+\\*\\*|<(?:p|br|div|details|summary|img|a)[\\s>/]")
 
 // markdownProse reports whether a paragraph carries Markdown or HTML markup (inline code, links,
 // bold, headings, table rows, tags): text written for people, which quotes messages rather than
-// printing them.
+// printing them. Bold is two asterisks hugging a word on each side: a poster's redaction
+// ("http://*********/latest", "dial tcp **********") is a longer run and is not markup.
 func markdownProse(lines []line) bool {
 	for _, l := range lines {
 		if reMarkdown.MatchString(l.text) {
