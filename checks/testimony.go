@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
@@ -94,7 +95,10 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 		for _, h := range t.failing {
 			found := false
 			for _, c := range h.ConsequenceOf {
-				if c != id && judgeDepth(logs, c, depth+1).state == testimonyFailing {
+				if c == id {
+					continue
+				}
+				if ct := judgeDepth(logs, c, depth+1); ct.state == testimonyFailing && sameBoot(h, ct.failing) {
 					causes[c] = true
 					found = true
 				}
@@ -114,6 +118,48 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 	}
 	t.state = testimonyFailing
 	return t
+}
+
+// sameBootWindow is how far apart (by the lines' own timestamps) a cause's lines and the lines
+// that follow from it may be: one node's failed join repeats within hours, while artefacts
+// pasted together from different nodes or days are not one another's consequence.
+const sameBootWindow = 12 * time.Hour
+
+// sameBoot reports whether the consequence hit h and the cause's failing hits can belong to one
+// node's attempt to join: true unless both sides carry timestamps and the nearest lines of the
+// two are more than sameBootWindow apart.
+func sameBoot(h evidence.SignatureHit, cause []evidence.SignatureHit) bool {
+	lo, hi := hitSpan(h)
+	if lo.IsZero() {
+		return true
+	}
+	dated := false
+	for _, c := range cause {
+		clo, chi := hitSpan(c)
+		if clo.IsZero() {
+			continue
+		}
+		dated = true
+		if !clo.After(hi.Add(sameBootWindow)) && !chi.Before(lo.Add(-sameBootWindow)) {
+			return true
+		}
+	}
+	return !dated
+}
+
+// hitSpan is the time span of a hit's first and last lines (zero when neither is dated).
+func hitSpan(h evidence.SignatureHit) (lo, hi time.Time) {
+	lo, hi = h.First.Time, h.Last.Time
+	switch {
+	case lo.IsZero():
+		lo = hi
+	case hi.IsZero():
+		hi = lo
+	}
+	if hi.Before(lo) {
+		lo, hi = hi, lo
+	}
+	return lo, hi
 }
 
 // signatureHits returns the failure hits for id (most lines first) and the healthy-progress hits
