@@ -429,6 +429,7 @@ func TestChecks(t *testing.T) {
 	cases = append(cases, scanCases()...)
 	cases = append(cases, runtimeCases()...)
 	cases = append(cases, pasteCases()...)
+	cases = append(cases, catalogCases()...)
 	reg := Default()
 	covered := map[string]map[Status]bool{}
 	for _, tc := range cases {

@@ -122,6 +122,12 @@ if [ "$kube" = 1 ]; then
 fi
 
 save eks/describe-cluster.json awsj eks describe-cluster --name "$cluster"
+# the cluster's own role (roleArn), in the same iam/ files as node roles
+crole=$(q eks describe-cluster --name "$cluster" --query cluster.roleArn)
+if [ -n "$crole" ] && [ "$crole" != "None" ]; then
+  save "iam/get-role/${crole##*/}.json" awsj iam get-role --role-name "${crole##*/}"
+  save "iam/list-attached-role-policies/${crole##*/}.json" awsj iam list-attached-role-policies --role-name "${crole##*/}"
+fi
 save eks/list-access-entries.json awsj eks list-access-entries --cluster-name "$cluster"
 save eks/list-nodegroups.json awsj eks list-nodegroups --cluster-name "$cluster"
 asgs=()

@@ -893,6 +893,7 @@ func (col *collector) clusterDetailCalls(ctx context.Context, run func(func()), 
 			run(func() { col.describeNodegroup(ctx, cluster, ng) })
 		}
 	}
+	col.clusterRoleCalls(ctx, run, profiles)
 	if !col.wanted("DescribeAccessEntry") {
 		return
 	}

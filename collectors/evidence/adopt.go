@@ -31,6 +31,10 @@ func (e *Evidence) Adopt(src *Evidence) {
 			e.NodeRole = src.NodeRole
 		case KindNodeRolePolicies:
 			e.NodeRolePolicies = src.NodeRolePolicies
+		case KindClusterRole:
+			e.ClusterRole = src.ClusterRole
+		case KindClusterRolePolicies:
+			e.ClusterRolePolicies = src.ClusterRolePolicies
 		case KindAutoScaling:
 			e.AutoScalingGroups = src.AutoScalingGroups
 		case KindAWSAuth:

@@ -40,6 +40,11 @@ const (
 	KindCSRs             Kind = "kube:csrs"              // kubectl get csr
 	KindAWSNode          Kind = "kube:aws-node"          // kubectl -n kube-system get daemonset aws-node
 	KindBootstrap        Kind = "node:bootstrap-config"  // decoded user data (or node-side configuration)
+	// KindClusterRole is the cluster's IAM role (describe-cluster roleArn): iam get-role.
+	KindClusterRole Kind = "iam:cluster-role"
+	// KindClusterRolePolicies are the managed policies attached to the cluster role: iam
+	// list-attached-role-policies.
+	KindClusterRolePolicies Kind = "iam:cluster-role-policies"
 )
 
 // Gap says why one kind of evidence is missing. Reason is a short human sentence such as
@@ -85,9 +90,14 @@ type Evidence struct {
 	InstanceProfile *InstanceProfile
 	NodeRole        *Role
 	// NodeRolePolicies lists the managed policies attached to the node role.
-	NodeRolePolicies  []AttachedPolicy
-	AutoScalingGroups []AutoScalingGroup
-	AWSAuth           *AWSAuth
+	NodeRolePolicies []AttachedPolicy
+	// ClusterRole is the role named by the cluster's roleArn. A role that does not exist is
+	// recorded as a Role with only Arn and Name set and Missing true.
+	ClusterRole *ClusterRole
+	// ClusterRolePolicies lists the managed policies attached to the cluster role.
+	ClusterRolePolicies []AttachedPolicy
+	AutoScalingGroups   []AutoScalingGroup
+	AWSAuth             *AWSAuth
 	// VPCCNIConfig is the data of ConfigMap kube-system/amazon-vpc-cni.
 	VPCCNIConfig map[string]string
 	Nodes        []Node

@@ -115,7 +115,7 @@ var AllKinds = []Kind{
 	KindVPCCNIConfig, KindNodes, KindCSRs, KindAWSNode, KindBootstrap, KindRouteTables, KindSecurityGroups,
 	KindNetworkACLs, KindVPCEndpoints, KindNATGateways, KindInternetGateways, KindVPCAttributes, KindDHCPOptions,
 	KindLaunchTemplate, KindConsoleOutput, KindNodeLogs, KindNodeOS, KindAWSNodeServiceAccount, KindKubeDNS,
-	KindNodeRBAC, KindWebhooks, KindWebhookEndpoints, KindScalingActivities, KindMappingChanges,
+	KindNodeRBAC, KindWebhooks, KindWebhookEndpoints, KindScalingActivities, KindMappingChanges, KindClusterRole, KindClusterRolePolicies,
 }
 
 // GapAllMissing records reason as the gap of every kind not collected and without a gap yet.

@@ -162,6 +162,13 @@ type Role struct {
 	TrustPolicy *PolicyDocument
 }
 
+// ClusterRole is the cluster's IAM role as iam get-role returned it.
+type ClusterRole struct {
+	Role
+	// Missing is true when IAM answered NoSuchEntity: the role named by roleArn was deleted.
+	Missing bool
+}
+
 // AttachedPolicy is one managed policy attached to a role.
 type AttachedPolicy struct {
 	Name string

@@ -145,6 +145,7 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 
 	s.resolveCluster(ev, inst, cluster)
 	s.loadCluster(ev)
+	s.loadClusterRole(ev)
 	s.loadEC2(ev, inst)
 	s.loadNetwork(ev, inst)
 	s.loadIAM(ev, inst)
@@ -586,6 +587,7 @@ func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 	}
 	ev.AddGap(evidence.KindInstance, "cluster-wide evaluation")
 	s.loadCluster(ev)
+	s.loadClusterRole(ev)
 	s.loadEKS(ev)
 	s.loadAutoScaling(ev)
 	s.loadKube(ev)

@@ -1,0 +1,58 @@
+package checks
+
+import "github.com/eksdoctor/eksdoctor/collectors/evidence"
+
+const tClusterRole = "arn:aws:iam::111122223333:role/prod-cluster-role"
+
+// withClusterRole gives the evidence a healthy cluster role: eks.amazonaws.com may assume it
+// and it holds AmazonEKSClusterPolicy and AmazonEKSVPCResourceController.
+func withClusterRole(ev *evidence.Evidence) {
+	ev.Cluster.RoleArn = tClusterRole
+	ev.ClusterRole = &evidence.ClusterRole{Role: evidence.Role{Name: "prod-cluster-role", Arn: tClusterRole, Path: "/",
+		TrustPolicy: &evidence.PolicyDocument{Statement: []evidence.PolicyStatement{{Effect: "Allow", Action: []string{"sts:AssumeRole", "sts:TagSession"},
+			Principal: map[string][]string{"Service": {"eks.amazonaws.com"}}}}}}}
+	ev.ClusterRolePolicies = []evidence.AttachedPolicy{{Name: policyCluster, Arn: "arn:aws:iam::aws:policy/" + policyCluster},
+		{Name: policyVPCResCtrl, Arn: "arn:aws:iam::aws:policy/" + policyVPCResCtrl}}
+	ev.Mark(evidence.KindClusterRole, "test:cluster-role")
+	ev.Mark(evidence.KindClusterRolePolicies, "test:cluster-role-policies")
+}
+
+func then(fs ...func(*evidence.Evidence)) func(*evidence.Evidence) {
+	return func(ev *evidence.Evidence) {
+		for _, f := range fs {
+			f(ev)
+		}
+	}
+}
+
+// catalogCases cover iam.cluster-role, iam.sts-regional-disabled and instance.root-volume-small.
+func catalogCases() []checkCase {
+	return []checkCase{
+		{"iam.cluster-role", "healthy", withClusterRole, StatusPass, "may assume cluster role prod-cluster-role"},
+		{"iam.cluster-role", "not collected", nil, StatusSkipped, ""},
+		{"iam.cluster-role", "deleted", then(withClusterRole, func(ev *evidence.Evidence) {
+			ev.ClusterRole = &evidence.ClusterRole{Role: evidence.Role{Name: "prod-cluster-role", Arn: tClusterRole}, Missing: true}
+		}), StatusFail, "does not exist"},
+		{"iam.cluster-role", "trust ec2 only", then(withClusterRole, func(ev *evidence.Evidence) {
+			ev.ClusterRole.TrustPolicy.Statement[0].Principal = map[string][]string{"Service": {"ec2.amazonaws.com"}}
+		}), StatusFail, "does not let eks.amazonaws.com assume it"},
+		{"iam.cluster-role", "trust denied", then(withClusterRole, func(ev *evidence.Evidence) {
+			ev.ClusterRole.TrustPolicy.Statement = append(ev.ClusterRole.TrustPolicy.Statement, evidence.PolicyStatement{Effect: "Deny", Action: []string{"sts:AssumeRole"},
+				Principal: map[string][]string{"Service": {"eks.amazonaws.com"}}})
+		}), StatusFail, "denies sts:AssumeRole"},
+		{"iam.cluster-role", "no cluster policy", then(withClusterRole, func(ev *evidence.Evidence) { ev.ClusterRolePolicies = ev.ClusterRolePolicies[1:] }),
+			StatusFail, "lacks AmazonEKSClusterPolicy"},
+		{"iam.cluster-role", "customer policy instead", then(withClusterRole, func(ev *evidence.Evidence) {
+			ev.ClusterRolePolicies = []evidence.AttachedPolicy{{Name: "eks-cluster", Arn: "arn:aws:iam::111122223333:policy/eks-cluster"}}
+		}), StatusWarn, "customer-managed policies"},
+		{"iam.cluster-role", "windows without vpc resource controller", then(withClusterRole, makeWindows, func(ev *evidence.Evidence) {
+			ev.ClusterRolePolicies = ev.ClusterRolePolicies[:1]
+		}), StatusFail, "lacks AmazonEKSVPCResourceController, which Windows instance i-1 needs"},
+		{"iam.cluster-role", "linux without vpc resource controller", then(withClusterRole, func(ev *evidence.Evidence) {
+			ev.ClusterRolePolicies = ev.ClusterRolePolicies[:1]
+		}), StatusPass, ""},
+		{"iam.cluster-role", "policies unreadable", then(withClusterRole, func(ev *evidence.Evidence) {
+			ev.AddGapForce(evidence.KindClusterRolePolicies, "AccessDenied")
+		}), StatusSkipped, "could not be read"},
+	}
+}
