@@ -51,6 +51,14 @@ func catalogCases() []checkCase {
 		{"iam.cluster-role", "linux without vpc resource controller", then(withClusterRole, func(ev *evidence.Evidence) {
 			ev.ClusterRolePolicies = ev.ClusterRolePolicies[:1]
 		}), StatusPass, ""},
+		{"iam.sts-regional-disabled", "cluster issue", func(ev *evidence.Evidence) {
+			ev.Cluster.HealthIssues = []evidence.HealthIssue{{Code: "StsRegionalEndpointDisabled", Message: "STS regional endpoint is disabled in eu-west-1"}}
+		}, StatusFail, "reports StsRegionalEndpointDisabled"},
+		{"iam.sts-regional-disabled", "cluster healthy, no logs", nil, StatusSkipped, "no StsRegionalEndpointDisabled"},
+		{"iam.sts-regional-disabled", "node log RegionDisabledException", withLogs(`2026-07-24T15:29:40+0000 [eks-bootstrap] INFO: An error occurred (RegionDisabledException) when calling the AssumeRole operation: STS is not activated in this region for account:111122223333. Your account administrator can activate STS in this region using the IAM Console.`),
+			StatusFail, "not activated"},
+		{"iam.sts-regional-disabled", "sts unreachable is not this check", then(withLogs(`operation error STS: GetCallerIdentity, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post "https://sts.eu-west-1.amazonaws.com/": dial tcp 52.94.1.1:443: i/o timeout`),
+			func(ev *evidence.Evidence) { ev.AddGapForce(evidence.KindCluster, "not in input") }), StatusPass, "none matches"},
 		{"iam.cluster-role", "policies unreadable", then(withClusterRole, func(ev *evidence.Evidence) {
 			ev.AddGapForce(evidence.KindClusterRolePolicies, "AccessDenied")
 		}), StatusSkipped, "could not be read"},

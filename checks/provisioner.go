@@ -53,9 +53,5 @@ func provisionerChecks() []Check {
 			"The EKS authenticator turns an IAM identity into a Kubernetes user only through an access entry or an aws-auth mapping; when it logs 'access denied' for the node role (ARN is not mapped, a session name it cannot turn into a node name), every request of that kubelet is Unauthorized.",
 			"Map the ARN the log names: an EC2_LINUX (EC2_WINDOWS) access entry for a node role — aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX — or an aws-auth mapRoles entry with the role ARN without path, username system:node:{{EC2PrivateDNSName}} and groups system:bootstrappers, system:nodes.",
 			docAWSAuth, docAccessEntries),
-		mk("iam.sts-regional-disabled", "The node cannot get credentials from STS", SeverityHigh, StageIdentity, explains("runtime.unauthorized", "runtime.exec-credential-failed"),
-			"The node's token for the API server is a presigned sts:GetCallerIdentity; when the regional STS endpoint is deactivated for the account, unreachable from the subnet (no NAT, no sts interface endpoint) or the SDK is pinned to a region where STS is disabled, the token cannot be made or verified.",
-			"Activate STS in the region (IAM console → Account settings → Security Token Service regions), give the subnet a path to it (NAT gateway or a com.amazonaws.REGION.sts interface endpoint with private DNS) and keep AWS_STS_REGIONAL_ENDPOINTS=regional.",
-			docSTSRegional, docPrivateCluster),
 	}
 }

@@ -134,6 +134,8 @@ type LaunchTemplateVersion struct {
 	// NetworkInterfaces is true when the template declares network interfaces.
 	NetworkInterfaces bool
 	ImageID           string
+	// BlockDevices are the template's EBS block device mappings (overrides of the AMI's sizes).
+	BlockDevices []BlockDevice
 }
 
 // KindConsoleOutput is the instance's serial console output (ec2 get-console-output).

@@ -116,6 +116,18 @@ type Image struct {
 	Platform        string
 	PlatformDetails string
 	OwnerID         string
+	// RootDeviceName is the device of the root volume ("/dev/xvda"); empty when not reported.
+	RootDeviceName string
+	// BlockDevices are the AMI's EBS block device mappings (its snapshots and their sizes).
+	BlockDevices []BlockDevice
+}
+
+// BlockDevice is one EBS block device mapping of an AMI or a launch template.
+type BlockDevice struct {
+	DeviceName string
+	// SizeGiB is Ebs.VolumeSize in GiB; 0 when the mapping does not set it.
+	SizeGiB    int
+	SnapshotID string
 }
 
 // InstanceType holds the network limits of an instance type (EC2 DescribeInstanceTypes

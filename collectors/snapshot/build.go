@@ -200,7 +200,7 @@ func (s *Snapshot) loadLaunchTemplate(ev *evidence.Evidence, inst *EC2Instance) 
 			}
 			d := v.LaunchTemplateData
 			t := &evidence.LaunchTemplateVersion{ID: lt, Version: v.VersionNumber, SecurityGroupIDs: d.SecurityGroupIDs,
-				NetworkInterfaces: len(d.NetworkInterfaces) > 0, ImageID: d.ImageID}
+				NetworkInterfaces: len(d.NetworkInterfaces) > 0, ImageID: d.ImageID, BlockDevices: blockDevices(d.BlockDeviceMappings)}
 			for _, ni := range d.NetworkInterfaces {
 				if ni.DeviceIndex == 0 {
 					t.SecurityGroupIDs = append(t.SecurityGroupIDs, ni.Groups...)
@@ -301,7 +301,8 @@ func (s *Snapshot) loadEC2(ev *evidence.Evidence, inst *EC2Instance) {
 	res, reason := decodeInto(s, p, func(o *DescribeImagesOutput) {
 		for _, im := range o.Images {
 			if im.ImageID == inst.ImageID {
-				ev.Image = &evidence.Image{ID: im.ImageID, Name: im.Name, Description: im.Description, Platform: im.Platform, PlatformDetails: im.PlatformDetails, OwnerID: im.OwnerID}
+				ev.Image = &evidence.Image{ID: im.ImageID, Name: im.Name, Description: im.Description, Platform: im.Platform, PlatformDetails: im.PlatformDetails, OwnerID: im.OwnerID,
+					RootDeviceName: im.RootDeviceName, BlockDevices: blockDevices(im.BlockDeviceMappings)}
 			}
 		}
 	})

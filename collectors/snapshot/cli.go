@@ -326,8 +326,18 @@ type LaunchTemplateVersionsOutput struct {
 				DeviceIndex int      `json:"DeviceIndex"`
 				Groups      []string `json:"Groups"`
 			} `json:"NetworkInterfaces"`
+			BlockDeviceMappings []BlockDeviceMapping `json:"BlockDeviceMappings"`
 		} `json:"LaunchTemplateData"`
 	} `json:"LaunchTemplateVersions"`
+}
+
+// BlockDeviceMapping is one EC2 block device mapping (DescribeImages, launch template data).
+type BlockDeviceMapping struct {
+	DeviceName string `json:"DeviceName"`
+	Ebs        *struct {
+		VolumeSize int    `json:"VolumeSize"`
+		SnapshotID string `json:"SnapshotId"`
+	} `json:"Ebs"`
 }
 
 // DescribeImagesOutput is `aws ec2 describe-images`.
@@ -339,6 +349,9 @@ type DescribeImagesOutput struct {
 		Platform        string `json:"Platform"`
 		PlatformDetails string `json:"PlatformDetails"`
 		OwnerID         string `json:"OwnerId"`
+		RootDeviceName  string `json:"RootDeviceName"`
+		// BlockDeviceMappings are the AMI's devices and the sizes of their snapshots.
+		BlockDeviceMappings []BlockDeviceMapping `json:"BlockDeviceMappings"`
 	} `json:"Images"`
 }
 
