@@ -1,6 +1,10 @@
 package checks
 
-import "github.com/eksdoctor/eksdoctor/collectors/evidence"
+import (
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
 
 const tClusterRole = "arn:aws:iam::111122223333:role/prod-cluster-role"
 
@@ -15,6 +19,17 @@ func withClusterRole(ev *evidence.Evidence) {
 		{Name: policyVPCResCtrl, Arn: "arn:aws:iam::aws:policy/" + policyVPCResCtrl}}
 	ev.Mark(evidence.KindClusterRole, "test:cluster-role")
 	ev.Mark(evidence.KindClusterRolePolicies, "test:cluster-role-policies")
+}
+
+// withDisk gives the AMI a root device of amiGiB and the launch template an override of ltGiB (0: none).
+func withDisk(dev string, amiGiB, ltGiB int) func(*evidence.Evidence) {
+	return func(ev *evidence.Evidence) {
+		ev.Image.RootDeviceName = dev
+		ev.Image.BlockDevices = []evidence.BlockDevice{{DeviceName: dev, SizeGiB: amiGiB, SnapshotID: "snap-1"}}
+		if ltGiB > 0 {
+			ev.LaunchTemplate.BlockDevices = []evidence.BlockDevice{{DeviceName: dev, SizeGiB: ltGiB}}
+		}
+	}
 }
 
 func then(fs ...func(*evidence.Evidence)) func(*evidence.Evidence) {
@@ -59,6 +74,19 @@ func catalogCases() []checkCase {
 			StatusFail, "not activated"},
 		{"iam.sts-regional-disabled", "sts unreachable is not this check", then(withLogs(`operation error STS: GetCallerIdentity, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post "https://sts.eu-west-1.amazonaws.com/": dial tcp 52.94.1.1:443: i/o timeout`),
 			func(ev *evidence.Evidence) { ev.AddGapForce(evidence.KindCluster, "not in input") }), StatusPass, "none matches"},
+		{"instance.root-volume-small", "eks ami 20 GiB", withDisk("/dev/xvda", 20, 0), StatusPass, "root volume /dev/xvda is 20 GiB"},
+		{"instance.root-volume-small", "custom ami 8 GiB", withDisk("/dev/xvda", 8, 0), StatusFail, "is 8 GiB (AMI ami-1 maps /dev/xvda to 8 GiB), below the 20 GiB"},
+		{"instance.root-volume-small", "launch template raises it", withDisk("/dev/xvda", 8, 50), StatusPass, "launch template lt-1 version 3 sets /dev/xvda to 50 GiB"},
+		{"instance.root-volume-small", "no mappings", nil, StatusSkipped, "no block device mappings"},
+		{"instance.root-volume-small", "small and the node says so", then(withDisk("/dev/xvda", 8, 0), withLogs(strings.Repeat(runtimeSamples["runtime.disk-pressure"]+"\n", 3))),
+			StatusFail, "the node's logs show it"},
+		{"instance.root-volume-small", "large but full", then(withDisk("/dev/xvda", 30, 0), withLogs(strings.Repeat(runtimeSamples["runtime.disk-pressure"]+"\n", 3))),
+			StatusWarn, "yet it ran out of space"},
+		{"instance.root-volume-small", "bottlerocket data volume", func(ev *evidence.Evidence) {
+			ev.Nodegroups[0].AmiType = "BOTTLEROCKET_x86_64"
+			ev.Image.RootDeviceName = "/dev/xvda"
+			ev.Image.BlockDevices = []evidence.BlockDevice{{DeviceName: "/dev/xvda", SizeGiB: 2}, {DeviceName: "/dev/xvdb", SizeGiB: 20}}
+		}, StatusPass, "data volume /dev/xvdb is 20 GiB"},
 		{"iam.cluster-role", "policies unreadable", then(withClusterRole, func(ev *evidence.Evidence) {
 			ev.AddGapForce(evidence.KindClusterRolePolicies, "AccessDenied")
 		}), StatusSkipped, "could not be read"},

@@ -337,6 +337,10 @@ func ec2Name(parent, key string) string {
 		return "state"
 	case key == "OwnerId" && parent != "Images":
 		return "ownerId"
+	case key == "BlockDeviceMappings" && parent == "LaunchTemplateData":
+		return "blockDeviceMappingSet" // ResponseLaunchTemplateData
+	case key == "BlockDeviceMappings":
+		return "blockDeviceMapping" // Image, Instance
 	}
 	if n, ok := ec2Names[key]; ok {
 		return n
