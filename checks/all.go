@@ -4,7 +4,7 @@ package checks
 func All() []Check {
 	var out []Check
 	for _, group := range [][]Check{clusterChecks(), nodegroupChecks(), iamChecks(), authChecks(), subnetChecks(),
-		bootstrapChecks(), instanceChecks(), csrChecks(), windowsChecks(), networkChecks(), kubeChecks(), runtimeChecks(), provisionerChecks(), clusterRoleChecks(), stsChecks(), rootVolumeChecks()} {
+		bootstrapChecks(), instanceChecks(), csrChecks(), windowsChecks(), networkChecks(), kubeChecks(), runtimeChecks(), provisionerChecks(), clusterRoleChecks(), stsChecks(), rootVolumeChecks(), kernelChecks()} {
 		out = append(out, group...)
 	}
 	return out

@@ -87,6 +87,7 @@ func catalogCases() []checkCase {
 			ev.Image.RootDeviceName = "/dev/xvda"
 			ev.Image.BlockDevices = []evidence.BlockDevice{{DeviceName: "/dev/xvda", SizeGiB: 2}, {DeviceName: "/dev/xvdb", SizeGiB: 20}}
 		}, StatusPass, "data volume /dev/xvdb is 20 GiB"},
+		{"nodegroup.health-issues", "degraded without issues", func(ev *evidence.Evidence) { ev.Nodegroups[0].Status = "DEGRADED" }, StatusFail, "is DEGRADED (no health issue listed)"},
 		{"iam.cluster-role", "policies unreadable", then(withClusterRole, func(ev *evidence.Evidence) {
 			ev.AddGapForce(evidence.KindClusterRolePolicies, "AccessDenied")
 		}), StatusSkipped, "could not be read"},

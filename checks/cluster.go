@@ -177,6 +177,10 @@ func nodegroupChecks() []Check {
 						out = append(out, fail(ng.Name, fmt.Sprintf("node group %s: %s: %s", ng.Name, i.Code, i.Message),
 							item(src, "code %s, resources %s", i.Code, quoteList(i.ResourceIDs))))
 					}
+					if len(ng.HealthIssues) == 0 && (ng.Status == "CREATE_FAILED" || ng.Status == "DEGRADED") {
+						// NJ4: a failed or degraded group whose issues were cleared or not reported
+						out = append(out, fail(ng.Name, fmt.Sprintf("node group %s is %s (no health issue listed)", ng.Name, ng.Status), item(src, "status %s", ng.Status)))
+					}
 				}
 				if out == nil {
 					names := make([]string, 0, len(ngs))
