@@ -24,7 +24,7 @@ func clusterRoleChecks() []Check {
 			Stage:    StageCluster, Explains: explains("cluster.health-issues"),
 			Why: "The EKS control plane acts in your account only as the cluster role: with it, it creates and keeps the network interfaces in the cluster subnets through which nodes reach a private endpoint and the API server reaches kubelets, and its cloud controller describes each new instance to initialise the Node (provider ID, addresses, the uninitialized taint) and deletes Nodes whose instance it cannot see. " +
 				"A deleted role, a trust policy that no longer lets eks.amazonaws.com assume it, or a role without AmazonEKSClusterPolicy leaves the control plane unable to do this: the cluster reports IamRoleNotFound or cannot update, and new nodes fail to register or are removed. Windows nodes also need AmazonEKSVPCResourceController on it for their pod IP addresses.",
-			Remediation: "Restore the role named by 'aws eks describe-cluster --name CLUSTER --query cluster.roleArn': let the service assume it (aws iam update-assume-role-policy --role-name ROLE --policy-document '{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"Service\":\"eks.amazonaws.com\"},\"Action\":[\"sts:AssumeRole\",\"sts:TagSession\"]}]}') and attach the policy: aws iam attach-role-policy --role-name ROLE --policy-arn arn:aws:iam::aws:policy/AmazonEKSClusterPolicy (for Windows nodes also arn:aws:iam::aws:policy/AmazonEKSVPCResourceController). A deleted role must be recreated with the same name, since a cluster's role cannot be changed.",
+			Remediation: "Restore the role named by 'aws eks describe-cluster --name CLUSTER --query cluster.roleArn': let the service assume it (aws iam update-assume-role-policy --role-name CLUSTER_ROLE --policy-document '{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"Service\":\"eks.amazonaws.com\"},\"Action\":[\"sts:AssumeRole\",\"sts:TagSession\"]}]}') and attach the policy: aws iam attach-role-policy --role-name CLUSTER_ROLE --policy-arn arn:aws:iam::aws:policy/AmazonEKSClusterPolicy (for Windows nodes also arn:aws:iam::aws:policy/AmazonEKSVPCResourceController). A deleted role must be recreated with the same name, since a cluster's role cannot be changed.",
 			Docs:        []string{docClusterRole, docWindowsSupport}},
 			Eval: evalClusterRole},
 	}
@@ -52,7 +52,7 @@ func evalClusterRole(ev *evidence.Evidence) []Finding {
 				allowed = true
 			}
 		}
-		items = append(items, item(src, "AssumeRolePolicyDocument has %d statement(s)", len(role.TrustPolicy.Statement)))
+		items = append(items, item(src, "AssumeRolePolicyDocument has %d statement%s", len(role.TrustPolicy.Statement), plural(int64(len(role.TrustPolicy.Statement)))))
 		switch {
 		case denied:
 			problems = append(problems, "its trust policy denies sts:AssumeRole to "+servicePrincipalEK)

@@ -24,6 +24,7 @@ var placeholders = []struct {
 	{regexp.MustCompile(`\bROLE_ARN\b`), func(v *fixValues) string { return v.roleArn }},
 	{regexp.MustCompile(`\bROLE_NAME\b`), func(v *fixValues) string { return v.roleName }},
 	{regexp.MustCompile(`--role-name (ROLE)\b`), func(v *fixValues) string { return v.roleName }},
+	{regexp.MustCompile(`--role-name (CLUSTER_ROLE)\b`), func(v *fixValues) string { return v.clusterRole }},
 	{regexp.MustCompile(`\bACCOUNT\b`), func(v *fixValues) string { return v.account }},
 	{regexp.MustCompile(`\bCLUSTER_SG\b`), func(v *fixValues) string { return v.clusterSG }},
 	{regexp.MustCompile(`\bNODE_SG\b`), func(v *fixValues) string { return v.nodeSG }},
@@ -55,7 +56,7 @@ var placeholders = []struct {
 // PlaceholderRe matches the placeholders remediation texts use, bare or in the option they
 // follow (for tests that sweep reports for placeholders left in place).
 var PlaceholderRe = regexp.MustCompile(`\b(?:ROLE_ARN_WITHOUT_PATH|ROLE_ARN|ROLE_NAME|ACCOUNT|CLUSTER_SG|NODE_SG|ENDPOINT_SG|CLUSTER|REGION|PROFILE|VPCE|RTB|SERVICE|EIP|EXISTING)\b` +
-	`|--(?:nat-gateway-id NAT|network-acl-id ACL|auto-scaling-group-name ASG|launch-template-id LT|nodegroup-name NG|vpc-id VPC|subnet-id SUBNET|role-name ROLE|instance-ids? ID|resources ID)\b`)
+	`|--(?:nat-gateway-id NAT|network-acl-id ACL|auto-scaling-group-name ASG|launch-template-id LT|nodegroup-name NG|vpc-id VPC|subnet-id SUBNET|role-name ROLE|role-name CLUSTER_ROLE|instance-ids? ID|resources ID)\b`)
 
 // fixValues are the values one finding's remediation can name.
 type fixValues struct {
@@ -63,6 +64,8 @@ type fixValues struct {
 	nodegroup, asg, launchTemplate, vpc, subnet, routeTable, nat, vpce, acl, version             string
 	clusterSG, nodeSG, endpointSG, endpoint, caCommand, dnsIP, publicCidrs, egressIP, objectName string
 	ltVersion                                                                                    string
+	// clusterRole is the name of the cluster's own role (describe-cluster roleArn).
+	clusterRole string
 }
 
 // baseFixValues derives the values every finding of ev shares.
@@ -74,6 +77,9 @@ func baseFixValues(ev *evidence.Evidence) fixValues {
 			v.cluster = c.Name
 		}
 		v.clusterSG, v.version, v.endpoint, v.vpc = c.ClusterSecurityGroup, c.Version, c.Endpoint, c.VpcID
+		if i := strings.LastIndexByte(c.RoleArn, '/'); i >= 0 {
+			v.clusterRole = c.RoleArn[i+1:]
+		}
 		if len(c.PublicAccessCidrs) > 0 {
 			v.publicCidrs = strings.Join(c.PublicAccessCidrs, ",")
 		}

@@ -45,7 +45,7 @@ func evalSTSRegional(ev *evidence.Evidence) []Finding {
 			}
 		}
 		if len(fails) == 0 {
-			f := pass(c.Arn, fmt.Sprintf("cluster %s reports no %s health issue", c.Name, issueSTSRegional), item(src, "%d health issue(s)", len(c.HealthIssues)))
+			f := pass(c.Arn, fmt.Sprintf("cluster %s reports no %s health issue", c.Name, issueSTSRegional), item(src, "%d health issue%s", len(c.HealthIssues), plural(int64(len(c.HealthIssues)))))
 			clusterPass = &f
 		}
 	}
