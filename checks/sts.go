@@ -15,7 +15,7 @@ const (
 
 // stsChecks judge whether STS is active in the region: the cluster's own health issue
 // StsRegionalEndpointDisabled and what the node's logs say (RegionDisabledException,
-// InvalidClientTokenId from GetCallerIdentity). No Describe/Get/List call shows whether a region's
+// InvalidClientTokenId from GetCallerIdentity, connection failures to the global endpoint). No Describe/Get/List call shows whether a region's
 // STS endpoint is activated, so these are the only evidence. An STS endpoint the node cannot
 // reach (no NAT, no sts interface endpoint) is net.vpc-endpoints-missing.
 func stsChecks() []Check {
@@ -24,8 +24,8 @@ func stsChecks() []Check {
 			NeedsAny: []evidence.Kind{evidence.KindCluster, evidence.KindNodeLogs}, Stage: StageIdentity,
 			Explains: explains("runtime.unauthorized", "runtime.exec-credential-failed"),
 			Why: "The node's token for the API server is a presigned sts:GetCallerIdentity request for the regional STS endpoint, which the control plane's authenticator replays to learn the node's role. " +
-				"When an administrator has deactivated STS for the account in that region, the request fails with RegionDisabledException or InvalidClientTokenId, so the token proves nothing and the kubelet is Unauthorized; EKS reports the same as the cluster health issue StsRegionalEndpointDisabled.",
-			Remediation: "Activate STS in the region: IAM console → Account settings → Security Token Service (STS) → Endpoints → activate the region (an Organizations SCP may also deny it); keep AWS_STS_REGIONAL_ENDPOINTS=regional on the node. " +
+				"When an administrator has deactivated STS for the account in that region, the request fails with RegionDisabledException or InvalidClientTokenId, so the token proves nothing and the kubelet is Unauthorized; EKS reports the same as the cluster health issue StsRegionalEndpointDisabled. A node whose SDK still calls the global endpoint sts.amazonaws.com fails the same way in a private subnet, whose sts interface endpoint serves only the regional name.",
+			Remediation: "Activate STS in the region: IAM console → Account settings → Security Token Service (STS) → Endpoints → activate the region (an Organizations SCP may also deny it); make the node's SDKs use the regional endpoint (AWS_STS_REGIONAL_ENDPOINTS=regional, or an SDK recent enough to default to it). " +
 				"If the node simply cannot reach STS (no NAT gateway, no com.amazonaws.REGION.sts interface endpoint), see net.vpc-endpoints-missing instead.",
 			Docs: []string{docSTSRegional, stsCheckDocsIssue}},
 			Eval: evalSTSRegional},
