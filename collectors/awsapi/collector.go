@@ -632,6 +632,11 @@ func vpcFilter(vpc string) []ec2types.Filter {
 
 // vpcCalls schedules the VPC-wide describes (one call per kind for the whole VPC).
 func (col *collector) vpcCalls(ctx context.Context, run func(func()), vpc string) {
+	for _, p := range providers {
+		if p.vpc != nil {
+			p.vpc(col, ctx, run, vpc)
+		}
+	}
 	if col.wanted("DescribeSubnets") {
 		run(func() {
 			col.call(ctx, "DescribeSubnets", "ec2/describe-subnets.json", func(ctx context.Context, n *int) (any, bool, error) {
@@ -837,6 +842,11 @@ func (col *collector) attachedPolicies(ctx context.Context, role string) {
 // clusterCalls schedules DescribeCluster, ListAccessEntries and, for instances outside managed
 // node groups, ListNodegroups.
 func (col *collector) clusterCalls(ctx context.Context, run func(func()), cluster string, instances []ec2types.Instance) {
+	for _, p := range providers {
+		if p.cluster != nil {
+			p.cluster(col, ctx, run, cluster)
+		}
+	}
 	if col.wanted("DescribeCluster") {
 		run(func() {
 			col.call(ctx, "DescribeCluster", "eks/describe-cluster.json", func(ctx context.Context, _ *int) (any, bool, error) {

@@ -152,6 +152,7 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 	s.loadEKS(ev)
 	s.loadAutoScaling(ev)
 	s.loadKube(ev)
+	s.runProviders(ev)
 	if ev.CollectedAt.IsZero() {
 		ev.CollectedAt = newestTime(ev)
 	}
@@ -592,6 +593,7 @@ func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 	s.loadEKS(ev)
 	s.loadAutoScaling(ev)
 	s.loadKube(ev)
+	s.runProviders(ev)
 	p := "ec2/describe-subnets.json"
 	res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
 		for _, sn := range o.Subnets {
