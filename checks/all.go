@@ -1,13 +1,33 @@
 package checks
 
+import "github.com/eksdoctor/eksdoctor/collectors/evidence"
+
 // All returns every built-in check, from explicit lists (no init side effects).
 func All() []Check {
 	var out []Check
 	for _, group := range [][]Check{clusterChecks(), nodegroupChecks(), iamChecks(), authChecks(), subnetChecks(),
-		bootstrapChecks(), instanceChecks(), csrChecks(), windowsChecks(), networkChecks(), kubeChecks(), runtimeChecks(), provisionerChecks(), clusterRoleChecks(), stsChecks(), rootVolumeChecks(), kernelChecks()} {
+		bootstrapChecks(), instanceChecks(), csrChecks(), windowsChecks(), networkChecks(), kubeChecks(), runtimeChecks(), structuredKarpenter(provisionerChecks()), karpenterChecks(), clusterRoleChecks(), stsChecks(), rootVolumeChecks(), kernelChecks()} {
 		out = append(out, group...)
 	}
-	return out
+	return withAppliesTo(out)
+}
+
+// appliesTo lists the checks that judge only some provisioners' nodes (Meta.AppliesTo): the
+// node group checks do not apply to Karpenter, Auto Mode, Fargate or hybrid nodes.
+var appliesTo = map[string][]string{
+	"nodegroup.health-issues":              {evidence.ProvisionerManagedNodegroup},
+	"nodegroup.lt-custom-sg-no-cluster-sg": {evidence.ProvisionerManagedNodegroup},
+	"nodegroup.lt-network-interfaces":      {evidence.ProvisionerManagedNodegroup},
+	"nodegroup.asg-launch-failures":        nodegroupLike,
+}
+
+func withAppliesTo(list []Check) []Check {
+	for i := range list {
+		if a, ok := appliesTo[list[i].Meta.ID]; ok && len(list[i].Meta.AppliesTo) == 0 {
+			list[i].Meta.AppliesTo = a
+		}
+	}
+	return list
 }
 
 // Default returns the registry of all built-in checks. It panics only if the built-in

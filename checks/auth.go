@@ -291,7 +291,7 @@ func authChecks() []Check {
 		{Meta: Meta{ID: "auth.access-entry-type", Title: "Node role's access entry has the wrong type", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAccessEntries, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindImage},
 			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group"),
-			Why:         "Only EC2_LINUX and EC2_WINDOWS access entries make EKS map the role to system:node:{{EC2PrivateDNSName}} with the node groups; a STANDARD entry cannot hold system:nodes, and a Windows node also needs the eks:kube-proxy-windows group that only EC2_WINDOWS adds.",
+			Why:         "Only EC2_LINUX and EC2_WINDOWS access entries make EKS map the role of an EC2 node to system:node:{{EC2PrivateDNSName}} with the node groups (type EC2 does it for EKS Auto Mode node roles, HYBRID_LINUX for hybrid nodes, and nothing else); a STANDARD entry cannot hold system:nodes, and a Windows node also needs the eks:kube-proxy-windows group that only EC2_WINDOWS adds.",
 			Remediation: "The type of an access entry cannot be changed: aws eks delete-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN, then aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (or EC2_WINDOWS).",
 			Docs:        []string{docAccessEntries, docCreateAccessEntry}},
 			Eval: func(ev *evidence.Evidence) []Finding {
@@ -309,7 +309,14 @@ func authChecks() []Check {
 				}
 				it := item(ev.Source(evidence.KindAccessEntries), "access entry %s type %s", e.PrincipalArn, e.Type)
 				win := isWindows(ev)
+				prov := ev.Provisioner.Kind
 				switch {
+				case e.Type == "EC2" && prov == evidence.ProvisionerAutoMode, e.Type == "HYBRID_LINUX" && prov == evidence.ProvisionerHybrid:
+					// Auto Mode node roles take type EC2; hybrid nodes HYBRID_LINUX
+				case e.Type == "EC2":
+					return one(fail(roleArn, "access entry for the node role has type EC2; type EC2 is for EKS Auto Mode node roles, and this node was provisioned by "+orUnknown(prov)+": it needs EC2_LINUX or EC2_WINDOWS", it))
+				case e.Type == "HYBRID_LINUX":
+					return one(fail(roleArn, "access entry for the node role has type HYBRID_LINUX, which is for EKS hybrid nodes; an EC2 node needs EC2_LINUX or EC2_WINDOWS", it))
 				case e.Type != "EC2_LINUX" && e.Type != "EC2_WINDOWS":
 					return one(fail(roleArn, fmt.Sprintf("access entry for the node role has type %s; nodes need EC2_LINUX or EC2_WINDOWS", e.Type), it))
 				case win && e.Type == "EC2_LINUX":

@@ -82,6 +82,10 @@ type Meta struct {
 	// ClusterWide marks checks that also judge the cluster as a whole, on evidence without an
 	// instance (eksdoctor scan runs them once for the cluster).
 	ClusterWide bool
+	// AppliesTo lists the provisioner kinds (evidence.Provisioner*) whose nodes the check judges;
+	// empty means every kind. When the target's provisioner is known and not listed, the runner
+	// reports the check skipped as not applicable, naming the provisioner.
+	AppliesTo []string
 }
 
 // Join-sequence stages for Meta.Stage.

@@ -430,6 +430,7 @@ func TestChecks(t *testing.T) {
 	cases = append(cases, runtimeCases()...)
 	cases = append(cases, pasteCases()...)
 	cases = append(cases, catalogCases()...)
+	cases = append(cases, karpenterCases()...)
 	reg := Default()
 	covered := map[string]map[Status]bool{}
 	for _, tc := range cases {

@@ -20,10 +20,12 @@ func explains(ids ...string) []string { return append(append([]string{}, ids...)
 
 // Managed policies a node role needs (https://docs.aws.amazon.com/eks/latest/userguide/create-node-role.html).
 const (
-	policyWorkerNode  = "AmazonEKSWorkerNodePolicy"
-	policyECRRead     = "AmazonEC2ContainerRegistryReadOnly"
-	policyECRPullOnly = "AmazonEC2ContainerRegistryPullOnly"
-	policyCNI         = "AmazonEKS_CNI_Policy"
+	policyWorkerNode = "AmazonEKSWorkerNodePolicy"
+	// policyWorkerMinimal is what EKS Auto Mode node roles hold instead of AmazonEKSWorkerNodePolicy.
+	policyWorkerMinimal = "AmazonEKSWorkerNodeMinimalPolicy"
+	policyECRRead       = "AmazonEC2ContainerRegistryReadOnly"
+	policyECRPullOnly   = "AmazonEC2ContainerRegistryPullOnly"
+	policyCNI           = "AmazonEKS_CNI_Policy"
 )
 
 func iamChecks() []Check {
@@ -63,13 +65,19 @@ func iamChecks() []Check {
 				src := ev.Source(evidence.KindNodeRolePolicies)
 				it := item(src, "attached: %s", quoteList(names))
 				var missing []string
-				if !have[policyWorkerNode] {
+				// EKS Auto Mode node roles take the minimal worker policy, and its networking runs
+				// outside aws-node, so the CNI policy is not theirs to hold.
+				autoMode := ev.Provisioner.Kind == evidence.ProvisionerAutoMode
+				switch {
+				case autoMode && !have[policyWorkerNode] && !have[policyWorkerMinimal]:
+					missing = append(missing, policyWorkerMinimal+" (or "+policyWorkerNode+")")
+				case !autoMode && !have[policyWorkerNode]:
 					missing = append(missing, policyWorkerNode)
 				}
 				if !have[policyECRRead] && !have[policyECRPullOnly] {
 					missing = append(missing, policyECRRead+" (or "+policyECRPullOnly+")")
 				}
-				cniMissing := !have[policyCNI]
+				cniMissing := !have[policyCNI] && !autoMode
 				cniNote := ""
 				if cniMissing {
 					switch {

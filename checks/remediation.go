@@ -106,6 +106,9 @@ func baseFixValues(ev *evidence.Evidence) fixValues {
 	if ng := instanceNodegroup(ev); v.roleArn == "" && ng != nil {
 		v.roleArn = ng.NodeRole
 	}
+	if v.roleArn == "" {
+		v.roleArn = autoModeNodeRoleArn(ev)
+	}
 	if v.roleArn != "" {
 		v.roleArnNoPath = canonicalArnForDisplay(v.roleArn)
 		if parts := strings.Split(v.roleArn, ":"); len(parts) > 5 {

@@ -28,6 +28,9 @@ func Run(list []Check, ev *evidence.Evidence) []Finding {
 
 func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 	m := c.Meta
+	if f, skip := notForProvisioner(m, ev); skip {
+		return []Finding{f}
+	}
 	var missing []string
 	for _, k := range m.Needs {
 		if !ev.Have(k) {
@@ -154,4 +157,24 @@ func sprintf(format string, args ...any) string {
 		return format
 	}
 	return fmt.Sprintf(format, args...)
+}
+
+// notForProvisioner returns the not-applicable finding of a check whose Meta.AppliesTo does not
+// list the target's provisioner (a nodegroup.* check on a Karpenter node).
+func notForProvisioner(m Meta, ev *evidence.Evidence) (Finding, bool) {
+	p := ev.Provisioner
+	if p.Kind == "" || len(m.AppliesTo) == 0 {
+		return Finding{}, false
+	}
+	for _, k := range m.AppliesTo {
+		if k == p.Kind {
+			return Finding{}, false
+		}
+	}
+	res := ev.Target.InstanceID
+	if res == "" && ev.Target.NodeClaim != "" {
+		res = "nodeclaim/" + ev.Target.NodeClaim
+	}
+	why := fmt.Sprintf("not applicable: the node was provisioned by %s (%s); %s judges only %s nodes", p.Kind, p.Because, m.ID, strings.Join(m.AppliesTo, ", "))
+	return complete(m, Finding{Status: StatusSkipped, Resource: res, Message: why}), true
 }

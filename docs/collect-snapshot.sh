@@ -210,6 +210,11 @@ if [ "$kube" = 1 ]; then
   done
   save kube/validatingwebhookconfigurations.json "${kctl[@]}" get validatingwebhookconfigurations -o json
   save kube/mutatingwebhookconfigurations.json "${kctl[@]}" get mutatingwebhookconfigurations -o json
+  # Karpenter and EKS Auto Mode (kubectl's "doesn't have a resource type" answer records that the CRD is absent)
+  save kube/nodeclaims.json "${kctl[@]}" get nodeclaims.karpenter.sh -o json
+  save kube/nodepools.json "${kctl[@]}" get nodepools.karpenter.sh -o json
+  save kube/ec2nodeclasses.json "${kctl[@]}" get ec2nodeclasses.karpenter.k8s.aws -o json
+  save kube/nodeclasses.json "${kctl[@]}" get nodeclasses.eks.amazonaws.com -o json
   # EndpointSlices of the services behind fail-closed webhooks
   for svc in $("${kctl[@]}" get validatingwebhookconfigurations,mutatingwebhookconfigurations -o jsonpath='{range .items[*].webhooks[?(@.failurePolicy!="Ignore")]}{.clientConfig.service.namespace}{"."}{.clientConfig.service.name}{"\n"}{end}' 2>/dev/null | sort -u); do
     [ "$svc" = "." ] && continue

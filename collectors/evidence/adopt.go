@@ -85,6 +85,12 @@ func (e *Evidence) Adopt(src *Evidence) {
 			e.ScalingActivities = src.ScalingActivities
 		case KindMappingChanges:
 			e.MappingChanges = src.MappingChanges
+		case KindNodeClaims:
+			e.NodeClaims = src.NodeClaims
+		case KindNodePools:
+			e.NodePools = src.NodePools
+		case KindEC2NodeClasses, KindNodeClasses:
+			e.NodeClasses = src.NodeClasses
 		}
 		e.Mark(k, src.Source(k))
 	}

@@ -60,8 +60,10 @@ type Gap struct {
 // Target identifies what is being diagnosed.
 type Target struct {
 	InstanceID string `json:"instanceId,omitempty"`
-	Cluster    string `json:"cluster,omitempty"`
-	Region     string `json:"region,omitempty"`
+	// NodeClaim is the Karpenter / Auto Mode NodeClaim diagnosed (why-not-joining NODECLAIM).
+	NodeClaim string `json:"nodeClaim,omitempty"`
+	Cluster   string `json:"cluster,omitempty"`
+	Region    string `json:"region,omitempty"`
 	// ClusterSource says how Cluster was chosen: "flag", "instance tag <key>", "user data",
 	// "snapshot manifest" or "describe-cluster".
 	ClusterSource string `json:"clusterSource,omitempty"`
@@ -137,6 +139,18 @@ type Evidence struct {
 	// MappingChanges are changes to aws-auth mappings or access entries (a Terraform plan,
 	// audit or CloudTrail events).
 	MappingChanges []MappingChange
+
+	// NodeClaims, NodePools and NodeClasses are Karpenter's and EKS Auto Mode's objects
+	// (KindNodeClaims, KindNodePools, KindEC2NodeClasses / KindNodeClasses: EC2NodeClasses and Auto
+	// Mode NodeClasses share the NodeClass type, told apart by AutoMode).
+	NodeClaims  []NodeClaim
+	NodePools   []NodePool
+	NodeClasses []NodeClass
+	// NodeClaim is the NodeClaim being diagnosed (why-not-joining NODECLAIM, or the NodeClaim
+	// whose providerID names the instance); nil when none does.
+	NodeClaim *NodeClaim
+	// Provisioner says how the target was launched (see Provisioner).
+	Provisioner Provisioner
 
 	sources map[Kind]string
 	gaps    map[Kind]Gap

@@ -31,6 +31,8 @@ type Cluster struct {
 	HealthIssues       []HealthIssue
 	Tags               map[string]string
 	CreatedAt          time.Time
+	// ComputeConfig is computeConfig (EKS Auto Mode); nil when DescribeCluster did not return it.
+	ComputeConfig *ComputeConfig
 }
 
 // HealthIssue is one entry of a cluster's or node group's health.issues.

@@ -1,7 +1,8 @@
 // Package kube collects the cluster-side evidence of a node join with client-go: the aws-auth
 // and amazon-vpc-cni ConfigMaps, Nodes, CertificateSigningRequests, the aws-node DaemonSet and
 // its ServiceAccount, the kube-dns Service, the eks:node-bootstrapper / eks:node-manager RBAC
-// objects and the admission webhooks with their endpoints. It only gets and lists (see
+// objects, the admission webhooks with their endpoints, and Karpenter's and EKS Auto Mode's
+// NodeClaims, NodePools and node classes (CustomReads, through the dynamic client). It only gets and lists (see
 // deploy/rbac). What it reads is written as kubectl prints it at the snapshot's kube/ paths; a
 // Forbidden or NotFound answer is written as kubectl's error text, so the snapshot reader turns
 // it into a gap naming the permission, or a fact.
@@ -17,6 +18,7 @@ import (
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -35,7 +37,8 @@ type Read struct {
 var Paths = []string{"kube/aws-auth.json", "kube/amazon-vpc-cni.json", "kube/nodes.json", "kube/csrs.json", "kube/aws-node.json",
 	"kube/aws-node-serviceaccount.json", "kube/kube-dns.json", "kube/validatingwebhookconfigurations.json", "kube/mutatingwebhookconfigurations.json",
 	"kube/clusterroles/eks:node-bootstrapper.json", "kube/clusterroles/eks:node-manager.json",
-	"kube/clusterrolebindings/eks:node-bootstrapper.json", "kube/clusterrolebindings/eks:node-manager.json"}
+	"kube/clusterrolebindings/eks:node-bootstrapper.json", "kube/clusterrolebindings/eks:node-manager.json",
+	"kube/nodeclaims.json", "kube/nodepools.json", "kube/ec2nodeclasses.json", "kube/nodeclasses.json"}
 
 // NodeRBACNames are the ClusterRoles and ClusterRoleBindings EKS creates for nodes.
 var NodeRBACNames = []string{"eks:node-bootstrapper", "eks:node-manager"}
@@ -54,12 +57,18 @@ var Reads = []Read{
 	{"admissionregistration.k8s.io", "validatingwebhookconfigurations", "list", "", "", []evidence.Kind{evidence.KindWebhooks}},
 	{"admissionregistration.k8s.io", "mutatingwebhookconfigurations", "list", "", "", []evidence.Kind{evidence.KindWebhooks}},
 	{"discovery.k8s.io", "endpointslices", "list", "", "", []evidence.Kind{evidence.KindWebhookEndpoints}},
+	{"karpenter.sh", "nodeclaims", "list", "", "", []evidence.Kind{evidence.KindNodeClaims}},
+	{"karpenter.sh", "nodepools", "list", "", "", []evidence.Kind{evidence.KindNodePools}},
+	{"karpenter.k8s.aws", "ec2nodeclasses", "list", "", "", []evidence.Kind{evidence.KindEC2NodeClasses}},
+	{"eks.amazonaws.com", "nodeclasses", "list", "", "", []evidence.Kind{evidence.KindNodeClasses}},
 }
 
 // Options control one collection.
 type Options struct {
 	// Needs lists the evidence kinds the selected checks use; nil means all.
 	Needs []evidence.Kind
+	// Dynamic lists the custom resources (CustomReads); nil writes them as not collected.
+	Dynamic dynamic.Interface
 }
 
 // Result holds the kubectl-shaped files read, keyed by snapshot path. Denied reads appear as
@@ -156,6 +165,9 @@ func Collect(ctx context.Context, c kubernetes.Interface, o Options) *Result {
 			o, err := c.RbacV1().ClusterRoleBindings().Get(ctx, name, metav1.GetOptions{})
 			col.save("kube/clusterrolebindings/"+name+".json", "rbac.authorization.k8s.io/v1", "ClusterRoleBinding", o, err)
 		})
+	}
+	for _, r := range CustomReads {
+		do(r.Evidence, func() { col.collectCustom(ctx, o.Dynamic, r) })
 	}
 	if col.wanted(evidence.KindWebhooks, evidence.KindWebhookEndpoints) {
 		wg.Add(1)

@@ -76,6 +76,8 @@ func need(t *testing.T) kubernetes.Interface {
 		t.Fatal(err)
 	}
 	seedOnce(t, cs)
+	registerDynamic(t, cs, kubetest.AdminToken)
+	seedKarpenterOnce(t, cs)
 	return cs
 }
 
@@ -181,7 +183,8 @@ func evidenceWith(t *testing.T, kubeFiles map[string][]byte) *evidence.Evidence 
 }
 
 var kubeKinds = []evidence.Kind{evidence.KindAWSAuth, evidence.KindVPCCNIConfig, evidence.KindNodes, evidence.KindCSRs, evidence.KindAWSNode,
-	evidence.KindAWSNodeServiceAccount, evidence.KindKubeDNS, evidence.KindNodeRBAC, evidence.KindWebhooks, evidence.KindWebhookEndpoints}
+	evidence.KindAWSNodeServiceAccount, evidence.KindKubeDNS, evidence.KindNodeRBAC, evidence.KindWebhooks, evidence.KindWebhookEndpoints,
+	evidence.KindNodeClaims, evidence.KindNodePools, evidence.KindEC2NodeClasses, evidence.KindNodeClasses}
 
 func statuses(ev *evidence.Evidence) map[string]checks.Finding {
 	out := map[string]checks.Finding{}
@@ -195,7 +198,7 @@ func statuses(ev *evidence.Evidence) map[string]checks.Finding {
 
 func TestCollectAsAdminFindsTheInjectedProblems(t *testing.T) {
 	cs := need(t)
-	ev := evidenceWith(t, kube.Collect(context.Background(), cs, kube.Options{}).Files)
+	ev := evidenceWith(t, kube.Collect(context.Background(), cs, optionsFor(cs)).Files)
 	for _, k := range kubeKinds {
 		if !ev.Have(k) {
 			t.Errorf("%s not collected: %s", k, ev.GapFor(k).Reason)
@@ -291,6 +294,7 @@ func shippedRBAC(t *testing.T, cs kubernetes.Interface) (kubernetes.Interface, *
 	if err != nil {
 		t.Fatal(err)
 	}
+	registerDynamic(t, restricted, tok.Status.Token)
 	return restricted, &role
 }
 
@@ -309,7 +313,7 @@ func gapsOf(ev *evidence.Evidence) []string {
 func collectUntil(t *testing.T, cs kubernetes.Interface, ok func(*evidence.Evidence) bool) *evidence.Evidence {
 	var ev *evidence.Evidence
 	for i := 0; i < 50; i++ {
-		ev = evidenceWith(t, kube.Collect(context.Background(), cs, kube.Options{}).Files)
+		ev = evidenceWith(t, kube.Collect(context.Background(), cs, optionsFor(cs)).Files)
 		if ok(ev) {
 			return ev
 		}

@@ -154,6 +154,10 @@ var Entries = []Entry{
 	{Path: "kube/validatingwebhookconfigurations.json", Command: "kubectl get validatingwebhookconfigurations -o json", Permission: "kubernetes:validatingwebhookconfigurations/list", Kinds: kinds(evidence.KindWebhooks), PasteKey: "ValidatingWebhookConfiguration", Addition: true},
 	{Path: "kube/mutatingwebhookconfigurations.json", Command: "kubectl get mutatingwebhookconfigurations -o json", Permission: "kubernetes:mutatingwebhookconfigurations/list", Kinds: kinds(evidence.KindWebhooks), PasteKey: "MutatingWebhookConfiguration", Addition: true},
 	{Path: "kube/endpointslices/<ns>.<service>.json", Command: "kubectl -n NS get endpointslices -l kubernetes.io/service-name=SVC -o json", Permission: "kubernetes:endpointslices/list", Kinds: kinds(evidence.KindWebhookEndpoints), PasteKey: "EndpointSlice", Addition: true},
+	{Path: "kube/nodeclaims.json", Command: "kubectl get nodeclaims.karpenter.sh -o json", Permission: "kubernetes:nodeclaims/list", Kinds: kinds(evidence.KindNodeClaims), PasteKey: "NodeClaim", Addition: true},
+	{Path: "kube/nodepools.json", Command: "kubectl get nodepools.karpenter.sh -o json", Permission: "kubernetes:nodepools/list", Kinds: kinds(evidence.KindNodePools), PasteKey: "NodePool", Addition: true},
+	{Path: "kube/ec2nodeclasses.json", Command: "kubectl get ec2nodeclasses.karpenter.k8s.aws -o json", Permission: "kubernetes:ec2nodeclasses/list", Kinds: kinds(evidence.KindEC2NodeClasses), PasteKey: "EC2NodeClass", Addition: true},
+	{Path: "kube/nodeclasses.json", Command: "kubectl get nodeclasses.eks.amazonaws.com -o json", Permission: "kubernetes:nodeclasses/list", Kinds: kinds(evidence.KindNodeClasses), PasteKey: "NodeClass", Addition: true},
 }
 
 func kinds(k ...evidence.Kind) []evidence.Kind { return k }

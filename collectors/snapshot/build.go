@@ -153,6 +153,8 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 	s.loadAutoScaling(ev)
 	s.loadKube(ev)
 	s.runProviders(ev)
+	ev.NodeClaim = nodeClaimOf(ev.NodeClaims, instanceID)
+	ev.Provisioner = evidence.DetectProvisioner(ev)
 	if ev.CollectedAt.IsZero() {
 		ev.CollectedAt = newestTime(ev)
 	}
@@ -275,6 +277,9 @@ func (s *Snapshot) loadCluster(ev *evidence.Evidence) {
 			ServiceIPv4CIDR: x.KubernetesNetworkConfig.ServiceIPv4CIDR, ServiceIPv6CIDR: x.KubernetesNetworkConfig.ServiceIPv6CIDR,
 			IPFamily: x.KubernetesNetworkConfig.IPFamily, AuthenticationMode: x.AccessConfig.AuthenticationMode, Tags: x.Tags,
 			CreatedAt: x.CreatedAt.Time}
+		if cc := x.ComputeConfig; cc != nil {
+			c.ComputeConfig = &evidence.ComputeConfig{Enabled: cc.Enabled, NodePools: cc.NodePools, NodeRoleArn: cc.NodeRoleArn}
+		}
 		for _, i := range x.Health.Issues {
 			c.HealthIssues = append(c.HealthIssues, evidence.HealthIssue{Code: i.Code, Message: i.Message, ResourceIDs: i.ResourceIDs})
 		}
@@ -689,6 +694,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	s.markKube(ev, evidence.KindCSRs, k.cres, k.cwhy, k.cp)
 
 	s.loadKubeExtras(ev)
+	s.loadKarpenter(ev)
 
 	p = s.kubePath("aws-node")
 	res, reason = decodeInto(s, p, func(o *KubeDaemonSet) { ev.AWSNode = convertDaemonSet(o) })

@@ -203,6 +203,12 @@ type DescribeClusterOutput struct {
 		AccessConfig struct {
 			AuthenticationMode string `json:"authenticationMode"`
 		} `json:"accessConfig"`
+		// ComputeConfig is EKS Auto Mode's configuration; absent on clusters without it.
+		ComputeConfig *struct {
+			Enabled     bool     `json:"enabled"`
+			NodePools   []string `json:"nodePools"`
+			NodeRoleArn string   `json:"nodeRoleArn"`
+		} `json:"computeConfig"`
 	} `json:"cluster"`
 }
 

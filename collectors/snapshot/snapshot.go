@@ -587,6 +587,9 @@ func ParseCLIError(b []byte) *SourceError {
 	case strings.HasPrefix(t, "Error from server ("):
 		reason, msg, _ := strings.Cut(t[len("Error from server ("):], ")")
 		return KubeError(reason, strings.TrimPrefix(msg, ": "))
+	case strings.HasPrefix(t, "error: the server doesn't have a resource type"):
+		// kubectl's answer when the CRD is not installed (Karpenter, Auto Mode)
+		return &SourceError{Code: "NoResourceType", Message: "kubectl: " + strings.TrimSpace(strings.TrimPrefix(t, "error: "))}
 	case strings.HasPrefix(t, "Unable to connect to the server"):
 		return &SourceError{Message: t}
 	}

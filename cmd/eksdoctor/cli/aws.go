@@ -14,6 +14,7 @@ import (
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 )
@@ -133,7 +134,8 @@ func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	kr := kube.Collect(ctx, cs, kube.Options{Needs: needs})
+	dyn, _ := dynamic.NewForConfig(rc)
+	kr := kube.Collect(ctx, cs, kube.Options{Needs: needs, Dynamic: dyn})
 	for p, b := range kr.Files {
 		res.Files[p] = b
 		res.SetSource(p, "kubernetes ("+how+")")

@@ -145,7 +145,8 @@ func TestScenariosGolden(t *testing.T) {
 					t.Errorf("%s does not name the blocking route, rule or endpoint: %s", f.ID, f.Message)
 				}
 			}
-			if len(r.Paths) < 6 {
+			// a NodeClaim that never launched has no instance, hence no network path to judge
+			if len(r.Paths) < 6 && (strings.HasPrefix(sc.InstanceID, "i-") || len(r.Paths) != 0) {
 				t.Errorf("only %d network paths", len(r.Paths))
 			}
 			for _, p := range r.Paths {
@@ -208,7 +209,9 @@ func TestExitCodesAndBadInput(t *testing.T) {
 		{"not an archive", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", notArchive}, ExitInput, "neither a directory nor a gzip-compressed tar"},
 		{"live without a region", []string{"why-not-joining", "i-0a1b2c3d4e5f60001"}, ExitInput, "no AWS region"},
 		{"bad output", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", healthy, "-o", "yaml"}, ExitUsage, "unknown --output"},
-		{"bad instance id", []string{"why-not-joining", "node-1", "--snapshot", healthy}, ExitUsage, "not an EC2 instance ID"},
+		{"bad instance id", []string{"why-not-joining", "Node_1", "--snapshot", healthy}, ExitUsage, "neither an EC2 instance ID (i-...) nor a NodeClaim name"},
+		{"unknown nodeclaim", []string{"why-not-joining", "default-abcde", "--snapshot", healthy}, ExitInput, "Karpenter / EKS Auto Mode is not installed in the cluster"},
+		{"nodeclaim live without cluster", []string{"why-not-joining", "default-abcde", "--region", "eu-west-1"}, ExitUsage, "why-not-joining NODECLAIM against AWS needs --cluster"},
 		{"bad selector", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", healthy, "--checks", "nope.*"}, ExitUsage, "no check matches"},
 		{"unknown flag", []string{"why-not-joining", "--frobnicate"}, ExitUsage, "unknown flag"},
 		{"unknown explain", []string{"explain", "auth.nope"}, ExitUsage, "no check"},

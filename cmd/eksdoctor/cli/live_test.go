@@ -87,6 +87,11 @@ func sameFindings(t *testing.T, a, b map[string][]comparable) {
 
 func TestLiveEquivalentToSnapshot(t *testing.T) {
 	for _, sc := range loadScenarios(t) {
+		if !strings.HasPrefix(sc.InstanceID, "i-") {
+			// a NodeClaim is resolved from the cluster side, which --no-kube leaves out; the
+			// kube integration suite compares the live NodeClaims with the snapshot's
+			continue
+		}
 		t.Run(sc.Name, func(t *testing.T) {
 			snap := withoutKube(t, filepath.Join(fixtures, "snapshots", sc.Name))
 			fake := liveEnv(t, snap, nil)

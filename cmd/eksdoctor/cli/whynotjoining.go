@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -30,13 +31,21 @@ type WhyNotJoiningOptions struct {
 	warnings []string
 }
 
+// nodeClaimName matches a Kubernetes object name (RFC 1123 subdomain), as NodeClaims have.
+var nodeClaimName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$`)
+
 // NewCmdWhyNotJoining builds the why-not-joining command.
 func NewCmdWhyNotJoining(g *GlobalOptions) *cobra.Command {
 	o := &WhyNotJoiningOptions{GlobalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "why-not-joining INSTANCE_ID [--cluster NAME] [--region R] [--snapshot PATH]",
+		Use:   "why-not-joining INSTANCE_ID|NODECLAIM [--cluster NAME] [--region R] [--snapshot PATH]",
 		Short: "Diagnose why one EC2 instance does not join its EKS cluster",
 		Long: `Diagnose why one EC2 instance does not join its EKS cluster.
+
+The target is an instance ID, or the name of a Karpenter / EKS Auto Mode NodeClaim: its
+instance is the one status.providerID names; a NodeClaim that never launched is diagnosed from
+the NodeClaim and its node class alone. Provisioner-level faults (a node class that is not
+Ready, user data of the wrong format) are reported for the NodeClaims they affect.
 
 Without --snapshot, the evidence is read live from the AWS account with the standard
 credential chain (--profile, --region, environment, SSO, IRSA / Pod Identity; --role-arn
@@ -58,7 +67,8 @@ it saw, why it blocks the join and the fix.`,
   eksdoctor why-not-joining i-0abc1234def567890 --profile prod-readonly
   eksdoctor why-not-joining i-0abc1234def567890 --snapshot ./snap
   eksdoctor why-not-joining i-0abc1234def567890 --snapshot snap.tar.gz -o json
-  eksdoctor why-not-joining i-0abc1234def567890 --snapshot ./snap --checks 'auth.*,bootstrap.*'`,
+  eksdoctor why-not-joining i-0abc1234def567890 --snapshot ./snap --checks 'auth.*,bootstrap.*'
+  eksdoctor why-not-joining default-x7k2p --snapshot ./snap`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if o.AllPending {
 				if len(args) != 0 {
@@ -69,8 +79,8 @@ it saw, why it blocks the join and the fix.`,
 			if len(args) != 1 {
 				return usageErr("why-not-joining takes exactly one INSTANCE_ID, got %d arguments", len(args))
 			}
-			if !strings.HasPrefix(args[0], "i-") {
-				return usageErr("%q is not an EC2 instance ID (i-...)", args[0])
+			if !strings.HasPrefix(args[0], "i-") && !nodeClaimName.MatchString(args[0]) {
+				return usageErr("%q is neither an EC2 instance ID (i-...) nor a NodeClaim name", args[0])
 			}
 			return nil
 		},
@@ -98,17 +108,31 @@ func (o *WhyNotJoiningOptions) Run() error {
 	}
 	var snap *snapshot.Snapshot
 	var denied []string
+	claim := !strings.HasPrefix(o.InstanceID, "i-")
 	if o.Snapshot == "" {
-		snap, denied, err = o.Live.snapshot(o.GlobalOptions, []string{o.InstanceID}, o.Cluster, checks.Needs(selected), collectMode{})
+		ids, mode := []string{o.InstanceID}, collectMode{}
+		if claim {
+			// a NodeClaim names its instance only in the cluster: collect the cluster's instances
+			if o.Cluster == "" {
+				return usageErr("why-not-joining NODECLAIM against AWS needs --cluster")
+			}
+			ids, mode = nil, collectMode{batch: true, scan: true}
+		}
+		snap, denied, err = o.Live.snapshot(o.GlobalOptions, ids, o.Cluster, checks.Needs(selected), mode)
 		if err != nil {
 			return err
 		}
 	} else if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {
 		return inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
 	}
-	ev, err := snap.Evidence(o.InstanceID, o.Cluster)
+	var ev *evidence.Evidence
+	if claim {
+		ev, err = snap.NodeClaimEvidence(o.InstanceID, o.Cluster)
+	} else {
+		ev, err = snap.Evidence(o.InstanceID, o.Cluster)
+	}
 	if err != nil {
-		if errors.Is(err, snapshot.ErrUnknownInstance) {
+		if errors.Is(err, snapshot.ErrUnknownInstance) || errors.Is(err, snapshot.ErrUnknownNodeClaim) {
 			return inputErr("%v", err)
 		}
 		return inputErr("snapshot %s: %v", o.Snapshot, err)

@@ -49,3 +49,12 @@ func (c UpstreamCRD) Read() ([]byte, error) {
 
 // String returns module@version/path.
 func (c UpstreamCRD) String() string { return c.Module + "@" + c.Version + "/" + c.Path }
+
+// Karpenter's CRDs (karpenter.sh/v1 NodeClaim and NodePool, karpenter.k8s.aws/v1 EC2NodeClass)
+// as the AWS provider ships them (its NodeClaim and NodePool files are those of
+// sigs.k8s.io/karpenter v1.6.2, which it requires).
+var (
+	KarpenterNodeClaimCRD    = UpstreamCRD{"github.com/aws/karpenter-provider-aws", "v1.6.3", "pkg/apis/crds/karpenter.sh_nodeclaims.yaml"}
+	KarpenterNodePoolCRD     = UpstreamCRD{"github.com/aws/karpenter-provider-aws", "v1.6.3", "pkg/apis/crds/karpenter.sh_nodepools.yaml"}
+	KarpenterEC2NodeClassCRD = UpstreamCRD{"github.com/aws/karpenter-provider-aws", "v1.6.3", "pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml"}
+)

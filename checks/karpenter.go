@@ -1,0 +1,587 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/userdata"
+)
+
+const (
+	docAutoModeNodeClass = "https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html"
+	docAutoModeTS        = "https://docs.aws.amazon.com/eks/latest/userguide/auto-troubleshoot.html"
+	docAutoModeNodeRole  = "https://docs.aws.amazon.com/eks/latest/userguide/auto-create-node-role.html"
+)
+
+// Provisioner kinds a check judges (Meta.AppliesTo).
+var (
+	karpenterLike = []string{evidence.ProvisionerKarpenter, evidence.ProvisionerAutoMode}
+	nodegroupLike = []string{evidence.ProvisionerManagedNodegroup, evidence.ProvisionerSelfManaged}
+)
+
+// structuredKarpenter gives the log-signature karpenter.* checks of provisionerChecks their
+// judgement from Karpenter's own objects (NodeClaims, EC2NodeClasses): each then needs either
+// the node logs or the structured kind, judges the structured evidence when present and adds a
+// failing log testimony to it.
+func structuredKarpenter(list []Check) []Check {
+	type upgrade struct {
+		kind        evidence.Kind
+		eval        func(ev *evidence.Evidence) []Finding
+		clusterWide bool
+	}
+	up := map[string]upgrade{
+		"karpenter.nodeclaim-not-launched":   {evidence.KindNodeClaims, evalNodeClaimLaunched, true},
+		"karpenter.nodeclaim-not-registered": {evidence.KindNodeClaims, evalNodeClaimRegistered, true},
+		"karpenter.nodeclass-not-ready":      {evidence.KindEC2NodeClasses, evalNodeClassReady(false), true},
+		"karpenter.userdata-format":          {evidence.KindEC2NodeClasses, evalNodeClassUserData, true},
+		"karpenter.instance-profile":         {evidence.KindEC2NodeClasses, evalNodeClassInstanceProfile, true},
+	}
+	for i := range list {
+		u, ok := up[list[i].Meta.ID]
+		if !ok {
+			continue
+		}
+		m := &list[i].Meta
+		m.Needs, m.NeedsAny = nil, []evidence.Kind{evidence.KindNodeLogs, u.kind}
+		m.ClusterWide = u.clusterWide
+		m.AppliesTo = karpenterLike
+		if m.ID == "karpenter.instance-profile" {
+			// an unmapped node role launches nodes that never register
+			m.Optional = append(m.Optional, evidence.KindAccessEntries, evidence.KindAWSAuth)
+			m.Explains = append(append([]string(nil), m.Explains...), "karpenter.nodeclaim-not-registered")
+		}
+		if m.ID == "karpenter.userdata-format" {
+			// Karpenter cannot merge user data of another format: the launch itself fails
+			m.Explains = append(append([]string(nil), m.Explains...), "karpenter.nodeclaim-not-launched")
+		}
+		logs := list[i].Eval
+		eval, kind := u.eval, u.kind
+		list[i].Eval = func(ev *evidence.Evidence) []Finding {
+			if !ev.Have(kind) {
+				return logs(ev)
+			}
+			out := eval(ev)
+			if ev.Have(evidence.KindNodeLogs) {
+				for _, f := range logs(ev) {
+					if f.Status == StatusFail {
+						out = append(out, f)
+					}
+				}
+			}
+			return out
+		}
+	}
+	return list
+}
+
+// karpenterChecks are the Auto Mode checks judged from structured evidence only.
+func karpenterChecks() []Check {
+	return []Check{
+		{Meta: Meta{ID: "automode.nodeclass-not-ready", ClusterWide: true, AppliesTo: []string{evidence.ProvisionerAutoMode},
+			Title: "An EKS Auto Mode NodeClass is not Ready", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindNodeClasses}, Stage: StageCluster, Explains: explains("karpenter.nodeclaim-not-launched"),
+			Why:         "EKS Auto Mode launches nodes only from a NodeClass whose subnets, security groups and instance profile resolved; a NodeClass that is not Ready launches nothing, so its NodePools stay empty.",
+			Remediation: "kubectl describe nodeclass.eks.amazonaws.com NAME names the False condition: fix spec.subnetSelectorTerms / spec.securityGroupSelectorTerms so they match resources in the cluster VPC, and make spec.role an IAM role with an EC2 access entry (aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2), AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly attached and a trust policy for ec2.amazonaws.com.",
+			Docs:        []string{docAutoModeNodeClass, docAutoModeNodeRole, docAutoModeTS}},
+			Eval: evalNodeClassReady(true)},
+		{Meta: Meta{ID: "karpenter.nodeclass-network", ClusterWide: true, AppliesTo: karpenterLike,
+			Title: "A node class selects subnets outside the cluster VPC or no security group the control plane can reach", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindSubnets}, NeedsAny: []evidence.Kind{evidence.KindEC2NodeClasses, evidence.KindNodeClasses},
+			Optional: []evidence.Kind{evidence.KindSecurityGroups}, Stage: StageCluster,
+			Explains:    explains("karpenter.nodeclaim-not-registered", "net.*", "runtime.apiserver-timeout"),
+			Why:         "Karpenter launches nodes into whatever subnets and security groups the node class's selector terms resolve to. A subnet of another VPC (a discovery tag shared with another cluster) gives nodes no route to this cluster's private endpoint, and security groups that are neither the cluster security group nor admitted by it keep the control plane and the kubelet apart, so the node never registers.",
+			Remediation: "Make spec.subnetSelectorTerms match only subnets of the cluster VPC (tag them karpenter.sh/discovery: CLUSTER, or list their IDs) and spec.securityGroupSelectorTerms select the cluster security group CLUSTER_SG (or a group the cluster security group admits); then kubectl get ec2nodeclass NAME -o yaml shows the resolved status.subnets and status.securityGroups.",
+			Docs:        []string{docKarpenterNodeCls, docKarpenterTS}},
+			Eval: evalNodeClassNetwork},
+		{Meta: Meta{ID: "automode.node-role", ClusterWide: true, AppliesTo: []string{evidence.ProvisionerAutoMode},
+			Title: "An EKS Auto Mode node role has no access entry of type EC2", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindAccessEntries}, Optional: []evidence.Kind{evidence.KindNodeClasses},
+			Stage: StageCluster, Explains: explains("automode.nodeclass-not-ready", "karpenter.nodeclaim-not-launched", "karpenter.nodeclaim-not-registered", "auth.*"),
+			Why:         "EKS Auto Mode admits a node only when its role (computeConfig nodeRoleArn for the built-in NodePools, spec.role of a custom NodeClass) has an access entry of type EC2, which maps it to the node identity with the policy AmazonEKSAutoNodePolicy; without it the NodeClass cannot use the role and no node joins.",
+			Remediation: "aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2, then aws eks associate-access-policy --cluster-name CLUSTER --principal-arn ROLE_ARN --policy-arn arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy --access-scope type=cluster (an entry of another type must be deleted and created again: its type cannot change). The role needs AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly and a trust policy for ec2.amazonaws.com.",
+			Docs:        []string{docAutoModeNodeRole, docAccessEntries, docAutoModeTS}},
+			Eval: evalAutoModeNodeRole},
+	}
+}
+
+// autoModeRoles returns the Auto Mode node roles of the cluster (ARN → where it is named):
+// computeConfig nodeRoleArn and the spec.role of each Auto Mode NodeClass (a role name is
+// completed with the cluster's account).
+func autoModeRoles(ev *evidence.Evidence) (arns []string, from map[string]string) {
+	from = map[string]string{}
+	add := func(arn, why string) {
+		if arn == "" {
+			return
+		}
+		if _, ok := from[arn]; !ok {
+			arns = append(arns, arn)
+			from[arn] = why
+		}
+	}
+	add(ev.Cluster.ComputeConfig.NodeRoleArn, "computeConfig nodeRoleArn")
+	account := ""
+	if parts := strings.Split(ev.Cluster.Arn, ":"); len(parts) > 4 {
+		account = parts[4]
+	}
+	classes, _ := classesInScope(ev, true)
+	for _, nc := range classes {
+		arn := nc.Role
+		if !strings.HasPrefix(arn, "arn:") && arn != "" && account != "" {
+			arn = "arn:aws:iam::" + account + ":role/" + arn
+		}
+		if strings.HasPrefix(arn, "arn:") {
+			add(arn, "NodeClass "+nc.Name+" spec.role")
+		}
+	}
+	return arns, from
+}
+
+func evalAutoModeNodeRole(ev *evidence.Evidence) []Finding {
+	if cc := ev.Cluster.ComputeConfig; cc == nil || !cc.Enabled {
+		return one(notApplicable(ev.Cluster.Name, "EKS Auto Mode is not enabled on the cluster (computeConfig)"))
+	}
+	arns, from := autoModeRoles(ev)
+	if len(arns) == 0 {
+		return one(notApplicable(ev.Cluster.Name, "computeConfig names no node role and no Auto Mode NodeClass sets spec.role"))
+	}
+	var out []Finding
+	for _, arn := range arns {
+		it := item(ev.Source(evidence.KindCluster), "%s: %s", from[arn], arn)
+		e := nodeAccessEntry(ev, arn)
+		switch {
+		case e == nil:
+			out = append(out, fail(arn, fmt.Sprintf("Auto Mode node role %s (%s) has no access entry", arn, from[arn]), it,
+				item(ev.Source(evidence.KindAccessEntries), "%d access entries, none for this role", len(ev.AccessEntries))))
+		case !e.Described:
+			out = append(out, Finding{Status: StatusSkipped, Resource: arn, Message: "missing evidence: the access entry of " + arn + " was not described " + e.DescribeGap})
+		case e.Type != "EC2":
+			out = append(out, fail(arn, fmt.Sprintf("Auto Mode node role %s has an access entry of type %s; Auto Mode needs type EC2", arn, e.Type), it,
+				item(ev.Source(evidence.KindAccessEntries), "access entry %s type %s", e.PrincipalArn, e.Type)))
+		default:
+			out = append(out, pass(arn, "Auto Mode node role "+arn+" has an access entry of type EC2", it))
+		}
+	}
+	return out
+}
+
+// evalNodeClassNetwork judges the subnets and security groups a node class resolved
+// (status.subnets, status.securityGroups) against the cluster's VPC and security group.
+// ec2/describe-subnets.json lists the subnets of the cluster VPC, so a resolved subnet it does
+// not list is outside that VPC (or deleted).
+func evalNodeClassNetwork(ev *evidence.Evidence) []Finding {
+	var classes []evidence.NodeClass
+	applies := false
+	for _, auto := range []bool{false, true} {
+		cs, a := classesInScope(ev, auto)
+		classes, applies = append(classes, cs...), applies || a
+	}
+	if !applies {
+		return one(notApplicable(targetName(ev), "the target was not launched from a node class"))
+	}
+	if len(classes) == 0 {
+		return one(notApplicable("cluster", "no EC2NodeClass or Auto Mode NodeClass in the cluster"))
+	}
+	vpc := ev.Cluster.VpcID
+	subnets := map[string]evidence.Subnet{}
+	for _, sn := range ev.Subnets {
+		subnets[sn.ID] = sn
+	}
+	sgs := map[string]evidence.SecurityGroup{}
+	for _, g := range ev.SecurityGroups {
+		sgs[g.ID] = g
+	}
+	var out []Finding
+	for _, nc := range classes {
+		kind := evidence.KindEC2NodeClasses
+		if nc.AutoMode {
+			kind = evidence.KindNodeClasses
+		}
+		res := strings.ToLower(classKind(nc.AutoMode)) + "/" + nc.Name
+		src := ev.Source(kind)
+		var problems []string
+		items := []EvidenceItem{item(src, "%s %s status.subnets %s, status.securityGroups %s", classKind(nc.AutoMode), nc.Name, quoteList(nc.StatusSubnets), quoteList(nc.StatusSecurityGroups))}
+		for _, id := range nc.StatusSubnets {
+			sn, ok := subnets[id]
+			switch {
+			case !ok:
+				problems = append(problems, fmt.Sprintf("subnet %s is not a subnet of the cluster VPC %s", id, vpc))
+			case sn.VpcID != "" && sn.VpcID != vpc:
+				problems = append(problems, fmt.Sprintf("subnet %s is in %s, not in the cluster VPC %s", id, sn.VpcID, vpc))
+			}
+		}
+		if len(nc.StatusSubnets) > 0 {
+			items = append(items, item(ev.Source(evidence.KindSubnets), "the cluster VPC %s has %d subnets", vpc, len(ev.Subnets)))
+		}
+		csg := ev.Cluster.ClusterSecurityGroup
+		if csg != "" && len(nc.StatusSecurityGroups) > 0 && !containsString(nc.StatusSecurityGroups, csg) && ev.Have(evidence.KindSecurityGroups) {
+			admitted := false
+			for _, id := range nc.StatusSecurityGroups {
+				admitted = admitted || sgAdmitsGroup(sgs[csg], id) && sgAdmitsGroup(sgs[id], csg)
+			}
+			if !admitted {
+				problems = append(problems, fmt.Sprintf("none of the resolved security groups %s is the cluster security group %s or admitted by it both ways", strings.Join(nc.StatusSecurityGroups, ", "), csg))
+				items = append(items, item(ev.Source(evidence.KindSecurityGroups), "cluster security group %s", csg))
+			}
+		}
+		if len(problems) > 0 {
+			out = append(out, fail(res, fmt.Sprintf("%s %s: %s", classKind(nc.AutoMode), nc.Name, strings.Join(problems, "; ")), items...))
+			continue
+		}
+		if len(nc.StatusSubnets) == 0 {
+			out = append(out, Finding{Status: StatusSkipped, Resource: res, Message: classKind(nc.AutoMode) + " " + nc.Name + " resolved no subnet yet (karpenter.nodeclass-not-ready judges that)"})
+			continue
+		}
+		out = append(out, pass(res, fmt.Sprintf("%s %s resolves subnets of the cluster VPC %s", classKind(nc.AutoMode), nc.Name, vpc), items...))
+	}
+	return out
+}
+
+// sgAdmitsGroup reports whether g has an ingress rule naming group peer.
+func sgAdmitsGroup(g evidence.SecurityGroup, peer string) bool {
+	for _, r := range g.Ingress {
+		if containsString(r.GroupIDs, peer) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsString(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// claimsInScope returns the NodeClaims a finding is about: the target's own NodeClaim, or every
+// NodeClaim when the cluster as a whole is judged; applies is false for an instance no
+// NodeClaim launched.
+func claimsInScope(ev *evidence.Evidence) (claims []evidence.NodeClaim, applies bool) {
+	if ev.NodeClaim != nil {
+		return []evidence.NodeClaim{*ev.NodeClaim}, true
+	}
+	if ev.Instance != nil {
+		return nil, false
+	}
+	return ev.NodeClaims, true
+}
+
+func nodeClaimSource(ev *evidence.Evidence) string { return ev.Source(evidence.KindNodeClaims) }
+
+func quoteCondition(c evidence.Condition) string {
+	s := fmt.Sprintf("%s=%s", c.Type, c.Status)
+	if c.Reason != "" {
+		s += " reason " + c.Reason
+	}
+	if c.Message != "" {
+		s += fmt.Sprintf(": %q", c.Message)
+	}
+	return s
+}
+
+// age renders how long before the evidence was collected t happened ("" when unknown).
+func age(ev *evidence.Evidence, t time.Time) string {
+	if t.IsZero() || ev.CollectedAt.IsZero() || ev.CollectedAt.Before(t) {
+		return ""
+	}
+	return " " + ev.CollectedAt.Sub(t).Round(time.Second).String() + " before collection"
+}
+
+func evalNodeClaimLaunched(ev *evidence.Evidence) []Finding {
+	claims, applies := claimsInScope(ev)
+	if !applies {
+		return one(notApplicable(targetName(ev), "no NodeClaim names this instance in status.providerID"))
+	}
+	if len(claims) == 0 {
+		return one(notApplicable("cluster", "no NodeClaim in the cluster"))
+	}
+	var out []Finding
+	for _, nc := range claims {
+		res := "nodeclaim/" + nc.Name
+		c, ok := nc.Condition("Launched")
+		switch {
+		case ok && c.Status == "False":
+			out = append(out, fail(res, fmt.Sprintf("NodeClaim %s was not launched: %s", nc.Name, quoteCondition(c)),
+				item(nodeClaimSource(ev), "NodeClaim %s (NodePool %s, node class %s) created%s: %s", nc.Name, orUnknown(nc.NodePool), nc.NodeClassRef.Name, age(ev, nc.Created), quoteCondition(c))))
+		case ok && c.Status == "True":
+			out = append(out, pass(res, "NodeClaim "+nc.Name+" launched "+orUnknown(nc.ProviderID), item(nodeClaimSource(ev), "%s", quoteCondition(c))))
+		default:
+			out = append(out, Finding{Status: StatusSkipped, Resource: res, Message: "NodeClaim " + nc.Name + " has no Launched verdict yet"})
+		}
+	}
+	return out
+}
+
+func evalNodeClaimRegistered(ev *evidence.Evidence) []Finding {
+	claims, applies := claimsInScope(ev)
+	if !applies {
+		return one(notApplicable(targetName(ev), "no NodeClaim names this instance in status.providerID"))
+	}
+	if len(claims) == 0 {
+		return one(notApplicable("cluster", "no NodeClaim in the cluster"))
+	}
+	var out []Finding
+	for _, nc := range claims {
+		res := "nodeclaim/" + nc.Name
+		if l, ok := nc.Condition("Launched"); !ok || l.Status != "True" {
+			out = append(out, notApplicable(res, "NodeClaim "+nc.Name+" has not launched"))
+			continue
+		}
+		c, ok := nc.Condition("Registered")
+		if ok && c.Status == "True" {
+			out = append(out, pass(res, "NodeClaim "+nc.Name+" registered as node "+orUnknown(nc.NodeName), item(nodeClaimSource(ev), "%s", quoteCondition(c))))
+			continue
+		}
+		if !ok {
+			c = evidence.Condition{Type: "Registered", Status: "absent"}
+		}
+		when := "condition set" + age(ev, c.LastTransition)
+		if c.LastTransition.IsZero() {
+			when = "NodeClaim created" + age(ev, nc.Created)
+		}
+		out = append(out, fail(res, fmt.Sprintf("NodeClaim %s launched %s but its node never registered: %s", nc.Name, orUnknown(nc.InstanceID()), quoteCondition(c)),
+			item(nodeClaimSource(ev), "NodeClaim %s providerID %s; %s (%s)", nc.Name, orUnknown(nc.ProviderID), quoteCondition(c), when)))
+	}
+	return out
+}
+
+// classesInScope returns the node classes (Auto Mode or EC2NodeClasses) a finding is about:
+// the class of the target's NodeClaim (or of the NodePool its instance was tagged with), or
+// every class when the cluster is judged; applies is false when the target uses none.
+func classesInScope(ev *evidence.Evidence, autoMode bool) (out []evidence.NodeClass, applies bool) {
+	var ref *evidence.NodeClassRef
+	switch {
+	case ev.NodeClaim != nil:
+		r := ev.NodeClaim.NodeClassRef
+		ref = &r
+	case ev.Instance != nil && ev.Instance.Tags["karpenter.sh/nodepool"] != "":
+		for _, p := range ev.NodePools {
+			if p.Name == ev.Instance.Tags["karpenter.sh/nodepool"] {
+				r := p.NodeClassRef
+				ref = &r
+			}
+		}
+		if ref == nil {
+			return nil, false
+		}
+	case ev.Instance != nil:
+		return nil, false
+	}
+	for _, nc := range ev.NodeClasses {
+		if nc.AutoMode != autoMode {
+			continue
+		}
+		if ref == nil || (ref.Name == nc.Name && ref.AutoMode() == autoMode) {
+			out = append(out, nc)
+		}
+	}
+	return out, ref == nil || len(out) > 0
+}
+
+func classKind(autoMode bool) string {
+	if autoMode {
+		return "NodeClass"
+	}
+	return "EC2NodeClass"
+}
+
+func evalNodeClassReady(autoMode bool) func(ev *evidence.Evidence) []Finding {
+	kind := evidence.KindEC2NodeClasses
+	if autoMode {
+		kind = evidence.KindNodeClasses
+	}
+	return func(ev *evidence.Evidence) []Finding {
+		classes, applies := classesInScope(ev, autoMode)
+		if !applies {
+			return one(notApplicable(targetName(ev), "the target was not launched from a "+classKind(autoMode)))
+		}
+		if len(classes) == 0 {
+			return one(notApplicable("cluster", "no "+classKind(autoMode)+" in the cluster"))
+		}
+		var out []Finding
+		for _, nc := range classes {
+			res := strings.ToLower(classKind(autoMode)) + "/" + nc.Name
+			ready, ok := nc.Condition("Ready")
+			if ok && ready.Status == "True" {
+				out = append(out, pass(res, classKind(autoMode)+" "+nc.Name+" is Ready", item(ev.Source(kind), "%s", quoteCondition(ready))))
+				continue
+			}
+			var bad []string
+			var items []EvidenceItem
+			for _, c := range nc.Conditions {
+				if c.Type != "Ready" && c.Status == "False" {
+					bad = append(bad, quoteCondition(c))
+					items = append(items, item(ev.Source(kind), "%s %s: %s", classKind(autoMode), nc.Name, quoteCondition(c)))
+				}
+			}
+			if !ok {
+				ready = evidence.Condition{Type: "Ready", Status: "absent"}
+			}
+			items = append(items, item(ev.Source(kind), "%s %s: %s", classKind(autoMode), nc.Name, quoteCondition(ready)))
+			msg := fmt.Sprintf("%s %s is not Ready (%s)", classKind(autoMode), nc.Name, quoteCondition(ready))
+			if len(bad) > 0 {
+				sort.Strings(bad)
+				msg = fmt.Sprintf("%s %s is not Ready: %s", classKind(autoMode), nc.Name, strings.Join(bad, "; "))
+			}
+			out = append(out, fail(res, msg, items...))
+		}
+		return out
+	}
+}
+
+// evalNodeClassUserData judges spec.userData against the AMI family: Karpenter merges it with
+// the bootstrap it generates, so it must be in the family's own format.
+func evalNodeClassUserData(ev *evidence.Evidence) []Finding {
+	classes, applies := classesInScope(ev, false)
+	if !applies {
+		return one(notApplicable(targetName(ev), "the target was not launched from an EC2NodeClass"))
+	}
+	if len(classes) == 0 {
+		return one(notApplicable("cluster", "no EC2NodeClass in the cluster"))
+	}
+	src := ev.Source(evidence.KindEC2NodeClasses)
+	var out []Finding
+	for _, nc := range classes {
+		res := "ec2nodeclass/" + nc.Name
+		fam := nc.Family()
+		if !nc.HasUserData || strings.TrimSpace(nc.UserData) == "" {
+			out = append(out, notApplicable(res, "EC2NodeClass "+nc.Name+" sets no spec.userData"))
+			continue
+		}
+		if fam == "" || fam == "Custom" || strings.HasPrefix(fam, "Windows") {
+			out = append(out, notApplicable(res, "EC2NodeClass "+nc.Name+" has AMI family "+orUnknown(fam)+", whose user data Karpenter passes as it is"))
+			continue
+		}
+		cfg := userdata.Decode([]byte(nc.UserData))
+		has := func(f evidence.BootstrapFormat) bool {
+			for _, x := range cfg.Formats {
+				if x == f {
+					return true
+				}
+			}
+			return cfg.Format == f
+		}
+		trim := strings.TrimSpace(nc.UserData)
+		script := strings.HasPrefix(trim, "#!") || strings.Contains(strings.ToLower(trim), "mime-version:")
+		var wrong string
+		switch fam {
+		case "AL2023":
+			if has(evidence.FormatBootstrapSh) {
+				wrong = "an AL2 bootstrap.sh script; AL2023 bootstraps with nodeadm and expects NodeConfig (MIME multipart)"
+			} else if has(evidence.FormatBottlerocket) {
+				wrong = "Bottlerocket TOML settings; AL2023 expects NodeConfig (MIME multipart)"
+			}
+		case "Bottlerocket":
+			switch {
+			case has(evidence.FormatNodeConfig):
+				wrong = "an AL2023 NodeConfig; Bottlerocket expects TOML settings"
+			case has(evidence.FormatBootstrapSh) || script:
+				wrong = "a shell script or MIME document; Bottlerocket expects TOML settings"
+			}
+		case "AL2":
+			if has(evidence.FormatNodeConfig) {
+				wrong = "an AL2023 NodeConfig; AL2 expects a shell script (or MIME with shell parts)"
+			} else if has(evidence.FormatBottlerocket) {
+				wrong = "Bottlerocket TOML settings; AL2 expects a shell script"
+			}
+		}
+		it := item(src, "EC2NodeClass %s amiFamily/alias %s; spec.userData is %s", nc.Name, fam, describeFormats(cfg))
+		if wrong != "" {
+			out = append(out, fail(res, fmt.Sprintf("EC2NodeClass %s (AMI family %s) has spec.userData in the wrong format: %s", nc.Name, fam, wrong), it))
+			continue
+		}
+		out = append(out, pass(res, fmt.Sprintf("EC2NodeClass %s user data fits AMI family %s", nc.Name, fam), it))
+	}
+	return out
+}
+
+func describeFormats(cfg *evidence.BootstrapConfig) string {
+	var fs []string
+	for _, f := range cfg.Formats {
+		fs = append(fs, string(f))
+	}
+	if len(fs) == 0 {
+		fs = append(fs, string(cfg.Format))
+	}
+	return strings.Join(fs, ", ")
+}
+
+// autoModeNodeRoleArn is the node role of EKS Auto Mode's built-in NodePools (computeConfig
+// nodeRoleArn) when the target is an Auto Mode NodeClaim; "" otherwise.
+func autoModeNodeRoleArn(ev *evidence.Evidence) string {
+	c := ev.Cluster
+	if c == nil || c.ComputeConfig == nil || !c.ComputeConfig.Enabled || ev.NodeClaim == nil || !ev.NodeClaim.NodeClassRef.AutoMode() {
+		return ""
+	}
+	return c.ComputeConfig.NodeRoleArn
+}
+
+// evalNodeClassInstanceProfile judges how an EC2NodeClass names its nodes' identity: spec.role
+// (Karpenter then creates the instance profile, status.instanceProfile) or spec.instanceProfile,
+// and whether the role is mapped in the cluster (an access entry, or aws-auth mapRoles).
+func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
+	classes, applies := classesInScope(ev, false)
+	if !applies {
+		return one(notApplicable(targetName(ev), "the target was not launched from an EC2NodeClass"))
+	}
+	if len(classes) == 0 {
+		return one(notApplicable("cluster", "no EC2NodeClass in the cluster"))
+	}
+	src := ev.Source(evidence.KindEC2NodeClasses)
+	account := ""
+	if ev.Cluster != nil {
+		if parts := strings.Split(ev.Cluster.Arn, ":"); len(parts) > 4 {
+			account = parts[4]
+		}
+	}
+	var out []Finding
+	for _, nc := range classes {
+		res := "ec2nodeclass/" + nc.Name
+		it := item(src, "EC2NodeClass %s spec.role %s, spec.instanceProfile %s, status.instanceProfile %s", nc.Name, orUnknown(nc.Role), orUnknown(nc.InstanceProfile), orUnknown(nc.StatusInstanceProfile))
+		if nc.Role == "" && nc.InstanceProfile == "" {
+			out = append(out, fail(res, "EC2NodeClass "+nc.Name+" sets neither spec.role nor spec.instanceProfile: its nodes get no identity", it))
+			continue
+		}
+		if nc.Role != "" && nc.StatusInstanceProfile == "" {
+			msg := "Karpenter has not created the instance profile of role " + nc.Role + " for EC2NodeClass " + nc.Name
+			if c, ok := nc.Condition("InstanceProfileReady"); ok {
+				msg += ": " + quoteCondition(c)
+			}
+			out = append(out, fail(res, msg, it))
+			continue
+		}
+		if nc.Role == "" {
+			out = append(out, pass(res, "EC2NodeClass "+nc.Name+" uses instance profile "+nc.InstanceProfile+" (its role is judged per instance by iam.* and auth.*)", it))
+			continue
+		}
+		arn := nc.Role
+		if !strings.HasPrefix(arn, "arn:") && account != "" {
+			arn = "arn:aws:iam::" + account + ":role/" + arn
+		}
+		if !ev.Have(evidence.KindAccessEntries) || !strings.HasPrefix(arn, "arn:") {
+			out = append(out, pass(res, "EC2NodeClass "+nc.Name+" has instance profile "+nc.StatusInstanceProfile+" for role "+nc.Role+" (its mapping was not judged: "+missingReasons(ev, evidence.KindAccessEntries)+")", it))
+			continue
+		}
+		useAuth := ev.Have(evidence.KindAWSAuth) && (ev.Cluster == nil || ev.Cluster.AuthenticationMode != "API")
+		e := nodeAccessEntry(ev, arn)
+		switch {
+		case e != nil:
+			out = append(out, pass(res, fmt.Sprintf("EC2NodeClass %s role %s has an access entry (type %s)", nc.Name, nc.Role, orUnknown(e.Type)), it))
+		case useAuth && len(roleMatches(ev.AWSAuth, arn)) > 0:
+			out = append(out, pass(res, fmt.Sprintf("EC2NodeClass %s role %s is mapped in aws-auth", nc.Name, nc.Role), it))
+		default:
+			via := "no access entry"
+			if useAuth {
+				via += " and no aws-auth mapRoles entry"
+			}
+			out = append(out, fail(res, fmt.Sprintf("EC2NodeClass %s role %s is not mapped in the cluster (%s): its nodes launch but cannot register", nc.Name, arn, via), it,
+				item(ev.Source(evidence.KindAccessEntries), "%d access entries, none for %s", len(ev.AccessEntries), arn)))
+		}
+	}
+	return out
+}

@@ -1,0 +1,240 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+// karpenterNode turns the healthy node into one Karpenter launched from NodePool default and
+// EC2NodeClass default, with its NodeClaim registered.
+func karpenterNode(ev *evidence.Evidence) {
+	delete(ev.Instance.Tags, "eks:nodegroup-name")
+	delete(ev.Instance.Tags, "aws:autoscaling:groupName")
+	ev.Instance.Tags["karpenter.sh/nodepool"] = "default"
+	ev.Nodegroups = nil
+	ready := func(t string) evidence.Condition {
+		return evidence.Condition{Type: t, Status: "True", Reason: t, LastTransition: tNow.Add(-25 * time.Minute)}
+	}
+	ev.NodeClaims = []evidence.NodeClaim{{Name: "default-x7k2p", NodePool: "default", Created: tNow.Add(-30 * time.Minute),
+		NodeClassRef: evidence.NodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: "default"},
+		ProviderID:   "aws:///eu-west-1a/i-1", NodeName: tNode,
+		Conditions: []evidence.Condition{ready("Launched"), ready("Registered"), ready("Initialized"), ready("Ready")}}}
+	ev.NodePools = []evidence.NodePool{{Name: "default", NodeClassRef: ev.NodeClaims[0].NodeClassRef, Conditions: []evidence.Condition{ready("Ready")}}}
+	ev.NodeClasses = []evidence.NodeClass{{Name: "default", AMIAliases: []string{"al2023@latest"}, Role: "node",
+		SubnetTerms: []evidence.SelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": "prod"}}}, StatusSubnets: []string{"subnet-a"},
+		StatusInstanceProfile: "prod_123", Conditions: []evidence.Condition{ready("SubnetsReady"), ready("SecurityGroupsReady"), ready("AMIsReady"),
+			ready("InstanceProfileReady"), ready("ValidationSucceeded"), ready("Ready")}}}
+	for _, k := range []evidence.Kind{evidence.KindNodeClaims, evidence.KindNodePools, evidence.KindEC2NodeClasses, evidence.KindNodeClasses} {
+		ev.Mark(k, "test:"+string(k))
+	}
+	ev.AddGapForce(evidence.KindNodegroups, "test")
+	c := ev.NodeClaims[0]
+	ev.NodeClaim = &c
+	ev.Provisioner = evidence.DetectProvisioner(ev)
+}
+
+// neverRegistered makes the Karpenter node's NodeClaim one whose node never registered (no Node).
+func neverRegistered(ev *evidence.Evidence) {
+	karpenterNode(ev)
+	ev.NodeClaim.NodeName = ""
+	ev.NodeClaim.Conditions = []evidence.Condition{{Type: "Launched", Status: "True"},
+		{Type: "Registered", Status: "Unknown", Reason: "NodeNotFound", Message: "Node not registered with cluster", LastTransition: tNow.Add(-12 * time.Minute)}}
+	ev.NodeClaims[0] = *ev.NodeClaim
+	ev.Nodes = nil
+}
+
+func karpenterCases() []checkCase {
+	notReadyClass := func(ev *evidence.Evidence) {
+		karpenterNode(ev)
+		ev.NodeClasses[0].Conditions = []evidence.Condition{{Type: "SubnetsReady", Status: "False", Reason: "SubnetsNotFound", Message: "SubnetSelector did not match any Subnets"},
+			{Type: "Ready", Status: "False", Reason: "UnhealthyDependents", Message: "SubnetsReady=False"}}
+	}
+	autoMode := func(ev *evidence.Evidence) {
+		karpenterNode(ev)
+		ev.Cluster.ComputeConfig = &evidence.ComputeConfig{Enabled: true, NodePools: []string{"general-purpose"}, NodeRoleArn: tRole}
+		ev.Instance.Tags["eks:eks-cluster-name"] = "prod"
+		ev.NodeClasses[0].AutoMode = true
+		ev.NodeClaims[0].NodeClassRef = evidence.NodeClassRef{Group: "eks.amazonaws.com", Kind: "NodeClass", Name: "default"}
+		ev.NodeClaim.NodeClassRef = ev.NodeClaims[0].NodeClassRef
+		ev.AccessEntries[0].Type = "EC2"
+		ev.Provisioner = evidence.DetectProvisioner(ev)
+	}
+	userData := func(family, ud string) func(ev *evidence.Evidence) {
+		return func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClasses[0].AMIAliases = []string{family}
+			ev.NodeClasses[0].UserData, ev.NodeClasses[0].HasUserData = ud, true
+		}
+	}
+	const al2Script = "#!/bin/bash\n/etc/eks/bootstrap.sh prod\n"
+	const mimeNodeConfig = "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n--B--\n"
+	return []checkCase{
+		{"karpenter.nodeclaim-not-launched", "insufficient capacity", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClaims[0].ProviderID = ""
+			ev.NodeClaims[0].Conditions = []evidence.Condition{{Type: "Launched", Status: "False", Reason: "InsufficientCapacityError", Message: "all requested instance types were unavailable during launch"}}
+			ev.NodeClaim = nil
+			clusterScope(ev)
+			ev.Provisioner = evidence.Provisioner{}
+		}, StatusFail, `reason InsufficientCapacityError: "all requested instance types were unavailable during launch"`},
+		{"karpenter.nodeclaim-not-launched", "launched", karpenterNode, StatusPass, "launched aws:///eu-west-1a/i-1"},
+		{"karpenter.nodeclaim-not-launched", "managed node group", func(ev *evidence.Evidence) {
+			ev.Provisioner = evidence.DetectProvisioner(ev)
+		}, StatusSkipped, "not applicable: the node was provisioned by managed-nodegroup"},
+		{"karpenter.nodeclaim-not-registered", "NodeNotFound", neverRegistered, StatusFail, `Registered=Unknown reason NodeNotFound: "Node not registered with cluster"`},
+		{"karpenter.nodeclaim-not-registered", "registered", karpenterNode, StatusPass, "registered as node " + tNode},
+		{"karpenter.nodeclaim-not-registered", "instance without NodeClaim", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClaim = nil
+		}, StatusSkipped, "not applicable: no NodeClaim names this instance"},
+		{"karpenter.nodeclass-not-ready", "subnets not found", notReadyClass, StatusFail, `SubnetsReady=False reason SubnetsNotFound: "SubnetSelector did not match any Subnets"`},
+		{"karpenter.nodeclass-not-ready", "ready", karpenterNode, StatusPass, "EC2NodeClass default is Ready"},
+		{"karpenter.nodeclass-not-ready", "auto mode node", autoMode, StatusSkipped, "not applicable"},
+		{"automode.nodeclass-not-ready", "not ready", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			ev.NodeClasses[0].Conditions = []evidence.Condition{{Type: "InstanceProfileReady", Status: "False", Reason: "InstanceProfileCreationFailed", Message: "role node-x not found"},
+				{Type: "Ready", Status: "False"}}
+		}, StatusFail, "NodeClass default is not Ready: InstanceProfileReady=False"},
+		{"automode.nodeclass-not-ready", "ready", autoMode, StatusPass, "NodeClass default is Ready"},
+		{"automode.nodeclass-not-ready", "karpenter node", karpenterNode, StatusSkipped, "not applicable: the node was provisioned by karpenter"},
+		{"karpenter.userdata-format", "al2 script on al2023", userData("al2023@latest", al2Script), StatusFail, "an AL2 bootstrap.sh script"},
+		{"karpenter.userdata-format", "nodeconfig on bottlerocket", userData("bottlerocket@latest", mimeNodeConfig), StatusFail, "Bottlerocket expects TOML"},
+		{"karpenter.userdata-format", "shell on bottlerocket", userData("bottlerocket@latest", "#!/bin/bash\necho hi\n"), StatusFail, "Bottlerocket expects TOML"},
+		{"karpenter.userdata-format", "toml on bottlerocket", userData("bottlerocket@latest", "[settings.kubernetes]\nmax-pods = 42\n"), StatusPass, "fits AMI family Bottlerocket"},
+		{"karpenter.userdata-format", "nodeconfig on al2023", userData("al2023@latest", mimeNodeConfig), StatusPass, "fits AMI family AL2023"},
+		{"karpenter.userdata-format", "none", karpenterNode, StatusSkipped, "sets no spec.userData"},
+		{"auth.access-entry-type", "auto mode EC2", autoMode, StatusPass, "access entry type EC2"},
+		{"auth.access-entry-type", "EC2 on a node group node", func(ev *evidence.Evidence) {
+			ev.AccessEntries[0].Type = "EC2"
+			ev.Provisioner = evidence.DetectProvisioner(ev)
+		}, StatusFail, "type EC2 is for EKS Auto Mode node roles"},
+		{"auth.access-entry-type", "hybrid", func(ev *evidence.Evidence) {
+			ev.AccessEntries[0].Type = "HYBRID_LINUX"
+			ev.Provisioner = evidence.Provisioner{Kind: evidence.ProvisionerHybrid}
+		}, StatusPass, "access entry type HYBRID_LINUX"},
+		{"auth.access-entry-type", "hybrid entry on an EC2 node", func(ev *evidence.Evidence) { ev.AccessEntries[0].Type = "HYBRID_LINUX" }, StatusFail, "type HYBRID_LINUX"},
+		{"auth.access-entry-type", "standard", func(ev *evidence.Evidence) { ev.AccessEntries[0].Type = "STANDARD" }, StatusFail, "type STANDARD"},
+		{"iam.node-role-policies", "auto mode minimal policies", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			ev.NodeRolePolicies = []evidence.AttachedPolicy{{Name: "AmazonEKSWorkerNodeMinimalPolicy"}, {Name: policyECRPullOnly}}
+		}, StatusPass, ""},
+		{"iam.node-role-policies", "auto mode without ECR", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			ev.NodeRolePolicies = []evidence.AttachedPolicy{{Name: "AmazonEKSWorkerNodeMinimalPolicy"}}
+		}, StatusFail, policyECRPullOnly},
+		{"iam.node-role-policies", "minimal policy on a node group node", func(ev *evidence.Evidence) {
+			ev.NodeRolePolicies[0].Name = "AmazonEKSWorkerNodeMinimalPolicy"
+			ev.Provisioner = evidence.DetectProvisioner(ev)
+		}, StatusFail, policyWorkerNode},
+		{"karpenter.nodeclass-network", "subnet outside the VPC", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClasses[0].StatusSubnets = append(ev.NodeClasses[0].StatusSubnets, "subnet-0other")
+		}, StatusFail, "subnet subnet-0other is not a subnet of the cluster VPC"},
+		{"karpenter.nodeclass-network", "security group the cluster does not admit", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.SecurityGroups = append(ev.SecurityGroups, evidence.SecurityGroup{ID: "sg-lonely", VpcID: ev.Cluster.VpcID})
+			ev.NodeClasses[0].StatusSecurityGroups = []string{"sg-lonely"}
+		}, StatusFail, "none of the resolved security groups sg-lonely is the cluster security group"},
+		{"karpenter.nodeclass-network", "in the VPC", karpenterNode, StatusPass, "resolves subnets of the cluster VPC"},
+		{"karpenter.nodeclass-network", "node group node", func(ev *evidence.Evidence) {
+			ev.Provisioner = evidence.DetectProvisioner(ev)
+		}, StatusSkipped, "not applicable: the node was provisioned by managed-nodegroup"},
+		{"automode.node-role", "no access entry", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			ev.AccessEntries = nil
+		}, StatusFail, "Auto Mode node role " + tRole + " (computeConfig nodeRoleArn) has no access entry"},
+		{"automode.node-role", "EC2_LINUX entry", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			ev.AccessEntries[0].Type = "EC2_LINUX"
+		}, StatusFail, "type EC2_LINUX; Auto Mode needs type EC2"},
+		{"automode.node-role", "NodeClass role without entry", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			ev.NodeClasses[0].Role = "custom-node"
+			clusterScope(ev)
+			ev.NodeClaim, ev.Provisioner = nil, evidence.Provisioner{}
+		}, StatusFail, "arn:aws:iam::111122223333:role/custom-node (NodeClass default spec.role) has no access entry"},
+		{"automode.node-role", "EC2 entry", autoMode, StatusPass, "has an access entry of type EC2"},
+		{"automode.node-role", "auto mode off", func(ev *evidence.Evidence) {
+			clusterScope(ev)
+		}, StatusSkipped, "not applicable: EKS Auto Mode is not enabled"},
+		{"karpenter.instance-profile", "role not mapped", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClasses[0].Role = "KarpenterNodeRole-prod"
+			ev.Cluster.AuthenticationMode = "API"
+		}, StatusFail, "role arn:aws:iam::111122223333:role/KarpenterNodeRole-prod is not mapped in the cluster (no access entry)"},
+		{"karpenter.instance-profile", "no identity", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClasses[0].Role = ""
+		}, StatusFail, "sets neither spec.role nor spec.instanceProfile"},
+		{"karpenter.instance-profile", "profile not created", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClasses[0].StatusInstanceProfile = ""
+			ev.NodeClasses[0].Conditions = []evidence.Condition{{Type: "InstanceProfileReady", Status: "False", Reason: "InstanceProfileNotFound", Message: "role not found"}}
+		}, StatusFail, "Karpenter has not created the instance profile of role node"},
+		{"karpenter.instance-profile", "mapped", karpenterNode, StatusPass, "role node has an access entry (type EC2_LINUX)"},
+		{"karpenter.instance-profile", "mapped in aws-auth", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.AccessEntries = nil
+		}, StatusPass, "role node is mapped in aws-auth"},
+		{"karpenter.instance-profile", "node group node", func(ev *evidence.Evidence) {
+			ev.Provisioner = evidence.DetectProvisioner(ev)
+		}, StatusSkipped, "not applicable"},
+		{"nodegroup.lt-network-interfaces", "karpenter node", karpenterNode, StatusSkipped, "not applicable: the node was provisioned by karpenter (NodeClaim default-x7k2p)"},
+	}
+}
+
+func TestHealthyKarpenterAndAutoModeNodesHaveNoFailure(t *testing.T) {
+	for name, mutate := range map[string]func(*evidence.Evidence){"karpenter": karpenterNode, "auto mode": func(ev *evidence.Evidence) {
+		karpenterNode(ev)
+		ev.Cluster.ComputeConfig = &evidence.ComputeConfig{Enabled: true, NodeRoleArn: tRole}
+		ev.Instance.Tags["eks:eks-cluster-name"] = "prod"
+		ev.NodeClasses[0].AutoMode = true
+		ev.NodeClaims[0].NodeClassRef = evidence.NodeClassRef{Group: "eks.amazonaws.com", Kind: "NodeClass", Name: "default"}
+		c := ev.NodeClaims[0]
+		ev.NodeClaim = &c
+		ev.AccessEntries[0].Type = "EC2"
+		ev.Provisioner = evidence.DetectProvisioner(ev)
+	}} {
+		ev := healthyEvidence()
+		mutate(ev)
+		for _, f := range Run(Default().All(), ev) {
+			if f.Status == StatusFail || f.Status == StatusError || f.Status == StatusWarn {
+				t.Errorf("%s: %s %s: %s", name, f.ID, f.Status, f.Message)
+			}
+		}
+	}
+}
+
+func TestNeverRegisteredQuotesAgeFromCollectedAt(t *testing.T) {
+	ev := healthyEvidence()
+	neverRegistered(ev)
+	c, _ := Default().Get("karpenter.nodeclaim-not-registered")
+	f := Run([]Check{c}, ev)[0]
+	if f.Status != StatusFail || f.Resource != "nodeclaim/default-x7k2p" || !strings.Contains(f.Evidence[0].Text, "condition set 12m0s before collection") {
+		t.Fatalf("%+v", f)
+	}
+}
+
+func TestDetectProvisioner(t *testing.T) {
+	ev := healthyEvidence()
+	if p := evidence.DetectProvisioner(ev); p.Kind != evidence.ProvisionerManagedNodegroup || p.Name != "ng" {
+		t.Errorf("managed: %+v", p)
+	}
+	delete(ev.Instance.Tags, "eks:nodegroup-name")
+	if p := evidence.DetectProvisioner(ev); p.Kind != evidence.ProvisionerSelfManaged || p.Name != "eks-ng-1" {
+		t.Errorf("self-managed: %+v", p)
+	}
+	karpenterNode(ev)
+	if p := ev.Provisioner; p.Kind != evidence.ProvisionerKarpenter || p.Name != "default" {
+		t.Errorf("karpenter: %+v", p)
+	}
+	ev.NodeClaim = nil
+	ev.Cluster.ComputeConfig = &evidence.ComputeConfig{Enabled: true}
+	ev.Instance.Tags["eks:eks-cluster-name"] = "prod"
+	if p := evidence.DetectProvisioner(ev); p.Kind != evidence.ProvisionerAutoMode {
+		t.Errorf("auto mode: %+v", p)
+	}
+}

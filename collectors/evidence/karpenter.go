@@ -1,0 +1,196 @@
+package evidence
+
+import (
+	"strings"
+	"time"
+)
+
+// Karpenter and EKS Auto Mode evidence kinds (kubectl get … -o json lists; see
+// docs/snapshot-format.md). A cluster without the CRD has the kind collected and empty when the
+// snapshot says so, or a gap saying Karpenter / Auto Mode is not installed.
+const (
+	KindNodeClaims     Kind = "kube:nodeclaims"     // kubectl get nodeclaims.karpenter.sh
+	KindNodePools      Kind = "kube:nodepools"      // kubectl get nodepools.karpenter.sh
+	KindEC2NodeClasses Kind = "kube:ec2nodeclasses" // kubectl get ec2nodeclasses.karpenter.k8s.aws
+	KindNodeClasses    Kind = "kube:nodeclasses"    // kubectl get nodeclasses.eks.amazonaws.com (EKS Auto Mode)
+)
+
+// ComputeConfig is DescribeCluster's computeConfig: EKS Auto Mode
+// (https://docs.aws.amazon.com/eks/latest/APIReference/API_ComputeConfigResponse.html).
+type ComputeConfig struct {
+	Enabled     bool
+	NodePools   []string
+	NodeRoleArn string
+}
+
+// Condition is one status condition of a Karpenter or Auto Mode object (type, status True /
+// False / Unknown, reason, message, lastTransitionTime).
+type Condition struct {
+	Type, Status, Reason, Message string
+	LastTransition                time.Time
+}
+
+// NodeClassRef names the node class of a NodeClaim or NodePool (spec.nodeClassRef).
+type NodeClassRef struct {
+	// Group is karpenter.k8s.aws for an EC2NodeClass, eks.amazonaws.com for an Auto Mode NodeClass.
+	Group, Kind, Name string
+}
+
+// AutoMode reports whether the reference points at an EKS Auto Mode NodeClass.
+func (r NodeClassRef) AutoMode() bool { return r.Group == "eks.amazonaws.com" }
+
+// NodeClaim is a karpenter.sh/v1 NodeClaim (or Auto Mode's, same group): one node Karpenter
+// launches (https://karpenter.sh/docs/concepts/nodeclaims/).
+type NodeClaim struct {
+	Name string
+	// NodePool is the label karpenter.sh/nodepool.
+	NodePool     string
+	NodeClassRef NodeClassRef
+	Created      time.Time
+	// ProviderID is status.providerID, "aws:///ZONE/i-…" once launched.
+	ProviderID string
+	NodeName   string
+	ImageID    string
+	Conditions []Condition
+}
+
+// InstanceID returns the EC2 instance ID of status.providerID, "" when not launched.
+func (n NodeClaim) InstanceID() string {
+	if i := strings.LastIndex(n.ProviderID, "/"); i >= 0 && strings.HasPrefix(n.ProviderID[i+1:], "i-") {
+		return n.ProviderID[i+1:]
+	}
+	return ""
+}
+
+// Condition returns the condition of type t and whether it is present.
+func (n NodeClaim) Condition(t string) (Condition, bool) { return findCondition(n.Conditions, t) }
+
+// NodePool is a karpenter.sh/v1 NodePool (https://karpenter.sh/docs/concepts/nodepools/).
+type NodePool struct {
+	Name         string
+	NodeClassRef NodeClassRef
+	Conditions   []Condition
+}
+
+// SelectorTerm is one subnet or security group selector term: an ID, a name, or tags.
+type SelectorTerm struct {
+	ID, Name string
+	Tags     map[string]string
+}
+
+// NodeClass is a karpenter.k8s.aws/v1 EC2NodeClass
+// (https://karpenter.sh/docs/concepts/nodeclasses/) or, with AutoMode set, an
+// eks.amazonaws.com/v1 NodeClass of EKS Auto Mode; the fields Auto Mode lacks stay empty.
+type NodeClass struct {
+	Name     string
+	AutoMode bool
+	// AMIFamily is spec.amiFamily (AL2, AL2023, Bottlerocket, Windows2019/2022, Custom); empty when
+	// only amiSelectorTerms choose the image.
+	AMIFamily string
+	// AMIAliases are the alias fields of spec.amiSelectorTerms ("al2023@latest").
+	AMIAliases  []string
+	SubnetTerms []SelectorTerm
+	SGTerms     []SelectorTerm
+	// Role is spec.role (a role name or ARN); InstanceProfile is spec.instanceProfile.
+	Role, InstanceProfile string
+	// UserData is spec.userData as written (plain text, not base64); HasUserData says whether set.
+	UserData    string
+	HasUserData bool
+	Tags        map[string]string
+	// Status: resolved subnets and security groups, the instance profile Karpenter made.
+	StatusSubnets         []string
+	StatusSecurityGroups  []string
+	StatusInstanceProfile string
+	Conditions            []Condition
+}
+
+// Condition returns the condition of type t and whether it is present.
+func (n NodeClass) Condition(t string) (Condition, bool) { return findCondition(n.Conditions, t) }
+
+// Family returns the AMI family: spec.amiFamily, else the family of the first alias
+// ("al2023@latest" → "AL2023", "bottlerocket@v1.2" → "Bottlerocket"); "" when unknown.
+func (n NodeClass) Family() string {
+	if n.AMIFamily != "" {
+		return n.AMIFamily
+	}
+	for _, a := range n.AMIAliases {
+		fam, _, _ := strings.Cut(strings.ToLower(a), "@")
+		switch fam {
+		case "al2":
+			return "AL2"
+		case "al2023":
+			return "AL2023"
+		case "bottlerocket":
+			return "Bottlerocket"
+		case "windows2019":
+			return "Windows2019"
+		case "windows2022":
+			return "Windows2022"
+		}
+	}
+	return ""
+}
+
+func findCondition(cs []Condition, t string) (Condition, bool) {
+	for _, c := range cs {
+		if c.Type == t {
+			return c, true
+		}
+	}
+	return Condition{}, false
+}
+
+// Provisioner kinds: what launched a node.
+const (
+	ProvisionerManagedNodegroup = "managed-nodegroup" // EKS managed node group (tag eks:nodegroup-name)
+	ProvisionerSelfManaged      = "self-managed"      // a self-managed Auto Scaling group or a lone instance
+	ProvisionerKarpenter        = "karpenter"         // Karpenter (tag karpenter.sh/nodepool or a NodeClaim)
+	ProvisionerAutoMode         = "auto-mode"         // EKS Auto Mode (computeConfig enabled, NodeClass eks.amazonaws.com)
+	ProvisionerFargate          = "fargate"           // a Fargate pod's node
+	ProvisionerHybrid           = "hybrid"            // an EKS hybrid node
+)
+
+// Provisioner says what launched the target and from which fact; Kind is "" when unknown (the
+// cluster as a whole, or nothing tells).
+type Provisioner struct {
+	Kind string
+	// Name is the node group, Auto Scaling group or NodePool; Because quotes the deciding fact.
+	Name, Because string
+}
+
+// DetectProvisioner decides what launched the target from its NodeClaim, the instance's tags
+// and the cluster's computeConfig, in that order of trust.
+func DetectProvisioner(e *Evidence) Provisioner {
+	autoMode := e.Cluster != nil && e.Cluster.ComputeConfig != nil && e.Cluster.ComputeConfig.Enabled
+	if nc := e.NodeClaim; nc != nil {
+		if nc.NodeClassRef.AutoMode() {
+			return Provisioner{Kind: ProvisionerAutoMode, Name: nc.NodePool, Because: "NodeClaim " + nc.Name + " uses NodeClass " + nc.NodeClassRef.Name + " of eks.amazonaws.com"}
+		}
+		return Provisioner{Kind: ProvisionerKarpenter, Name: nc.NodePool, Because: "NodeClaim " + nc.Name}
+	}
+	if e.Instance == nil {
+		return Provisioner{}
+	}
+	t := e.Instance.Tags
+	switch {
+	case t["eks:eks-cluster-name"] != "" && autoMode:
+		return Provisioner{Kind: ProvisionerAutoMode, Name: t["karpenter.sh/nodepool"], Because: "tag eks:eks-cluster-name with Auto Mode enabled on the cluster"}
+	case t["karpenter.sh/nodepool"] != "":
+		return Provisioner{Kind: ProvisionerKarpenter, Name: t["karpenter.sh/nodepool"], Because: "tag karpenter.sh/nodepool"}
+	case t["eks:nodegroup-name"] != "":
+		return Provisioner{Kind: ProvisionerManagedNodegroup, Name: t["eks:nodegroup-name"], Because: "tag eks:nodegroup-name"}
+	case t["aws:autoscaling:groupName"] != "":
+		return Provisioner{Kind: ProvisionerSelfManaged, Name: t["aws:autoscaling:groupName"], Because: "tag aws:autoscaling:groupName"}
+	}
+	return Provisioner{Kind: ProvisionerSelfManaged, Because: "no node group, Karpenter or Auto Mode tag"}
+}
+
+// NodeClassFor returns the node class a NodeClaim or NodePool refers to, or nil.
+func (e *Evidence) NodeClassFor(ref NodeClassRef) *NodeClass {
+	for i := range e.NodeClasses {
+		if nc := &e.NodeClasses[i]; nc.Name == ref.Name && nc.AutoMode == ref.AutoMode() {
+			return nc
+		}
+	}
+	return nil
+}
