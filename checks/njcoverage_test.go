@@ -8,13 +8,6 @@ import (
 	"testing"
 )
 
-// pendingNJIDs are check IDs docs/nj-coverage.md names that other work adds (Karpenter, Auto Mode,
-// Fargate). Delete this list once they are registered.
-var pendingNJIDs = map[string]bool{
-	"karpenter.nodeclass-network":  true,
-	"automode.node-role":           true,
-	"automode.nodeclass-not-ready": true,
-}
 
 var njRowPattern = regexp.MustCompile(`^\| NJ\d+ \|`)
 
@@ -58,15 +51,8 @@ func TestNJCoverage(t *testing.T) {
 		}
 		for _, m := range append(named, njIDPattern.FindAllStringSubmatch(note, -1)...) {
 			id := m[1]
-			if _, ok := reg.Get(id); ok {
-				continue
-			}
-			if !pendingNJIDs[id] {
+			if _, ok := reg.Get(id); !ok {
 				t.Errorf("%s names %s, which is not a registered check", nj, id)
-				continue
-			}
-			if !strings.Contains(note, "landing with the Karpenter/Fargate work") {
-				t.Errorf("%s names pending %s without marking it (landing with the Karpenter/Fargate work)", nj, id)
 			}
 		}
 	}
