@@ -8,7 +8,6 @@ import (
 	"testing"
 )
 
-
 var njRowPattern = regexp.MustCompile(`^\| NJ\d+ \|`)
 
 var njIDPattern = regexp.MustCompile("`([a-z0-9]+\\.[a-z0-9-]+)`")
