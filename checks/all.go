@@ -9,8 +9,20 @@ func All() []Check {
 		bootstrapChecks(), instanceChecks(), csrChecks(), windowsChecks(), networkChecks(), kubeChecks(), runtimeChecks(), structuredKarpenter(provisionerChecks()), karpenterChecks(), clusterRoleChecks(), stsChecks(), rootVolumeChecks(), kernelChecks()} {
 		out = append(out, group...)
 	}
+	for _, group := range registered {
+		out = append(out, group()...)
+	}
 	return withAppliesTo(out)
 }
+
+// registered are the check groups files register for themselves (registerChecks), in the
+// order the files' init functions run (the files' names, sorted).
+var registered []func() []Check
+
+// registerChecks adds a group of checks to All; call it from an init function of the file that
+// defines them, so an evidence kind's checks need no edit here (docs/design.md, "Adding an AWS
+// evidence kind").
+func registerChecks(group func() []Check) { registered = append(registered, group) }
 
 // appliesTo lists the checks that judge only some provisioners' nodes (Meta.AppliesTo): the
 // node group checks do not apply to Karpenter, Auto Mode, Fargate or hybrid nodes.

@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
 
@@ -580,6 +581,13 @@ func (s *Server) answer(req *request) (map[string]any, string, string) {
 		return load("autoscaling/describe-scaling-activities/" + f.Get("AutoScalingGroupName") + ".json")
 	case "eks:DescribeCluster", "eks:ListAccessEntries", "eks:ListNodegroups", "eks:DescribeNodegroup", "eks:DescribeAccessEntry":
 		return s.eks(req)
+	}
+	// Any other operation of the layout with a fixed path (a kind added with a provider of its
+	// own) is answered from its snapshot file as it is.
+	for _, e := range layout.Entries {
+		if e.Permission == req.service+":"+req.action && !e.Keyed() {
+			return load(e.Path)
+		}
 	}
 	return nil, "InvalidAction", "the fake does not implement " + req.service + ":" + req.action
 }
