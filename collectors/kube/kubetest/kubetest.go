@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -39,6 +40,8 @@ type Env struct {
 	Host string
 	dir  string
 	cmds []*exec.Cmd
+	// exited are closed when the matching cmds exit.
+	exited []chan struct{}
 }
 
 // BinDir returns the folder holding etcd and kube-apiserver: $EKSDOCTOR_TESTBIN, else the
@@ -71,8 +74,24 @@ func freePort() (int, error) {
 }
 
 // Start launches etcd and kube-apiserver from bin and waits until /readyz answers (60 s at most).
-// Errors: a binary fails to start or the server does not become ready; logs are in the error.
+// A port taken between choosing it and binding it (test packages start servers in parallel) is
+// retried with new ports, three times at most. Errors: a binary fails to start or the server
+// does not become ready; logs are in the error.
 func Start(bin string) (*Env, error) {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		var e *Env
+		if e, err = start(bin); err == nil {
+			return e, nil
+		}
+		if !strings.Contains(err.Error(), "address already in use") {
+			return nil, err
+		}
+	}
+	return nil, err
+}
+
+func start(bin string) (*Env, error) {
 	dir, err := os.MkdirTemp("", "eksdoctor-apiserver")
 	if err != nil {
 		return nil, err
@@ -92,7 +111,7 @@ func Start(bin string) (*Env, error) {
 		"--initial-advertise-peer-urls", peerURL, "--initial-cluster", "default="+peerURL, "--log-level", "warn"); err != nil {
 		return fail(err)
 	}
-	if err := waitHTTP(etcdURL+"/health", "", 30*time.Second); err != nil {
+	if err := e.waitHTTP(etcdURL+"/health", "", 30*time.Second); err != nil {
 		return fail(fmt.Errorf("etcd not healthy: %w (%s)", err, e.log("etcd.log")))
 	}
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
@@ -115,7 +134,7 @@ func Start(bin string) (*Env, error) {
 		return fail(err)
 	}
 	e.Host = "https://127.0.0.1:" + strconv.Itoa(securePort)
-	if err := waitHTTP(e.Host+"/readyz", AdminToken, 60*time.Second); err != nil {
+	if err := e.waitHTTP(e.Host+"/readyz", AdminToken, 60*time.Second); err != nil {
 		return fail(fmt.Errorf("kube-apiserver not ready: %w (%s)", err, e.log("apiserver.log")))
 	}
 	return e, nil
@@ -131,8 +150,23 @@ func (e *Env) run(bin, logName string, args ...string) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting %s: %w", bin, err)
 	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
 	e.cmds = append(e.cmds, cmd)
+	e.exited = append(e.exited, exited)
 	return nil
+}
+
+// dead reports whether a started process has exited (it failed: they run until Stop).
+func (e *Env) dead() bool {
+	for _, x := range e.exited {
+		select {
+		case <-x:
+			return true
+		default:
+		}
+	}
+	return false
 }
 
 func (e *Env) log(name string) string {
@@ -143,11 +177,16 @@ func (e *Env) log(name string) string {
 	return string(b)
 }
 
-func waitHTTP(url, token string, limit time.Duration) error {
+// waitHTTP polls url until it answers 200, a started process exits (another process may own
+// the port: its answers are not ours) or limit passes.
+func (e *Env) waitHTTP(url, token string, limit time.Duration) error {
 	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
 	deadline := time.Now().Add(limit)
 	var last error
 	for time.Now().Before(deadline) {
+		if e.dead() {
+			return errors.New("the process exited")
+		}
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
@@ -177,7 +216,7 @@ func (e *Env) Stop() {
 	for i := len(e.cmds) - 1; i >= 0; i-- {
 		if p := e.cmds[i].Process; p != nil {
 			p.Kill()
-			e.cmds[i].Wait()
+			<-e.exited[i]
 		}
 	}
 	os.RemoveAll(e.dir)
