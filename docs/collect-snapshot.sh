@@ -66,7 +66,7 @@ case "$cli_version" in
   aws-cli/2.*|aws-cli/1.*) ;;
   *) echo "cannot read the AWS CLI version (aws --version: $cli_version)" >&2; exit 2 ;;
 esac
-for op in "eks list-access-entries" "eks describe-access-entry" "ec2 get-console-output" "autoscaling describe-scaling-activities"; do
+for op in "eks list-access-entries" "eks describe-access-entry" "ec2 get-console-output" "autoscaling describe-scaling-activities" "logs filter-log-events"; do
   # shellcheck disable=SC2086
   if ! aws $op --generate-cli-skeleton >/dev/null 2>&1; then
     echo "${cli_version%% *} is too old: it has no 'aws $op'. Install AWS CLI v2 2.15 or later." >&2
@@ -185,6 +185,21 @@ if [ -n "$vpc" ] && [ "$vpc" != "None" ]; then
   if [ -n "$dopt" ] && [ "$dopt" != "None" ]; then
     save ec2/describe-dhcp-options.json awsj ec2 describe-dhcp-options --dhcp-options-ids "$dopt"
   fi
+fi
+# the control plane's authenticator log, and its audit events about CSRs and aws-auth, when the
+# cluster sends them to CloudWatch Logs: since the earliest launch of the instances (the audit
+# events from 24 hours before it: the change that broke every node usually comes first)
+logtypes=$(q eks describe-cluster --name "$cluster" --query 'cluster.logging.clusterLogging[?enabled].types[]')
+launch=$(q ec2 describe-instances --instance-ids "${instances[@]}" --query 'min(Reservations[].Instances[].LaunchTime)')
+if [ -n "$launch" ] && [ "$launch" != "None" ] && since=$(date -d "$launch" +%s 2>/dev/null); then
+  group="/aws/eks/$cluster/cluster"
+  case " $logtypes " in
+    *authenticator*) save logs/authenticator-events.json awsj logs filter-log-events --log-group-name "$group" --log-stream-name-prefix authenticator --start-time "$((since * 1000))" ;;
+  esac
+  case " $logtypes " in
+    *audit*) save logs/audit-events.json awsj logs filter-log-events --log-group-name "$group" --log-stream-name-prefix kube-apiserver-audit --start-time "$(((since - 86400) * 1000))" \
+      --filter-pattern '{ ($.objectRef.resource = "certificatesigningrequests") || ($.objectRef.name = "aws-auth") }' ;;
+  esac
 fi
 # the node groups' and the instances' Auto Scaling groups, and their latest 50 activities
 mapfile -t asgs < <(printf '%s\n' "${asgs[@]}" | sed '/^$/d' | sort -u)

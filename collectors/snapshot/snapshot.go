@@ -93,7 +93,7 @@ func (s *Snapshot) src(p string) string {
 // ErrNotSnapshot is returned when the path holds none of the snapshot's folders.
 var ErrNotSnapshot = errors.New("not a snapshot: no eks/, ec2/, iam/, autoscaling/ or kube/ folder found")
 
-var topFolders = map[string]bool{"eks": true, "ec2": true, "iam": true, "autoscaling": true, "kube": true}
+var topFolders = map[string]bool{"eks": true, "ec2": true, "iam": true, "autoscaling": true, "kube": true, "logs": true}
 
 // Open loads a snapshot directory or a gzip-compressed tar of one. Archive members may sit
 // below one top-level folder (snap/eks/...). Links, devices, absolute paths and paths with ..

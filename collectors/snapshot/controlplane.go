@@ -1,0 +1,144 @@
+package snapshot
+
+import (
+	"strings"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+)
+
+// Control-plane log files (docs/snapshot-format.md): `aws logs filter-log-events` output of the
+// cluster's log group /aws/eks/CLUSTER/cluster, one file for the authenticator streams and one
+// for the kube-apiserver audit events about CSRs and aws-auth.
+const (
+	authenticatorEventsPath = "logs/authenticator-events.json"
+	auditEventsPath         = "logs/audit-events.json"
+)
+
+// FilterLogEventsOutput is the part of `aws logs filter-log-events` output read here: each
+// event's stream, its time (milliseconds since the epoch) and its message (the component's own
+// line: a logrus line of aws-iam-authenticator, a JSON audit event of kube-apiserver).
+type FilterLogEventsOutput struct {
+	Events []struct {
+		LogStreamName string `json:"logStreamName"`
+		Timestamp     int64  `json:"timestamp"`
+		Message       string `json:"message"`
+	} `json:"events"`
+}
+
+func init() { RegisterProvider(controlPlaneLogs) }
+
+// controlPlaneLogs scans the control plane's own testimony with the signature catalog, as
+// further streams of the node's logs (with the console output when there is one): the
+// authenticator's "access denied" for a node role (auth.authenticator-denied, with the ARN and
+// the reason), an audit event deleting aws-auth or denying a CSR. Authenticator lines are kept
+// only when they name a role that can be a node's (the instance's role, a node group's, a
+// mapping for system:nodes, an EC2 access entry): a denied human user is not this node's
+// problem. Each line carries its event time, so time is judged by the events, never the clock.
+func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
+	type stream struct{ path, text string }
+	var streams []stream
+	roles := nodeRoleNames(ev)
+	for _, p := range []string{authenticatorEventsPath, auditEventsPath} {
+		var b strings.Builder
+		ok, _, _ := Decode(s, p, func(o *FilterLogEventsOutput) {
+			for _, e := range o.Events {
+				msg := strings.TrimRight(e.Message, "\n")
+				if p == authenticatorEventsPath && !namesAny(msg, roles) {
+					continue
+				}
+				if e.Timestamp > 0 {
+					b.WriteString(time.UnixMilli(e.Timestamp).UTC().Format(time.RFC3339Nano))
+					b.WriteByte(' ')
+				}
+				b.WriteString(strings.ReplaceAll(msg, "\n", " "))
+				b.WriteByte('\n')
+			}
+		})
+		if ok && b.Len() > 0 {
+			streams = append(streams, stream{p, b.String()})
+		}
+	}
+	if len(streams) == 0 {
+		return
+	}
+	sc := logscan.MustDefault()
+	sc.Ref = ev.CollectedAt
+	origin := "control-plane logs"
+	if co := ev.ConsoleOutput; co != nil && co.Text != "" && ev.Have(evidence.KindNodeLogs) {
+		// one result for both: the console's lines are scanned again with the control plane's
+		if err := sc.Scan(strings.NewReader(co.Text), "ec2/get-console-output/"+ev.Target.InstanceID+".json", "console"); err != nil {
+			return
+		}
+		origin = "console, control-plane logs"
+	}
+	for _, st := range streams {
+		if err := sc.Scan(strings.NewReader(st.text), st.path, "control-plane"); err != nil {
+			return
+		}
+	}
+	ev.NodeLogs = sc.Result(origin)
+	sources := []string{}
+	if ev.Have(evidence.KindNodeLogs) {
+		sources = append(sources, ev.Source(evidence.KindNodeLogs))
+	}
+	for _, st := range streams {
+		sources = append(sources, s.Src(st.path))
+	}
+	ev.Mark(evidence.KindNodeLogs, strings.Join(sources, ", "))
+}
+
+// nodeRoleNames lists the names of the IAM roles nodes of this evidence may use.
+func nodeRoleNames(ev *evidence.Evidence) []string {
+	var out []string
+	add := func(arnOrName string) {
+		if arnOrName == "" {
+			return
+		}
+		name := arnOrName[strings.LastIndexByte(arnOrName, '/')+1:]
+		for _, x := range out {
+			if x == name {
+				return
+			}
+		}
+		out = append(out, name)
+	}
+	if ev.NodeRole != nil {
+		add(ev.NodeRole.Arn)
+		add(ev.NodeRole.Name)
+	}
+	if ev.InstanceProfile != nil {
+		for _, r := range ev.InstanceProfile.Roles {
+			add(r.Name)
+		}
+	}
+	for _, ng := range ev.Nodegroups {
+		add(ng.NodeRole)
+	}
+	for _, a := range ev.AccessEntries {
+		if strings.HasPrefix(a.Type, "EC2") || a.Type == "HYBRID_LINUX" {
+			add(a.PrincipalArn)
+		}
+	}
+	if ev.AWSAuth != nil {
+		for _, m := range ev.AWSAuth.Roles {
+			for _, g := range m.Groups {
+				if g == "system:nodes" {
+					add(m.RoleArn)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namesAny reports whether the line names one of the roles (as ARN .../NAME or assumed-role/NAME/).
+func namesAny(line string, roles []string) bool {
+	for _, r := range roles {
+		if strings.Contains(line, "/"+r+"\"") || strings.Contains(line, "/"+r+"/") || strings.Contains(line, "/"+r+" ") || strings.HasSuffix(line, "/"+r) {
+			return true
+		}
+	}
+	return false
+}
