@@ -115,7 +115,12 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 	para(w, width, p.paint(head+":", color.Bold)+" ", text)
 	fmt.Fprintln(w)
 	if len(f.Instances) == 0 {
-		fmt.Fprintln(w, "Every instance of the cluster has a Node object.")
+		if len(f.Joined) == 0 {
+			// nothing listed proves nothing joined or failed: never "every instance joined"
+			fmt.Fprintln(w, "No instance of the cluster was listed, so none could be judged.")
+		} else {
+			fmt.Fprintln(w, "Every instance of the cluster has a Node object.")
+		}
 		return nil
 	}
 	var rows [][]string

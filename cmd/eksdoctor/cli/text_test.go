@@ -251,3 +251,16 @@ func TestInconclusivePasteIsShort(t *testing.T) {
 		t.Errorf("--all does not list every unchecked check")
 	}
 }
+
+// TestScanWithoutInstancesDoesNotSayAllJoined: a cluster whose describe-instances lists nothing
+// (every NodeClaim failed to launch) gets its cluster-wide causes and no claim that every
+// instance joined.
+func TestScanWithoutInstancesDoesNotSayAllJoined(t *testing.T) {
+	code, out, errOut := run("scan", "--snapshot", filepath.Join(fixtures, "snapshots", "karpenter-nodeclass-not-ready"))
+	if code != ExitFindings || !strings.Contains(out, "karpenter.nodeclass-not-ready") {
+		t.Fatalf("exit %d, want %d with the cluster-wide cause:\n%s%s", code, ExitFindings, out, errOut)
+	}
+	if strings.Contains(out, "Every instance of the cluster has a Node object") || !strings.Contains(out, "No instance of the cluster was listed") {
+		t.Errorf("scan of a cluster without instances:\n%s", out)
+	}
+}
