@@ -33,6 +33,7 @@ var placeholders = []struct {
 	{regexp.MustCompile(`\bREGION\b`), func(v *fixValues) string { return v.region }},
 	{regexp.MustCompile(`\bPROFILE\b`), func(v *fixValues) string { return v.profile }},
 	{regexp.MustCompile(`--(?:instance-ids?|resources) (ID)\b`), func(v *fixValues) string { return v.instance }},
+	{regexp.MustCompile(`\bINSTANCE_ID\b`), func(v *fixValues) string { return v.instance }},
 	{regexp.MustCompile(`\bNG\b`), func(v *fixValues) string { return v.nodegroup }},
 	{regexp.MustCompile(`--auto-scaling-group-name (ASG)\b`), func(v *fixValues) string { return v.asg }},
 	{regexp.MustCompile(`(?:--launch-template-id |id=)(LT)\b`), func(v *fixValues) string { return v.launchTemplate }},
@@ -55,7 +56,7 @@ var placeholders = []struct {
 
 // PlaceholderRe matches the placeholders remediation texts use, bare or in the option they
 // follow (for tests that sweep reports for placeholders left in place).
-var PlaceholderRe = regexp.MustCompile(`\b(?:ROLE_ARN_WITHOUT_PATH|ROLE_ARN|ROLE_NAME|ACCOUNT|CLUSTER_SG|NODE_SG|ENDPOINT_SG|CLUSTER|REGION|PROFILE|VPCE|RTB|SERVICE|EIP|EXISTING)\b` +
+var PlaceholderRe = regexp.MustCompile(`\b(?:INSTANCE_ID|ROLE_ARN_WITHOUT_PATH|ROLE_ARN|ROLE_NAME|ACCOUNT|CLUSTER_SG|NODE_SG|ENDPOINT_SG|CLUSTER|REGION|PROFILE|VPCE|RTB|SERVICE|EIP|EXISTING)\b` +
 	`|--(?:nat-gateway-id NAT|network-acl-id ACL|auto-scaling-group-name ASG|launch-template-id LT|nodegroup-name NG|vpc-id VPC|subnet-id SUBNET|role-name ROLE|role-name CLUSTER_ROLE|instance-ids? ID|resources ID)\b`)
 
 // fixValues are the values one finding's remediation can name.

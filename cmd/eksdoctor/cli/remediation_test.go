@@ -58,8 +58,9 @@ func TestRemediationsHoldNoKnownPlaceholders(t *testing.T) {
 				case bundle && w == "CLUSTER" && r.Target.Cluster == "",
 					bundle && w == "REGION" && r.Target.Region == "",
 					bundle && strings.HasSuffix(w, " ID") && r.Target.InstanceID == "",
-					bundle && w != "CLUSTER" && w != "REGION" && !strings.HasSuffix(w, " ID"):
-					continue // a log bundle does not hold the value
+					bundle && w != "CLUSTER" && w != "REGION" && !strings.HasSuffix(w, " ID"),
+					w == "INSTANCE_ID" && !strings.HasPrefix(r.Target.InstanceID, "i-"):
+					continue // a log bundle (or a NodeClaim that launched nothing) does not hold the value
 				}
 				allowed := false
 				for _, a := range placeholderAllowed[name][f.ID] {
