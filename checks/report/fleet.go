@@ -14,8 +14,10 @@ import (
 // Fleet is the report of many instances of one cluster (why-not-joining --all-pending).
 type Fleet struct {
 	SchemaVersion string `json:"schemaVersion"`
-	Cluster       string `json:"cluster"`
-	Source        string `json:"source"`
+	// Kind is "fleet": the instances of a cluster that have not joined (docs/schema/fleet.json).
+	Kind    string `json:"kind" jsonschema:"enum=fleet"`
+	Cluster string `json:"cluster"`
+	Source  string `json:"source"`
 	// Instances are the per-instance reports of the instances that have not joined.
 	Instances []*Report `json:"instances"`
 	// Joined lists the instances skipped because a Node object exists for them.
@@ -72,7 +74,18 @@ func (f *Fleet) Summarize() {
 }
 
 // FleetJSON writes the fleet report as indented JSON.
-func FleetJSON(w io.Writer, f *Fleet) error { return FleetJSONAny(w, f) }
+func FleetJSON(w io.Writer, f *Fleet) error {
+	f.setKinds()
+	return FleetJSONAny(w, f)
+}
+
+// setKinds names the kind of the fleet and of each instance's report.
+func (f *Fleet) setKinds() {
+	f.Kind = KindFleet
+	for _, r := range f.Instances {
+		r.Kind = KindReport
+	}
+}
 
 // FleetJSONAny writes v as indented JSON.
 func FleetJSONAny(w io.Writer, v any) error {

@@ -18,10 +18,19 @@ import (
 // removed or renamed.
 const SchemaVersion = "eksdoctor/v1"
 
+// The kinds of JSON document, each described by a JSON Schema in docs/schema (KIND.json).
+const (
+	KindReport = "report"
+	KindFleet  = "fleet"
+	KindScan   = "scan"
+)
+
 // Report is one diagnosis, as rendered to JSON.
 type Report struct {
-	SchemaVersion string          `json:"schemaVersion"`
-	Target        evidence.Target `json:"target"`
+	SchemaVersion string `json:"schemaVersion"`
+	// Kind is "report": one target's diagnosis (docs/schema/report.json).
+	Kind   string          `json:"kind" jsonschema:"enum=report"`
+	Target evidence.Target `json:"target"`
 	// CollectedAt is RFC 3339 UTC, empty when the evidence does not say.
 	CollectedAt string           `json:"collectedAt,omitempty"`
 	Diagnosis   Diagnosis        `json:"diagnosis"`
@@ -48,7 +57,7 @@ type Report struct {
 type Diagnosis struct {
 	// Verdict is cause-found, no-cause-found, inconclusive or joined (checks.Judge).
 	Verdict         checks.Verdict `json:"verdict"`
-	MostLikelyCause *string        `json:"mostLikelyCause"`
+	MostLikelyCause *string        `json:"mostLikelyCause" jsonschema:"nullable"`
 	Resource        string         `json:"resource,omitempty"`
 	Summary         string         `json:"summary"`
 	Chain           []string       `json:"chain"`
@@ -144,6 +153,7 @@ func paths(ev *evidence.Evidence, problems *[]InputProblem) (out []netpath.Flow)
 
 // JSON writes the report as indented JSON.
 func JSON(w io.Writer, r *Report) error {
+	r.Kind = KindReport
 	safe(r, false)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

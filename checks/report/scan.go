@@ -15,8 +15,10 @@ import (
 // every instance of the cluster that has not joined.
 type Scan struct {
 	SchemaVersion string `json:"schemaVersion"`
-	Cluster       string `json:"cluster"`
-	Source        string `json:"source"`
+	// Kind is "scan": a cluster's cluster-wide findings and its fleet (docs/schema/scan.json).
+	Kind    string `json:"kind" jsonschema:"enum=scan"`
+	Cluster string `json:"cluster"`
+	Source  string `json:"source"`
 	// CollectedAt is RFC 3339 UTC (the evidence time).
 	CollectedAt string `json:"collectedAt,omitempty"`
 	// DurationSeconds is how long the scan took (wall clock).
@@ -54,7 +56,13 @@ func (s *Scan) Summarize() {
 }
 
 // ScanJSON writes the scan as indented JSON.
-func ScanJSON(w io.Writer, s *Scan) error { return FleetJSONAny(w, s) }
+func ScanJSON(w io.Writer, s *Scan) error {
+	s.Kind = KindScan
+	if s.Fleet != nil {
+		s.Fleet.setKinds()
+	}
+	return FleetJSONAny(w, s)
+}
 
 // ScanText writes the cluster findings, then one line per unjoined instance, fitting o.Width
 // columns.
