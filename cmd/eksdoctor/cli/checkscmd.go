@@ -3,10 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/eksdoctor/eksdoctor/checks/report"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
@@ -129,17 +131,66 @@ func resolveVersion(injected, module string) string {
 	return "dev"
 }
 
-// NewCmdVersion builds `version`.
+// BuildInfo is what `version -o json` prints: the version (a tag, a module version or "dev"),
+// the VCS revision and commit time the binary was built from (empty when unknown), the Go
+// version, the JSON report schema and the number of registered checks.
+type BuildInfo struct {
+	Version       string `json:"version"`
+	Commit        string `json:"commit"`
+	Date          string `json:"date"`
+	Go            string `json:"go"`
+	SchemaVersion string `json:"schemaVersion"`
+	Checks        int    `json:"checks"`
+}
+
+// buildInfo reads the build's VCS stamp (debug.ReadBuildInfo: vcs.revision, vcs.time).
+func buildInfo() BuildInfo {
+	out := BuildInfo{Version: ResolvedVersion(), Go: runtime.Version(), SchemaVersion: report.SchemaVersion, Checks: len(checks.Default().All())}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, st := range bi.Settings {
+			switch st.Key {
+			case "vcs.revision":
+				out.Commit = st.Value
+			case "vcs.time":
+				out.Date = st.Value
+			}
+		}
+	}
+	return out
+}
+
+// versionLine is the one-line version `version` and `--version` print.
+func versionLine() string {
+	b := buildInfo()
+	line := fmt.Sprintf("eksdoctor %s (report schema %s, %d checks, %s", b.Version, b.SchemaVersion, b.Checks, b.Go)
+	if b.Commit != "" {
+		line += ", commit " + b.Commit[:min(12, len(b.Commit))]
+	}
+	return line + ")"
+}
+
+// NewCmdVersion builds `version` (-o table|json).
 func NewCmdVersion(g *GlobalOptions) *cobra.Command {
-	return &cobra.Command{
+	var output string
+	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print the eksdoctor version and the catalog schema",
+		Short: "Print the eksdoctor version, commit, Go version, report schema and check count",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintf(g.stdout, "eksdoctor %s (report schema eksdoctor/v1, %d checks)\n", ResolvedVersion(), len(checks.Default().All()))
-			return err
+			switch output {
+			case "json":
+				enc := json.NewEncoder(g.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(buildInfo())
+			case "table", "":
+				_, err := fmt.Fprintln(g.stdout, versionLine())
+				return err
+			}
+			return usageErr("unknown --output %q for version (want table or json)", output)
 		},
 	}
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table or json")
+	return cmd
 }
 
 func newCmdGenDocs(g *GlobalOptions) *cobra.Command {

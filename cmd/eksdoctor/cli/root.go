@@ -49,10 +49,23 @@ written, unless a publication failed.`,
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
 	pf.BoolVar(&g.NoColor, "no-color", false, "disable colours (also off when NO_COLOR is set, TERM=dumb or stdout is not a terminal)")
-	pf.BoolVar(&g.ExitZero, "exit-zero", false, "exit 0 whenever a report was written (for jobs that only report)")
-	pf.StringSliceVar(&g.Checks, "checks", nil, "run only these checks: IDs or area.* patterns, comma-separated")
-	pf.BoolVar(&g.All, "all", false, "table output: also show passing and skipped findings, and each missing evidence kind")
 	root.AddCommand(NewCmdWhyNotJoining(g), NewCmdAnalyze(g), NewCmdScan(g), NewCmdCollect(g), NewCmdIAMPolicy(g), NewCmdChecks(g), NewCmdExplain(g), NewCmdVersion(g), newCmdGenDocs(g))
+	// flags only on the commands they belong to: the reporting commands, and --checks on `checks list`
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "why-not-joining", "analyze", "scan":
+			f := c.Flags()
+			f.BoolVar(&g.ExitZero, "exit-zero", false, "exit 0 whenever a report was written (for jobs that only report)")
+			f.StringSliceVar(&g.Checks, "checks", nil, "run only these checks: IDs or area.* patterns, comma-separated")
+			f.BoolVar(&g.All, "all", false, "table output: also show passing and skipped findings, and each missing evidence kind")
+		case "checks":
+			for _, sub := range c.Commands() {
+				sub.Flags().StringSliceVar(&g.Checks, "checks", nil, "list only these checks: IDs or area.* patterns, comma-separated")
+			}
+		}
+	}
+	root.Version = ResolvedVersion()
+	root.SetVersionTemplate(versionLine() + "\n")
 	strictCompletion(root)
 	return root
 }
