@@ -129,11 +129,17 @@ func ScanMarkdown(w io.Writer, s *Scan) error {
 	return FleetMarkdown(w, s.Fleet)
 }
 
+// JUnit XML as the widely used schema (Jenkins' junit-10.xsd) has it: testsuites > testsuite
+// (name, tests, failures, errors, skipped, time) > testcase (name, classname, time) with at most
+// one of skipped, error or failure.
 type junitSuites struct {
 	XMLName xml.Name     `xml:"testsuites"`
 	Name    string       `xml:"name,attr"`
 	Tests   int          `xml:"tests,attr"`
 	Fails   int          `xml:"failures,attr"`
+	Errors  int          `xml:"errors,attr"`
+	Skipped int          `xml:"skipped,attr"`
+	Time    string       `xml:"time,attr"`
 	Suites  []junitSuite `xml:"testsuite"`
 }
 
@@ -141,15 +147,19 @@ type junitSuite struct {
 	Name    string      `xml:"name,attr"`
 	Tests   int         `xml:"tests,attr"`
 	Fails   int         `xml:"failures,attr"`
+	Errors  int         `xml:"errors,attr"`
 	Skipped int         `xml:"skipped,attr"`
+	Time    string      `xml:"time,attr"`
 	Cases   []junitCase `xml:"testcase"`
 }
 
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
+	Time      string        `xml:"time,attr"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
 }
 
 type junitFailure struct {
@@ -162,18 +172,29 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-func suite(name string, fs []checks.Finding) junitSuite {
-	s := junitSuite{Name: name}
+// suite renders findings as one suite; findings whose ID and resource are in skip (the cluster
+// suite's, for an instance) are left out, so a cluster-wide result is reported once.
+func suite(name string, fs []checks.Finding, skip map[string]bool) junitSuite {
+	s := junitSuite{Name: name, Time: "0"}
 	for _, f := range fs {
-		c := junitCase{Name: f.ID + " " + f.Resource, Classname: name}
+		if skip[f.ID+" "+f.Resource] {
+			continue
+		}
+		c := junitCase{Name: strings.TrimSpace(f.ID + " " + f.Resource), Classname: name, Time: "0"}
 		switch f.Status {
 		case checks.StatusFail, checks.StatusError:
 			var ev []string
 			for _, e := range f.Evidence {
 				ev = append(ev, e.Text+" ["+e.Source+"]")
 			}
-			c.Failure = &junitFailure{Message: f.Message, Type: string(f.Severity), Text: strings.Join(ev, "\n") + "\nfix: " + f.Remediation}
-			s.Fails++
+			fl := &junitFailure{Message: f.Message, Type: string(f.Severity), Text: strings.Join(ev, "\n") + "\nfix: " + f.Remediation}
+			if f.Status == checks.StatusError {
+				c.Error = fl // the check itself failed to judge
+				s.Errors++
+			} else {
+				c.Failure = fl
+				s.Fails++
+			}
 		case checks.StatusSkipped:
 			c.Skipped = &junitSkipped{Message: f.Message}
 			s.Skipped++
@@ -185,17 +206,35 @@ func suite(name string, fs []checks.Finding) junitSuite {
 }
 
 // ScanJUnit writes the scan as JUnit XML for CI pipelines: one suite for the cluster and one
-// per unjoined instance; failing and error findings are failures, skips are skipped.
+// per unjoined instance (its verdict first, then its own findings: a cluster-wide result is in
+// the cluster suite only); failing findings are failures, findings a check could not judge are
+// errors, skips are skipped.
 func ScanJUnit(w io.Writer, s *Scan) error {
 	safe(s, true)
-	out := junitSuites{Name: "eksdoctor scan " + s.Cluster}
-	out.Suites = append(out.Suites, suite("cluster "+s.Cluster, s.ClusterFindings))
+	out := junitSuites{Name: "eksdoctor scan " + s.Cluster, Time: fmt.Sprintf("%.3f", s.DurationSeconds)}
+	out.Suites = append(out.Suites, suite("cluster "+s.Cluster, s.ClusterFindings, nil))
+	clusterWide := map[string]bool{}
+	for _, f := range s.ClusterFindings {
+		clusterWide[f.ID+" "+f.Resource] = true
+	}
 	for _, r := range s.Fleet.Instances {
-		out.Suites = append(out.Suites, suite("instance "+r.Target.InstanceID, r.Findings))
+		name := "instance " + r.Target.InstanceID
+		su := suite(name, r.Findings, clusterWide)
+		// the instance's verdict first: an instance whose cause is cluster-wide still shows it
+		v := junitCase{Name: "verdict " + string(r.Diagnosis.Verdict), Classname: name, Time: "0"}
+		if cause := r.Diagnosis.MostLikelyCause; cause != nil {
+			v.Failure = &junitFailure{Message: "most likely cause: " + *cause, Type: "verdict", Text: r.Diagnosis.Summary}
+			su.Fails++
+		}
+		su.Cases = append([]junitCase{v}, su.Cases...)
+		su.Tests++
+		out.Suites = append(out.Suites, su)
 	}
 	for _, su := range out.Suites {
 		out.Tests += su.Tests
 		out.Fails += su.Fails
+		out.Errors += su.Errors
+		out.Skipped += su.Skipped
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

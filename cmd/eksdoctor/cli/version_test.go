@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"encoding/xml"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,5 +41,66 @@ func TestReportFlagsOnlyOnReportingCommands(t *testing.T) {
 	}
 	if code, out, _ := run("checks", "list", "--checks", "auth.role-path"); code != 0 || !strings.Contains(out, "auth.role-path") || strings.Contains(out, "auth.aws-auth-malformed") {
 		t.Errorf("checks list --checks: exit %d\n%s", code, out)
+	}
+}
+
+// TestScanJUnitShape: the scan's JUnit has one suite for the cluster and one per unjoined
+// instance, counts that add up (tests, failures, errors, skipped on every suite and on the
+// root), each instance's verdict, and a cluster-wide failure only in the cluster suite.
+func TestScanJUnitShape(t *testing.T) {
+	_, out, _ := run("scan", "--snapshot", filepath.Join(fixtures, "snapshots", "subnet-ip-exhausted"), "-o", "junit")
+	type tc struct {
+		Name    string    `xml:"name,attr"`
+		Failure *struct{} `xml:"failure"`
+		Error   *struct{} `xml:"error"`
+		Skipped *struct{} `xml:"skipped"`
+	}
+	var doc struct {
+		XMLName xml.Name `xml:"testsuites"`
+		Tests   int      `xml:"tests,attr"`
+		Fails   int      `xml:"failures,attr"`
+		Errors  *int     `xml:"errors,attr"`
+		Suites  []struct {
+			Name     string `xml:"name,attr"`
+			Tests    int    `xml:"tests,attr"`
+			Failures int    `xml:"failures,attr"`
+			Errors   *int   `xml:"errors,attr"`
+			Skipped  int    `xml:"skipped,attr"`
+			Cases    []tc   `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(doc.Suites) != 2 || doc.Suites[0].Name != "cluster prod" || !strings.HasPrefix(doc.Suites[1].Name, "instance i-") || doc.Errors == nil {
+		t.Fatalf("suites:\n%s", out)
+	}
+	tests, fails := 0, 0
+	for _, s := range doc.Suites {
+		f, k := 0, 0
+		for _, c := range s.Cases {
+			if c.Failure != nil {
+				f++
+			}
+			if c.Skipped != nil {
+				k++
+			}
+		}
+		if s.Errors == nil || len(s.Cases) != s.Tests || f != s.Failures || k != s.Skipped {
+			t.Errorf("suite %s counts do not add up: tests %d/%d failures %d/%d skipped %d/%d", s.Name, s.Tests, len(s.Cases), s.Failures, f, s.Skipped, k)
+		}
+		tests, fails = tests+s.Tests, fails+s.Failures
+	}
+	if tests != doc.Tests || fails != doc.Fails {
+		t.Errorf("root counts %d/%d, suites %d/%d", doc.Tests, doc.Fails, tests, fails)
+	}
+	inst := doc.Suites[1]
+	if len(inst.Cases) == 0 || !strings.HasPrefix(inst.Cases[0].Name, "verdict cause-found") || inst.Cases[0].Failure == nil {
+		t.Errorf("instance suite does not start with its verdict:\n%s", out)
+	}
+	for _, c := range inst.Cases {
+		if strings.HasPrefix(c.Name, "subnet.ip-exhausted") {
+			t.Errorf("the cluster-wide subnet.ip-exhausted is repeated in the instance suite")
+		}
 	}
 }
