@@ -20,15 +20,18 @@ type CollectOptions struct {
 	Live      LiveOptions
 	Cluster   string
 	Instances []string
-	Out       string
-	NoRedact  bool
+	// Out is the snapshot archive to write (--archive).
+	Out      string
+	NoRedact bool
+	// misplacedOutput holds a value given to -o, refused with a message naming --archive.
+	misplacedOutput string
 }
 
 // NewCmdCollect builds `collect`.
 func NewCmdCollect(g *GlobalOptions) *cobra.Command {
 	o := &CollectOptions{GlobalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "collect --cluster NAME [--instance ID ...] -o SNAPSHOT.tar.gz",
+		Use:   "collect --cluster NAME [--instance ID ...] --archive SNAPSHOT.tar.gz",
 		Short: "Capture the live evidence of instances into a snapshot for later or offline analysis",
 		Long: `Capture what why-not-joining reads from AWS into a snapshot: the layout of
 docs/snapshot-format.md, each file shaped as the AWS CLI prints it. Analyse it anywhere with
@@ -40,7 +43,7 @@ Secrets (AWS access keys, secret keys, session tokens, passwords, tokens, the pa
 user:password@ URLs, private keys) are replaced by REDACTED in every file — user data decoded
 from base64, gzip and MIME parts, the console output (set -x echoes), every other string —
 unless --no-redact is given; CA bundles and bootstrap flags are kept.`,
-		Example: `  eksdoctor collect --cluster prod --instance i-0abc1234def567890 -o snap.tar.gz`,
+		Example: `  eksdoctor collect --cluster prod --instance i-0abc1234def567890 --archive snap.tar.gz`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.Run()
@@ -48,7 +51,10 @@ unless --no-redact is given; CA bundles and bootstrap flags are kept.`,
 	}
 	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (required)")
 	cmd.Flags().StringSliceVar(&o.Instances, "instance", nil, "instance ID to collect (repeatable; default: the cluster's tagged instances)")
-	cmd.Flags().StringVarP(&o.Out, "output", "o", "", "snapshot file to write (.tar.gz; required)")
+	cmd.Flags().StringVarP(&o.Out, "archive", "f", "", "snapshot archive to write (.tar.gz; required)")
+	// -o is the output format of the reporting commands; here it only says where the path goes
+	cmd.Flags().StringVarP(&o.misplacedOutput, "output", "o", "", "")
+	_ = cmd.Flags().MarkHidden("output")
 	cmd.Flags().BoolVar(&o.NoRedact, "no-redact", false, "keep secrets found in user data, console output and other files")
 	o.Live.addFlags(cmd)
 	return cmd
@@ -56,8 +62,11 @@ unless --no-redact is given; CA bundles and bootstrap flags are kept.`,
 
 // Run collects and writes the snapshot archive.
 func (o *CollectOptions) Run() error {
+	if o.misplacedOutput != "" {
+		return usageErr("collect writes an archive: give its path with --archive (-f) %s; -o is the output format of the reporting commands", o.misplacedOutput)
+	}
 	if o.Cluster == "" || o.Out == "" {
-		return usageErr("collect needs --cluster and -o FILE.tar.gz")
+		return usageErr("collect needs --cluster and --archive FILE.tar.gz")
 	}
 	res, _, err := o.Live.collect(o.GlobalOptions, o.Instances, o.Cluster, nil, collectMode{batch: len(o.Instances) == 0, scan: len(o.Instances) == 0})
 	if err != nil {

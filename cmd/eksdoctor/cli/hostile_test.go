@@ -84,7 +84,7 @@ func TestHostileNumericFlagsAreUsageErrors(t *testing.T) {
 		{[]string{"why-not-joining", hostileInstance, "--timeout", "-5s"}, "--timeout"},
 		{[]string{"why-not-joining", hostileInstance, "--call-timeout", "0s"}, "--call-timeout"},
 		{[]string{"scan", "--cluster", "prod", "--timeout", "-1m"}, "--timeout"},
-		{[]string{"collect", "--cluster", "prod", "-o", "x.tgz", "--timeout", "-5s"}, "--timeout"},
+		{[]string{"collect", "--cluster", "prod", "--archive", "x.tgz", "--timeout", "-5s"}, "--timeout"},
 	} {
 		code, _, stderr := run(c.args...)
 		if code != ExitUsage || !strings.Contains(stderr, c.flag) || strings.Contains(stderr, "per-call") && c.flag == "--timeout" {
@@ -198,7 +198,7 @@ func TestHostileConsoleSecretsInSnapshotAndCollect(t *testing.T) {
 	}
 	liveEnv(t, snap, nil)
 	archive := filepath.Join(t.TempDir(), "snap.tar.gz")
-	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", hostileInstance, "-o", archive, "--no-kube"); c != 0 {
+	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", hostileInstance, "--archive", archive, "--no-kube"); c != 0 {
 		t.Fatalf("collect exit %d: %s", c, errOut)
 	}
 	got := readArchiveFile(t, archive, "snapshot/ec2/get-console-output/"+hostileInstance+".json")

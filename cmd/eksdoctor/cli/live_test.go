@@ -191,7 +191,7 @@ func TestCollectRoundTripAndRedaction(t *testing.T) {
 	code, live, _ := run("why-not-joining", id, "-o", "json", "--no-kube")
 	// the unredacted snapshot gives exactly the live findings
 	kept := filepath.Join(t.TempDir(), "kept.tar.gz")
-	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", id, "-o", kept, "--no-redact", "--no-kube"); c != 0 {
+	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", id, "--archive", kept, "--no-redact", "--no-kube"); c != 0 {
 		t.Fatalf("collect exit %d: %s", c, errOut)
 	}
 	codeS, offline, _ := run("why-not-joining", id, "--snapshot", kept, "-o", "json")
@@ -202,7 +202,7 @@ func TestCollectRoundTripAndRedaction(t *testing.T) {
 	sf, _ := findingsOf(t, offline)
 	sameFindings(t, lf, sf)
 	out := filepath.Join(t.TempDir(), "snap.tar.gz")
-	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", id, "-o", out, "--no-kube"); c != 0 {
+	if c, _, errOut := run("collect", "--cluster", "prod", "--instance", id, "--archive", out, "--no-kube"); c != 0 {
 		t.Fatalf("collect exit %d: %s", c, errOut)
 	}
 
@@ -263,7 +263,7 @@ func TestIAMPolicyCoversEveryCall(t *testing.T) {
 		snap := withoutKube(t, filepath.Join(fixtures, "snapshots", sc.Name))
 		fake := liveEnv(t, snap, nil)
 		run("why-not-joining", sc.InstanceID, "-o", "json", "--no-kube")
-		run("collect", "--cluster", "prod", "-o", filepath.Join(t.TempDir(), "s.tar.gz"), "--no-kube")
+		run("collect", "--cluster", "prod", "--archive", filepath.Join(t.TempDir(), "s.tar.gz"), "--no-kube")
 		for _, op := range fake.Operations() {
 			seen[op] = true
 		}

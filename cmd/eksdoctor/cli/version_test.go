@@ -104,3 +104,15 @@ func TestScanJUnitShape(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectArchiveFlag: collect takes its archive path as --archive (-f); -o, the output
+// format elsewhere, is refused with a message naming --archive.
+func TestCollectArchiveFlag(t *testing.T) {
+	code, _, errOut := run("collect", "--cluster", "prod", "-o", "snap.tar.gz")
+	if code != ExitUsage || !strings.Contains(errOut, "--archive") {
+		t.Errorf("collect -o: exit %d %s", code, errOut)
+	}
+	if code, _, errOut := run("collect", "--cluster", "prod"); code != ExitUsage || !strings.Contains(errOut, "--archive FILE.tar.gz") {
+		t.Errorf("collect without an archive: exit %d %s", code, errOut)
+	}
+}
