@@ -157,7 +157,10 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 // FleetMarkdown writes the fleet report for a ticket.
 func FleetMarkdown(w io.Writer, f *Fleet) error {
 	safe(f, true)
-	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%d not joined, %d joined.\n\n| Instance | Most likely cause | Seen |\n|---|---|---|\n", codeOr(f.Cluster, "the cluster"), f.Summary.Diagnosed, f.Summary.Joined)
+	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%d not joined, %d joined.\n\n", codeOr(f.Cluster, "the cluster"), f.Summary.Diagnosed, f.Summary.Joined)
+	if len(f.Instances) > 0 { // no header-only table
+		fmt.Fprintf(w, "| Instance | Most likely cause | Seen |\n|---|---|---|\n")
+	}
 	for _, r := range f.Instances {
 		id, msg := causeOf(r)
 		fmt.Fprintf(w, "| `%s` | `%s` | %s |\n", r.Target.InstanceID, id, mdEscape(msg))

@@ -119,11 +119,19 @@ func statusWord(s checks.Status) string { return painter{}.status(s) }
 // ScanMarkdown writes the scan for a ticket.
 func ScanMarkdown(w io.Writer, s *Scan) error {
 	safe(s, true)
-	fmt.Fprintf(w, "## eksdoctor scan of %s\n\n| Status | Check | Resource | Message |\n|---|---|---|---|\n", codeOr(s.Cluster, "the cluster"))
+	fmt.Fprintf(w, "## eksdoctor scan of %s\n\n", codeOr(s.Cluster, "the cluster"))
+	header := false // no header-only table
 	for _, f := range s.ClusterFindings {
 		if f.Status == checks.StatusFail || f.Status == checks.StatusWarn || f.Status == checks.StatusError {
+			if !header {
+				fmt.Fprintf(w, "| Status | Check | Resource | Message |\n|---|---|---|---|\n")
+				header = true
+			}
 			fmt.Fprintf(w, "| %s | `%s` | `%s` | %s |\n", f.Status, f.ID, mdEscape(f.Resource), mdEscape(f.Message))
 		}
+	}
+	if !header {
+		fmt.Fprintln(w, "No cluster-wide finding failed.")
 	}
 	fmt.Fprintln(w)
 	return FleetMarkdown(w, s.Fleet)

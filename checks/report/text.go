@@ -320,14 +320,20 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 	if r.Timeline != nil {
 		timelineMarkdown(w, r.Timeline)
 	}
-	fmt.Fprintf(w, "| Status | Severity | Check | Resource | Message |\n|---|---|---|---|---|\n")
+	header := false // no header-only table: the table is written with its first row
 	for _, f := range r.Findings {
 		if f.Status == checks.StatusPass || f.Status == checks.StatusSkipped {
 			continue
 		}
+		if !header {
+			fmt.Fprintf(w, "| Status | Severity | Check | Resource | Message |\n|---|---|---|---|---|\n")
+			header = true
+		}
 		fmt.Fprintf(w, "| %s | %s | `%s` | `%s` | %s |\n", f.Status, f.Severity, f.ID, mdEscape(f.Resource), mdEscape(f.Message))
 	}
-	fmt.Fprintln(w)
+	if header {
+		fmt.Fprintln(w)
+	}
 	for _, f := range r.Findings {
 		if f.Status != checks.StatusFail && f.Status != checks.StatusWarn && f.Status != checks.StatusError {
 			continue

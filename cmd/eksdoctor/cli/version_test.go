@@ -116,3 +116,21 @@ func TestCollectArchiveFlag(t *testing.T) {
 		t.Errorf("collect without an archive: exit %d %s", code, errOut)
 	}
 }
+
+// TestMarkdownHasNoEmptyTables: a healthy node's report, a fleet without unjoined instances and
+// a scan without cluster-wide failures print no table header without rows.
+func TestMarkdownHasNoEmptyTables(t *testing.T) {
+	for _, args := range [][]string{
+		{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", filepath.Join(fixtures, "snapshots", "healthy-al2023"), "-o", "markdown"},
+		{"why-not-joining", "--all-pending", "--snapshot", filepath.Join(fixtures, "snapshots", "healthy-al2023"), "-o", "markdown"},
+		{"scan", "--snapshot", filepath.Join(fixtures, "snapshots", "healthy-al2023"), "-o", "markdown"},
+	} {
+		_, out, _ := run(args...)
+		lines := strings.Split(out, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "|---") && (i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "|")) {
+				t.Errorf("%v: a table without rows:\n%s", args, out)
+			}
+		}
+	}
+}
