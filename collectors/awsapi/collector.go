@@ -409,7 +409,7 @@ func (col *collector) call(ctx context.Context, op, path string, fn func(ctx con
 		if c.Err != "" {
 			status = c.Err
 		}
-		fmt.Fprintf(col.o.Progress, "[%5.2fs] %-38s %s\n", time.Since(col.start).Seconds(), action, status)
+		fmt.Fprintf(col.o.Progress, "[%5.2fs] %-38s %s (%s, %d request(s))\n", time.Since(col.start).Seconds(), action, status, c.Duration.Round(time.Millisecond), c.Requests)
 	}
 }
 

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -26,6 +29,11 @@ type AWSOptions struct {
 	RoleARN     string
 	Timeout     time.Duration
 	CallTimeout time.Duration
+	// EndpointURL overrides the endpoint of every AWS service (like the AWS CLI's
+	// --endpoint-url; AWS_ENDPOINT_URL does the same from the environment).
+	EndpointURL string
+	// Debug prints each AWS and Kubernetes call with its duration and outcome on stderr.
+	Debug bool
 }
 
 func (a *AWSOptions) addFlags(cmd *cobra.Command) {
@@ -35,6 +43,8 @@ func (a *AWSOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&a.RoleARN, "role-arn", "", "assume this (read-only) IAM role for the calls")
 	f.DurationVar(&a.Timeout, "timeout", 2*time.Minute, "overall time limit for collecting from AWS")
 	f.DurationVar(&a.CallTimeout, "call-timeout", 20*time.Second, "time limit for one AWS API call, retries included")
+	f.StringVar(&a.EndpointURL, "endpoint-url", "", "send every AWS call to this endpoint (as the AWS CLI's --endpoint-url; also AWS_ENDPOINT_URL)")
+	f.BoolVarP(&a.Debug, "debug", "v", false, "print each AWS and Kubernetes call, its duration and outcome, on stderr (never credentials or bodies)")
 	prev := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
 		if err := a.validate(); err != nil {
@@ -64,6 +74,8 @@ type KubeOptions struct {
 	NoKube              bool
 	// rest is the configuration used by the last collection (reused to publish reports).
 	rest *rest.Config
+	// debug prints each Kubernetes call (--debug).
+	debug bool
 }
 
 func (k *KubeOptions) addFlags(cmd *cobra.Command) {
@@ -92,6 +104,7 @@ func (l *LiveOptions) collect(g *GlobalOptions, instanceIDs []string, cluster st
 		return nil, "", err
 	}
 	if !l.Kube.NoKube {
+		l.Kube.debug = l.AWS.Debug
 		l.Kube.collectInto(g, res, cfg, needs)
 	}
 	return res, cfg.Region, nil
@@ -120,6 +133,9 @@ func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.
 	}
 	rc, how, err := kube.RESTConfig(kube.ClientOptions{Kubeconfig: k.Kubeconfig, Context: k.Context, Endpoint: endpoint, CAData: ca, Cluster: res.Cluster, AWS: &cfg})
 	var cs kubernetes.Interface
+	if err == nil && k.debug {
+		rc.Wrap(debugTransport(g.stderr))
+	}
 	if err == nil {
 		cs, err = kubernetes.NewForConfig(rc)
 	}
@@ -156,8 +172,11 @@ func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string,
 	if err != nil {
 		return nil, cfg, inputErr("%v", err)
 	}
+	if a.EndpointURL != "" {
+		cfg.BaseEndpoint = aws.String(a.EndpointURL)
+	}
 	opts := awsapi.Options{Region: cfg.Region, Cluster: cluster, Needs: needs, CallTimeout: a.CallTimeout, Batch: mode.batch, Scan: mode.scan, Clock: clock}
-	if f, ok := g.stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+	if f, ok := g.stderr.(*os.File); a.Debug || ok && isatty.IsTerminal(f.Fd()) {
 		opts.Progress = g.stderr
 		fmt.Fprintf(g.stderr, "collecting from AWS (%s)…\n", cfg.Region)
 	}
@@ -183,3 +202,29 @@ func NewCmdIAMPolicy(g *GlobalOptions) *cobra.Command {
 		},
 	}
 }
+
+// debugTransport wraps a Kubernetes client's transport to print each call's method, path,
+// duration and status (or error) on w; headers and bodies are never printed.
+func debugTransport(w io.Writer) func(http.RoundTripper) http.RoundTripper {
+	var mu sync.Mutex
+	return func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			start := time.Now()
+			resp, err := rt.RoundTrip(req)
+			outcome := ""
+			if err != nil {
+				outcome = err.Error()
+			} else {
+				outcome = resp.Status
+			}
+			mu.Lock()
+			fmt.Fprintf(w, "kubernetes %s %s %s (%s)\n", req.Method, req.URL.Path, outcome, time.Since(start).Round(time.Millisecond))
+			mu.Unlock()
+			return resp, err
+		})
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

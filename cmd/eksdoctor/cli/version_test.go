@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"encoding/xml"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,5 +133,27 @@ func TestMarkdownHasNoEmptyTables(t *testing.T) {
 				t.Errorf("%v: a table without rows:\n%s", args, out)
 			}
 		}
+	}
+}
+
+// TestDebugAndEndpointURL: --endpoint-url sends every AWS call to the given endpoint (here the
+// AWS wire-protocol fake, with AWS_ENDPOINT_URL pointing nowhere), and -v prints each call with
+// its outcome and duration on stderr, never a credential.
+func TestDebugAndEndpointURL(t *testing.T) {
+	snap := withoutKube(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	liveEnv(t, snap, nil)
+	url := os.Getenv("AWS_ENDPOINT_URL") // the fake liveEnv started
+	t.Setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1") // nothing listens there
+	code, _, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "--no-kube", "--endpoint-url", url, "-v", "-o", "json")
+	if code != ExitNothingChecked { // healthy, but the cluster side was not read
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	for _, want := range []string{"ec2:DescribeInstances", "eks:DescribeCluster", " ok (", "request(s))"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("-v output lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "AKIDFAKEFAKEFAKE") || strings.Contains(errOut, "fake-secret") {
+		t.Errorf("-v printed a credential:\n%s", errOut)
 	}
 }
