@@ -67,6 +67,7 @@ written, unless a publication failed.`,
 	root.Version = ResolvedVersion()
 	root.SetVersionTemplate(versionLine() + "\n")
 	strictCompletion(root)
+	registerCompletions(root)
 	return root
 }
 

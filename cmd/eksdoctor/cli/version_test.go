@@ -142,7 +142,7 @@ func TestMarkdownHasNoEmptyTables(t *testing.T) {
 func TestDebugAndEndpointURL(t *testing.T) {
 	snap := withoutKube(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
 	liveEnv(t, snap, nil)
-	url := os.Getenv("AWS_ENDPOINT_URL") // the fake liveEnv started
+	url := os.Getenv("AWS_ENDPOINT_URL")               // the fake liveEnv started
 	t.Setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1") // nothing listens there
 	code, _, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "--no-kube", "--endpoint-url", url, "-v", "-o", "json")
 	if code != ExitNothingChecked { // healthy, but the cluster side was not read
@@ -155,5 +155,39 @@ func TestDebugAndEndpointURL(t *testing.T) {
 	}
 	if strings.Contains(errOut, "AKIDFAKEFAKEFAKE") || strings.Contains(errOut, "fake-secret") {
 		t.Errorf("-v printed a credential:\n%s", errOut)
+	}
+}
+
+// TestCompletionOffersValues: shell completion offers the -o values of a command, check IDs and
+// areas for --checks, the shared config's profiles for --profile and regions for --region.
+func TestCompletionOffersValues(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(cfg, []byte("[default]\nregion=eu-west-1\n[profile prod-readonly]\nregion=eu-west-1\n[sso-session corp]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_CONFIG_FILE", cfg)
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	for _, tc := range []struct {
+		args []string
+		want []string
+		not  []string
+	}{
+		{[]string{"__complete", "scan", "-o", ""}, []string{"junit", "policyreport", "openreports"}, nil},
+		{[]string{"__complete", "why-not-joining", "-o", ""}, []string{"json", "markdown"}, []string{"junit"}},
+		{[]string{"__complete", "analyze", "--checks", ""}, []string{"auth.role-not-mapped", "auth.*"}, nil},
+		{[]string{"__complete", "why-not-joining", "--profile", ""}, []string{"default", "prod-readonly"}, []string{"corp"}},
+		{[]string{"__complete", "scan", "--region", ""}, []string{"eu-west-1", "us-east-1"}, nil},
+	} {
+		_, out, _ := run(tc.args...)
+		for _, w := range tc.want {
+			if !strings.Contains(out, w+"\n") {
+				t.Errorf("%v: no %q in\n%s", tc.args, w, out)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(out, w+"\n") {
+				t.Errorf("%v: offers %q", tc.args, w)
+			}
+		}
 	}
 }
