@@ -431,6 +431,7 @@ func TestChecks(t *testing.T) {
 	cases = append(cases, pasteCases()...)
 	cases = append(cases, catalogCases()...)
 	cases = append(cases, karpenterCases()...)
+	cases = append(cases, fargateCases()...)
 	reg := Default()
 	covered := map[string]map[Status]bool{}
 	for _, tc := range cases {

@@ -130,6 +130,16 @@ if [ -n "$crole" ] && [ "$crole" != "None" ]; then
 fi
 save eks/list-access-entries.json awsj eks list-access-entries --cluster-name "$cluster"
 save eks/list-nodegroups.json awsj eks list-nodegroups --cluster-name "$cluster"
+# Fargate profiles, and each profile's pod execution role
+save eks/list-fargate-profiles.json awsj eks list-fargate-profiles --cluster-name "$cluster"
+for fp in $(q eks list-fargate-profiles --cluster-name "$cluster" --query 'fargateProfileNames[]'); do
+  save "eks/describe-fargate-profile/$fp.json" awsj eks describe-fargate-profile --cluster-name "$cluster" --fargate-profile-name "$fp"
+  prole=$(q eks describe-fargate-profile --cluster-name "$cluster" --fargate-profile-name "$fp" --query fargateProfile.podExecutionRoleArn)
+  if [ -n "$prole" ] && [ "$prole" != "None" ]; then
+    save "iam/get-role/${prole##*/}.json" awsj iam get-role --role-name "${prole##*/}"
+    save "iam/list-attached-role-policies/${prole##*/}.json" awsj iam list-attached-role-policies --role-name "${prole##*/}"
+  fi
+done
 asgs=()
 for ng in $(q eks list-nodegroups --cluster-name "$cluster" --query 'nodegroups[]'); do
   save "eks/describe-nodegroup/$ng.json" awsj eks describe-nodegroup --cluster-name "$cluster" --nodegroup-name "$ng"
@@ -216,6 +226,7 @@ if [ "$kube" = 1 ]; then
   save kube/nodes.json "${kctl[@]}" get nodes -o json
   save kube/csrs.json "${kctl[@]}" get csr -o json
   save kube/aws-node.json "${kctl[@]}" -n kube-system get daemonset aws-node -o json
+  save kube/pending-pods.json "${kctl[@]}" get pods -A --field-selector status.phase=Pending -o json
   save kube/aws-node-serviceaccount.json "${kctl[@]}" -n kube-system get serviceaccount aws-node -o json
   save kube/kube-dns.json "${kctl[@]}" -n kube-system get service kube-dns -o json
   mkdir -p "$snap/kube/clusterroles" "$snap/kube/clusterrolebindings" "$snap/kube/endpointslices"

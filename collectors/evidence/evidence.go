@@ -139,6 +139,8 @@ type Evidence struct {
 	// MappingChanges are changes to aws-auth mappings or access entries (a Terraform plan,
 	// audit or CloudTrail events).
 	MappingChanges []MappingChange
+	// Fargate holds the Fargate profiles (KindFargateProfiles) and Pending pods (KindPendingPods).
+	Fargate Fargate
 
 	// NodeClaims, NodePools and NodeClasses are Karpenter's and EKS Auto Mode's objects
 	// (KindNodeClaims, KindNodePools, KindEC2NodeClasses / KindNodeClasses: EC2NodeClasses and Auto

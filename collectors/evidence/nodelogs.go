@@ -116,7 +116,7 @@ var AllKinds = []Kind{
 	KindNetworkACLs, KindVPCEndpoints, KindNATGateways, KindInternetGateways, KindVPCAttributes, KindDHCPOptions,
 	KindLaunchTemplate, KindConsoleOutput, KindNodeLogs, KindNodeOS, KindAWSNodeServiceAccount, KindKubeDNS,
 	KindNodeRBAC, KindWebhooks, KindWebhookEndpoints, KindScalingActivities, KindMappingChanges, KindClusterRole, KindClusterRolePolicies,
-	KindNodeClaims, KindNodePools, KindEC2NodeClasses, KindNodeClasses,
+	KindNodeClaims, KindNodePools, KindEC2NodeClasses, KindNodeClasses, KindFargateProfiles, KindPendingPods,
 }
 
 // GapAllMissing records reason as the gap of every kind not collected and without a gap yet.

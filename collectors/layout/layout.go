@@ -84,11 +84,12 @@ func AWSOperations() []AWSOperation {
 	return out
 }
 
-// KubernetesPermissions lists the Kubernetes reads of the layout ("nodes/list"), once each.
+// KubernetesPermissions lists the Kubernetes reads of the layout the live collector makes
+// ("nodes/list"), once each (SnapshotOnly entries left out).
 func KubernetesPermissions() []string {
 	var out []string
 	for _, e := range Entries {
-		if p, ok := strings.CutPrefix(e.Permission, "kubernetes:"); ok && !hasString(out, p) {
+		if p, ok := strings.CutPrefix(e.Permission, "kubernetes:"); ok && !e.SnapshotOnly && !hasString(out, p) {
 			out = append(out, p)
 		}
 	}
@@ -142,6 +143,9 @@ var Entries = []Entry{
 	{Path: "autoscaling/describe-auto-scaling-groups.json", Command: "aws autoscaling describe-auto-scaling-groups", Permission: "autoscaling:DescribeAutoScalingGroups", Kinds: kinds(evidence.KindAutoScaling), PasteKey: "AutoScalingGroups"},
 	{Path: "autoscaling/describe-scaling-activities/<asg-name>.json", Command: "aws autoscaling describe-scaling-activities --auto-scaling-group-name G", Permission: "autoscaling:DescribeScalingActivities", Kinds: kinds(evidence.KindScalingActivities), PasteKey: "Activities", NameFrom: "Activities.0.AutoScalingGroupName"},
 	{Path: "ec2/get-console-output/<instance-id>.json", Command: "aws ec2 get-console-output --instance-id I --latest", Permission: "ec2:GetConsoleOutput", Kinds: kinds(evidence.KindConsoleOutput, evidence.KindNodeLogs), PasteKey: "Output", NameFrom: "InstanceId", Addition: true},
+	{Path: "eks/list-fargate-profiles.json", Command: "aws eks list-fargate-profiles --cluster-name C", Permission: "eks:ListFargateProfiles", Kinds: kinds(evidence.KindFargateProfiles), PasteKey: "fargateProfileNames", SnapshotOnly: true},
+	{Path: "eks/describe-fargate-profile/<name>.json", Command: "aws eks describe-fargate-profile --cluster-name C --fargate-profile-name N", Permission: "eks:DescribeFargateProfile", Kinds: kinds(evidence.KindFargateProfiles), PasteKey: "fargateProfile", NameFrom: "fargateProfile.fargateProfileName", SnapshotOnly: true},
+	{Path: "kube/pending-pods.json", Command: "kubectl get pods -A --field-selector status.phase=Pending -o json", Permission: "kubernetes:pods/list", Kinds: kinds(evidence.KindPendingPods), PasteKey: "Pod", SnapshotOnly: true},
 	{Path: "logs/authenticator-events.json", Command: "aws logs filter-log-events --log-group-name /aws/eks/C/cluster --log-stream-name-prefix authenticator --start-time T", Permission: "logs:FilterLogEvents", Kinds: kinds(evidence.KindNodeLogs), PasteKey: "events", Addition: true, SnapshotOnly: true},
 	{Path: "logs/audit-events.json", Command: "aws logs filter-log-events --log-group-name /aws/eks/C/cluster --log-stream-name-prefix kube-apiserver-audit --start-time T24 --filter-pattern '{ ($.objectRef.resource = \"certificatesigningrequests\") || ($.objectRef.name = \"aws-auth\") }'", Permission: "logs:FilterLogEvents", Kinds: kinds(evidence.KindNodeLogs), PasteKey: "events", Addition: true, SnapshotOnly: true},
 	{Path: "kube/aws-auth.yaml", Command: "kubectl -n kube-system get configmap aws-auth -o yaml", Permission: "kubernetes:configmaps/get", Kinds: kinds(evidence.KindAWSAuth), PasteKey: "ConfigMap/aws-auth"},
