@@ -26,19 +26,19 @@ func fargateChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "fargate.pod-execution-role", Title: "A Fargate profile's pod execution role cannot join its nodes", Severity: SeverityCritical,
 			Needs: profiles, Optional: []evidence.Kind{evidence.KindAccessEntries, evidence.KindAWSAuth}, Stage: StageAuth, ClusterWide: true, AppliesTo: fargateOnly,
-			Why: "Every Fargate pod runs on its own node whose kubelet authenticates with the profile's pod execution role: the role must trust eks-fargate-pods.amazonaws.com, carry AmazonEKSFargatePodExecutionRolePolicy (to pull images) and be mapped — an access entry of type FARGATE_LINUX, or an aws-auth mapRoles entry with system:bootstrappers, system:nodes and system:node-proxier. Otherwise the pod stays Pending and no Fargate node registers.",
+			Why:         "Every Fargate pod runs on its own node whose kubelet authenticates with the profile's pod execution role: the role must trust eks-fargate-pods.amazonaws.com, carry AmazonEKSFargatePodExecutionRolePolicy (to pull images) and be mapped — an access entry of type FARGATE_LINUX, or an aws-auth mapRoles entry with system:bootstrappers, system:nodes and system:node-proxier. Otherwise the pod stays Pending and no Fargate node registers.",
 			Remediation: "aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type FARGATE_LINUX (or restore its aws-auth entry with username system:node:{{SessionName}} and groups system:bootstrappers, system:nodes, system:node-proxier); let eks-fargate-pods.amazonaws.com assume the role and attach arn:aws:iam::aws:policy/AmazonEKSFargatePodExecutionRolePolicy.",
-			Docs: []string{docFargatePodRole, docAccessEntries, docAWSAuth}}, Eval: evalFargateRole},
+			Docs:        []string{docFargatePodRole, docAccessEntries, docAWSAuth}}, Eval: evalFargateRole},
 		{Meta: Meta{ID: "fargate.profile-public-subnet", Title: "A Fargate profile uses a public subnet", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindFargateProfiles, evidence.KindRouteTables}, Stage: StageNetwork, ClusterWide: true, AppliesTo: fargateOnly,
-			Why: "Fargate pods get no public IP address: a profile may only name private subnets (a default route through a NAT gateway, not an internet gateway). EKS refuses to create such a profile, and one whose subnet's routes were changed to an internet gateway leaves its pods without a path to the API server, ECR and STS.",
+			Why:         "Fargate pods get no public IP address: a profile may only name private subnets (a default route through a NAT gateway, not an internet gateway). EKS refuses to create such a profile, and one whose subnet's routes were changed to an internet gateway leaves its pods without a path to the API server, ECR and STS.",
 			Remediation: "Create the profile again with private subnets only (aws eks create-fargate-profile --cluster-name CLUSTER --subnets PRIVATE_SUBNETS …), or route the subnet's 0.0.0.0/0 through a NAT gateway.",
-			Docs: []string{docFargateProfile}}, Eval: evalFargateSubnets},
+			Docs:        []string{docFargateProfile}}, Eval: evalFargateSubnets},
 		{Meta: Meta{ID: "fargate.no-matching-profile", Title: "A Pending pod meant for Fargate matches no Fargate profile", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindFargateProfiles, evidence.KindPendingPods}, Stage: StageCluster, ClusterWide: true, AppliesTo: fargateOnly,
-			Why: "EKS schedules a pod on Fargate only when a profile's selector matches its namespace and every label the selector names; the fargate-scheduler leaves any other pod Pending, and no node is ever created for it.",
+			Why:         "EKS schedules a pod on Fargate only when a profile's selector matches its namespace and every label the selector names; the fargate-scheduler leaves any other pod Pending, and no node is ever created for it.",
 			Remediation: "Add a selector for the pod's namespace (and labels) to a Fargate profile — profiles cannot be edited: aws eks create-fargate-profile --cluster-name CLUSTER --fargate-profile-name NAME --pod-execution-role-arn ROLE_ARN --subnets … --selectors namespace=NAMESPACE — or remove the pod's schedulerName fargate-scheduler so EC2 nodes can run it.",
-			Docs: []string{docFargateProfile}}, Eval: evalFargatePods},
+			Docs:        []string{docFargateProfile}}, Eval: evalFargatePods},
 	}
 }
 
