@@ -292,13 +292,23 @@ func age(ev *evidence.Evidence, t time.Time) string {
 	return " " + ev.CollectedAt.Sub(t).Round(time.Second).String() + " before collection"
 }
 
-func evalNodeClaimLaunched(ev *evidence.Evidence) []Finding {
+// judgedClaims returns the NodeClaims a NodeClaim check judges for ev, or the not-applicable
+// finding when there are none (the instance has no NodeClaim, or the cluster none at all).
+func judgedClaims(ev *evidence.Evidence) ([]evidence.NodeClaim, []Finding) {
 	claims, applies := claimsInScope(ev)
 	if !applies {
-		return one(notApplicable(targetName(ev), "no NodeClaim names this instance in status.providerID"))
+		return nil, one(notApplicable(targetName(ev), "no NodeClaim names this instance in status.providerID"))
 	}
 	if len(claims) == 0 {
-		return one(notApplicable("cluster", "no NodeClaim in the cluster"))
+		return nil, one(notApplicable("cluster", "no NodeClaim in the cluster"))
+	}
+	return claims, nil
+}
+
+func evalNodeClaimLaunched(ev *evidence.Evidence) []Finding {
+	claims, na := judgedClaims(ev)
+	if na != nil {
+		return na
 	}
 	var out []Finding
 	for _, nc := range claims {
@@ -318,12 +328,9 @@ func evalNodeClaimLaunched(ev *evidence.Evidence) []Finding {
 }
 
 func evalNodeClaimRegistered(ev *evidence.Evidence) []Finding {
-	claims, applies := claimsInScope(ev)
-	if !applies {
-		return one(notApplicable(targetName(ev), "no NodeClaim names this instance in status.providerID"))
-	}
-	if len(claims) == 0 {
-		return one(notApplicable("cluster", "no NodeClaim in the cluster"))
+	claims, na := judgedClaims(ev)
+	if na != nil {
+		return na
 	}
 	var out []Finding
 	for _, nc := range claims {
