@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/autoscaling"
+	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
@@ -28,6 +30,8 @@ type EKSAPI interface {
 	DescribeAccessEntry(context.Context, *eks.DescribeAccessEntryInput, ...func(*eks.Options)) (*eks.DescribeAccessEntryOutput, error)
 	ListNodegroups(context.Context, *eks.ListNodegroupsInput, ...func(*eks.Options)) (*eks.ListNodegroupsOutput, error)
 	DescribeNodegroup(context.Context, *eks.DescribeNodegroupInput, ...func(*eks.Options)) (*eks.DescribeNodegroupOutput, error)
+	ListFargateProfiles(context.Context, *eks.ListFargateProfilesInput, ...func(*eks.Options)) (*eks.ListFargateProfilesOutput, error)
+	DescribeFargateProfile(context.Context, *eks.DescribeFargateProfileInput, ...func(*eks.Options)) (*eks.DescribeFargateProfileOutput, error)
 }
 
 // EC2API is the part of the EC2 client the collector calls.
@@ -63,17 +67,35 @@ type AutoScalingAPI interface {
 	DescribeScalingActivities(context.Context, *autoscaling.DescribeScalingActivitiesInput, ...func(*autoscaling.Options)) (*autoscaling.DescribeScalingActivitiesOutput, error)
 }
 
-// Clients holds one client per service.
+// LogsAPI is the part of the CloudWatch Logs client the collector calls: the cluster's
+// control-plane log group /aws/eks/CLUSTER/cluster
+// (https://docs.aws.amazon.com/eks/latest/userguide/control-plane-logs.html).
+type LogsAPI interface {
+	FilterLogEvents(context.Context, *cloudwatchlogs.FilterLogEventsInput, ...func(*cloudwatchlogs.Options)) (*cloudwatchlogs.FilterLogEventsOutput, error)
+}
+
+// CloudTrailAPI is the part of the CloudTrail client the collector calls: the account's event
+// history, one event name per call (LookupEvents takes a single lookup attribute,
+// https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_LookupEvents.html).
+type CloudTrailAPI interface {
+	LookupEvents(context.Context, *cloudtrail.LookupEventsInput, ...func(*cloudtrail.Options)) (*cloudtrail.LookupEventsOutput, error)
+}
+
+// Clients holds one client per service. Logs and CloudTrail may be nil (tests of other
+// services): their calls are then not made.
 type Clients struct {
 	EKS         EKSAPI
 	EC2         EC2API
 	IAM         IAMAPI
 	AutoScaling AutoScalingAPI
+	Logs        LogsAPI
+	CloudTrail  CloudTrailAPI
 }
 
 // NewClients builds the SDK clients from cfg.
 func NewClients(cfg aws.Config) Clients {
-	return Clients{EKS: eks.NewFromConfig(cfg), EC2: ec2.NewFromConfig(cfg), IAM: iam.NewFromConfig(cfg), AutoScaling: autoscaling.NewFromConfig(cfg)}
+	return Clients{EKS: eks.NewFromConfig(cfg), EC2: ec2.NewFromConfig(cfg), IAM: iam.NewFromConfig(cfg),
+		AutoScaling: autoscaling.NewFromConfig(cfg), Logs: cloudwatchlogs.NewFromConfig(cfg), CloudTrail: cloudtrail.NewFromConfig(cfg)}
 }
 
 // ConfigOptions select credentials and region. Empty fields use the SDK's standard chain

@@ -50,6 +50,10 @@ type Options struct {
 	// user data is read from the launch template versions (one call per template, not
 	// DescribeInstanceAttribute per instance) and console output is not fetched.
 	Batch bool
+	// Lookback is how far before the earliest launch of the instances the control plane's
+	// audit events and CloudTrail's access-entry changes are read (0 = 24h): the change that
+	// broke every node usually precedes the launch (issue 15, docs/snapshot-format.md T24).
+	Lookback time.Duration
 }
 
 // Call records one API operation the collector made (pages included).
@@ -155,6 +159,9 @@ func output[T any](col *collector, path string) (T, bool) {
 func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Options) (*Result, error) {
 	if o.CallTimeout == 0 {
 		o.CallTimeout = 20 * time.Second
+	}
+	if o.Lookback == 0 {
+		o.Lookback = DefaultLookback
 	}
 	if o.Now == nil {
 		o.Now = func() time.Time {
@@ -894,6 +901,11 @@ func (col *collector) clusterCalls(ctx context.Context, run func(func()), cluste
 // clusterDetailCalls schedules DescribeNodegroup for the instances' node groups and
 // DescribeAccessEntry for their roles that have an access entry.
 func (col *collector) clusterDetailCalls(ctx context.Context, run func(func()), cluster string, instances []ec2types.Instance, profiles []string) {
+	for _, p := range providers {
+		if p.detail != nil {
+			p.detail(col, ctx, run, cluster, instances)
+		}
+	}
 	if col.wanted("DescribeNodegroup") && !col.o.Scan {
 		var ngs []string
 		for _, in := range instances {

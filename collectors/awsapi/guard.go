@@ -33,7 +33,8 @@ const CodePaginationLoop = "PaginationLoop"
 const MaxPages = 1000
 
 // responseValidator is a deserialize-step middleware, placed below the SDK's deserializer, that
-// rejects a 2xx answer whose body is not the operation's response: JSON services (EKS) must
+// rejects a 2xx answer whose body is not the operation's response: JSON services (EKS, CloudWatch
+// Logs, CloudTrail) must
 // answer a JSON object, query services (EC2, IAM, Auto Scaling, STS) an XML document whose root
 // is <OperationResponse>. Without it an empty body deserializes into an empty output ("no user
 // data", "instance not found").
@@ -63,13 +64,17 @@ func responseValidator(stack *middleware.Stack) error {
 		}), middleware.After)
 }
 
+// jsonService are the SDK service IDs that answer in JSON: EKS (REST-JSON), CloudWatch Logs and
+// CloudTrail (JSON 1.1).
+var jsonService = map[string]bool{"EKS": true, "CloudWatch Logs": true, "CloudTrail": true}
+
 // checkResponse returns what is wrong with a 2xx body of operation op of service svc, or "".
 func checkResponse(svc, op string, body []byte) string {
 	t := bytes.TrimSpace(body)
 	if len(t) == 0 {
 		return "an empty body"
 	}
-	if svc == "EKS" {
+	if jsonService[svc] {
 		if t[0] != '{' || !json.Valid(t) {
 			return describeBody(t)
 		}

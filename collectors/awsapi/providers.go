@@ -1,6 +1,10 @@
 package awsapi
 
-import "context"
+import (
+	"context"
+
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+)
 
 // provider is the live half of an evidence kind that keeps its AWS calls in a file of its own
 // (docs/design.md, "Adding an AWS evidence kind"): the calls it schedules with one level of the
@@ -15,6 +19,10 @@ type provider struct {
 	cluster func(col *collector, ctx context.Context, run func(func()), cluster string)
 	// vpc schedules calls with the network level, once per VPC of the instances.
 	vpc func(col *collector, ctx context.Context, run func(func()), vpc string)
+	// detail schedules calls with the level after the cluster's (DescribeNodegroup,
+	// DescribeAccessEntry …), when the cluster level's answers can be read with output: once
+	// per collection, with the instances diagnosed (none in a scan of a cluster without any).
+	detail func(col *collector, ctx context.Context, run func(func()), cluster string, instances []ec2types.Instance)
 }
 
 // providers are the registered providers, in registration order.

@@ -366,6 +366,13 @@ type ScalingActivity struct {
 // and CloudTrail events later).
 const KindMappingChanges Kind = "auth:mapping-changes"
 
+// KindControlPlaneLogs are the cluster's own control-plane logs read from CloudWatch Logs (log
+// group /aws/eks/CLUSTER/cluster): authenticator events and kube-apiserver audit events about
+// CSRs and aws-auth. Their lines join the node logs (KindNodeLogs) as further streams; this kind
+// records whether they were read, and its gap says why not and how to turn logging on
+// (https://docs.aws.amazon.com/eks/latest/userguide/control-plane-logs.html).
+const KindControlPlaneLogs Kind = "logs:control-plane"
+
 // MappingChange is one mapping added or removed.
 type MappingChange struct {
 	// Action is "removed" or "added".

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -40,9 +41,10 @@ func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
 	type stream struct{ path, text string }
 	var streams []stream
 	roles := nodeRoleNames(ev)
+	var read, missing []string
 	for _, p := range []string{authenticatorEventsPath, auditEventsPath} {
 		var b strings.Builder
-		ok, _, _ := Decode(s, p, func(o *FilterLogEventsOutput) {
+		ok, _, reason := Decode(s, p, func(o *FilterLogEventsOutput) {
 			for _, e := range o.Events {
 				msg := strings.TrimRight(e.Message, "\n")
 				if p == authenticatorEventsPath && !namesAny(msg, roles) {
@@ -56,9 +58,22 @@ func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
 				b.WriteByte('\n')
 			}
 		})
+		if ok {
+			read = append(read, s.Src(p))
+		} else if !strings.HasPrefix(reason, "not in snapshot") {
+			missing = append(missing, reason) // read, but denied or damaged
+		}
 		if ok && b.Len() > 0 {
 			streams = append(streams, stream{p, b.String()})
 		}
+	}
+	switch {
+	case len(read) > 0:
+		ev.Mark(evidence.KindControlPlaneLogs, strings.Join(read, ", "))
+	case len(missing) > 0:
+		ev.AddGap(evidence.KindControlPlaneLogs, missing[0])
+	default:
+		ev.AddGap(evidence.KindControlPlaneLogs, controlPlaneLoggingGap(s, ev.Target.Cluster))
 	}
 	if len(streams) == 0 {
 		return
@@ -87,6 +102,60 @@ func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
 		sources = append(sources, s.Src(st.path))
 	}
 	ev.Mark(evidence.KindNodeLogs, strings.Join(sources, ", "))
+}
+
+// describeClusterLogging is the part of `aws eks describe-cluster` output that says which
+// control-plane log types are sent to CloudWatch Logs.
+type describeClusterLogging struct {
+	Cluster struct {
+		Name    string `json:"name"`
+		Logging struct {
+			ClusterLogging []struct {
+				Types   []string `json:"types"`
+				Enabled bool     `json:"enabled"`
+			} `json:"clusterLogging"`
+		} `json:"logging"`
+	} `json:"cluster"`
+}
+
+// ControlPlaneLogTypes returns the control-plane log types ("api", "audit", "authenticator",
+// "controllerManager", "scheduler") the cluster sends to CloudWatch Logs, as DescribeCluster's
+// logging.clusterLogging lists them; known is false when the cluster was not described.
+func ControlPlaneLogTypes(s *Snapshot) (enabled map[string]bool, known bool) {
+	enabled = map[string]bool{}
+	ok, _, _ := Decode(s, "eks/describe-cluster.json", func(d *describeClusterLogging) {
+		for _, l := range d.Cluster.Logging.ClusterLogging {
+			for _, t := range l.Types {
+				if l.Enabled {
+					enabled[t] = true
+				}
+			}
+		}
+	})
+	return enabled, ok
+}
+
+// controlPlaneLoggingGap says why no control-plane log was read: the log types are off (with the
+// command that turns them on), or they are on but were not collected.
+func controlPlaneLoggingGap(s *Snapshot, cluster string) string {
+	enabled, known := ControlPlaneLogTypes(s)
+	if !known {
+		return "not in snapshot (" + authenticatorEventsPath + ", " + auditEventsPath + ")"
+	}
+	var off []string
+	for _, t := range []string{"authenticator", "audit"} {
+		if !enabled[t] {
+			off = append(off, t)
+		}
+	}
+	if len(off) == 0 {
+		return "authenticator and audit logging are on, but their events were not collected (" + authenticatorEventsPath + ", " + auditEventsPath + ")"
+	}
+	if cluster == "" {
+		cluster = "CLUSTER"
+	}
+	return fmt.Sprintf("control-plane %s logging is off: turn it on with aws eks update-cluster-config --name %s --logging '{\"clusterLogging\":[{\"types\":[\"authenticator\",\"audit\"],\"enabled\":true}]}'",
+		strings.Join(off, " and "), cluster)
 }
 
 // nodeRoleNames lists the names of the IAM roles nodes of this evidence may use.

@@ -34,6 +34,9 @@ type AWSOptions struct {
 	EndpointURL string
 	// Debug prints each AWS and Kubernetes call with its duration and outcome on stderr.
 	Debug bool
+	// Lookback is how far before the earliest launch audit events and CloudTrail's
+	// access-entry changes are read (--lookback, default 24h).
+	Lookback time.Duration
 }
 
 func (a *AWSOptions) addFlags(cmd *cobra.Command) {
@@ -43,6 +46,7 @@ func (a *AWSOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&a.RoleARN, "role-arn", "", "assume this (read-only) IAM role for the calls")
 	f.DurationVar(&a.Timeout, "timeout", 2*time.Minute, "overall time limit for collecting from AWS")
 	f.DurationVar(&a.CallTimeout, "call-timeout", 20*time.Second, "time limit for one AWS API call, retries included")
+	f.DurationVar(&a.Lookback, "lookback", awsapi.DefaultLookback, "how far before the earliest launch to read control-plane audit events and CloudTrail access-entry changes")
 	f.StringVar(&a.EndpointURL, "endpoint-url", "", "send every AWS call to this endpoint (as the AWS CLI's --endpoint-url; also AWS_ENDPOINT_URL)")
 	f.BoolVarP(&a.Debug, "debug", "v", false, "print each AWS and Kubernetes call, its duration and outcome, on stderr (never credentials or bodies)")
 	prev := cmd.PreRunE
@@ -64,6 +68,9 @@ func (a *AWSOptions) validate() error {
 	}
 	if a.CallTimeout <= 0 {
 		return usageErr("--call-timeout %v: the time limit of one call must be positive", a.CallTimeout)
+	}
+	if a.Lookback <= 0 || a.Lookback > 90*24*time.Hour {
+		return usageErr("--lookback %v: give a positive duration of at most 2160h (CloudTrail's event history keeps 90 days)", a.Lookback)
 	}
 	return nil
 }
@@ -175,7 +182,7 @@ func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string,
 	if a.EndpointURL != "" {
 		cfg.BaseEndpoint = aws.String(a.EndpointURL)
 	}
-	opts := awsapi.Options{Region: cfg.Region, Cluster: cluster, Needs: needs, CallTimeout: a.CallTimeout, Batch: mode.batch, Scan: mode.scan, Clock: clock}
+	opts := awsapi.Options{Region: cfg.Region, Cluster: cluster, Needs: needs, CallTimeout: a.CallTimeout, Batch: mode.batch, Scan: mode.scan, Clock: clock, Lookback: a.Lookback}
 	if f, ok := g.stderr.(*os.File); a.Debug || ok && isatty.IsTerminal(f.Fd()) {
 		opts.Progress = g.stderr
 		fmt.Fprintf(g.stderr, "collecting from AWS (%s)…\n", cfg.Region)

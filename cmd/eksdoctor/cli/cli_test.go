@@ -87,6 +87,11 @@ type jsonReport struct {
 	Summary struct {
 		Checks, Fail, Warn, Pass, Skipped, Error int
 	} `json:"summary"`
+	Gaps []struct {
+		Kind       string `json:"kind"`
+		Reason     string `json:"reason"`
+		Permission string `json:"permission"`
+	} `json:"gaps"`
 }
 
 func TestScenariosGolden(t *testing.T) {

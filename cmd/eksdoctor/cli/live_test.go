@@ -235,7 +235,10 @@ func TestCollectRoundTripAndRedaction(t *testing.T) {
 	}
 }
 
-var readOnly = regexp.MustCompile(`^(ec2|eks|iam|autoscaling):(Describe|Get|List)[A-Za-z]+$`)
+// readOnly matches the actions eksdoctor may call: Describe/Get/List, and the two read-only
+// searches of the control plane's and the account's history (logs:FilterLogEvents,
+// cloudtrail:LookupEvents).
+var readOnly = regexp.MustCompile(`^((ec2|eks|iam|autoscaling):(Describe|Get|List)[A-Za-z]+|logs:FilterLogEvents|cloudtrail:LookupEvents)$`)
 
 // TestIAMPolicyCoversEveryCall runs live diagnoses and a collect against the fake, records
 // every operation the SDK invoked, and fails if one is missing from the published policy or is
@@ -259,8 +262,14 @@ func TestIAMPolicyCoversEveryCall(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, sc := range []scenario{{Name: "healthy-al2023", InstanceID: "i-0a1b2c3d4e5f60001"}, {Name: "healthy-al2-self-managed", InstanceID: "i-0a1b2c3d4e5f60002"},
-		{Name: "healthy-private-cluster", InstanceID: "i-0a1b2c3d4e5f60015"}} {
-		snap := withoutKube(t, filepath.Join(fixtures, "snapshots", sc.Name))
+		{Name: "healthy-private-cluster", InstanceID: "i-0a1b2c3d4e5f60015"}, {Name: "control-plane-logs+fargate", InstanceID: "i-0a1b2c3d4e5f60001"}} {
+		var snap string
+		if sc.Name == "control-plane-logs+fargate" {
+			snap = controlPlaneSnapshot(t, true)
+			withFargateProfile(t, snap)
+		} else {
+			snap = withoutKube(t, filepath.Join(fixtures, "snapshots", sc.Name))
+		}
 		fake := liveEnv(t, snap, nil)
 		run("why-not-joining", sc.InstanceID, "-o", "json", "--no-kube")
 		run("collect", "--cluster", "prod", "--archive", filepath.Join(t.TempDir(), "s.tar.gz"), "--no-kube")

@@ -1,5 +1,6 @@
 // Package awsfake is an HTTP server that speaks the real AWS wire protocols the collector uses —
-// EC2 query with XML responses, IAM and Auto Scaling query with XML, EKS REST-JSON — and answers
+// EC2 query with XML responses, IAM and Auto Scaling query with XML, EKS REST-JSON, and the
+// JSON 1.1 protocol of CloudWatch Logs and CloudTrail (POST with an X-Amz-Target header) — and answers
 // from a snapshot directory (docs/snapshot-format.md). Tests point the real SDK (or the eksdoctor
 // binary) at it with AWS_ENDPOINT_URL. It can inject latency, throttling and AccessDenied, and
 // records every operation it served. It listens on loopback only.
@@ -108,10 +109,19 @@ func (s *Server) serverDate() string {
 
 // request is one parsed API call.
 type request struct {
-	service string // ec2, iam, autoscaling, eks
+	service string // ec2, iam, autoscaling, eks, logs, cloudtrail
 	action  string
 	form    url.Values
 	path    []string // EKS path segments
+	// json is the request body of a JSON 1.1 call (logs, cloudtrail).
+	json map[string]any
+}
+
+// jsonTargets maps the X-Amz-Target prefix of a JSON 1.1 request to the IAM service prefix
+// (the services' Smithy models: Logs_20140328, CloudTrail_20131101).
+var jsonTargets = map[string]string{
+	"Logs_20140328": "logs",
+	"com.amazonaws.cloudtrail.v20131101.CloudTrail_20131101": "cloudtrail",
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
@@ -159,7 +169,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		switch req.service {
 		case "iam":
 			body["IsTruncated"], body["Marker"] = true, "again"
-		case "eks":
+		case "eks", "logs":
 			body["nextToken"] = "again"
 		default:
 			body["NextToken"] = "again"
@@ -194,6 +204,10 @@ func parse(r *http.Request) (*request, error) {
 			req.action = "ListNodegroups"
 		case len(segs) == 4 && segs[2] == "node-groups":
 			req.action = "DescribeNodegroup"
+		case len(segs) == 3 && segs[2] == "fargate-profiles":
+			req.action = "ListFargateProfiles"
+		case len(segs) == 4 && segs[2] == "fargate-profiles":
+			req.action = "DescribeFargateProfile"
 		default:
 			return nil, fmt.Errorf("unsupported EKS path %s", r.URL.Path)
 		}
@@ -202,6 +216,20 @@ func parse(r *http.Request) (*request, error) {
 	b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
 		return nil, err
+	}
+	if target := r.Header.Get("X-Amz-Target"); target != "" {
+		i := strings.LastIndexByte(target, '.')
+		svc, ok := jsonTargets[target[:max(i, 0)]]
+		if !ok {
+			return nil, fmt.Errorf("unsupported X-Amz-Target %q", target)
+		}
+		req := &request{service: svc, action: target[i+1:], json: map[string]any{}}
+		if len(b) > 0 {
+			if err := json.Unmarshal(b, &req.json); err != nil {
+				return nil, fmt.Errorf("JSON 1.1 body: %v", err)
+			}
+		}
+		return req, nil
 	}
 	form, err := url.ParseQuery(string(b))
 	if err != nil {
@@ -227,7 +255,7 @@ func throttleCode(service string) string {
 	switch service {
 	case "ec2":
 		return "RequestLimitExceeded"
-	case "eks":
+	case "eks", "logs", "cloudtrail":
 		return "ThrottlingException"
 	}
 	return "Throttling"
@@ -237,10 +265,15 @@ func deniedCode(service string) string {
 	switch service {
 	case "ec2":
 		return "UnauthorizedOperation"
-	case "eks":
+	case "eks", "logs", "cloudtrail":
 		return "AccessDeniedException"
 	}
 	return "AccessDenied"
+}
+
+// jsonProtocol reports whether the service answers in JSON (REST-JSON or JSON 1.1).
+func jsonProtocol(service string) bool {
+	return service == "eks" || service == "logs" || service == "cloudtrail"
 }
 
 func status(code string) int {
@@ -259,15 +292,15 @@ func status(code string) int {
 
 func writeError(w http.ResponseWriter, req *request, code, msg string) {
 	var buf bytes.Buffer
-	switch req.service {
-	case "eks":
-		w.Header().Set("Content-Type", "application/json")
+	switch {
+	case jsonProtocol(req.service):
+		w.Header().Set("Content-Type", contentType(req.service))
 		w.Header().Set("X-Amzn-Errortype", code)
 		w.WriteHeader(status(code))
 		b, _ := json.Marshal(map[string]string{"__type": code, "message": msg})
 		w.Write(b)
 		return
-	case "ec2":
+	case req.service == "ec2":
 		fmt.Fprintf(&buf, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>%s</Code><Message>%s</Message></Error></Errors><RequestID>fake-request</RequestID></Response>`, esc(code), esc(msg))
 	default:
 		fmt.Fprintf(&buf, `<ErrorResponse xmlns="%s"><Error><Type>Sender</Type><Code>%s</Code><Message>%s</Message></Error><RequestId>fake-request</RequestId></ErrorResponse>`, namespace(req.service), esc(code), esc(msg))
@@ -289,10 +322,18 @@ func namespace(service string) string {
 	return "https://sts.amazonaws.com/doc/2011-06-15/"
 }
 
+// contentType is the Content-Type of a JSON service's answers.
+func contentType(service string) string {
+	if service == "eks" {
+		return "application/json"
+	}
+	return "application/x-amz-json-1.1"
+}
+
 // write renders body (a CLI-shaped JSON object) in the service's wire format.
 func write(w http.ResponseWriter, req *request, body map[string]any) {
-	if req.service == "eks" {
-		w.Header().Set("Content-Type", "application/json")
+	if jsonProtocol(req.service) {
+		w.Header().Set("Content-Type", contentType(req.service))
 		b, _ := json.Marshal(epochTimestamps(body))
 		w.Write(b)
 		return
@@ -419,13 +460,13 @@ func esc(s string) string {
 	return b.String()
 }
 
-// epochTimestamps converts RFC 3339 strings under keys ending in "At" to epoch seconds, the
-// REST-JSON wire format of EKS timestamps.
+// epochTimestamps converts RFC 3339 strings under keys ending in "At" (EKS) and CloudTrail's
+// EventTime to epoch seconds, the JSON wire format of timestamps.
 func epochTimestamps(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
-			if s, ok := x.(string); ok && strings.HasSuffix(k, "At") {
+			if s, ok := x.(string); ok && (strings.HasSuffix(k, "At") || k == "EventTime") {
 				if tm, err := time.Parse(time.RFC3339Nano, s); err == nil {
 					t[k] = float64(tm.UnixMilli()) / 1000
 					continue
@@ -579,8 +620,13 @@ func (s *Server) answer(req *request) (map[string]any, string, string) {
 		return m, code, msg
 	case "autoscaling:DescribeScalingActivities":
 		return load("autoscaling/describe-scaling-activities/" + f.Get("AutoScalingGroupName") + ".json")
-	case "eks:DescribeCluster", "eks:ListAccessEntries", "eks:ListNodegroups", "eks:DescribeNodegroup", "eks:DescribeAccessEntry":
+	case "eks:DescribeCluster", "eks:ListAccessEntries", "eks:ListNodegroups", "eks:DescribeNodegroup", "eks:DescribeAccessEntry",
+		"eks:ListFargateProfiles", "eks:DescribeFargateProfile":
 		return s.eks(req)
+	case "logs:FilterLogEvents":
+		return s.filterLogEvents(req)
+	case "cloudtrail:LookupEvents":
+		return s.lookupEvents(req)
 	}
 	// Any other operation of the layout with a fixed path (a kind added with a provider of its
 	// own) is answered from its snapshot file as it is.
@@ -670,8 +716,88 @@ func (s *Server) eks(req *request) (map[string]any, string, string) {
 		return notFound(s.load("eks/list-nodegroups.json"))
 	case "DescribeNodegroup":
 		return notFound(s.load("eks/describe-nodegroup/" + req.path[3] + ".json"))
+	case "ListFargateProfiles":
+		m, code, msg := s.load("eks/list-fargate-profiles.json")
+		if m == nil && code == "" {
+			return map[string]any{"fargateProfileNames": []any{}}, "", "" // a cluster without profiles
+		}
+		return m, code, msg
+	case "DescribeFargateProfile":
+		return notFound(s.load("eks/describe-fargate-profile/" + req.path[3] + ".json"))
 	default: // DescribeAccessEntry
 		arn := req.path[3]
 		return notFound(s.load("eks/describe-access-entry/" + arn[strings.LastIndexByte(arn, '/')+1:] + ".json"))
 	}
+}
+
+// logGroupStreams are the snapshot files answering FilterLogEvents, by log stream name prefix.
+var logGroupStreams = map[string]string{
+	"authenticator":        "logs/authenticator-events.json",
+	"kube-apiserver-audit": "logs/audit-events.json",
+}
+
+// filterLogEvents answers FilterLogEvents on /aws/eks/CLUSTER/cluster from the file of the
+// requested stream prefix, keeping the events at or after startTime (milliseconds). A cluster
+// whose snapshot has no file for the stream answers as CloudWatch Logs does for a log group
+// that was never created.
+func (s *Server) filterLogEvents(req *request) (map[string]any, string, string) {
+	group, _ := req.json["logGroupName"].(string)
+	prefix, _ := req.json["logStreamNamePrefix"].(string)
+	p, ok := logGroupStreams[prefix]
+	if !ok || !strings.HasPrefix(group, "/aws/eks/") {
+		return nil, "InvalidParameterException", "the fake serves the authenticator and kube-apiserver-audit streams of /aws/eks/CLUSTER/cluster"
+	}
+	m, code, msg := s.load(p)
+	if code != "" {
+		return nil, code, msg
+	}
+	if m == nil {
+		return nil, "ResourceNotFoundException", "The specified log group does not exist."
+	}
+	start, _ := req.json["startTime"].(float64)
+	events, _ := m["events"].([]any)
+	kept := []any{}
+	for _, e := range events {
+		em, _ := e.(map[string]any)
+		if ts, _ := em["timestamp"].(float64); ts >= start {
+			kept = append(kept, e)
+		}
+	}
+	return map[string]any{"events": kept}, "", ""
+}
+
+// lookupEvents answers LookupEvents for one EventName lookup attribute from
+// cloudtrail/lookup-events/<EventName>.json, keeping events at or after StartTime (epoch
+// seconds); an event name without a file has no events, as CloudTrail answers.
+func (s *Server) lookupEvents(req *request) (map[string]any, string, string) {
+	attrs, _ := req.json["LookupAttributes"].([]any)
+	if len(attrs) != 1 {
+		return nil, "InvalidLookupAttributesException", "exactly one lookup attribute is supported"
+	}
+	a, _ := attrs[0].(map[string]any)
+	if a["AttributeKey"] != "EventName" {
+		return nil, "InvalidLookupAttributesException", "the fake looks events up by EventName only"
+	}
+	name, _ := a["AttributeValue"].(string)
+	if name == "" || strings.ContainsAny(name, "/\\.") {
+		return nil, "InvalidLookupAttributesException", "invalid event name"
+	}
+	m, code, msg := s.load("cloudtrail/lookup-events/" + name + ".json")
+	if code != "" {
+		return nil, code, msg
+	}
+	if m == nil {
+		return map[string]any{"Events": []any{}}, "", ""
+	}
+	start, _ := req.json["StartTime"].(float64)
+	events, _ := m["Events"].([]any)
+	kept := []any{}
+	for _, e := range events {
+		em, _ := e.(map[string]any)
+		t, err := time.Parse(time.RFC3339Nano, fmt.Sprint(em["EventTime"]))
+		if err != nil || float64(t.Unix()) >= start {
+			kept = append(kept, e)
+		}
+	}
+	return map[string]any{"Events": kept}, "", ""
 }

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eksdoctor/eksdoctor/collectors/awsapi"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
+)
+
+// controlPlaneSnapshot is healthy-al2023 without kube/ whose cluster sends authenticator and
+// audit logs to CloudWatch Logs, and whose authenticator refused the node role (and, before the
+// node launched at 09:31:07, a human user, which is not this node's problem).
+func controlPlaneSnapshot(t *testing.T, logging bool) string {
+	t.Helper()
+	snap := withoutKube(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	p := filepath.Join(snap, "eks", "describe-cluster.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dc map[string]any
+	if err := json.Unmarshal(b, &dc); err != nil {
+		t.Fatal(err)
+	}
+	dc["cluster"].(map[string]any)["logging"] = map[string]any{"clusterLogging": []any{
+		map[string]any{"types": []string{"api", "controllerManager", "scheduler"}, "enabled": false},
+		map[string]any{"types": []string{"audit", "authenticator"}, "enabled": logging},
+	}}
+	b, _ = json.MarshalIndent(dc, "", "    ")
+	os.WriteFile(p, b, 0o644)
+	os.MkdirAll(filepath.Join(snap, "logs"), 0o755)
+	auth := `{"events": [
+ {"logStreamName": "authenticator-8c0c5c2e5e0f4b7e", "timestamp": 1795164600000, "message": "time=\"2026-11-20T08:50:00Z\" level=warning msg=\"access denied\" arn=\"arn:aws:iam::111122223333:user/alice\" client=\"127.0.0.1:51234\" error=\"ARN is not mapped\" method=POST path=/authenticate"},
+ {"logStreamName": "authenticator-8c0c5c2e5e0f4b7e", "timestamp": 1795167130000, "message": "time=\"2026-11-20T09:32:10Z\" level=warning msg=\"access denied\" arn=\"arn:aws:iam::111122223333:role/prod-node-role\" client=\"127.0.0.1:51234\" error=\"ARN is not mapped\" method=POST path=/authenticate"}
+]}`
+	os.WriteFile(filepath.Join(snap, "logs", "authenticator-events.json"), []byte(auth), 0o644)
+	os.WriteFile(filepath.Join(snap, "logs", "audit-events.json"), []byte(`{"events": []}`), 0o644)
+	return snap
+}
+
+// TestLiveControlPlaneLogs: with authenticator and audit logging on, the live collector reads
+// both streams with FilterLogEvents (JSON 1.1 through the wire-protocol fake) and finds what the
+// snapshot of the same account finds: the authenticator refusing the node role. The human
+// user's refusal, logged before the node launched, is not read (the query starts at the launch).
+func TestLiveControlPlaneLogs(t *testing.T) {
+	snap := controlPlaneSnapshot(t, true)
+	fake := liveEnv(t, snap, nil)
+	code, live, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json", "--no-kube")
+	codeS, offline, _ := run("why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", snap, "-o", "json")
+	lf, _ := findingsOf(t, live)
+	sf, _ := findingsOf(t, offline)
+	t.Logf("operations: %v", fake.Operations())
+	sameFindings(t, lf, sf)
+	if code != codeS || code != ExitFindings {
+		t.Fatalf("exit %d live, %d snapshot, want %d (%s)", code, codeS, ExitFindings, errOut)
+	}
+	f := lf["auth.authenticator-denied"]
+	if len(f) != 1 || f[0].Status != "fail" || !strings.Contains(strings.Join(f[0].Evidence, "\n"), "role/prod-node-role") ||
+		strings.Contains(strings.Join(f[0].Evidence, "\n"), "user/alice") {
+		t.Fatalf("auth.authenticator-denied live = %+v", f)
+	}
+	n := 0
+	for _, op := range fake.Operations() {
+		if op == "logs:FilterLogEvents" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d FilterLogEvents calls, want 2 (authenticator, audit): %v", n, fake.Operations())
+	}
+}
+
+// TestLiveControlPlaneLoggingOff: with control-plane logging off, no log is read (the log group
+// would not exist) and the report says so with the command that turns it on.
+func TestLiveControlPlaneLoggingOff(t *testing.T) {
+	snap := controlPlaneSnapshot(t, false)
+	fake := liveEnv(t, snap, nil)
+	_, live, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "-o", "json", "--no-kube")
+	for _, op := range fake.Operations() {
+		if strings.HasPrefix(op, "logs:") {
+			t.Fatalf("called %s with logging off", op)
+		}
+	}
+	_, r := findingsOf(t, live)
+	found := false
+	for _, g := range r.Gaps {
+		if g.Kind == "logs:control-plane" {
+			found = strings.Contains(g.Reason, "logging is off") && strings.Contains(g.Reason, "aws eks update-cluster-config --name prod")
+			if !found {
+				t.Errorf("gap = %+v", g)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no logs:control-plane gap (%s): %s", errOut, live)
+	}
+	for _, f := range r.Findings {
+		if f.ID == "auth.authenticator-denied" && f.Status == "fail" {
+			t.Errorf("authenticator-denied failed with logging off: %+v", f)
+		}
+	}
+}
+
+// withFargateProfile adds one Fargate profile to a snapshot.
+func withFargateProfile(t *testing.T, snap string) {
+	t.Helper()
+	os.MkdirAll(filepath.Join(snap, "eks", "describe-fargate-profile"), 0o755)
+	os.WriteFile(filepath.Join(snap, "eks", "list-fargate-profiles.json"), []byte(`{"fargateProfileNames": ["fp-default"]}`), 0o644)
+	os.WriteFile(filepath.Join(snap, "eks", "describe-fargate-profile", "fp-default.json"), []byte(`{"fargateProfile": {"fargateProfileName": "fp-default",
+ "fargateProfileArn": "arn:aws:eks:eu-west-1:111122223333:fargateprofile/prod/fp-default/1a2b", "clusterName": "prod", "createdAt": "2026-11-01T10:00:00+00:00",
+ "podExecutionRoleArn": "arn:aws:iam::111122223333:role/prod-fargate-pods", "subnets": ["subnet-0a11b22c33d44e551"],
+ "selectors": [{"namespace": "serverless"}], "status": "ACTIVE"}}`), 0o644)
+}
+
+// TestLiveFargateProfilesEqualSnapshot: a scan's live collection reads the Fargate profiles
+// (ListFargateProfiles, DescribeFargateProfile) and each pod execution role (GetRole,
+// ListAttachedRolePolicies), and the cluster's evidence built from them equals the snapshot's.
+func TestLiveFargateProfilesEqualSnapshot(t *testing.T) {
+	snap := controlPlaneSnapshot(t, true)
+	withFargateProfile(t, snap)
+	role, _ := os.ReadFile(filepath.Join(snap, "iam", "get-role", "prod-node-role.json"))
+	os.WriteFile(filepath.Join(snap, "iam", "get-role", "prod-fargate-pods.json"), []byte(strings.ReplaceAll(string(role), "prod-node-role", "prod-fargate-pods")), 0o644)
+	os.WriteFile(filepath.Join(snap, "iam", "list-attached-role-policies", "prod-fargate-pods.json"), []byte(`{"AttachedPolicies": [{"PolicyName": "AmazonEKSFargatePodExecutionRolePolicy", "PolicyArn": "arn:aws:iam::aws:policy/AmazonEKSFargatePodExecutionRolePolicy"}]}`), 0o644)
+	fake := liveEnv(t, snap, nil)
+	cfg, err := awsapi.LoadConfig(context.Background(), awsapi.ConfigOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := awsapi.Collect(context.Background(), awsapi.NewClients(cfg), nil, awsapi.Options{Cluster: "prod", Scan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := snapshot.FromDocuments("aws:eu-west-1", res.Files, res.Errors).ClusterEvidence("prod")
+	s, err := snapshot.Open(snap, snapshot.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offline := s.ClusterEvidence("prod")
+	lj, _ := json.Marshal(live.Fargate.Profiles)
+	sj, _ := json.Marshal(offline.Fargate.Profiles)
+	if string(lj) != string(sj) || !live.Have(evidence.KindFargateProfiles) {
+		t.Fatalf("Fargate profiles differ:\n live:     %s\n snapshot: %s", lj, sj)
+	}
+	if p := live.Fargate.Profiles; len(p) != 1 || !p[0].RoleRead || len(p[0].RolePolicies) != 1 {
+		t.Fatalf("profile = %s", lj)
+	}
+	ops := strings.Join(fake.Operations(), " ")
+	for _, want := range []string{"eks:ListFargateProfiles", "eks:DescribeFargateProfile", "iam:GetRole"} {
+		if !strings.Contains(ops, want) {
+			t.Errorf("%s not called: %s", want, ops)
+		}
+	}
+}
