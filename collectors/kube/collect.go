@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
@@ -38,7 +39,7 @@ var Paths = []string{"kube/aws-auth.json", "kube/amazon-vpc-cni.json", "kube/nod
 	"kube/aws-node-serviceaccount.json", "kube/kube-dns.json", "kube/validatingwebhookconfigurations.json", "kube/mutatingwebhookconfigurations.json",
 	"kube/clusterroles/eks:node-bootstrapper.json", "kube/clusterroles/eks:node-manager.json",
 	"kube/clusterrolebindings/eks:node-bootstrapper.json", "kube/clusterrolebindings/eks:node-manager.json",
-	"kube/nodeclaims.json", "kube/nodepools.json", "kube/ec2nodeclasses.json", "kube/nodeclasses.json"}
+	"kube/nodeclaims.json", "kube/nodepools.json", "kube/ec2nodeclasses.json", "kube/nodeclasses.json", "kube/pending-pods.json"}
 
 // NodeRBACNames are the ClusterRoles and ClusterRoleBindings EKS creates for nodes.
 var NodeRBACNames = []string{"eks:node-bootstrapper", "eks:node-manager"}
@@ -61,7 +62,14 @@ var Reads = []Read{
 	{"karpenter.sh", "nodepools", "list", "", "", []evidence.Kind{evidence.KindNodePools}},
 	{"karpenter.k8s.aws", "ec2nodeclasses", "list", "", "", []evidence.Kind{evidence.KindEC2NodeClasses}},
 	{"eks.amazonaws.com", "nodeclasses", "list", "", "", []evidence.Kind{evidence.KindNodeClasses}},
+	// pods are listed only with the field selector status.phase=Pending (Options.Scan); RBAC
+	// cannot express the selector, the collector's code keeps to it (tested)
+	{"", "pods", "list", "", "", []evidence.Kind{evidence.KindPendingPods}},
 }
+
+// MaxPendingPods bounds the Pending pods read (pages of 500): a cluster with more is judged on
+// the first ones rather than held in memory whole.
+const MaxPendingPods = 5000
 
 // Options control one collection.
 type Options struct {
@@ -69,6 +77,9 @@ type Options struct {
 	Needs []evidence.Kind
 	// Dynamic lists the custom resources (CustomReads); nil writes them as not collected.
 	Dynamic dynamic.Interface
+	// Scan also reads cluster-wide evidence that no single instance's diagnosis needs: the
+	// Pending pods the fargate.* checks match against Fargate profiles.
+	Scan bool
 }
 
 // Result holds the kubectl-shaped files read, keyed by snapshot path. Denied reads appear as
@@ -169,6 +180,9 @@ func Collect(ctx context.Context, c kubernetes.Interface, o Options) *Result {
 	for _, r := range CustomReads {
 		do(r.Evidence, func() { col.collectCustom(ctx, o.Dynamic, r) })
 	}
+	if o.Scan {
+		do(evidence.KindPendingPods, func() { col.pendingPods(ctx) })
+	}
 	if col.wanted(evidence.KindWebhooks, evidence.KindWebhookEndpoints) {
 		wg.Add(1)
 		go func() {
@@ -178,6 +192,29 @@ func Collect(ctx context.Context, c kubernetes.Interface, o Options) *Result {
 	}
 	wg.Wait()
 	return col.res
+}
+
+// pendingPods lists the pods of every namespace in phase Pending (the field selector is applied by
+// the API server), page by page, at most MaxPendingPods.
+func (col *collector) pendingPods(ctx context.Context) {
+	var items []corev1.Pod
+	opts := metav1.ListOptions{FieldSelector: "status.phase=Pending", Limit: 500}
+	for {
+		o, err := col.c.CoreV1().Pods("").List(ctx, opts)
+		if err != nil {
+			col.save("kube/pending-pods.json", "", "", nil, err)
+			return
+		}
+		items = append(items, o.Items...)
+		if o.Continue == "" || len(items) >= MaxPendingPods {
+			break
+		}
+		opts.Continue = o.Continue
+	}
+	if len(items) > MaxPendingPods {
+		items = items[:MaxPendingPods]
+	}
+	col.saveList("kube/pending-pods.json", "v1", "Pod", items)
 }
 
 // webhooks lists both webhook configurations and, for webhooks that fail closed and call an

@@ -24,6 +24,7 @@ import (
 	certv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
@@ -184,7 +185,7 @@ func evidenceWith(t *testing.T, kubeFiles map[string][]byte) *evidence.Evidence 
 
 var kubeKinds = []evidence.Kind{evidence.KindAWSAuth, evidence.KindVPCCNIConfig, evidence.KindNodes, evidence.KindCSRs, evidence.KindAWSNode,
 	evidence.KindAWSNodeServiceAccount, evidence.KindKubeDNS, evidence.KindNodeRBAC, evidence.KindWebhooks, evidence.KindWebhookEndpoints,
-	evidence.KindNodeClaims, evidence.KindNodePools, evidence.KindEC2NodeClasses, evidence.KindNodeClasses}
+	evidence.KindNodeClaims, evidence.KindNodePools, evidence.KindEC2NodeClasses, evidence.KindNodeClasses, evidence.KindPendingPods}
 
 func statuses(ev *evidence.Evidence) map[string]checks.Finding {
 	out := map[string]checks.Finding{}
@@ -424,5 +425,50 @@ func TestForbiddenEverywhereNamesThePermission(t *testing.T) {
 	}
 	if f := statuses(ev)["csr.pending"]; f.Status != checks.StatusSkipped || !strings.Contains(f.Message, "missing permission kubernetes:certificatesigningrequests/list") {
 		t.Errorf("csr.pending: %s %s", f.Status, f.Message)
+	}
+}
+
+// TestPendingPodsOnly: a scan lists the pods of every namespace in phase Pending only (the API
+// server applies the field selector), and an instance's diagnosis does not list pods at all.
+func TestPendingPodsOnly(t *testing.T) {
+	cs := need(t)
+	ctx := context.Background()
+	for _, ns := range []string{"serverless", "apps"} {
+		cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+		// no controller-manager here to create it; the ServiceAccount admission plugin needs it
+		cs.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default"}}, metav1.CreateOptions{})
+	}
+	pod := func(ns, name string) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: map[string]string{"app": name}},
+			Spec: corev1.PodSpec{SchedulerName: "fargate-scheduler", Containers: []corev1.Container{{Name: "c", Image: "public.ecr.aws/nginx/nginx:1"}}}}
+	}
+	if _, err := cs.CoreV1().Pods("serverless").Create(ctx, pod("serverless", "web-pending"), metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	running, err := cs.CoreV1().Pods("apps").Create(ctx, pod("apps", "api-running"), metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	if err == nil {
+		running.Status.Phase = corev1.PodRunning
+		if _, err := cs.CoreV1().Pods("apps").UpdateStatus(ctx, running, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := kube.Collect(ctx, cs, kube.Options{Scan: true})
+	b := string(res.Files["kube/pending-pods.json"])
+	if !strings.Contains(b, `"web-pending"`) || strings.Contains(b, `"api-running"`) {
+		t.Fatalf("kube/pending-pods.json = %s", b)
+	}
+	ev := evidenceWith(t, res.Files)
+	found := false
+	for _, p := range ev.Fargate.PendingPods {
+		found = found || p.Namespace == "serverless" && p.Name == "web-pending"
+	}
+	if !found || !ev.Have(evidence.KindPendingPods) {
+		t.Fatalf("pending pods = %+v", ev.Fargate.PendingPods)
+	}
+	if _, listed := kube.Collect(ctx, cs, kube.Options{}).Files["kube/pending-pods.json"]; listed {
+		t.Fatal("pods listed outside a scan")
 	}
 }

@@ -42,7 +42,7 @@ func registerDynamic(t *testing.T, cs kubernetes.Interface, token string) {
 func optionsFor(cs kubernetes.Interface) kube.Options {
 	dynMu.Lock()
 	defer dynMu.Unlock()
-	return kube.Options{Dynamic: dynFor[cs]}
+	return kube.Options{Dynamic: dynFor[cs], Scan: true}
 }
 
 // karpenterFixtures are the snapshot fixtures whose Karpenter / Auto Mode objects are stored in

@@ -112,7 +112,7 @@ func (l *LiveOptions) collect(g *GlobalOptions, instanceIDs []string, cluster st
 	}
 	if !l.Kube.NoKube {
 		l.Kube.debug = l.AWS.Debug
-		l.Kube.collectInto(g, res, cfg, needs)
+		l.Kube.collectInto(g, res, cfg, needs, mode.scan)
 	}
 	return res, cfg.Region, nil
 }
@@ -130,7 +130,7 @@ func (l *LiveOptions) snapshot(g *GlobalOptions, instanceIDs []string, cluster s
 
 // collectInto reads the cluster side with client-go and adds its kube/ files to res. Without
 // access, it writes the reason into the kube/ files so the dependent checks say why they skip.
-func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.Config, needs []evidence.Kind) {
+func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.Config, needs []evidence.Kind, scan bool) {
 	var endpoint, ca string
 	if c := res.Described; c != nil {
 		endpoint = aws.ToString(c.Endpoint)
@@ -158,7 +158,7 @@ func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dyn, _ := dynamic.NewForConfig(rc)
-	kr := kube.Collect(ctx, cs, kube.Options{Needs: needs, Dynamic: dyn})
+	kr := kube.Collect(ctx, cs, kube.Options{Needs: needs, Dynamic: dyn, Scan: scan})
 	for p, b := range kr.Files {
 		res.Files[p] = b
 		res.SetSource(p, "kubernetes ("+how+")")
