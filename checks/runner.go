@@ -9,12 +9,17 @@ import (
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
 
-// Run evaluates the checks against ev and returns their findings sorted by status (fail,
+// Run evaluates the checks against ev (deciding ev.Provisioner first when it is unknown and there is no instance) and returns their findings sorted by status (fail,
 // error, warn, skipped, pass), severity, ID and resource. Remediations name the values the
 // evidence holds in place of the catalog's placeholders (concretize). A check whose required evidence is
 // missing yields one skipped finding with the gap's reason; a check that panics yields one
 // error finding with the panic value; a check that returns nothing yields an error finding.
 func Run(list []Check, ev *evidence.Evidence) []Finding {
+	if ev.Provisioner.Kind == "" && ev.Instance == nil {
+		// node bundles and pastes: decided from what they hold (a Node's compute-type label, a
+		// NodeConfig with spec.hybrid); snapshots decide it when they build the evidence
+		ev.Provisioner = evidence.DetectProvisioner(ev)
+	}
 	var out []Finding
 	for _, c := range list {
 		out = append(out, runOne(c, ev)...)

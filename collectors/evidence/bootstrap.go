@@ -53,6 +53,11 @@ type BootstrapConfig struct {
 	ContainerRuntime string
 	// KubeletFlags are extra kubelet flags in "--name=value" form, in order.
 	KubeletFlags []string
+	// Hybrid is true when a NodeConfig sets spec.hybrid: nodeadm bootstraps an EKS hybrid node
+	// (SSM or IAM Roles Anywhere credentials) rather than an EC2 instance
+	// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-nodeadm.html). Only its
+	// presence is kept: spec.hybrid.ssm.activationCode is a secret.
+	Hybrid bool
 	// CallsBootstrap is true when a bootstrap entry point is invoked (bootstrap.sh,
 	// NodeConfig present, Bottlerocket settings.kubernetes, Start-EKSBootstrap.ps1).
 	CallsBootstrap bool

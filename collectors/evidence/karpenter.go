@@ -168,6 +168,22 @@ func DetectProvisioner(e *Evidence) Provisioner {
 		}
 		return Provisioner{Kind: ProvisionerKarpenter, Name: nc.NodePool, Because: "NodeClaim " + nc.Name}
 	}
+	if n := e.targetNode(); n != nil {
+		switch ct := n.Labels[computeTypeLabel]; ct {
+		case "hybrid":
+			return Provisioner{Kind: ProvisionerHybrid, Because: "Node " + n.Name + " label " + computeTypeLabel + "=hybrid"}
+		case "fargate":
+			return Provisioner{Kind: ProvisionerFargate, Because: "Node " + n.Name + " label " + computeTypeLabel + "=fargate"}
+		case "auto":
+			return Provisioner{Kind: ProvisionerAutoMode, Name: n.Labels["karpenter.sh/nodepool"], Because: "Node " + n.Name + " label " + computeTypeLabel + "=auto"}
+		}
+	}
+	if strings.HasPrefix(e.Target.InstanceID, "mi-") {
+		return Provisioner{Kind: ProvisionerHybrid, Because: "target " + e.Target.InstanceID + " is an SSM managed instance, not an EC2 instance"}
+	}
+	if e.Bootstrap != nil && e.Bootstrap.Hybrid {
+		return Provisioner{Kind: ProvisionerHybrid, Because: "NodeConfig spec.hybrid"}
+	}
 	if e.Instance == nil {
 		return Provisioner{}
 	}
@@ -183,6 +199,30 @@ func DetectProvisioner(e *Evidence) Provisioner {
 		return Provisioner{Kind: ProvisionerSelfManaged, Name: t["aws:autoscaling:groupName"], Because: "tag aws:autoscaling:groupName"}
 	}
 	return Provisioner{Kind: ProvisionerSelfManaged, Because: "no node group, Karpenter or Auto Mode tag"}
+}
+
+// computeTypeLabel is the label EKS puts on Fargate, hybrid and Auto Mode nodes
+// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-troubleshooting.html,
+// https://docs.aws.amazon.com/eks/latest/userguide/fargate-pod-configuration.html).
+const computeTypeLabel = "eks.amazonaws.com/compute-type"
+
+// targetNode is the Node of the target: the one named by the instance's private DNS name or
+// whose provider ID ends in its instance ID; without an instance, the only Node of the evidence
+// (a pasted Node object). Nil when none is known.
+func (e *Evidence) targetNode() *Node {
+	if e.Instance == nil {
+		if len(e.Nodes) == 1 {
+			return &e.Nodes[0]
+		}
+		return nil
+	}
+	for i := range e.Nodes {
+		n := &e.Nodes[i]
+		if n.Name != "" && n.Name == e.Instance.PrivateDNSName || e.Instance.ID != "" && strings.HasSuffix(n.ProviderID, "/"+e.Instance.ID) {
+			return n
+		}
+	}
+	return nil
 }
 
 // NodeClassFor returns the node class a NodeClaim or NodePool refers to, or nil.

@@ -3,6 +3,7 @@ package userdata
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"reflect"
 	"strings"
@@ -222,4 +223,27 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal("nil config")
 		}
 	})
+}
+
+// TestNodeConfigHybrid: a NodeConfig with spec.hybrid marks the configuration as a hybrid node's,
+// and the SSM activation code it carries is kept nowhere in the decoded configuration.
+func TestNodeConfigHybrid(t *testing.T) {
+	cfg := Decode([]byte(`apiVersion: node.eks.aws/v1alpha1
+kind: NodeConfig
+spec:
+  cluster:
+    name: prod
+    region: eu-west-1
+  hybrid:
+    ssm:
+      activationCode: Zm9vYmFyc2VjcmV0YWN0aXZhdGlvbg
+      activationId: 2c4c3e39-3b5e-4a6e-9d5c-2a7f0f0e1b11
+`))
+	if !cfg.Hybrid || cfg.ClusterName != "prod" {
+		t.Fatalf("hybrid %v, cluster %q", cfg.Hybrid, cfg.ClusterName)
+	}
+	b, _ := json.Marshal(cfg)
+	if strings.Contains(string(b), "Zm9vYmFyc2VjcmV0YWN0aXZhdGlvbg") {
+		t.Fatalf("activation code kept: %s", b)
+	}
 }

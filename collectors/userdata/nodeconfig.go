@@ -34,6 +34,9 @@ type nodeConfigDoc struct {
 		Containerd   map[string]any  `json:"containerd,omitempty"`
 		Instance     map[string]any  `json:"instance,omitempty"`
 		FeatureGates map[string]bool `json:"featureGates,omitempty"`
+		// Hybrid configures an EKS hybrid node (nodeName, ssm, iamRolesAnywhere); only its
+		// presence is read (spec.hybrid.ssm.activationCode is a secret).
+		Hybrid map[string]any `json:"hybrid,omitempty"`
 	} `json:"spec"`
 }
 
@@ -198,6 +201,9 @@ func (d *decoder) mergeNodeConfigs() {
 		c := nc.Spec.Cluster
 		if c.EnableOutpost != nil {
 			outpost = c.EnableOutpost
+		}
+		if len(nc.Spec.Hybrid) > 0 {
+			d.cfg.Hybrid = true
 		}
 		if c.ID != "" {
 			clusterID = c.ID
