@@ -247,11 +247,18 @@ func authChecks() []Check {
 					if c.Action != "removed" || !(mine || roleArn == "" && isNodeMapping(m)) {
 						continue
 					}
+					if e := nodeAccessEntry(ev, c.RoleArn); mine && e != nil && (e.Type == "EC2_LINUX" || e.Type == "EC2_WINDOWS" || e.Type == "EC2" || e.Type == "HYBRID_LINUX") {
+						continue // an access entry still maps the role: the aws-auth edit does not unmap it
+					}
 					where := c.Via
 					if c.Line > 0 {
 						where += fmt.Sprintf(" (line %d)", c.Line)
 					}
-					out = append(out, fail(c.RoleArn, fmt.Sprintf("%s removes the node mapping of %s (username %s, groups %s) and adds it nowhere else", c.Via, c.RoleArn, c.Username, strings.Join(c.Groups, ", ")),
+					what := fmt.Sprintf(" (username %s, groups %s)", c.Username, strings.Join(c.Groups, ", "))
+					if c.Username == "" && len(c.Groups) == 0 {
+						what = "" // the change shows only the content it left (an audited write)
+					}
+					out = append(out, fail(c.RoleArn, fmt.Sprintf("%s removes the node mapping of %s%s and adds it nowhere else", c.Via, c.RoleArn, what),
 						item(src, "%s: - rolearn %s", where, c.RoleArn)))
 				}
 				if len(out) > 0 {

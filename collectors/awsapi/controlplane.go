@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	logstypes "github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs/types"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 )
@@ -72,7 +73,7 @@ func controlPlaneLogs(col *collector, ctx context.Context, run func(func()), clu
 // filterLogEvents reads up to MaxLogPages pages of one query into one output at path.
 func (col *collector) filterLogEvents(ctx context.Context, path string, in *cloudwatchlogs.FilterLogEventsInput) {
 	col.call(ctx, "FilterLogEvents", path, func(ctx context.Context, n *int) (any, bool, error) {
-		merged := &cloudwatchlogs.FilterLogEventsOutput{}
+		merged := &cloudwatchlogs.FilterLogEventsOutput{Events: []logstypes.FilteredLogEvent{}}
 		p := cloudwatchlogs.NewFilterLogEventsPaginator(col.c.Logs, in)
 		seen := map[string]bool{}
 		for p.HasMorePages() && *n < MaxLogPages {

@@ -362,8 +362,8 @@ type ScalingActivity struct {
 }
 
 // KindMappingChanges are changes to the cluster's IAM-to-Kubernetes mappings: aws-auth mapRoles
-// entries or access entries added or removed (a pasted Terraform plan of aws-auth today; audit
-// and CloudTrail events later).
+// entries or access entries added or removed: a pasted Terraform plan of aws-auth, and the
+// aws-auth writes of the control plane's audit log (collectors/snapshot/auditmapping.go).
 const KindMappingChanges Kind = "auth:mapping-changes"
 
 // KindControlPlaneLogs are the cluster's own control-plane logs read from CloudWatch Logs (log

@@ -42,11 +42,18 @@ func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
 	var streams []stream
 	roles := nodeRoleNames(ev)
 	var read, missing []string
+	var audit []auditEvent
+	auditRead := false
 	for _, p := range []string{authenticatorEventsPath, auditEventsPath} {
 		var b strings.Builder
 		ok, _, reason := Decode(s, p, func(o *FilterLogEventsOutput) {
 			for _, e := range o.Events {
 				msg := strings.TrimRight(e.Message, "\n")
+				if p == auditEventsPath {
+					if a, ok := decodeAuditEvent(msg); ok {
+						audit = append(audit, a)
+					}
+				}
 				if p == authenticatorEventsPath && !namesAny(msg, roles) {
 					continue
 				}
@@ -59,6 +66,7 @@ func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
 			}
 		})
 		if ok {
+			auditRead = auditRead || p == auditEventsPath
 			read = append(read, s.Src(p))
 		} else if !strings.HasPrefix(reason, "not in snapshot") {
 			missing = append(missing, reason) // read, but denied or damaged
@@ -66,6 +74,12 @@ func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
 		if ok && b.Len() > 0 {
 			streams = append(streams, stream{p, b.String()})
 		}
+	}
+	if changes := auditMappingChanges(audit, ev); len(changes) > 0 {
+		ev.MappingChanges = append(ev.MappingChanges, changes...)
+		ev.Mark(evidence.KindMappingChanges, s.Src(auditEventsPath))
+	} else if auditRead && !ev.Have(evidence.KindMappingChanges) {
+		ev.Mark(evidence.KindMappingChanges, s.Src(auditEventsPath)) // read: no write removed a node mapping
 	}
 	switch {
 	case len(read) > 0:

@@ -157,3 +157,53 @@ func TestLiveFargateProfilesEqualSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditShowsAWSAuthEditRemovingTheNodeRole: the node role has no access entry and the
+// current aws-auth does not map it; the audit log shows the Terraform apply that rewrote
+// aws-auth without it. auth.mapping-removed fails quoting who and when, and is the most likely
+// cause (it explains auth.role-not-mapped).
+func TestAuditShowsAWSAuthEditRemovingTheNodeRole(t *testing.T) {
+	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	os.WriteFile(filepath.Join(snap, "eks", "list-access-entries.json"), []byte(`{"accessEntries": ["arn:aws:iam::111122223333:role/platform-admin"]}`), 0o644)
+	os.Remove(filepath.Join(snap, "eks", "describe-access-entry", "prod-node-role.json"))
+	admin := "- rolearn: arn:aws:iam::111122223333:role/platform-admin\n  username: platform-admin\n  groups:\n    - system:masters\n"
+	node := "- rolearn: arn:aws:iam::111122223333:role/prod-node-role\n  username: system:node:{{EC2PrivateDNSName}}\n  groups:\n    - system:bootstrappers\n    - system:nodes\n"
+	os.WriteFile(filepath.Join(snap, "kube", "aws-auth.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n    "+strings.ReplaceAll(strings.TrimSuffix(admin, "\n"), "\n", "\n    ")+"\n"), 0o644)
+	write := func(at, mapRoles string) map[string]any {
+		obj := map[string]any{"kind": "ConfigMap", "apiVersion": "v1", "metadata": map[string]any{"name": "aws-auth", "namespace": "kube-system"}, "data": map[string]any{"mapRoles": mapRoles}}
+		e := map[string]any{"kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "RequestResponse", "stage": "ResponseComplete", "verb": "update",
+			"requestURI": "/api/v1/namespaces/kube-system/configmaps/aws-auth", "user": map[string]any{"username": "kubernetes-admin", "extra": map[string]any{"arn": []string{"arn:aws:iam::111122223333:role/terraform-ci"}}},
+			"objectRef":      map[string]any{"resource": "configmaps", "namespace": "kube-system", "name": "aws-auth", "apiVersion": "v1"},
+			"responseStatus": map[string]any{"code": 200}, "requestObject": obj, "responseObject": obj, "requestReceivedTimestamp": at, "stageTimestamp": at}
+		b, _ := json.Marshal(e)
+		return map[string]any{"logStreamName": "kube-apiserver-audit-5e5c1b4c", "timestamp": 0, "message": string(b)}
+	}
+	e1, e2 := write("2026-11-19T16:00:00Z", node+admin), write("2026-11-20T09:05:00Z", admin)
+	e1["timestamp"], e2["timestamp"] = 1795104000000, 1795165500000
+	b, _ := json.Marshal(map[string]any{"events": []any{e1, e2}})
+	os.MkdirAll(filepath.Join(snap, "logs"), 0o755)
+	os.WriteFile(filepath.Join(snap, "logs", "audit-events.json"), b, 0o644)
+	// the instance never registered
+	np := filepath.Join(snap, "kube", "nodes.json")
+	nb, _ := os.ReadFile(np)
+	var nodes map[string]any
+	json.Unmarshal(nb, &nodes)
+	var kept []any
+	for _, it := range nodes["items"].([]any) {
+		if it.(map[string]any)["metadata"].(map[string]any)["name"] != "ip-10-0-1-23.eu-west-1.compute.internal" {
+			kept = append(kept, it)
+		}
+	}
+	nodes["items"] = kept
+	nb, _ = json.Marshal(nodes)
+	os.WriteFile(np, nb, 0o644)
+	code, out, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", snap, "-o", "json")
+	f, r := findingsOf(t, out)
+	mr := f["auth.mapping-removed"]
+	if code != ExitFindings || len(mr) != 1 || mr[0].Status != "fail" || !strings.Contains(mr[0].Message, "terraform-ci") || !strings.Contains(mr[0].Message, "2026-11-20T09:05:00Z") {
+		t.Fatalf("exit %d (%s); auth.mapping-removed = %+v", code, errOut, mr)
+	}
+	if c := r.Diagnosis.MostLikelyCause; c == nil || *c != "auth.mapping-removed" {
+		t.Errorf("most likely cause %v, want auth.mapping-removed", c)
+	}
+}
