@@ -150,7 +150,6 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 	s.loadNetwork(ev, inst)
 	s.loadIAM(ev, inst)
 	s.loadEKS(ev)
-	s.loadAutoScaling(ev)
 	s.loadKube(ev)
 	s.runProviders(ev)
 	ev.NodeClaim = nodeClaimOf(ev.NodeClaims, instanceID)
@@ -543,39 +542,6 @@ func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
 	ev.Mark(evidence.KindAccessEntries, s.src(p))
 }
 
-func (s *Snapshot) loadAutoScaling(ev *evidence.Evidence) {
-	p := "autoscaling/describe-auto-scaling-groups.json"
-	res, reason := decodeInto(s, p, func(o *DescribeAutoScalingGroupsOutput) {
-		for _, g := range o.AutoScalingGroups {
-			asg := evidence.AutoScalingGroup{Name: g.AutoScalingGroupName, Tags: tagMap(g.Tags)}
-			for _, i := range g.Instances {
-				asg.InstanceIDs = append(asg.InstanceIDs, i.InstanceID)
-			}
-			ev.AutoScalingGroups = append(ev.AutoScalingGroups, asg)
-		}
-	})
-	s.markFound(ev, evidence.KindAutoScaling, res, reason, p, true, "")
-
-	files := s.dirFiles("autoscaling/describe-scaling-activities")
-	if len(files) == 0 {
-		ev.AddGap(evidence.KindScalingActivities, "not in snapshot (autoscaling/describe-scaling-activities/)")
-		return
-	}
-	for _, f := range files {
-		res, reason := decodeInto(s, f, func(o *DescribeScalingActivitiesOutput) {
-			for _, a := range o.Activities {
-				ev.ScalingActivities = append(ev.ScalingActivities, evidence.ScalingActivity{AutoScalingGroup: a.AutoScalingGroupName, StatusCode: a.StatusCode,
-					StatusMessage: a.StatusMessage, Description: a.Description, StartTime: a.StartTime.Time})
-			}
-		})
-		if res != readOK {
-			ev.AddGap(evidence.KindScalingActivities, reason)
-			return
-		}
-	}
-	ev.Mark(evidence.KindScalingActivities, s.src("autoscaling/describe-scaling-activities/"))
-}
-
 // ClusterEvidence builds the evidence of the cluster as a whole (no instance): the cluster, its
 // node groups and access entries, Auto Scaling groups and activities, subnets and the cluster
 // side. Checks that need an instance skip on it.
@@ -596,7 +562,6 @@ func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 	s.loadCluster(ev)
 	s.loadClusterRole(ev)
 	s.loadEKS(ev)
-	s.loadAutoScaling(ev)
 	s.loadKube(ev)
 	s.runProviders(ev)
 	p := "ec2/describe-subnets.json"

@@ -28,7 +28,7 @@ type FilterLogEventsOutput struct {
 	} `json:"events"`
 }
 
-func init() { RegisterProvider(controlPlaneLogs) }
+func init() { RegisterProvider(controlPlaneLogs, evidence.KindControlPlaneLogs, evidence.KindNodeLogs) }
 
 // controlPlaneLogs scans the control plane's own testimony with the signature catalog, as
 // further streams of the node's logs (with the console output when there is one): the

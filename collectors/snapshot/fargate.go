@@ -36,7 +36,7 @@ type KubePod struct {
 	} `json:"status"`
 }
 
-func init() { RegisterProvider(fargate) }
+func init() { RegisterProvider(fargate, evidence.KindFargateProfiles, evidence.KindPendingPods) }
 
 // fargate reads the cluster's Fargate profiles (list-fargate-profiles, then each
 // describe-fargate-profile file), each profile's pod execution role from the iam/ files, and the
