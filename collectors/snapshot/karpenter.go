@@ -158,6 +158,10 @@ func notInstalled(reason, _ string) string {
 	return reason
 }
 
+func init() {
+	RegisterProviderAt(StageResources, (*Snapshot).loadKarpenter, evidence.KindNodeClaims, evidence.KindNodePools, evidence.KindEC2NodeClasses, evidence.KindNodeClasses)
+}
+
 // karpenterRead is what the four Karpenter / Auto Mode files gave, shared by every instance.
 type karpenterRead struct {
 	claims  []evidence.NodeClaim

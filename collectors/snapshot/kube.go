@@ -1,11 +1,160 @@
 package snapshot
 
 import (
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
+	"errors"
 	"strings"
 
+	"github.com/eksdoctor/eksdoctor/collectors/awsauth"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
+
+func init() {
+	RegisterProviderAt(StageResources, (*Snapshot).loadKube, evidence.KindAWSAuth, evidence.KindVPCCNIConfig, evidence.KindNodes, evidence.KindCSRs, evidence.KindAWSNode)
+	RegisterProviderAt(StageResources, (*Snapshot).loadKubeExtras, evidence.KindAWSNodeServiceAccount, evidence.KindKubeDNS, evidence.KindNodeRBAC, evidence.KindWebhooks, evidence.KindWebhookEndpoints)
+}
+
+// loadKube reads the aws-auth and amazon-vpc-cni ConfigMaps, the Nodes and CSRs (once per
+// snapshot) and the aws-node DaemonSet. A ConfigMap or DaemonSet known not to exist is a fact.
+func (s *Snapshot) loadKube(ev *evidence.Evidence) {
+	// aws-auth
+	p := s.kubePath("aws-auth")
+	var cm *ConfigMap
+	res, reason := decodeInto(s, p, func(o *ConfigMap) { cm = o })
+	if res == readOK {
+		ev.AWSAuth = s.shared("aws-auth", func() any { return awsauth.Parse(cm.Data) }).(*evidence.AWSAuth)
+	} else if res == readNotFound {
+		ev.AWSAuth = &evidence.AWSAuth{Present: false}
+	}
+	s.markObject(ev, evidence.KindAWSAuth, res, reason, p)
+
+	p = s.kubePath("amazon-vpc-cni")
+	res, reason = decodeInto(s, p, func(o *ConfigMap) {
+		ev.VPCCNIConfig = o.Data
+		if ev.VPCCNIConfig == nil {
+			ev.VPCCNIConfig = map[string]string{}
+		}
+	})
+	s.markObject(ev, evidence.KindVPCCNIConfig, res, reason, p)
+
+	type nodesRead struct {
+		nodes  []evidence.Node
+		csrs   []evidence.CSR
+		nres   readResult
+		nwhy   string
+		cres   readResult
+		cwhy   string
+		np, cp string
+	}
+	k := s.shared("kube.nodes+csrs", func() any {
+		r := nodesRead{np: s.kubePath("nodes"), cp: s.kubePath("csrs")}
+		r.nres, r.nwhy = decodeKubeItems(s, r.np, func(raw json.RawMessage) error {
+			var n KubeNode
+			if err := json.Unmarshal(raw, &n); err != nil {
+				return err
+			}
+			node := evidence.Node{Name: n.Metadata.Name, Labels: n.Metadata.Labels, ProviderID: n.Spec.ProviderID,
+				KubeletVersion: n.Status.NodeInfo.KubeletVersion, OS: n.Status.NodeInfo.OperatingSystem}
+			if node.OS == "" {
+				node.OS = n.Metadata.Labels["kubernetes.io/os"]
+			}
+			for _, c := range n.Status.Conditions {
+				if c.Type == "Ready" {
+					node.Ready = c.Status == "True"
+				}
+			}
+			r.nodes = append(r.nodes, node)
+			return nil
+		})
+		r.cres, r.cwhy = decodeKubeItems(s, r.cp, func(raw json.RawMessage) error {
+			var c KubeCSR
+			if err := json.Unmarshal(raw, &c); err != nil {
+				return err
+			}
+			r.csrs = append(r.csrs, convertCSR(&c))
+			return nil
+		})
+		return r
+	}).(nodesRead)
+	ev.Nodes, ev.CSRs = k.nodes, k.csrs
+	s.markKube(ev, evidence.KindNodes, k.nres, k.nwhy, k.np)
+	s.markKube(ev, evidence.KindCSRs, k.cres, k.cwhy, k.cp)
+
+	p = s.kubePath("aws-node")
+	res, reason = decodeInto(s, p, func(o *KubeDaemonSet) { ev.AWSNode = convertDaemonSet(o) })
+	s.markObject(ev, evidence.KindAWSNode, res, reason, p)
+}
+
+func convertCSR(c *KubeCSR) evidence.CSR {
+	out := evidence.CSR{Name: c.Metadata.Name, SignerName: c.Spec.SignerName, Username: c.Spec.Username,
+		Created: c.Metadata.CreationTimestamp.Time, State: "Pending", Issued: c.Status.Certificate != ""}
+	for _, cond := range c.Status.Conditions {
+		if cond.Status != "" && cond.Status != "True" {
+			continue
+		}
+		switch cond.Type {
+		case "Denied", "Failed":
+			out.State, out.Reason, out.Message = cond.Type, cond.Reason, cond.Message
+		case "Approved":
+			if out.State == "Pending" {
+				out.State, out.Reason, out.Message = "Approved", cond.Reason, cond.Message
+			}
+		}
+	}
+	if c.Spec.Request != "" {
+		if der, err := decodeB64PEM(c.Spec.Request); err == nil {
+			if req, err := x509.ParseCertificateRequest(der); err == nil {
+				out.CommonName = req.Subject.CommonName
+			}
+		}
+	}
+	return out
+}
+
+func decodeB64PEM(s string) ([]byte, error) {
+	b, err := decodeStdBase64(s)
+	if err != nil {
+		return nil, err
+	}
+	blk, _ := pem.Decode(b)
+	if blk == nil {
+		return nil, errors.New("no PEM block")
+	}
+	return blk.Bytes, nil
+}
+
+func convertDaemonSet(o *KubeDaemonSet) *evidence.DaemonSet {
+	ds := &evidence.DaemonSet{Name: o.Metadata.Name, ServiceAccountName: o.Spec.Template.Spec.ServiceAccountName,
+		Env: map[string]string{}, Annotations: o.Metadata.Annotations, Desired: o.Status.DesiredNumberScheduled, Ready: o.Status.NumberReady}
+	for _, t := range o.Spec.Template.Spec.Tolerations {
+		ds.Tolerations = append(ds.Tolerations, evidence.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value, Effect: t.Effect})
+	}
+	for _, c := range o.Spec.Template.Spec.Containers {
+		if c.Name != "aws-node" && len(o.Spec.Template.Spec.Containers) > 1 {
+			continue
+		}
+		for _, e := range c.Env {
+			v := e.Value
+			if len(e.ValueFrom) > 0 && v == "" {
+				v = "valueFrom"
+			}
+			ds.Env[e.Name] = v
+		}
+	}
+	for _, v := range o.Spec.Template.Spec.Volumes {
+		if v.Projected == nil {
+			continue
+		}
+		for _, src := range v.Projected.Sources {
+			if src.ServiceAccountToken != nil && src.ServiceAccountToken.Audience != "" {
+				ds.ProjectedTokenAudiences = append(ds.ProjectedTokenAudiences, src.ServiceAccountToken.Audience)
+			}
+		}
+	}
+	return ds
+}
 
 // NodeRBACNames are the ClusterRoles and ClusterRoleBindings EKS creates for nodes, read from
 // kube/clusterroles/<name>.json and kube/clusterrolebindings/<name>.json.
