@@ -4,14 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
-	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
 
@@ -146,7 +143,6 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 	s.loadEC2(ev, inst)
 	s.loadNetwork(ev, inst)
 	s.loadIAM(ev, inst)
-	s.loadEKS(ev)
 	s.runProviders(ev)
 	ev.NodeClaim = nodeClaimOf(ev.NodeClaims, instanceID)
 	ev.Provisioner = evidence.DetectProvisioner(ev)
@@ -445,99 +441,6 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
 	s.markFound(ev, evidence.KindNodeRolePolicies, res, reason, p, true, "")
 }
 
-func (s *Snapshot) loadEKS(ev *evidence.Evidence) {
-	// node groups: every describe-nodegroup file; list-nodegroups (when present) says the list
-	// itself was read, so a self-managed node in a cluster with node groups is still judged.
-	files := s.dirFiles("eks/describe-nodegroup")
-	listRes, listReason := s.decode("eks/list-nodegroups.json", func(json.RawMessage) error { return nil })
-	// A list that is present but unreadable (an error, or not list-nodegroups output) leaves
-	// the set of node groups unknown, whatever describe files there are.
-	ok := listRes == readOK || len(files) > 0 && listRes != readGap
-	for _, p := range files {
-		res, reason := decodeInto(s, p, func(o *DescribeNodegroupOutput) {
-			n := o.Nodegroup
-			ng := evidence.Nodegroup{Name: n.NodegroupName, Status: n.Status, Version: n.Version, ReleaseVersion: n.ReleaseVersion,
-				AmiType: n.AmiType, NodeRole: n.NodeRole, Subnets: n.Subnets, LaunchTemplateID: n.LaunchTemplate.ID, LaunchTemplateVersion: n.LaunchTemplate.Version}
-			for _, a := range n.Resources.AutoScalingGroups {
-				ng.AutoScalingGroups = append(ng.AutoScalingGroups, a.Name)
-			}
-			for _, i := range n.Health.Issues {
-				ng.HealthIssues = append(ng.HealthIssues, evidence.HealthIssue{Code: i.Code, Message: i.Message, ResourceIDs: i.ResourceIDs})
-			}
-			ev.Nodegroups = append(ev.Nodegroups, ng)
-		})
-		if res != readOK && res != readNotFound {
-			ok = false
-			ev.AddGap(evidence.KindNodegroups, reason)
-		}
-	}
-	switch {
-	case ok && len(files) > 0:
-		ev.Mark(evidence.KindNodegroups, s.src("eks/describe-nodegroup/"))
-	case ok:
-		ev.Mark(evidence.KindNodegroups, s.src("eks/list-nodegroups.json"))
-	case len(files) == 0 || listRes == readGap:
-		ev.AddGap(evidence.KindNodegroups, listReason)
-	}
-
-	// node's console output (ec2 get-console-output)
-	if id := ev.Target.InstanceID; id != "" {
-		p := "ec2/get-console-output/" + id + ".json"
-		res, reason := decodeInto(s, p, func(o *ConsoleOutputOutput) {
-			co := &evidence.ConsoleOutput{Text: o.Output, Timestamp: o.Timestamp.Time}
-			if b, err := decodeStdBase64(o.Output); err == nil && utf8.Valid(b) && len(o.Output) > 0 && !strings.ContainsAny(o.Output, " \n") {
-				co.Text = string(b) // the raw API value is base64; the CLI prints it decoded
-			}
-			ev.ConsoleOutput = co
-		})
-		s.markFound(ev, evidence.KindConsoleOutput, res, reason, p, true, "")
-		if g := ev.GapFor(evidence.KindConsoleOutput); !ev.Have(evidence.KindConsoleOutput) && g.Permission != "" {
-			ev.AddGap(evidence.KindNodeLogs, g.Reason) // the console was the node-log source here
-		}
-		if ev.ConsoleOutput != nil && ev.ConsoleOutput.Text != "" {
-			// the serial console carries cloud-init, nodeadm, bootstrap.sh and Bottlerocket
-			// boot messages: the same signature scan as a node log bundle
-			sc := logscan.MustDefault()
-			sc.Ref = ev.ConsoleOutput.Timestamp
-			if sc.Ref.IsZero() {
-				sc.Ref = ev.CollectedAt
-			}
-			if err := sc.Scan(strings.NewReader(ev.ConsoleOutput.Text), p, "console"); err == nil {
-				ev.NodeLogs = sc.Result("console")
-				ev.Mark(evidence.KindNodeLogs, s.src(p))
-			}
-		}
-	}
-
-	// access entries
-	p := "eks/list-access-entries.json"
-	var principals []string
-	res, reason := decodeInto(s, p, func(o *ListAccessEntriesOutput) { principals = append(principals, o.AccessEntries...) })
-	if res != readOK {
-		ev.AddGap(evidence.KindAccessEntries, reason)
-		return
-	}
-	described := map[string]evidence.AccessEntry{}
-	gaps := map[string]string{} // by file name (the role name)
-	for _, f := range s.dirFiles("eks/describe-access-entry") {
-		res, reason := decodeInto(s, f, func(o *DescribeAccessEntryOutput) {
-			a := o.AccessEntry
-			described[a.PrincipalArn] = evidence.AccessEntry{PrincipalArn: a.PrincipalArn, Type: a.Type, Username: a.Username, KubernetesGroups: a.KubernetesGroups, Described: true}
-		})
-		if res == readGap {
-			gaps[strings.TrimSuffix(path.Base(f), ".json")] = reason
-		}
-	}
-	for _, pa := range principals {
-		if d, ok := described[pa]; ok {
-			ev.AccessEntries = append(ev.AccessEntries, d)
-		} else {
-			ev.AccessEntries = append(ev.AccessEntries, evidence.AccessEntry{PrincipalArn: pa, DescribeGap: gaps[nameFromArn(pa)]})
-		}
-	}
-	ev.Mark(evidence.KindAccessEntries, s.src(p))
-}
-
 // ClusterEvidence builds the evidence of the cluster as a whole (no instance): the cluster, its
 // node groups and access entries, Auto Scaling groups and activities, subnets and the cluster
 // side. Checks that need an instance skip on it.
@@ -557,7 +460,6 @@ func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 	ev.AddGap(evidence.KindInstance, "cluster-wide evaluation")
 	s.loadCluster(ev)
 	s.loadClusterRole(ev)
-	s.loadEKS(ev)
 	s.runProviders(ev)
 	p := "ec2/describe-subnets.json"
 	res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
