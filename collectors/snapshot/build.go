@@ -140,8 +140,6 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 	s.resolveCluster(ev, inst, cluster)
 	s.loadCluster(ev)
 	s.loadClusterRole(ev)
-	s.loadEC2(ev, inst)
-	s.loadNetwork(ev, inst)
 	s.loadIAM(ev, inst)
 	s.runProviders(ev)
 	ev.NodeClaim = nodeClaimOf(ev.NodeClaims, instanceID)
@@ -293,55 +291,6 @@ func (s *Snapshot) loadCluster(ev *evidence.Evidence) {
 	}
 }
 
-func (s *Snapshot) loadEC2(ev *evidence.Evidence, inst *EC2Instance) {
-	p := "ec2/describe-images.json"
-	res, reason := decodeInto(s, p, func(o *DescribeImagesOutput) {
-		for _, im := range o.Images {
-			if im.ImageID == inst.ImageID {
-				ev.Image = &evidence.Image{ID: im.ImageID, Name: im.Name, Description: im.Description, Platform: im.Platform, PlatformDetails: im.PlatformDetails, OwnerID: im.OwnerID,
-					RootDeviceName: im.RootDeviceName, BlockDevices: blockDevices(im.BlockDeviceMappings)}
-			}
-		}
-	})
-	s.markFound(ev, evidence.KindImage, res, reason, p, ev.Image != nil, "image "+inst.ImageID)
-
-	p = "ec2/describe-instance-types.json"
-	res, reason = decodeInto(s, p, func(o *DescribeInstanceTypesOutput) {
-		for _, it := range o.InstanceTypes {
-			if it.InstanceType == inst.InstanceType {
-				ev.InstanceType = &evidence.InstanceType{Name: it.InstanceType, MaxENIs: it.NetworkInfo.MaximumNetworkInterfaces, IPv4PerENI: it.NetworkInfo.IPv4AddressesPerInterface}
-			}
-		}
-	})
-	s.markFound(ev, evidence.KindInstanceType, res, reason, p, ev.InstanceType != nil, "instance type "+inst.InstanceType)
-
-	p = "ec2/describe-subnets.json"
-	res, reason = decodeInto(s, p, func(o *DescribeSubnetsOutput) {
-		for _, sn := range o.Subnets {
-			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock,
-				AvailableIPs: sn.AvailableIPAddressCount, AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags),
-				MapPublicIPOnLaunch: sn.MapPublicIPOnLaunch, IPv6CIDRs: ipv6Blocks(sn.IPv6CidrBlockAssociationSet)})
-		}
-	})
-	s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
-
-	p = "ec2/describe-vpcs.json"
-	res, reason = decodeInto(s, p, func(o *DescribeVpcsOutput) {
-		for _, v := range o.Vpcs {
-			vpc := evidence.VPC{ID: v.VpcID, DHCPOptionsID: v.DhcpOptionsID}
-			for _, a := range v.CidrBlockAssociationSet {
-				vpc.CIDRs = append(vpc.CIDRs, a.CidrBlock)
-			}
-			if len(vpc.CIDRs) == 0 && v.CidrBlock != "" {
-				vpc.CIDRs = []string{v.CidrBlock}
-			}
-			vpc.CIDRs = append(vpc.CIDRs, ipv6Blocks(v.IPv6CidrBlockAssociationSet)...)
-			ev.VPCs = append(ev.VPCs, vpc)
-		}
-	})
-	s.markFound(ev, evidence.KindVPCs, res, reason, p, true, "")
-}
-
 // markFound marks kind collected when the file read and the wanted item was in it.
 func (s *Snapshot) markFound(ev *evidence.Evidence, kind evidence.Kind, res readResult, reason, p string, found bool, what string) {
 	switch {
@@ -461,14 +410,6 @@ func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 	s.loadCluster(ev)
 	s.loadClusterRole(ev)
 	s.runProviders(ev)
-	p := "ec2/describe-subnets.json"
-	res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
-		for _, sn := range o.Subnets {
-			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock, AvailableIPs: sn.AvailableIPAddressCount,
-				AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags)})
-		}
-	})
-	s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
 	return ev
 }
 

@@ -55,8 +55,66 @@ func routeTarget(ids ...string) string {
 	return ""
 }
 
-// loadNetwork reads the VPC's routing, filtering and endpoint evidence.
-func (s *Snapshot) loadNetwork(ev *evidence.Evidence, inst *EC2Instance) {
+func init() {
+	RegisterProviderAt(StageResources, (*Snapshot).loadSubnets, evidence.KindSubnets)
+	RegisterProviderAt(StageResources, (*Snapshot).loadVPCs, evidence.KindVPCs)
+	RegisterProviderAt(StageResources, (*Snapshot).loadNetwork, evidence.KindRouteTables, evidence.KindSecurityGroups, evidence.KindNetworkACLs,
+		evidence.KindVPCEndpoints, evidence.KindNATGateways, evidence.KindInternetGateways, evidence.KindVPCAttributes, evidence.KindDHCPOptions)
+}
+
+// loadSubnets reads the region's subnets. The cluster's evidence reads only their IDs, VPC,
+// CIDR, free addresses, zone and tags, not MapPublicIpOnLaunch or the IPv6 blocks.
+func (s *Snapshot) loadSubnets(ev *evidence.Evidence) {
+	p := "ec2/describe-subnets.json"
+	if s.instanceOf(ev) == nil {
+		res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
+			for _, sn := range o.Subnets {
+				ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock, AvailableIPs: sn.AvailableIPAddressCount,
+					AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags)})
+			}
+		})
+		s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
+		return
+	}
+	res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
+		for _, sn := range o.Subnets {
+			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock,
+				AvailableIPs: sn.AvailableIPAddressCount, AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags),
+				MapPublicIPOnLaunch: sn.MapPublicIPOnLaunch, IPv6CIDRs: ipv6Blocks(sn.IPv6CidrBlockAssociationSet)})
+		}
+	})
+	s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
+
+}
+
+// loadVPCs reads the region's VPCs with their IPv4 and IPv6 blocks, for an instance's evidence.
+func (s *Snapshot) loadVPCs(ev *evidence.Evidence) {
+	if s.instanceOf(ev) == nil {
+		return
+	}
+	p := "ec2/describe-vpcs.json"
+	res, reason := decodeInto(s, p, func(o *DescribeVpcsOutput) {
+		for _, v := range o.Vpcs {
+			vpc := evidence.VPC{ID: v.VpcID, DHCPOptionsID: v.DhcpOptionsID}
+			for _, a := range v.CidrBlockAssociationSet {
+				vpc.CIDRs = append(vpc.CIDRs, a.CidrBlock)
+			}
+			if len(vpc.CIDRs) == 0 && v.CidrBlock != "" {
+				vpc.CIDRs = []string{v.CidrBlock}
+			}
+			vpc.CIDRs = append(vpc.CIDRs, ipv6Blocks(v.IPv6CidrBlockAssociationSet)...)
+			ev.VPCs = append(ev.VPCs, vpc)
+		}
+	})
+	s.markFound(ev, evidence.KindVPCs, res, reason, p, true, "")
+}
+
+// loadNetwork reads the VPC's routing, filtering and endpoint evidence, for an instance's evidence.
+func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
+	inst := s.instanceOf(ev)
+	if inst == nil {
+		return
+	}
 	p := "ec2/describe-route-tables.json"
 	res, reason := decodeInto(s, p, func(o *DescribeRouteTablesOutput) {
 		for _, rt := range o.RouteTables {
