@@ -139,8 +139,6 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 
 	s.resolveCluster(ev, inst, cluster)
 	s.loadCluster(ev)
-	s.loadClusterRole(ev)
-	s.loadIAM(ev, inst)
 	s.runProviders(ev)
 	ev.NodeClaim = nodeClaimOf(ev.NodeClaims, instanceID)
 	ev.Provisioner = evidence.DetectProvisioner(ev)
@@ -314,82 +312,6 @@ func nameFromArn(arn string) string {
 	return arn
 }
 
-func convertRole(r IAMRole) evidence.Role {
-	out := evidence.Role{Name: r.RoleName, Arn: r.Arn, Path: r.Path}
-	if d := r.AssumeRolePolicyDocument; d != nil {
-		out.TrustPolicy = &evidence.PolicyDocument{Version: d.Version}
-		for _, st := range d.Statement {
-			out.TrustPolicy.Statement = append(out.TrustPolicy.Statement, evidence.PolicyStatement{Sid: st.Sid, Effect: st.Effect,
-				Action: st.Action, Resource: st.Resource, Principal: st.Principal, HasCondition: len(st.Condition) > 0 && string(st.Condition) != "null"})
-		}
-	}
-	return out
-}
-
-func (s *Snapshot) loadIAM(ev *evidence.Evidence, inst *EC2Instance) {
-	if inst.IamInstanceProfile == nil || inst.IamInstanceProfile.Arn == "" {
-		ev.Mark(evidence.KindInstanceProfile, s.src("ec2/describe-instances.json")+" (no IamInstanceProfile)")
-		ev.AddGap(evidence.KindNodeRole, "the instance has no instance profile")
-		ev.AddGap(evidence.KindNodeRolePolicies, "the instance has no instance profile")
-		return
-	}
-	profile := nameFromArn(inst.IamInstanceProfile.Arn)
-	p := "iam/get-instance-profile/" + profile + ".json"
-	res, reason := decodeInto(s, p, func(o *GetInstanceProfileOutput) {
-		ip := &evidence.InstanceProfile{Name: o.InstanceProfile.InstanceProfileName, Arn: o.InstanceProfile.Arn}
-		for _, r := range o.InstanceProfile.Roles {
-			ip.Roles = append(ip.Roles, convertRole(r))
-		}
-		ev.InstanceProfile = ip
-	})
-	switch res {
-	case readOK:
-		ev.Mark(evidence.KindInstanceProfile, s.src(p))
-	case readNotFound:
-		// The profile named on the instance no longer exists: a fact, recorded as an empty profile.
-		ev.InstanceProfile = &evidence.InstanceProfile{Name: profile, Arn: inst.IamInstanceProfile.Arn}
-		ev.Mark(evidence.KindInstanceProfile, s.src(p)+" ("+reason+")")
-	default:
-		ev.AddGap(evidence.KindInstanceProfile, reason)
-	}
-	var roleName string
-	if ev.InstanceProfile != nil && len(ev.InstanceProfile.Roles) > 0 {
-		roleName = ev.InstanceProfile.Roles[0].Name
-	}
-	if roleName == "" {
-		why := "the instance profile has no role"
-		if !ev.Have(evidence.KindInstanceProfile) {
-			why = "the instance profile was not collected (" + ev.GapFor(evidence.KindInstanceProfile).Reason + ")"
-		}
-		ev.AddGap(evidence.KindNodeRole, why)
-		ev.AddGap(evidence.KindNodeRolePolicies, why)
-		return
-	}
-	p = "iam/get-role/" + roleName + ".json"
-	res, reason = decodeInto(s, p, func(o *GetRoleOutput) {
-		r := convertRole(o.Role)
-		ev.NodeRole = &r
-	})
-	switch {
-	case res == readOK:
-		ev.Mark(evidence.KindNodeRole, s.src(p))
-	case ev.InstanceProfile.Roles[0].Arn != "":
-		// get-role missing or denied: get-instance-profile already returned the role (with its trust policy).
-		r := ev.InstanceProfile.Roles[0]
-		ev.NodeRole = &r
-		ev.Mark(evidence.KindNodeRole, ev.Source(evidence.KindInstanceProfile))
-	default:
-		ev.AddGap(evidence.KindNodeRole, reason)
-	}
-	p = "iam/list-attached-role-policies/" + roleName + ".json"
-	res, reason = decodeInto(s, p, func(o *ListAttachedRolePoliciesOutput) {
-		for _, ap := range o.AttachedPolicies {
-			ev.NodeRolePolicies = append(ev.NodeRolePolicies, evidence.AttachedPolicy{Name: ap.PolicyName, Arn: ap.PolicyArn})
-		}
-	})
-	s.markFound(ev, evidence.KindNodeRolePolicies, res, reason, p, true, "")
-}
-
 // ClusterEvidence builds the evidence of the cluster as a whole (no instance): the cluster, its
 // node groups and access entries, Auto Scaling groups and activities, subnets and the cluster
 // side. Checks that need an instance skip on it.
@@ -408,7 +330,6 @@ func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 	}
 	ev.AddGap(evidence.KindInstance, "cluster-wide evaluation")
 	s.loadCluster(ev)
-	s.loadClusterRole(ev)
 	s.runProviders(ev)
 	return ev
 }

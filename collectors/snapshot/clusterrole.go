@@ -6,6 +6,10 @@ import (
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
 
+func init() {
+	RegisterProviderAt(StageResources, (*Snapshot).loadClusterRole, evidence.KindClusterRole, evidence.KindClusterRolePolicies)
+}
+
 // loadClusterRole reads the role named by the cluster's roleArn and its attached managed
 // policies from the same iam/ files as the node role (iam/get-role/<name>.json,
 // iam/list-attached-role-policies/<name>.json). A NoSuchEntity answer is a fact: the role was
