@@ -4,74 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
-	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
 
 // ErrUnknownInstance is wrapped by Evidence when the instance is not in
 // ec2/describe-instances.json.
 var ErrUnknownInstance = errors.New("instance not in snapshot")
-
-// InstanceIDs lists the instances in ec2/describe-instances.json, sorted.
-func (s *Snapshot) InstanceIDs() []string {
-	var ids []string
-	decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
-		for _, r := range o.Reservations {
-			for _, i := range r.Instances {
-				ids = append(ids, i.InstanceID)
-			}
-		}
-	})
-	sort.Strings(ids)
-	return ids
-}
-
-// instanceIdx indexes ec2/describe-instances.json by instance ID (the last entry wins, as the
-// linear search it replaces did), with the file's read outcome.
-type instanceIdx struct {
-	byID   map[string]*EC2Instance
-	res    readResult
-	reason string
-}
-
-// instanceIndex builds the index once per snapshot: evidence for each of thousands of
-// instances then finds its own in constant time.
-func (s *Snapshot) instanceIndex() *instanceIdx {
-	return s.shared("ec2.instances", func() any {
-		idx := &instanceIdx{byID: map[string]*EC2Instance{}}
-		idx.res, idx.reason = decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
-			for _, r := range o.Reservations {
-				for k := range r.Instances {
-					idx.byID[r.Instances[k].InstanceID] = &r.Instances[k]
-				}
-			}
-		})
-		return idx
-	}).(*instanceIdx)
-}
-
-// InstancesGap says why ec2/describe-instances.json lists no instance: the file is missing,
-// holds an error or does not parse (reason, and whether a permission was denied), or it lists none
-// ("no instance"). It returns "" when instances are listed.
-func (s *Snapshot) InstancesGap() (reason string, denied bool) {
-	n := 0
-	res, why := decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
-		for _, r := range o.Reservations {
-			n += len(r.Instances)
-		}
-	})
-	switch {
-	case res != readOK:
-		return why, strings.HasPrefix(why, "missing permission ")
-	case n == 0:
-		return "ec2/describe-instances.json lists no instance", false
-	}
-	return "", false
-}
 
 func tagMap(tags []Tag) map[string]string {
 	m := make(map[string]string, len(tags))
@@ -90,202 +31,42 @@ const NoNodeLogs = "the node's own logs are not part of AWS or cluster evidence 
 // (wrapped, listing the instances present), or a message when ec2/describe-instances.json is
 // missing or unreadable.
 func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, error) {
+	ev, err := s.newInstanceEvidence(instanceID, cluster)
+	if err != nil {
+		return nil, err
+	}
+	s.runProviders(ev)
+	s.finishInstanceEvidence(ev)
+	return ev, nil
+}
+
+// newInstanceEvidence is the instance's Evidence before any provider ran: its target (with the
+// cluster named by the flag, if any) and the node-log gap. The instance is required: it fails
+// as Evidence does when ec2/describe-instances.json does not list it.
+func (s *Snapshot) newInstanceEvidence(instanceID, cluster string) (*evidence.Evidence, error) {
 	ev := &evidence.Evidence{CollectedAt: s.CollectedAt()}
 	ev.Target = evidence.Target{InstanceID: instanceID, Source: s.Origin}
+	if cluster != "" {
+		ev.Target.Cluster, ev.Target.ClusterSource = cluster, "flag"
+	}
 	ev.AddGap(evidence.KindNodeLogs, NoNodeLogs)
-	src := s.src
-
-	// instance (required)
 	idx := s.instanceIndex()
-	inst, res, reason := idx.byID[instanceID], idx.res, idx.reason
-	if res != readOK {
-		return nil, fmt.Errorf("cannot diagnose %s: %s", instanceID, reason)
+	if idx.res != readOK {
+		return nil, fmt.Errorf("cannot diagnose %s: %s", instanceID, idx.reason)
 	}
-	if inst == nil {
+	if idx.byID[instanceID] == nil {
 		return nil, fmt.Errorf("%w: %s is not in ec2/describe-instances.json (instances there: %s)", ErrUnknownInstance, instanceID, strings.Join(s.InstanceIDs(), ", "))
-	}
-	ev.Instance = convertInstance(inst)
-	ev.Mark(evidence.KindInstance, src("ec2/describe-instances.json"))
-
-	// user data → bootstrap config
-	udPath := "ec2/instance-user-data/" + instanceID + ".json"
-	res, reason = decodeInto(s, udPath, func(o *InstanceAttributeOutput) {
-		ud := &evidence.UserData{Empty: true}
-		if o.UserData != nil && o.UserData.Value != nil && *o.UserData.Value != "" {
-			ud = &evidence.UserData{Base64: *o.UserData.Value}
-		}
-		ev.UserData = ud
-	})
-	ltUserData, ltFound := s.loadLaunchTemplate(ev, inst)
-	switch {
-	case res == readOK:
-		ev.Mark(evidence.KindUserData, src(udPath))
-	case ltFound:
-		// The instance attribute is absent: the launch template version it came from is the next best source.
-		ev.UserData = &evidence.UserData{Base64: ltUserData, Empty: ltUserData == ""}
-		ev.Mark(evidence.KindUserData, ev.Source(evidence.KindLaunchTemplate)+" (launch template user data)")
-	default:
-		ev.AddGap(evidence.KindUserData, reason)
-	}
-	if ev.Have(evidence.KindUserData) {
-		// Instances of one launch template share their user data: decode each text once.
-		// Checks never modify evidence, so the decoded value is shared.
-		b64 := ev.UserData.Base64
-		ev.Bootstrap = s.shared("userdata\x00"+b64, func() any { return userdata.DecodeBase64(b64) }).(*evidence.BootstrapConfig)
-		ev.Mark(evidence.KindBootstrap, ev.Source(evidence.KindUserData))
-	} else {
-		ev.AddGap(evidence.KindBootstrap, ev.GapFor(evidence.KindUserData).Reason)
-	}
-
-	s.resolveCluster(ev, inst, cluster)
-	s.loadCluster(ev)
-	s.runProviders(ev)
-	ev.NodeClaim = nodeClaimOf(ev.NodeClaims, instanceID)
-	ev.Provisioner = evidence.DetectProvisioner(ev)
-	if ev.CollectedAt.IsZero() {
-		ev.CollectedAt = newestTime(ev)
 	}
 	return ev, nil
 }
 
-func convertInstance(i *EC2Instance) *evidence.Instance {
-	out := &evidence.Instance{
-		ID: i.InstanceID, ImageID: i.ImageID, InstanceType: i.InstanceType, State: i.State.Name,
-		LaunchTime: i.LaunchTime.Time, AvailabilityZone: i.Placement.AvailabilityZone,
-		SubnetID: i.SubnetID, VpcID: i.VpcID, PrivateIP: i.PrivateIPAddress, PrivateDNSName: i.PrivateDNSName,
-		PublicIP: i.PublicIPAddress, Platform: strings.ToLower(i.Platform), PlatformDetails: i.PlatformDetails,
-		Tags: tagMap(i.Tags),
-		Metadata: evidence.MetadataOptions{HttpEndpoint: i.MetadataOptions.HTTPEndpoint, HttpTokens: i.MetadataOptions.HTTPTokens,
-			HopLimit: i.MetadataOptions.HTTPPutResponseHopLimit},
-	}
-	if i.StateReason != nil {
-		out.StateReason = i.StateReason.Message
-	}
-	if i.IamInstanceProfile != nil {
-		out.InstanceProfileArn = i.IamInstanceProfile.Arn
-	}
-	for _, sg := range i.SecurityGroups {
-		out.SecurityGroupIDs = append(out.SecurityGroupIDs, sg.GroupID)
-	}
-	return out
-}
-
-// loadLaunchTemplate reads the launch template version the instance was launched from (tags
-// aws:ec2launchtemplate:id / :version). It returns that version's user data (base64) and
-// whether the version was found.
-func (s *Snapshot) loadLaunchTemplate(ev *evidence.Evidence, inst *EC2Instance) (string, bool) {
-	tags := tagMap(inst.Tags)
-	lt, ver := tags["aws:ec2launchtemplate:id"], tags["aws:ec2launchtemplate:version"]
-	if lt == "" {
-		ev.AddGap(evidence.KindLaunchTemplate, "the instance was not launched from a launch template")
-		return "", false
-	}
-	p := "ec2/describe-launch-template-versions/" + lt + ".json"
-	var userData string
-	found := false
-	res, reason := decodeInto(s, p, func(o *LaunchTemplateVersionsOutput) {
-		for _, v := range o.LaunchTemplateVersions {
-			if fmt.Sprint(v.VersionNumber) != ver && (ver != "" || !v.DefaultVersion) {
-				continue
-			}
-			d := v.LaunchTemplateData
-			t := &evidence.LaunchTemplateVersion{ID: lt, Version: v.VersionNumber, SecurityGroupIDs: d.SecurityGroupIDs,
-				NetworkInterfaces: len(d.NetworkInterfaces) > 0, ImageID: d.ImageID, BlockDevices: blockDevices(d.BlockDeviceMappings)}
-			for _, ni := range d.NetworkInterfaces {
-				if ni.DeviceIndex == 0 {
-					t.SecurityGroupIDs = append(t.SecurityGroupIDs, ni.Groups...)
-				}
-			}
-			ev.LaunchTemplate, userData, found = t, d.UserData, true
-		}
-	})
-	s.markFound(ev, evidence.KindLaunchTemplate, res, reason, p, found, "launch template "+lt+" version "+ver)
-	return userData, found
-}
-
-// ClusterTagKeys are the instance tags that name the cluster, in the order they are trusted:
-// eks:cluster-name (managed node groups), aws:eks:cluster-name (EKS-created resources), then
-// kubernetes.io/cluster/<name> (self-managed nodes).
-var ClusterTagKeys = []string{"eks:cluster-name", "aws:eks:cluster-name"}
-
-func (s *Snapshot) resolveCluster(ev *evidence.Evidence, inst *EC2Instance, flag string) {
-	t := &ev.Target
-	tags := tagMap(inst.Tags)
-	switch {
-	case flag != "":
-		t.Cluster, t.ClusterSource = flag, "flag"
-	default:
-		for _, k := range ClusterTagKeys {
-			if v := tags[k]; v != "" {
-				t.Cluster, t.ClusterSource = v, "instance tag "+k
-				break
-			}
-		}
-		if t.Cluster == "" {
-			keys := make([]string, 0, len(tags))
-			for k := range tags {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				if name, ok := strings.CutPrefix(k, "kubernetes.io/cluster/"); ok && name != "" {
-					t.Cluster, t.ClusterSource = name, "instance tag "+k
-					break
-				}
-			}
-		}
-		if t.Cluster == "" && ev.Bootstrap != nil && ev.Bootstrap.ClusterName != "" {
-			t.Cluster, t.ClusterSource = ev.Bootstrap.ClusterName, "user data"
-		}
-		if t.Cluster == "" && s.Manifest != nil && s.Manifest.Cluster != "" {
-			t.Cluster, t.ClusterSource = s.Manifest.Cluster, "snapshot manifest"
-		}
-	}
-	if s.Manifest != nil && s.Manifest.Region != "" {
-		t.Region = s.Manifest.Region
-	} else if az := inst.Placement.AvailabilityZone; len(az) > 1 {
-		t.Region = strings.TrimRight(az, "abcdefghijklmnopqrstuvwxyz")
-		if t.Region == "" || strings.HasSuffix(az, t.Region) {
-			t.Region = az[:len(az)-1]
-		}
-	}
-}
-
-func (s *Snapshot) loadCluster(ev *evidence.Evidence) {
-	p := "eks/describe-cluster.json"
-	var c *evidence.Cluster
-	res, reason := decodeInto(s, p, func(o *DescribeClusterOutput) {
-		x := o.Cluster
-		c = &evidence.Cluster{Name: x.Name, Arn: x.Arn, Version: x.Version, Status: x.Status, Endpoint: x.Endpoint,
-			CertificateAuthority: x.CertificateAuthority.Data, RoleArn: x.RoleArn, PlatformVersion: x.PlatformVersion,
-			VpcID: x.ResourcesVpcConfig.VpcID, SubnetIDs: x.ResourcesVpcConfig.SubnetIDs, SecurityGroupIDs: x.ResourcesVpcConfig.SecurityGroupIDs,
-			ClusterSecurityGroup: x.ResourcesVpcConfig.ClusterSecurityGroupID, EndpointPublicAccess: x.ResourcesVpcConfig.EndpointPublicAccess,
-			EndpointPrivateAccess: x.ResourcesVpcConfig.EndpointPrivateAccess, PublicAccessCidrs: x.ResourcesVpcConfig.PublicAccessCidrs,
-			ServiceIPv4CIDR: x.KubernetesNetworkConfig.ServiceIPv4CIDR, ServiceIPv6CIDR: x.KubernetesNetworkConfig.ServiceIPv6CIDR,
-			IPFamily: x.KubernetesNetworkConfig.IPFamily, AuthenticationMode: x.AccessConfig.AuthenticationMode, Tags: x.Tags,
-			CreatedAt: x.CreatedAt.Time}
-		if cc := x.ComputeConfig; cc != nil {
-			c.ComputeConfig = &evidence.ComputeConfig{Enabled: cc.Enabled, NodePools: cc.NodePools, NodeRoleArn: cc.NodeRoleArn}
-		}
-		for _, i := range x.Health.Issues {
-			c.HealthIssues = append(c.HealthIssues, evidence.HealthIssue{Code: i.Code, Message: i.Message, ResourceIDs: i.ResourceIDs})
-		}
-	})
-	switch {
-	case res == readOK && c != nil:
-		if ev.Target.Cluster == "" {
-			ev.Target.Cluster, ev.Target.ClusterSource = c.Name, "describe-cluster"
-		}
-		if ev.Target.Cluster != c.Name {
-			ev.AddGap(evidence.KindCluster, fmt.Sprintf("%s describes cluster %q, not %q", p, c.Name, ev.Target.Cluster))
-			return
-		}
-		ev.Cluster = c
-		ev.Mark(evidence.KindCluster, s.src(p))
-	case res == readNotFound:
-		ev.AddGap(evidence.KindCluster, fmt.Sprintf("cluster %q does not exist (%s: %s)", ev.Target.Cluster, p, reason))
-	default:
-		ev.AddGap(evidence.KindCluster, reason)
+// finishInstanceEvidence derives, once every provider ran, the instance's NodeClaim, how it was
+// provisioned and (without a manifest) when the evidence was collected.
+func (s *Snapshot) finishInstanceEvidence(ev *evidence.Evidence) {
+	ev.NodeClaim = nodeClaimOf(ev.NodeClaims, ev.Target.InstanceID)
+	ev.Provisioner = evidence.DetectProvisioner(ev)
+	if ev.CollectedAt.IsZero() {
+		ev.CollectedAt = newestTime(ev)
 	}
 }
 
@@ -316,6 +97,14 @@ func nameFromArn(arn string) string {
 // node groups and access entries, Auto Scaling groups and activities, subnets and the cluster
 // side. Checks that need an instance skip on it.
 func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
+	ev := s.newClusterEvidence(cluster)
+	s.runProviders(ev)
+	return ev
+}
+
+// newClusterEvidence is the cluster's Evidence before any provider ran: its target (the flag's
+// cluster, else the manifest's), the node-log gap and the instance's ("cluster-wide evaluation").
+func (s *Snapshot) newClusterEvidence(cluster string) *evidence.Evidence {
 	ev := &evidence.Evidence{CollectedAt: s.CollectedAt()}
 	ev.Target = evidence.Target{Cluster: cluster, Source: s.Origin}
 	if cluster != "" {
@@ -329,8 +118,6 @@ func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 		ev.Target.Region = s.Manifest.Region
 	}
 	ev.AddGap(evidence.KindInstance, "cluster-wide evaluation")
-	s.loadCluster(ev)
-	s.runProviders(ev)
 	return ev
 }
 

@@ -1,17 +1,186 @@
 package snapshot
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
 
 func init() {
+	RegisterProviderAt(StageInstance, (*Snapshot).loadInstance, evidence.KindInstance)
+	RegisterProviderAt(StageBoot, (*Snapshot).loadBoot, evidence.KindUserData, evidence.KindLaunchTemplate, evidence.KindBootstrap)
 	RegisterProviderAt(StageResources, (*Snapshot).loadImage, evidence.KindImage)
 	RegisterProviderAt(StageResources, (*Snapshot).loadInstanceType, evidence.KindInstanceType)
 	RegisterProviderAt(StageResources, (*Snapshot).loadConsoleOutput, evidence.KindConsoleOutput, evidence.KindNodeLogs)
+}
+
+// InstanceIDs lists the instances in ec2/describe-instances.json, sorted.
+func (s *Snapshot) InstanceIDs() []string {
+	var ids []string
+	decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
+		for _, r := range o.Reservations {
+			for _, i := range r.Instances {
+				ids = append(ids, i.InstanceID)
+			}
+		}
+	})
+	sort.Strings(ids)
+	return ids
+}
+
+// instanceIdx indexes ec2/describe-instances.json by instance ID (the last entry wins, as the
+// linear search it replaces did), with the file's read outcome.
+type instanceIdx struct {
+	byID   map[string]*EC2Instance
+	res    readResult
+	reason string
+}
+
+// instanceIndex builds the index once per snapshot: evidence for each of thousands of
+// instances then finds its own in constant time.
+func (s *Snapshot) instanceIndex() *instanceIdx {
+	return s.shared("ec2.instances", func() any {
+		idx := &instanceIdx{byID: map[string]*EC2Instance{}}
+		idx.res, idx.reason = decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
+			for _, r := range o.Reservations {
+				for k := range r.Instances {
+					idx.byID[r.Instances[k].InstanceID] = &r.Instances[k]
+				}
+			}
+		})
+		return idx
+	}).(*instanceIdx)
+}
+
+// InstancesGap says why ec2/describe-instances.json lists no instance: the file is missing,
+// holds an error or does not parse (reason, and whether a permission was denied), or it lists none
+// ("no instance"). It returns "" when instances are listed.
+func (s *Snapshot) InstancesGap() (reason string, denied bool) {
+	n := 0
+	res, why := decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
+		for _, r := range o.Reservations {
+			n += len(r.Instances)
+		}
+	})
+	switch {
+	case res != readOK:
+		return why, strings.HasPrefix(why, "missing permission ")
+	case n == 0:
+		return "ec2/describe-instances.json lists no instance", false
+	}
+	return "", false
+}
+
+// loadInstance describes the target instance from ec2/describe-instances.json (Evidence has
+// already failed when it is not there); the cluster's evidence has none.
+func (s *Snapshot) loadInstance(ev *evidence.Evidence) {
+	if ev.Target.InstanceID == "" {
+		return
+	}
+	inst := s.instanceIndex().byID[ev.Target.InstanceID]
+	if inst == nil {
+		return
+	}
+	ev.Instance = convertInstance(inst)
+	ev.Mark(evidence.KindInstance, s.src("ec2/describe-instances.json"))
+}
+
+func convertInstance(i *EC2Instance) *evidence.Instance {
+	out := &evidence.Instance{
+		ID: i.InstanceID, ImageID: i.ImageID, InstanceType: i.InstanceType, State: i.State.Name,
+		LaunchTime: i.LaunchTime.Time, AvailabilityZone: i.Placement.AvailabilityZone,
+		SubnetID: i.SubnetID, VpcID: i.VpcID, PrivateIP: i.PrivateIPAddress, PrivateDNSName: i.PrivateDNSName,
+		PublicIP: i.PublicIPAddress, Platform: strings.ToLower(i.Platform), PlatformDetails: i.PlatformDetails,
+		Tags: tagMap(i.Tags),
+		Metadata: evidence.MetadataOptions{HttpEndpoint: i.MetadataOptions.HTTPEndpoint, HttpTokens: i.MetadataOptions.HTTPTokens,
+			HopLimit: i.MetadataOptions.HTTPPutResponseHopLimit},
+	}
+	if i.StateReason != nil {
+		out.StateReason = i.StateReason.Message
+	}
+	if i.IamInstanceProfile != nil {
+		out.InstanceProfileArn = i.IamInstanceProfile.Arn
+	}
+	for _, sg := range i.SecurityGroups {
+		out.SecurityGroupIDs = append(out.SecurityGroupIDs, sg.GroupID)
+	}
+	return out
+}
+
+// loadBoot reads what the instance booted with: its user data attribute, else the user data of
+// the launch template version it was launched from, and the bootstrap configuration decoded
+// from it (once per distinct user data).
+func (s *Snapshot) loadBoot(ev *evidence.Evidence) {
+	inst := s.instanceOf(ev)
+	if inst == nil {
+		return
+	}
+	udPath := "ec2/instance-user-data/" + inst.InstanceID + ".json"
+	res, reason := decodeInto(s, udPath, func(o *InstanceAttributeOutput) {
+		ud := &evidence.UserData{Empty: true}
+		if o.UserData != nil && o.UserData.Value != nil && *o.UserData.Value != "" {
+			ud = &evidence.UserData{Base64: *o.UserData.Value}
+		}
+		ev.UserData = ud
+	})
+	ltUserData, ltFound := s.loadLaunchTemplate(ev, inst)
+	switch {
+	case res == readOK:
+		ev.Mark(evidence.KindUserData, s.src(udPath))
+	case ltFound:
+		// The instance attribute is absent: the launch template version it came from is the next best source.
+		ev.UserData = &evidence.UserData{Base64: ltUserData, Empty: ltUserData == ""}
+		ev.Mark(evidence.KindUserData, ev.Source(evidence.KindLaunchTemplate)+" (launch template user data)")
+	default:
+		ev.AddGap(evidence.KindUserData, reason)
+	}
+	if ev.Have(evidence.KindUserData) {
+		// Instances of one launch template share their user data: decode each text once.
+		// Checks never modify evidence, so the decoded value is shared.
+		b64 := ev.UserData.Base64
+		ev.Bootstrap = s.shared("userdata\x00"+b64, func() any { return userdata.DecodeBase64(b64) }).(*evidence.BootstrapConfig)
+		ev.Mark(evidence.KindBootstrap, ev.Source(evidence.KindUserData))
+	} else {
+		ev.AddGap(evidence.KindBootstrap, ev.GapFor(evidence.KindUserData).Reason)
+	}
+}
+
+// loadLaunchTemplate reads the launch template version the instance was launched from (tags
+// aws:ec2launchtemplate:id / :version). It returns that version's user data (base64) and
+// whether the version was found.
+func (s *Snapshot) loadLaunchTemplate(ev *evidence.Evidence, inst *EC2Instance) (string, bool) {
+	tags := tagMap(inst.Tags)
+	lt, ver := tags["aws:ec2launchtemplate:id"], tags["aws:ec2launchtemplate:version"]
+	if lt == "" {
+		ev.AddGap(evidence.KindLaunchTemplate, "the instance was not launched from a launch template")
+		return "", false
+	}
+	p := "ec2/describe-launch-template-versions/" + lt + ".json"
+	var userData string
+	found := false
+	res, reason := decodeInto(s, p, func(o *LaunchTemplateVersionsOutput) {
+		for _, v := range o.LaunchTemplateVersions {
+			if fmt.Sprint(v.VersionNumber) != ver && (ver != "" || !v.DefaultVersion) {
+				continue
+			}
+			d := v.LaunchTemplateData
+			t := &evidence.LaunchTemplateVersion{ID: lt, Version: v.VersionNumber, SecurityGroupIDs: d.SecurityGroupIDs,
+				NetworkInterfaces: len(d.NetworkInterfaces) > 0, ImageID: d.ImageID, BlockDevices: blockDevices(d.BlockDeviceMappings)}
+			for _, ni := range d.NetworkInterfaces {
+				if ni.DeviceIndex == 0 {
+					t.SecurityGroupIDs = append(t.SecurityGroupIDs, ni.Groups...)
+				}
+			}
+			ev.LaunchTemplate, userData, found = t, d.UserData, true
+		}
+	})
+	s.markFound(ev, evidence.KindLaunchTemplate, res, reason, p, found, "launch template "+lt+" version "+ver)
+	return userData, found
 }
 
 // instanceOf returns the ec2/describe-instances.json entry of ev's target instance; nil for the

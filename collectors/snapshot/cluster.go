@@ -1,0 +1,109 @@
+package snapshot
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+func init() {
+	RegisterProviderAt(StageCluster, (*Snapshot).loadTargetCluster, evidence.KindCluster)
+}
+
+// ClusterTagKeys are the instance tags that name the cluster, in the order they are trusted:
+// eks:cluster-name (managed node groups), aws:eks:cluster-name (EKS-created resources), then
+// kubernetes.io/cluster/<name> (self-managed nodes).
+var ClusterTagKeys = []string{"eks:cluster-name", "aws:eks:cluster-name"}
+
+// loadTargetCluster names the cluster of an instance's evidence when no flag did (instance tags,
+// user data, manifest), sets its region, and describes the cluster (describe-cluster names it
+// when nothing else did).
+func (s *Snapshot) loadTargetCluster(ev *evidence.Evidence) {
+	if inst := s.instanceOf(ev); inst != nil {
+		s.resolveCluster(ev, inst)
+	}
+	s.loadCluster(ev)
+}
+
+// resolveCluster names the instance's cluster, unless the flag already did, and its region.
+func (s *Snapshot) resolveCluster(ev *evidence.Evidence, inst *EC2Instance) {
+	t := &ev.Target
+	tags := tagMap(inst.Tags)
+	if t.Cluster == "" {
+		for _, k := range ClusterTagKeys {
+			if v := tags[k]; v != "" {
+				t.Cluster, t.ClusterSource = v, "instance tag "+k
+				break
+			}
+		}
+		if t.Cluster == "" {
+			keys := make([]string, 0, len(tags))
+			for k := range tags {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if name, ok := strings.CutPrefix(k, "kubernetes.io/cluster/"); ok && name != "" {
+					t.Cluster, t.ClusterSource = name, "instance tag "+k
+					break
+				}
+			}
+		}
+		if t.Cluster == "" && ev.Bootstrap != nil && ev.Bootstrap.ClusterName != "" {
+			t.Cluster, t.ClusterSource = ev.Bootstrap.ClusterName, "user data"
+		}
+		if t.Cluster == "" && s.Manifest != nil && s.Manifest.Cluster != "" {
+			t.Cluster, t.ClusterSource = s.Manifest.Cluster, "snapshot manifest"
+		}
+	}
+	if s.Manifest != nil && s.Manifest.Region != "" {
+		t.Region = s.Manifest.Region
+	} else if az := inst.Placement.AvailabilityZone; len(az) > 1 {
+		t.Region = strings.TrimRight(az, "abcdefghijklmnopqrstuvwxyz")
+		if t.Region == "" || strings.HasSuffix(az, t.Region) {
+			t.Region = az[:len(az)-1]
+		}
+	}
+}
+
+// loadCluster reads eks/describe-cluster.json: the cluster named by the target, or the one it
+// describes when the target names none. A file describing another cluster is a gap.
+func (s *Snapshot) loadCluster(ev *evidence.Evidence) {
+	p := "eks/describe-cluster.json"
+	var c *evidence.Cluster
+	res, reason := decodeInto(s, p, func(o *DescribeClusterOutput) {
+		x := o.Cluster
+		c = &evidence.Cluster{Name: x.Name, Arn: x.Arn, Version: x.Version, Status: x.Status, Endpoint: x.Endpoint,
+			CertificateAuthority: x.CertificateAuthority.Data, RoleArn: x.RoleArn, PlatformVersion: x.PlatformVersion,
+			VpcID: x.ResourcesVpcConfig.VpcID, SubnetIDs: x.ResourcesVpcConfig.SubnetIDs, SecurityGroupIDs: x.ResourcesVpcConfig.SecurityGroupIDs,
+			ClusterSecurityGroup: x.ResourcesVpcConfig.ClusterSecurityGroupID, EndpointPublicAccess: x.ResourcesVpcConfig.EndpointPublicAccess,
+			EndpointPrivateAccess: x.ResourcesVpcConfig.EndpointPrivateAccess, PublicAccessCidrs: x.ResourcesVpcConfig.PublicAccessCidrs,
+			ServiceIPv4CIDR: x.KubernetesNetworkConfig.ServiceIPv4CIDR, ServiceIPv6CIDR: x.KubernetesNetworkConfig.ServiceIPv6CIDR,
+			IPFamily: x.KubernetesNetworkConfig.IPFamily, AuthenticationMode: x.AccessConfig.AuthenticationMode, Tags: x.Tags,
+			CreatedAt: x.CreatedAt.Time}
+		if cc := x.ComputeConfig; cc != nil {
+			c.ComputeConfig = &evidence.ComputeConfig{Enabled: cc.Enabled, NodePools: cc.NodePools, NodeRoleArn: cc.NodeRoleArn}
+		}
+		for _, i := range x.Health.Issues {
+			c.HealthIssues = append(c.HealthIssues, evidence.HealthIssue{Code: i.Code, Message: i.Message, ResourceIDs: i.ResourceIDs})
+		}
+	})
+	switch {
+	case res == readOK && c != nil:
+		if ev.Target.Cluster == "" {
+			ev.Target.Cluster, ev.Target.ClusterSource = c.Name, "describe-cluster"
+		}
+		if ev.Target.Cluster != c.Name {
+			ev.AddGap(evidence.KindCluster, fmt.Sprintf("%s describes cluster %q, not %q", p, c.Name, ev.Target.Cluster))
+			return
+		}
+		ev.Cluster = c
+		ev.Mark(evidence.KindCluster, s.src(p))
+	case res == readNotFound:
+		ev.AddGap(evidence.KindCluster, fmt.Sprintf("cluster %q does not exist (%s: %s)", ev.Target.Cluster, p, reason))
+	default:
+		ev.AddGap(evidence.KindCluster, reason)
+	}
+}
