@@ -28,7 +28,9 @@ type FilterLogEventsOutput struct {
 	} `json:"events"`
 }
 
-func init() { RegisterProvider(controlPlaneLogs, evidence.KindControlPlaneLogs, evidence.KindNodeLogs) }
+func init() {
+	RegisterProvider(controlPlaneLogs, evidence.KindControlPlaneLogs, evidence.KindNodeLogs, evidence.KindMappingChanges)
+}
 
 // controlPlaneLogs scans the control plane's own testimony with the signature catalog, as
 // further streams of the node's logs (with the console output when there is one): the

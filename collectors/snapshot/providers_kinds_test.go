@@ -10,10 +10,11 @@ import (
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
 
-// producedElsewhere are the evidence kinds no snapshot provider produces, with who does.
+// producedElsewhere are the evidence kinds no snapshot provider produces, with who does
+// (auth:mapping-changes also comes from pasted Terraform plans, but the control-plane logs'
+// provider reads it from the audit events).
 var producedElsewhere = map[evidence.Kind]string{
-	evidence.KindNodeOS:         "node log bundles (collectors/bundle)",
-	evidence.KindMappingChanges: "pasted Terraform plans of aws-auth (collectors/ingest)",
+	evidence.KindNodeOS: "node log bundles (collectors/bundle)",
 }
 
 // TestEveryKindHasAProvider: every kind of evidence.AllKinds is produced by a registered
@@ -81,6 +82,7 @@ func TestProvidersTouchOnlyTheirKinds(t *testing.T) {
 		}
 		// the node role's denial in the control plane's log: its lines join the node's logs
 		files[authenticatorEventsPath] = authenticatorEvents(t, `time="2026-11-20T09:40:00Z" level=warning msg="access denied" arn="arn:aws:iam::111122223333:role/prod-node-role" error="identity is not mapped"`)
+		files[auditEventsPath] = []byte(`{"events":[]}`) // read: no aws-auth write removed a mapping
 		for _, p := range sortedKeys(files) {
 			for _, repl := range [][]byte{nil, []byte("An error occurred (AccessDenied) when calling the X operation: denied\n")} {
 				c := map[string][]byte{}
