@@ -159,6 +159,8 @@ type Evidence struct {
 
 	memoMu sync.Mutex
 	memo   map[string]any
+	// extension holds the values of kinds declared outside this struct (Put, Get).
+	extension
 }
 
 // Memo returns the value derived from this evidence under key, computing it once. Checks use it
