@@ -549,19 +549,7 @@ func (o *AnalyzeOptions) crossCheck(node *evidence.Evidence) (*evidence.Evidence
 			o.warn(fmt.Sprintf("the bundle (logs up to %s) and the snapshot (collected %s) are %s apart: the account may have changed in between", a.UTC().Format(time.RFC3339), b.UTC().Format(time.RFC3339), humanDuration(gap)))
 		}
 	}
-	for _, k := range []evidence.Kind{evidence.KindNodeLogs, evidence.KindNodeOS, evidence.KindBootstrap} {
-		if node.Have(k) {
-			ev.Mark(k, node.Source(k))
-		}
-	}
-	if node.Have(evidence.KindBootstrap) {
-		// the node's effective configuration is better evidence than its user data
-		ev.Bootstrap = node.Bootstrap
-	}
-	ev.NodeLogs, ev.NodeOS = node.NodeLogs, node.NodeOS
-	if ev.CollectedAt.IsZero() {
-		ev.CollectedAt = node.CollectedAt
-	}
+	snapshot.AddNodeEvidence(ev, node) // the precedence rules live with the snapshot's providers
 	return ev, nil
 }
 
