@@ -23,7 +23,7 @@ func (s *Snapshot) loadAutoScaling(ev *evidence.Evidence) {
 
 	files := s.dirFiles("autoscaling/describe-scaling-activities")
 	if len(files) == 0 {
-		ev.AddGap(evidence.KindScalingActivities, "not in snapshot (autoscaling/describe-scaling-activities/)")
+		ev.AddGap(evidence.KindScalingActivities, s.missing("autoscaling/describe-scaling-activities/"))
 		return
 	}
 	for _, f := range files {

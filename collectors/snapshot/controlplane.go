@@ -38,7 +38,7 @@ func init() {
 // the reason), an audit event deleting aws-auth or denying a CSR. Authenticator lines are kept
 // only when they name a role that can be a node's (the instance's role, a node group's, a
 // mapping for system:nodes, an EC2 access entry): a denied human user is not this node's
-// problem. Each line carries its event time, so time is judged by the events, never the clock.
+// problem. With no node role known (a pasted filter-log-events output alone), every line counts. Each line carries its event time, so time is judged by the events, never the clock.
 func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
 	type stream struct{ path, text string }
 	var streams []stream
@@ -56,7 +56,7 @@ func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
 						audit = append(audit, a)
 					}
 				}
-				if p == authenticatorEventsPath && !namesAny(msg, roles) {
+				if p == authenticatorEventsPath && len(roles) > 0 && !namesAny(msg, roles) {
 					continue
 				}
 				if e.Timestamp > 0 {
@@ -70,7 +70,7 @@ func controlPlaneLogs(s *Snapshot, ev *evidence.Evidence) {
 		if ok {
 			auditRead = auditRead || p == auditEventsPath
 			read = append(read, s.Src(p))
-		} else if !strings.HasPrefix(reason, "not in snapshot") {
+		} else if !IsMissing(reason) {
 			missing = append(missing, reason) // read, but denied or damaged
 		}
 		if ok && b.Len() > 0 {
@@ -156,7 +156,7 @@ func ControlPlaneLogTypes(s *Snapshot) (enabled map[string]bool, known bool) {
 func controlPlaneLoggingGap(s *Snapshot, cluster string) string {
 	enabled, known := ControlPlaneLogTypes(s)
 	if !known {
-		return "not in snapshot (" + authenticatorEventsPath + ", " + auditEventsPath + ")"
+		return s.missing(authenticatorEventsPath + ", " + auditEventsPath)
 	}
 	var off []string
 	for _, t := range []string{"authenticator", "audit"} {

@@ -645,7 +645,7 @@ type rawRead struct {
 func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult, string) {
 	b, ok, err := s.content(p)
 	if !ok {
-		return readMissing, "not in snapshot (" + p + ")"
+		return readMissing, s.missing(p)
 	}
 	if err != nil {
 		s.problem(p, "cannot be read: "+unwrapPathErr(err)+"; skipped")
@@ -819,4 +819,27 @@ func (s *Snapshot) CollectedAt() time.Time {
 		return s.Manifest.CollectedAt.Time
 	}
 	return time.Time{}
+}
+
+// missing is the gap reason for a file the source does not hold, in the source's terms: a
+// snapshot lacks it, a live collection did not fetch it, a paste did not show it.
+func (s *Snapshot) missing(p string) string {
+	switch {
+	case strings.HasPrefix(s.Origin, "paste:"):
+		return "not in the input given (" + p + ")"
+	case strings.HasPrefix(s.Origin, "aws:"):
+		return "not collected (" + p + ")"
+	}
+	return "not in snapshot (" + p + ")"
+}
+
+// IsMissing reports whether a gap reason is one missing made: the source simply does not hold
+// the file (as opposed to a denied, damaged or not-found answer).
+func IsMissing(reason string) bool {
+	for _, p := range []string{"not in snapshot (", "not collected (", "not in the input given ("} {
+		if strings.HasPrefix(reason, p) {
+			return true
+		}
+	}
+	return false
 }
