@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFieldGrammarClasses: lines shaped as the components print them (their own source's wording,
+// not a corpus case's), pasted alone, yield the finding of the state they show; the healthy
+// continuation of each yields none.
+func TestFieldGrammarClasses(t *testing.T) {
+	awsNodeStart := `time="2026-07-24T15:29:55Z" level=info msg="Install CNI binaries.."` + "\n" +
+		`time="2026-07-24T15:29:55Z" level=info msg="Starting IPAM daemon... "` + "\n" +
+		`time="2026-07-24T15:29:55Z" level=info msg="Checking for IPAM connectivity... "` + "\n"
+	cases := []struct {
+		name, input string
+		want        []string
+	}{
+		// aws-node waits for IPAMD's gRPC port; the log stopping there is the stuck state
+		{"aws-node stuck waiting for IPAMD", awsNodeStart, []string{"runtime.cni-not-ready"}},
+		{"aws-node reached IPAMD", awsNodeStart + `time="2026-07-24T15:30:01Z" level=info msg="Copying config file... "` + "\n" +
+			`time="2026-07-24T15:30:01Z" level=info msg="Successfully copied CNI plugin binary and config file."` + "\n", nil},
+		// the old entrypoint.sh prints the outcome on the same line: one failed wait is a restart
+		{"entrypoint one failed wait", "Checking for IPAM connectivity ...  failed.\nTimed out waiting for IPAM daemon to start:\n", nil},
+		// IPAMD's pool held nothing when a pod asked (prefix delegation without a free /28)
+		{"ipamd pool empty on assign", `{"level":"debug","ts":"2026-07-24T15:31:04.203Z","caller":"datastore/data_store.go:786","msg":"AssignPodIPv4Address: IP address pool stats: total 0, assigned 0"}` + "\n" +
+			`{"level":"error","ts":"2026-07-24T15:31:04.203Z","caller":"datastore/data_store.go:858","msg":"DataStore has no available IP/Prefix addresses"}` + "\n", []string{"runtime.ipamd-no-ips"}},
+		{"ipamd pool full of pods", `{"level":"info","ts":"2026-07-24T15:30:04.203Z","caller":"ipamd/ipamd.go:1290","msg":"Successfully increased IP pool, total: 6, used: 0"}` + "\n" + `{"level":"debug","ts":"2026-07-24T15:31:04.203Z","caller":"datastore/data_store.go:786","msg":"AssignPodIPv4Address: IP address pool stats: total 6, assigned 5"}` + "\n", nil},
+		// the start-up allocation of one IP failed: the init failure names IP allocation
+		{"ipamd init cannot allocate one IP", `{"level":"error","ts":"2026-07-24T15:30:40.101Z","caller":"aws-k8s-agent/main.go:152","msg":"Initialization failure: failed to allocate one IP addresses on ENI eni-0a1b2c3d4e5f60718, err: allocate IP address: failed to allocate a private IP address: RequestLimitExceeded"}` + "\n", []string{"runtime.ipamd-no-ips"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, r, out, stderr := analyze(t, tc.input, "-")
+			if out == "" {
+				t.Fatalf("no report (exit %d): %s", code, stderr)
+			}
+			want := tc.want
+			if want == nil {
+				want = []string{}
+			}
+			if got := failing(r); strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Fatalf("failing %v, want %v", got, want)
+			}
+		})
+	}
+}
