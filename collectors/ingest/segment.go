@@ -382,9 +382,10 @@ func markdownProse(lines []line) bool {
 			return true
 		}
 	}
-	// inline code marks prose only in sentences: Rust and TOML errors quote with backticks too
+	// inline code marks prose only in sentences: Rust and TOML errors quote with backticks too,
+	// and their own diagnostics' quoting is not inline code at all
 	for _, l := range lines {
-		if reInlineCode.MatchString(l.text) {
+		if reInlineCode.MatchString(withoutRustDiagnostics(l.text)) {
 			return sentences(joinLines(lines))
 		}
 	}

@@ -45,3 +45,16 @@ func TestFieldGrammarClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestFieldGrammarRustDiagnostic: Bottlerocket's TOML error pasted as printed (the toml crate
+// quotes the tokens it expected in backticks) is read as the component's output.
+func TestFieldGrammarRustDiagnostic(t *testing.T) {
+	in := "Unable to serialize settings from instance user data: Error parsing TOML user data: TOML parse error at line 1, column 13\nexpected `.`, `=`\n"
+	_, r, out, stderr := analyze(t, in, "-")
+	if out == "" {
+		t.Fatalf("no report: %s", stderr)
+	}
+	if got := strings.Join(failing(r), ","); got != "bootstrap.userdata-unparseable,runtime.bootstrap-failed" {
+		t.Fatalf("failing %s", got)
+	}
+}

@@ -1,0 +1,22 @@
+package ingest
+
+import "testing"
+
+// TestRustDiagnosticsAreNotMarkdown: the toml and serde crates quote tokens and field names in
+// backticks; a message of theirs is a component's output, not Markdown inline code in a sentence.
+func TestRustDiagnosticsAreNotMarkdown(t *testing.T) {
+	for name, in := range map[string]string{
+		"toml parse error":    "Unable to serialize settings from instance user data: Error parsing TOML user data: TOML parse error at line 1, column 13\nexpected `.`, `=`\n",
+		"serde unknown field": "Error sending PATCH to /settings: Json deserialize error: unknown field `cluster_name`, expected one of `api-server`, `cluster-name` at line 1 column 40\n",
+	} {
+		r := Read([]byte(in), name, Options{})
+		if got := types(r.Segments); len(got) != 1 || got[0] != TypeLog {
+			t.Errorf("%s: segments %v, want one log segment", name, got)
+		}
+	}
+	// a sentence quoting a command in backticks stays prose
+	r := Read([]byte("I ran `apiclient get settings` and the node still does not join, what is expected here?\n"), "prose", Options{})
+	if got := types(r.Segments); len(got) != 1 || got[0] != TypeProse {
+		t.Errorf("prose with inline code: segments %v, want prose", got)
+	}
+}
