@@ -153,6 +153,9 @@ func authChecks() []Check {
 				roleArn := nodeRoleArn(ev)
 				if roleArn == "" {
 					return judgeNodeMappings(ev, "a node username", func(m evidence.RoleMapping) string {
+						if m.Cut && strings.TrimSpace(m.Username) == "" {
+							return "" // a pasted fragment cut above the entry's username
+						}
 						if u := strings.TrimSpace(m.Username); !nodeUsernames[u] {
 							return fmt.Sprintf("mapRoles entry %d maps node role %s to username %q, not %s", m.Index+1, m.RoleArn, m.Username, NodeUsername)
 						}
@@ -178,13 +181,7 @@ func authChecks() []Check {
 				roleArn := nodeRoleArn(ev)
 				if roleArn == "" {
 					return judgeNodeMappings(ev, "both node groups", func(m evidence.RoleMapping) string {
-						var missing []string
-						for _, g := range []string{"system:bootstrappers", "system:nodes"} {
-							if !hasString(m.Groups, g) {
-								missing = append(missing, g)
-							}
-						}
-						if len(missing) > 0 {
+						if missing := missingNodeGroups(m); len(missing) > 0 {
 							return fmt.Sprintf("mapRoles entry %d maps %s as a node (username %s) but lacks group%s %s", m.Index+1, m.RoleArn, m.Username, plural(int64(len(missing))), strings.Join(missing, ", "))
 						}
 						return ""
@@ -194,12 +191,7 @@ func authChecks() []Check {
 				if m == nil {
 					return one(notApplicable(roleArn, "aws-auth has no entry for the node role"))
 				}
-				var missing []string
-				for _, g := range []string{"system:bootstrappers", "system:nodes"} {
-					if !hasString(m.Groups, g) {
-						missing = append(missing, g)
-					}
-				}
+				missing := missingNodeGroups(*m)
 				it := item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d groups: %s", m.Index+1, quoteList(m.Groups))
 				if len(missing) > 0 {
 					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d lacks %s %s", m.Index+1, map[bool]string{true: "group", false: "groups"}[len(missing) == 1], strings.Join(missing, ", ")), it))
@@ -394,6 +386,23 @@ var nodeUsernames = map[string]bool{NodeUsername: true, "system:node:{{SessionNa
 
 // isNodeMapping reports whether a mapRoles entry maps nodes: it gives system:nodes or
 // system:bootstrappers, or a system:node: username.
+// missingNodeGroups returns the node groups (system:bootstrappers, system:nodes) a mapping
+// lacks. A mapping in system:masters lacks none: RBAC admits that group to everything, so the
+// kubelet is not refused for want of the node groups (its username is then what decides). A
+// pasted fragment's first entry cut above its groups key lacks none that can be seen.
+func missingNodeGroups(m evidence.RoleMapping) []string {
+	if hasString(m.Groups, "system:masters") || m.Cut && len(m.Groups) == 0 {
+		return nil
+	}
+	var missing []string
+	for _, g := range []string{"system:bootstrappers", "system:nodes"} {
+		if !hasString(m.Groups, g) {
+			missing = append(missing, g)
+		}
+	}
+	return missing
+}
+
 func isNodeMapping(m evidence.RoleMapping) bool {
 	return hasString(m.Groups, "system:nodes") || hasString(m.Groups, "system:bootstrappers") || strings.HasPrefix(strings.TrimSpace(m.Username), "system:node:")
 }

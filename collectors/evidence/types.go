@@ -233,6 +233,9 @@ type RoleMapping struct {
 	Groups   []string
 	// Index is the entry's 0-based position in mapRoles.
 	Index int
+	// Cut is true for the first entry of a pasted mapRoles fragment that begins inside it (its
+	// list dash is above the cut): keys it lacks may only be out of view.
+	Cut bool
 }
 
 // UserMapping is one mapUsers entry.

@@ -314,6 +314,9 @@ func (rd *reader) document(s *Segment) {
 		}
 	case s.Type == TypeAWSAuth:
 		a := awsAuthOf(s)
+		if s.cutFirst && len(a.Roles) > 0 && a.Roles[0].Index == 0 {
+			a.Roles[0].Cut = true
+		}
 		if ev.Have(evidence.KindAWSAuth) {
 			s.Problem = "a second aws-auth in the paste; the first one is used"
 			return

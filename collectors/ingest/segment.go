@@ -60,6 +60,8 @@ type Segment struct {
 	value any
 	// compacted is true when Text was rewritten (pretty-printed JSON records, one per line).
 	compacted bool
+	// cutFirst is true for a mapRoles fragment whose first entry begins above the paste.
+	cutFirst bool
 }
 
 // line is one input line with its 1-based number.

@@ -92,7 +92,32 @@ func mapRolesFragment(lines []line) (Segment, bool) {
 	}
 	s := seg(TypeAWSAuth, "aws-auth mapRoles fragment", lines)
 	s.value = list
+	s.cutFirst = startsInsideEntry(lines)
 	return s, true
+}
+
+// startsInsideEntry reports whether a mapRoles fragment begins inside an entry: its first key
+// has no list dash while a later entry starts with one, so the first entry's dash, and whatever
+// keys came before the cut, are out of view.
+func startsInsideEntry(lines []line) bool {
+	first := true
+	for _, l := range lines {
+		m := reFragKey.FindStringSubmatch(l.text)
+		if m == nil {
+			continue
+		}
+		if first {
+			if m[1] != "" {
+				return false
+			}
+			first = false
+			continue
+		}
+		if m[1] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // fragmentEntries collects the mapRoles entries (rolearn, username, groups) of text that is

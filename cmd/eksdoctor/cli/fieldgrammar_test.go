@@ -58,3 +58,34 @@ func TestFieldGrammarRustDiagnostic(t *testing.T) {
 		t.Fatalf("failing %s", got)
 	}
 }
+
+// TestFieldGrammarAWSAuthFragments: what a pasted piece of aws-auth shows, and what it cannot.
+func TestFieldGrammarAWSAuthFragments(t *testing.T) {
+	cases := []struct {
+		name, input string
+		want        []string
+	}{
+		// the authenticator keeps the last entry for an ARN; one in system:masters lacks no
+		// permission (RBAC admits the group to everything), its username is what breaks the node
+		{"node role remapped to an admin username", "mapRoles: |\n  - rolearn: arn:aws:iam::111122223333:role/node\n    username: system:node:{{EC2PrivateDNSName}}\n    groups:\n      - system:bootstrappers\n      - system:nodes\n  - rolearn: arn:aws:iam::111122223333:role/node\n    username: ops\n    groups:\n      - system:masters\n",
+			[]string{"auth.wrong-username"}},
+		// a fragment starting inside an entry: the keys above the cut are out of view, not missing
+		{"fragment cut inside the first entry", `  "rolearn": "arn:aws:iam::111122223333:role/eks/nodes/a"` + "\n" + `  "username": "system:node:{{EC2PrivateDNSName}}"` + "\n" +
+			`- "groups":` + "\n" + `  - "system:bootstrappers"` + "\n" + `  - "system:nodes"` + "\n" + `  "rolearn": "arn:aws:iam::111122223333:role/b"` + "\n" + `  "username": "system:node:{{EC2PrivateDNSName}}"` + "\n",
+			[]string{"auth.role-path"}},
+		// a whole entry without groups is still judged
+		{"entry without groups", `- "rolearn": "arn:aws:iam::111122223333:role/a"` + "\n" + `  "username": "system:node:{{EC2PrivateDNSName}}"` + "\n",
+			[]string{"auth.missing-groups"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, r, out, stderr := analyze(t, tc.input, "-")
+			if out == "" {
+				t.Fatalf("no report (exit %d): %s", code, stderr)
+			}
+			if got := failing(r); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("failing %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
