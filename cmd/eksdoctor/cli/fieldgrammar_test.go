@@ -89,3 +89,32 @@ func TestFieldGrammarAWSAuthFragments(t *testing.T) {
 		})
 	}
 }
+
+// TestFieldGrammarNodeRestriction: NodeRestriction names the kubelet's identity and the Node it
+// tried to write. An identity that is a DNS name is what {{EC2PrivateDNSName}} renders: the mapping
+// works and the kubelet registers under another name. A bare name (an instance ID from
+// {{SessionName}}, a fixed username) is the mapping's username.
+func TestFieldGrammarNodeRestriction(t *testing.T) {
+	line := func(identity string) string {
+		return `Apr 12 17:38:41 ip-10-0-248-163.us-west-2.compute.internal kubelet[1233]: E0412 17:38:41.561272    1233 kubelet_node_status.go:92] "Unable to register node with API server" err="nodes \"ip-10-0-248-163.us-west-2.compute.internal\" is forbidden: node \"` + identity + `\" is not allowed to modify node \"ip-10-0-248-163.us-west-2.compute.internal\"" node="ip-10-0-248-163.us-west-2.compute.internal"` + "\n"
+	}
+	for identity, want := range map[string]string{
+		"i-0558290eed951076c.us-west-2.compute.internal": "runtime.node-name-not-found",
+		"i-0558290eed951076c":                            "auth.wrong-username",
+	} {
+		_, r, out, stderr := analyze(t, line(identity), "-")
+		if out == "" {
+			t.Fatalf("no report: %s", stderr)
+		}
+		if got := r.Diagnosis.MostLikelyCause; got == nil || *got != want {
+			t.Errorf("identity %s: most likely %v (failing %v), want %s", identity, deref(got), failing(r), want)
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<none>"
+	}
+	return *s
+}
