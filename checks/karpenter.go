@@ -413,6 +413,10 @@ func evalNodeClassReady(autoMode bool) func(ev *evidence.Evidence) []Finding {
 		var out []Finding
 		for _, nc := range classes {
 			res := strings.ToLower(classKind(autoMode)) + "/" + nc.Name
+			if nc.SpecOnly {
+				out = append(out, notApplicable(res, classKind(autoMode)+" "+nc.Name+" was given without its status (a manifest), which alone shows readiness"))
+				continue
+			}
 			ready, ok := nc.Condition("Ready")
 			if ok && ready.Status == "True" {
 				out = append(out, pass(res, classKind(autoMode)+" "+nc.Name+" is Ready", item(ev.Source(kind), "%s", quoteCondition(ready))))
@@ -456,6 +460,12 @@ func evalNodeClassUserData(ev *evidence.Evidence) []Finding {
 	for _, nc := range classes {
 		res := "ec2nodeclass/" + nc.Name
 		fam := nc.Family()
+		if name, other := familyMismatch(nc.AMIFamily, nc.AMINames); name != "" {
+			// Karpenter writes the user data of spec.amiFamily; the image selected boots another
+			out = append(out, fail(res, fmt.Sprintf("EC2NodeClass %s has amiFamily %s but its amiSelectorTerms select %s, an EKS-optimized %s AMI: Karpenter generates %s user data, which that image does not read, so the node never bootstraps", nc.Name, nc.AMIFamily, name, other, nc.AMIFamily),
+				item(src, "EC2NodeClass %s amiFamily: %s; amiSelectorTerms name: %s", nc.Name, nc.AMIFamily, name)))
+			continue
+		}
 		if !nc.HasUserData || strings.TrimSpace(nc.UserData) == "" {
 			out = append(out, notApplicable(res, "EC2NodeClass "+nc.Name+" sets no spec.userData"))
 			continue
@@ -552,6 +562,10 @@ func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
 		it := item(src, "EC2NodeClass %s spec.role %s, spec.instanceProfile %s, status.instanceProfile %s", nc.Name, orUnknown(nc.Role), orUnknown(nc.InstanceProfile), orUnknown(nc.StatusInstanceProfile))
 		if nc.Role == "" && nc.InstanceProfile == "" {
 			out = append(out, fail(res, "EC2NodeClass "+nc.Name+" sets neither spec.role nor spec.instanceProfile: its nodes get no identity", it))
+			continue
+		}
+		if nc.Role != "" && nc.SpecOnly {
+			out = append(out, notApplicable(res, "EC2NodeClass "+nc.Name+" was given without its status (a manifest), which alone names the instance profile Karpenter created"))
 			continue
 		}
 		if nc.Role != "" && nc.StatusInstanceProfile == "" {

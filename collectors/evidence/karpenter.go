@@ -88,7 +88,9 @@ type NodeClass struct {
 	// only amiSelectorTerms choose the image.
 	AMIFamily string
 	// AMIAliases are the alias fields of spec.amiSelectorTerms ("al2023@latest").
-	AMIAliases  []string
+	AMIAliases []string
+	// AMINames are the name fields of spec.amiSelectorTerms ("amazon-eks-node-al2023-*").
+	AMINames    []string
 	SubnetTerms []SelectorTerm
 	SGTerms     []SelectorTerm
 	// Role is spec.role (a role name or ARN); InstanceProfile is spec.instanceProfile.
@@ -102,6 +104,9 @@ type NodeClass struct {
 	StatusSecurityGroups  []string
 	StatusInstanceProfile string
 	Conditions            []Condition
+	// SpecOnly is true for a node class given without a status block (a pasted manifest as
+	// written, not the object the cluster holds): its status says nothing about the cluster.
+	SpecOnly bool
 }
 
 // Condition returns the condition of type t and whether it is present.

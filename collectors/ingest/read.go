@@ -151,6 +151,7 @@ func Read(text []byte, name string, opt Options) *Result {
 		}
 		ev = sev
 	}
+	markSpecOnly(ev, r.Segments)
 	if ev.Bootstrap != nil && ev.Target.Cluster == "" && ev.Bootstrap.ClusterName != "" {
 		ev.Target.Cluster, ev.Target.ClusterSource = ev.Bootstrap.ClusterName, "the node's configuration"
 	}
@@ -359,6 +360,13 @@ func (rd *reader) document(s *Segment) {
 		ev.Mark(evidence.KindMappingChanges, origin)
 	case strings.HasPrefix(string(s.Type), "aws:"):
 		rd.awsFile(s, origin)
+	case s.Type == TypeEC2NodeClass:
+		// a pasted EC2NodeClass is the cluster's node class, judged as kubectl get gives it
+		v := s.value
+		if items, ok := v.([]any); ok {
+			v = map[string]any{"apiVersion": "v1", "kind": "List", "items": items}
+		}
+		rd.file("kube/ec2nodeclasses.json", v, origin, s)
 	}
 }
 

@@ -74,6 +74,7 @@ type KubeNodeClass struct {
 		AMIFamily        string `json:"amiFamily"`
 		AMISelectorTerms []struct {
 			Alias string `json:"alias"`
+			Name  string `json:"name"`
 		} `json:"amiSelectorTerms"`
 		SubnetSelectorTerms        []KubeSelectorTerm `json:"subnetSelectorTerms"`
 		SecurityGroupSelectorTerms []KubeSelectorTerm `json:"securityGroupSelectorTerms"`
@@ -123,6 +124,9 @@ func ConvertNodeClass(o *KubeNodeClass, autoMode bool) evidence.NodeClass {
 	for _, a := range o.Spec.AMISelectorTerms {
 		if a.Alias != "" {
 			nc.AMIAliases = append(nc.AMIAliases, a.Alias)
+		}
+		if a.Name != "" {
+			nc.AMINames = append(nc.AMINames, a.Name)
 		}
 	}
 	if o.Spec.UserData != nil {

@@ -118,3 +118,38 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestFieldGrammarAMINames: an EC2NodeClass whose amiSelectorTerms name an EKS-optimized AMI of
+// another family than spec.amiFamily boots an image that cannot read the user data Karpenter
+// generates for that family.
+func TestFieldGrammarAMINames(t *testing.T) {
+	class := func(family, name string) string {
+		return "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  amiFamily: " + family +
+			"\n  role: KarpenterNodeRole-prod\n  amiSelectorTerms:\n    - name: \"" + name + "\"\n  subnetSelectorTerms:\n    - tags:\n        karpenter.sh/discovery: prod\n  securityGroupSelectorTerms:\n    - tags:\n        karpenter.sh/discovery: prod\n"
+	}
+	for _, tc := range []struct {
+		family, name string
+		fail         bool
+	}{
+		{"AL2023", "amazon-eks-node-1.31-v20250123", true},
+		{"AL2", "amazon-eks-node-al2023-x86_64-standard-1.31-*", true},
+		{"AL2023", "bottlerocket-aws-k8s-1.31-x86_64-*", true},
+		{"AL2023", "amazon-eks-node-al2023-x86_64-standard-1.31-v20250123", false},
+		{"AL2", "amazon-eks-gpu-node-1.31-*", false},
+		{"Bottlerocket", "bottlerocket-aws-k8s-1.31-nvidia-x86_64-v1.30.0-*", false},
+		{"AL2023", "my-golden-image-*", false},
+	} {
+		_, r, out, stderr := analyze(t, class(tc.family, tc.name), "-")
+		if out == "" {
+			t.Fatalf("no report: %s", stderr)
+		}
+		// a manifest without status shows nothing of readiness or of the instance profile made
+		want := ""
+		if tc.fail {
+			want = "karpenter.userdata-format"
+		}
+		if got := strings.Join(failing(r), ","); got != want {
+			t.Errorf("amiFamily %s, AMI name %s: failing %q, want %q", tc.family, tc.name, got, want)
+		}
+	}
+}
