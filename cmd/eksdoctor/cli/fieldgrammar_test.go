@@ -22,6 +22,7 @@ func TestFieldGrammarClasses(t *testing.T) {
 			`time="2026-07-24T15:30:01Z" level=info msg="Successfully copied CNI plugin binary and config file."` + "\n", nil},
 		// the old entrypoint.sh prints the outcome on the same line: one failed wait is a restart
 		{"entrypoint one failed wait", "Checking for IPAM connectivity ...  failed.\nTimed out waiting for IPAM daemon to start:\n", nil},
+		{"v1.6 entrypoint reached IPAMD", "Starting IPAM daemon in the background ... ok.\nChecking for IPAM connectivity ... ok.\nCopying additional CNI plugin binaries and config files ... ok.\n", nil},
 		// IPAMD's pool held nothing when a pod asked (prefix delegation without a free /28)
 		{"ipamd pool empty on assign", `{"level":"debug","ts":"2026-07-24T15:31:04.203Z","caller":"datastore/data_store.go:786","msg":"AssignPodIPv4Address: IP address pool stats: total 0, assigned 0"}` + "\n" +
 			`{"level":"error","ts":"2026-07-24T15:31:04.203Z","caller":"datastore/data_store.go:858","msg":"DataStore has no available IP/Prefix addresses"}` + "\n", []string{"runtime.ipamd-no-ips"}},
