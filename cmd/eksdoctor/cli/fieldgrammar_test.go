@@ -22,6 +22,8 @@ func TestFieldGrammarClasses(t *testing.T) {
 			`time="2026-07-24T15:30:01Z" level=info msg="Successfully copied CNI plugin binary and config file."` + "\n", nil},
 		// the old entrypoint.sh prints the outcome on the same line: one failed wait is a restart
 		{"entrypoint one failed wait", "Checking for IPAM connectivity ...  failed.\nTimed out waiting for IPAM daemon to start:\n", nil},
+		// kubectl get pods -n kube-system: an aws-node pod that cannot run
+		{"get pods: aws-node crash-looping", "NAME                       READY   STATUS             RESTARTS   AGE\naws-node-8x7kq             0/1     CrashLoopBackOff   6          12m\ncoredns-5c5677bc78-k2v4x   0/1     ContainerCreating  0          12m\nkube-proxy-4tx9z           1/1     Running            0          12m\n", []string{"runtime.cni-not-ready"}},
 		{"v1.6 entrypoint reached IPAMD", "Starting IPAM daemon in the background ... ok.\nChecking for IPAM connectivity ... ok.\nCopying additional CNI plugin binaries and config files ... ok.\n", nil},
 		// IPAMD's pool held nothing when a pod asked (prefix delegation without a free /28)
 		{"ipamd pool empty on assign", `{"level":"debug","ts":"2026-07-24T15:31:04.203Z","caller":"datastore/data_store.go:786","msg":"AssignPodIPv4Address: IP address pool stats: total 0, assigned 0"}` + "\n" +
