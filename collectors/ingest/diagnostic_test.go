@@ -20,3 +20,22 @@ func TestRustDiagnosticsAreNotMarkdown(t *testing.T) {
 		t.Errorf("prose with inline code: segments %v, want prose", got)
 	}
 }
+
+// TestEC2NodeClassManifest: a pasted EC2NodeClass is the cluster's node class; without a status
+// block (a manifest, alone or in a List) it is marked spec-only, with one it is not.
+func TestEC2NodeClassManifest(t *testing.T) {
+	manifest := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: a\nspec:\n  amiFamily: AL2023\n  role: R\n"
+	live := `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"karpenter.k8s.aws/v1","kind":"EC2NodeClass","metadata":{"name":"b"},"spec":{"amiFamily":"AL2023","role":"R"},"status":{"instanceProfile":"p"}},{"apiVersion":"karpenter.k8s.aws/v1","kind":"EC2NodeClass","metadata":{"name":"c"},"spec":{"amiFamily":"AL2023","role":"R"}}]}` + "\n"
+	for in, want := range map[string]map[string]bool{manifest: {"a": true}, live: {"b": false, "c": true}} {
+		r := Read([]byte(in), "stdin", Options{})
+		got := map[string]bool{}
+		for _, nc := range r.Evidence.NodeClasses {
+			got[nc.Name] = nc.SpecOnly
+		}
+		for name, spec := range want {
+			if v, ok := got[name]; !ok || v != spec {
+				t.Errorf("%s: SpecOnly %v (read %v), want %v", name, v, ok, spec)
+			}
+		}
+	}
+}

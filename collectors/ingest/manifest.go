@@ -17,6 +17,11 @@ func markSpecOnly(ev *evidence.Evidence, segs []Segment) {
 		objs, ok := s.value.([]any)
 		if !ok {
 			objs = []any{s.value}
+			if m, isMap := s.value.(map[string]any); isMap {
+				if items, isList := m["items"].([]any); isList {
+					objs = items
+				}
+			}
 		}
 		for _, o := range objs {
 			m, ok := o.(map[string]any)
