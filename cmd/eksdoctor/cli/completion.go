@@ -14,8 +14,8 @@ import (
 
 // outputFormats are the -o values each command accepts, for shell completion.
 var outputFormats = map[string][]string{
-	"why-not-joining": {"table", "json", "markdown"},
-	"analyze":         {"table", "json", "markdown"},
+	"why-not-joining": {"table", "json", "markdown", "junit"},
+	"analyze":         {"table", "json", "markdown", "junit"},
 	"scan":            {"table", "json", "markdown", "junit", "policyreport", "openreports"},
 	"list":            {"table", "json", "markdown"},
 	"version":         {"table", "json"},

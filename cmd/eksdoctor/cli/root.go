@@ -94,7 +94,7 @@ func strictCompletion(root *cobra.Command) {
 
 // addOutputFlag adds -o/--output to a command that writes a report.
 func (g *GlobalOptions) addOutputFlag(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&g.Output, "output", "o", "table", "output format: table, json or markdown")
+	cmd.Flags().StringVarP(&g.Output, "output", "o", "table", "output format: table, json, markdown or junit")
 }
 
 // useColor decides colour for the table output: off with --no-color, NO_COLOR, TERM=dumb, or
@@ -112,10 +112,10 @@ func (g *GlobalOptions) useColor() bool {
 
 func (g *GlobalOptions) validateOutput() error {
 	switch g.Output {
-	case "table", "json", "markdown", "md":
+	case "table", "json", "markdown", "md", "junit":
 		return nil
 	}
-	return usageErr("unknown --output %q (want table, json or markdown)", g.Output)
+	return usageErr("unknown --output %q (want table, json, markdown or junit)", g.Output)
 }
 
 // prepare validates -o and selects the checks of reg (checks.Default() when nil) named by

