@@ -82,30 +82,6 @@ func NewCmdChecks(g *GlobalOptions) *cobra.Command {
 	return cmd
 }
 
-// NewCmdExplain builds `explain ID`.
-func NewCmdExplain(g *GlobalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "explain CHECK_ID",
-		Short: "Explain one check: what it detects, why it blocks the join, how to fix it",
-		Args:  cobra.ExactArgs(1),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			var ids []string
-			for _, c := range checks.Default().All() {
-				ids = append(ids, c.Meta.ID)
-			}
-			return ids, cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ok := checks.Default().Get(args[0])
-			if !ok {
-				return usageErr("no check %q (see 'eksdoctor checks list')", args[0])
-			}
-			_, err := fmt.Fprint(g.stdout, checks.Page(c.Meta))
-			return err
-		},
-	}
-}
-
 // Version is set at build time with -ldflags "-X github.com/eksdoctor/eksdoctor/cmd/eksdoctor/cli.Version=v1.2.3"
 // (make build, the image and the release archives all derive it from the git tag). A binary
 // built without it reports the module version `go install …@vX.Y.Z` records (see

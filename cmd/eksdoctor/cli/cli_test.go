@@ -409,7 +409,7 @@ func TestChecksListExplainVersion(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != len(checks.Default().All()) {
 		t.Fatalf("checks list: exit %d, %d entries", code, len(list))
 	}
-	code, out, _ = run("explain", "auth.role-path")
+	code, out, _ = run("explain", "auth.role-path", "-o", "markdown")
 	if code != 0 || !strings.Contains(out, "# auth.role-path") || !strings.Contains(out, "## What to do") {
 		t.Fatalf("explain: %d %s", code, out)
 	}
