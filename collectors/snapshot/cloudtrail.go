@@ -141,7 +141,12 @@ func decodeTrailRecord(record string, te *evidence.TrailEvent) {
 		decodeLaunch(req, resp, te)
 	case "DeleteAccessEntry", "UpdateAccessEntry":
 		m, _ := req.(map[string]any)
+		// the cluster is the REST path's label "name" as CloudTrail records EKS calls, or the
+		// API member clusterName
 		te.Cluster, te.PrincipalArn = str(m["clusterName"]), str(m["principalArn"])
+		if te.Cluster == "" {
+			te.Cluster = str(m["name"])
+		}
 		te.EntryUsername = str(m["username"])
 		if g, ok := m["kubernetesGroups"]; ok {
 			te.GroupsSet = true

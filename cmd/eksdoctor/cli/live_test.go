@@ -40,6 +40,7 @@ func withoutKube(t *testing.T, src string) string {
 	if err := os.RemoveAll(filepath.Join(dst, "kube")); err != nil {
 		t.Fatal(err)
 	}
+	pruneNotCollectedLive(t, dst)
 	return dst
 }
 
