@@ -59,3 +59,35 @@ func TestScanReportsFargateFaultsForTheCluster(t *testing.T) {
 		}
 	}
 }
+
+// The control plane's own testimony: the authenticator's refusal of the node role's ARN (with
+// its reason) corroborates the unmapped role, and an audit event shows a CSR denial the CSR
+// cleaner has already removed from the cluster.
+func TestControlPlaneLogFixtures(t *testing.T) {
+	for _, c := range []struct{ fixture, id, finding string }{
+		{"controlplane-authenticator-denied", "i-0a1b2c3d4e5f60056", "auth.authenticator-denied fail arn:aws:iam::111122223333:role/prod-node-role"},
+		{"controlplane-csr-denied-audit", "i-0a1b2c3d4e5f60057", "csr.denied fail i-0a1b2c3d4e5f60057"},
+	} {
+		_, out, errOut := run("why-not-joining", c.id, "--snapshot", filepath.Join(fixtures, "snapshots", c.fixture), "-o", "json")
+		m, _ := findingsOf(t, out)
+		found := false
+		for _, fs := range m {
+			for _, f := range fs {
+				line := f.ID + " " + f.Status + " " + f.Resource
+				if line == c.finding && strings.Contains(strings.Join(f.Evidence, " "), "logs/") {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no %q quoting the control-plane log: %s %s", c.fixture, c.finding, out, errOut)
+		}
+	}
+}
+
+// controlPlaneLogFiles counts the control-plane log files (logs/*.json) of a snapshot directory:
+// each is one more FilterLogEvents call for the live collector.
+func controlPlaneLogFiles(dir string) int {
+	m, _ := filepath.Glob(filepath.Join(dir, "logs", "*.json"))
+	return len(m)
+}
