@@ -34,7 +34,7 @@ func TestScanReportsFargateFaultsForTheCluster(t *testing.T) {
 		"fargate-profile-public-subnet": {"fargate.profile-public-subnet fail fp-serverless Fargate profile fp-serverless uses public subnets: subnet-0a11b22c33d44e559 (rtb-0a1b2c3d4e5f60002: 0.0.0.0/0 → igw-",
 			"fargate.pod-execution-role pass"},
 		"fargate-no-matching-profile": {"fargate.no-matching-profile fail serverless/orders-7d9f8c6b5-x2k4q Pending pods meant for Fargate match no profile's selectors: serverless/orders-7d9f8c6b5-x2k4q"},
-		"healthy-fargate": {"fargate.pod-execution-role pass", "fargate.profile-public-subnet pass", "fargate.no-matching-profile pass"},
+		"healthy-fargate":             {"fargate.pod-execution-role pass", "fargate.profile-public-subnet pass", "fargate.no-matching-profile pass"},
 	} {
 		_, lines := scanClusterFindings(t, fx)
 		for _, w := range want {
