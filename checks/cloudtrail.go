@@ -114,7 +114,8 @@ func launchWindow(ev *evidence.Evidence) time.Time {
 	if ev.NodeClaim != nil && ev.Instance == nil {
 		earliest(ev.NodeClaim.Created)
 	} else {
-		earliest(ev.CloudTrail.EarliestLaunch)
+		le, _ := evidence.Get[evidence.LaunchEvents](ev, evidence.KindLaunchEvents)
+		earliest(le.EarliestLaunch)
 		if ev.Instance == nil {
 			for _, nc := range ev.NodeClaims {
 				if c, ok := nc.Condition("Registered"); !ok || c.Status != "True" {
@@ -184,7 +185,8 @@ func evalLaunchEvents(ev *evidence.Evidence) []Finding {
 	groups := map[string]*group{}
 	var order []string
 	n := 0
-	for _, e := range ev.CloudTrail.Launches {
+	le, _ := evidence.Get[evidence.LaunchEvents](ev, evidence.KindLaunchEvents)
+	for _, e := range le.Events {
 		if (!since.IsZero() && e.Time.Before(since)) || (!ev.CollectedAt.IsZero() && e.Time.After(ev.CollectedAt)) {
 			continue
 		}
@@ -259,7 +261,7 @@ func evalLaunchEvents(ev *evidence.Evidence) []Finding {
 		target = "NodeClaim " + claim
 	}
 	return one(pass(resourceOf(target), fmt.Sprintf("%s: %d RunInstances / CreateFleet event%s for %s, none left a launch failed", from, n, plural(int64(n)), target),
-		item(src, "%d launch event%s read", len(ev.CloudTrail.Launches), plural(int64(len(ev.CloudTrail.Launches))))))
+		item(src, "%d launch event%s read", len(le.Events), plural(int64(len(le.Events))))))
 }
 
 // nodePrincipals are the role ARNs (or names) whose access entry nodes of the target need: the
@@ -330,7 +332,8 @@ func evalAccessEntryEvents(ev *evidence.Evidence) []Finding {
 	cluster := ev.Target.Cluster
 	var out []Finding
 	n := 0
-	for _, e := range ev.CloudTrail.AccessEntryChanges {
+	changes, _ := evidence.Get[evidence.AccessEntryEvents](ev, evidence.KindAccessEntryEvents)
+	for _, e := range changes {
 		if e.ErrorCode != "" || (cluster != "" && e.Cluster != "" && e.Cluster != cluster) {
 			continue // a failed call changed nothing; another cluster's entry is not this one's
 		}
@@ -379,5 +382,5 @@ func evalAccessEntryEvents(ev *evidence.Evidence) []Finding {
 		return out
 	}
 	return one(pass("access entries", fmt.Sprintf("%d access-entry change%s of this cluster, none unmaps a node role", n, plural(int64(n))),
-		item(src, "%d DeleteAccessEntry / UpdateAccessEntry event%s read", len(ev.CloudTrail.AccessEntryChanges), plural(int64(len(ev.CloudTrail.AccessEntryChanges))))))
+		item(src, "%d DeleteAccessEntry / UpdateAccessEntry event%s read", len(changes), plural(int64(len(changes))))))
 }

@@ -42,9 +42,10 @@ func TestCloudTrailAccessEntryUpdates(t *testing.T) {
 		ev.Mark(evidence.KindInstance, "test")
 		ev.NodeRole = &evidence.Role{Name: "prod-node-role", Arn: node}
 		ev.Mark(evidence.KindNodeRole, "test")
-		ev.CloudTrail.AccessEntryChanges = changes
+		evidence.Put(ev, evidence.KindAccessEntryEvents, evidence.AccessEntryEvents(changes))
 		ev.Mark(evidence.KindAccessEntryEvents, "snapshot:cloudtrail/lookup-events/UpdateAccessEntry.json")
-		ev.CloudTrail.Launches = []evidence.TrailEvent{{Name: "RunInstances", Time: at("2026-11-20T09:30:00Z"), ErrorCode: "Server.InsufficientInstanceCapacity", ErrorMessage: "Insufficient capacity."}}
+		evidence.Put(ev, evidence.KindLaunchEvents, evidence.LaunchEvents{Events: []evidence.TrailEvent{{Name: "RunInstances", Time: at("2026-11-20T09:30:00Z"),
+			ErrorCode: "Server.InsufficientInstanceCapacity", ErrorMessage: "Insufficient capacity."}}})
 		ev.Mark(evidence.KindLaunchEvents, "snapshot:cloudtrail/lookup-events/RunInstances.json")
 		return ev
 	}

@@ -13,18 +13,25 @@ const (
 	KindAccessEntryEvents Kind = "cloudtrail:access-entry-events"
 )
 
-// CloudTrail holds the decoded CloudTrail events (KindLaunchEvents, KindAccessEntryEvents).
-type CloudTrail struct {
-	// Launches are the RunInstances and CreateFleet events, oldest first.
-	Launches []TrailEvent
-	// AccessEntryChanges are the DeleteAccessEntry and UpdateAccessEntry events, oldest first.
-	AccessEntryChanges []TrailEvent
+func init() {
+	RegisterKind(KindLaunchEvents)
+	RegisterKind(KindAccessEntryEvents)
+}
+
+// LaunchEvents is the value of KindLaunchEvents (evidence.Get[LaunchEvents]).
+type LaunchEvents struct {
+	// Events are the RunInstances and CreateFleet events, oldest first.
+	Events []TrailEvent
 	// EarliestLaunch is the earliest LaunchTime of the instances the evidence diagnoses (the
 	// instance, or for the cluster every instance the snapshot describes); zero when there is
 	// none. The checks judge launch errors from a little before it (and NodeClaims' creation):
 	// earlier errors concern other launches.
 	EarliestLaunch time.Time
 }
+
+// AccessEntryEvents is the value of KindAccessEntryEvents (evidence.Get[AccessEntryEvents]): the
+// DeleteAccessEntry and UpdateAccessEntry events, oldest first.
+type AccessEntryEvents []TrailEvent
 
 // TrailEvent is one CloudTrail event, decoded from LookupEvents' Events[] and its
 // CloudTrailEvent JSON record (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-event-reference-record-contents.html).

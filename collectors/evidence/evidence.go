@@ -141,8 +141,6 @@ type Evidence struct {
 	MappingChanges []MappingChange
 	// Fargate holds the Fargate profiles (KindFargateProfiles) and Pending pods (KindPendingPods).
 	Fargate Fargate
-	// CloudTrail holds the CloudTrail events read (KindLaunchEvents, KindAccessEntryEvents).
-	CloudTrail CloudTrail
 
 	// NodeClaims, NodePools and NodeClasses are Karpenter's and EKS Auto Mode's objects
 	// (KindNodeClaims, KindNodePools, KindEC2NodeClasses / KindNodeClasses: EC2NodeClasses and Auto

@@ -117,7 +117,7 @@ var AllKinds = []Kind{
 	KindLaunchTemplate, KindConsoleOutput, KindNodeLogs, KindNodeOS, KindAWSNodeServiceAccount, KindKubeDNS,
 	KindNodeRBAC, KindWebhooks, KindWebhookEndpoints, KindScalingActivities, KindMappingChanges, KindClusterRole, KindClusterRolePolicies,
 	KindNodeClaims, KindNodePools, KindEC2NodeClasses, KindNodeClasses, KindFargateProfiles, KindPendingPods,
-	KindControlPlaneLogs, KindLaunchEvents, KindAccessEntryEvents,
+	KindControlPlaneLogs,
 }
 
 // GapAllMissing records reason as the gap of every kind not collected and without a gap yet.

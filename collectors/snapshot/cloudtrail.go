@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
@@ -58,7 +59,9 @@ type cloudTrailRecord struct {
 	ResponseElements  json.RawMessage `json:"responseElements"`
 }
 
-func init() { RegisterProvider(cloudTrail) }
+func init() {
+	RegisterProvider(cloudTrail, evidence.KindLaunchEvents, evidence.KindAccessEntryEvents)
+}
 
 // cloudTrail decodes the CloudTrail event files into typed events: launch requests
 // (KindLaunchEvents) with their errors, the Auto Scaling group or Karpenter NodeClaim they were
@@ -66,30 +69,39 @@ func init() { RegisterProvider(cloudTrail) }
 // cluster, principal and who made them. A kind is collected when one of its files was read; a
 // record that is not JSON is kept with what LookupEvents itself says (name, time, user).
 func cloudTrail(s *Snapshot, ev *evidence.Evidence) {
-	ev.CloudTrail.Launches = s.trailEvents(ev, evidence.KindLaunchEvents, launchEventNames)
-	ev.CloudTrail.AccessEntryChanges = s.trailEvents(ev, evidence.KindAccessEntryEvents, accessEntryEventNames)
-	if ev.Instance != nil {
-		ev.CloudTrail.EarliestLaunch = ev.Instance.LaunchTime
-		return
+	if launches, ok := s.trailEvents(ev, evidence.KindLaunchEvents, launchEventNames); ok {
+		evidence.Put(ev, evidence.KindLaunchEvents, evidence.LaunchEvents{Events: launches, EarliestLaunch: s.earliestLaunch(ev)})
 	}
+	if changes, ok := s.trailEvents(ev, evidence.KindAccessEntryEvents, accessEntryEventNames); ok {
+		evidence.Put(ev, evidence.KindAccessEntryEvents, evidence.AccessEntryEvents(changes))
+	}
+}
+
+// earliestLaunch is the instance's LaunchTime, or for the cluster's evidence the earliest of the
+// instances the snapshot describes; zero for a NodeClaim without an instance.
+func (s *Snapshot) earliestLaunch(ev *evidence.Evidence) time.Time {
+	if ev.Instance != nil {
+		return ev.Instance.LaunchTime
+	}
+	var t time.Time
 	if ev.Target.NodeClaim != "" {
-		return
+		return t
 	}
 	Decode(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
 		for _, r := range o.Reservations {
 			for _, in := range r.Instances {
-				t := in.LaunchTime.Time
-				if !t.IsZero() && (ev.CloudTrail.EarliestLaunch.IsZero() || t.Before(ev.CloudTrail.EarliestLaunch)) {
-					ev.CloudTrail.EarliestLaunch = t
+				if lt := in.LaunchTime.Time; !lt.IsZero() && (t.IsZero() || lt.Before(t)) {
+					t = lt
 				}
 			}
 		}
 	})
+	return t
 }
 
 // trailEvents reads the files of the event names, marks kind collected from those read (or
 // records the first file's gap) and returns their events oldest first.
-func (s *Snapshot) trailEvents(ev *evidence.Evidence, kind evidence.Kind, names []string) []evidence.TrailEvent {
+func (s *Snapshot) trailEvents(ev *evidence.Evidence, kind evidence.Kind, names []string) ([]evidence.TrailEvent, bool) {
 	var out []evidence.TrailEvent
 	var read []string
 	var gap string
@@ -111,11 +123,11 @@ func (s *Snapshot) trailEvents(ev *evidence.Evidence, kind evidence.Kind, names 
 	}
 	if len(read) == 0 {
 		ev.AddGap(kind, gap)
-		return nil
+		return nil, false
 	}
 	ev.Mark(kind, strings.Join(read, ", "))
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
-	return out
+	return out, true
 }
 
 // decodeTrailRecord fills te from the CloudTrailEvent JSON record; a record that does not parse

@@ -125,7 +125,8 @@ func TestCloudTrailDecoding(t *testing.T) {
 	if !ev.Have(evidence.KindLaunchEvents) || !ev.Have(evidence.KindAccessEntryEvents) {
 		t.Fatalf("kinds not collected: %v", ev.Gaps())
 	}
-	l := ev.CloudTrail.Launches
+	le, _ := evidence.Get[evidence.LaunchEvents](ev, evidence.KindLaunchEvents)
+	l := le.Events
 	if len(l) != 3 {
 		t.Fatalf("launches %+v", l)
 	}
@@ -146,17 +147,18 @@ func TestCloudTrailDecoding(t *testing.T) {
 	if code, _ := cf.Err(); code != "InsufficientInstanceCapacity" {
 		t.Errorf("CreateFleet error %q", code)
 	}
-	a := ev.CloudTrail.AccessEntryChanges
+	a, _ := evidence.Get[evidence.AccessEntryEvents](ev, evidence.KindAccessEntryEvents)
 	if len(a) != 2 || a[0].Name != "UpdateAccessEntry" || a[0].User != "bob" || a[1].PrincipalArn != "arn:aws:iam::111122223333:role/prod-node-role" ||
 		a[1].Cluster != "prod" || a[1].Caller != "arn:aws:sts::111122223333:assumed-role/platform-admin/alice" {
 		t.Errorf("access-entry changes %+v", a)
 	}
-	if got := ev.CloudTrail.EarliestLaunch.Format("15:04:05"); got != "09:31:07" {
+	if got := le.EarliestLaunch.Format("15:04:05"); got != "09:31:07" {
 		t.Errorf("earliest launch %s", got)
 	}
 
 	files[CloudTrailEventsPath("CreateFleet")] = lookupEvents(t, createFleetInsufficient("2026-11-20T09:45:00Z", "default-c3p0x", true))
-	if cf := FromFiles("snapshot", files).ClusterEvidence("prod").CloudTrail.Launches[2]; cf.Failed() || len(cf.Instances) != 1 || cf.Instances[0] != "i-0f00000000000c001" {
+	le, _ = evidence.Get[evidence.LaunchEvents](FromFiles("snapshot", files).ClusterEvidence("prod"), evidence.KindLaunchEvents)
+	if cf := le.Events[2]; cf.Failed() || len(cf.Instances) != 1 || cf.Instances[0] != "i-0f00000000000c001" {
 		t.Errorf("a fleet that launched an instance despite errors: %+v", cf)
 	}
 
