@@ -322,7 +322,8 @@ func isNodePrincipal(principal string, roles []string) (string, bool) {
 }
 
 // evalAccessEntryEvents judges DeleteAccessEntry / UpdateAccessEntry events of this cluster that
-// succeeded: deleting a node role's access entry fails unless the role is mapped again now (an
+// succeeded (every role's when the evidence names no node role, as for a pasted event list):
+// deleting a node role's access entry fails unless the role is mapped again now (an
 // access entry re-created since, or aws-auth read by the cluster's authentication mode); an
 // update of a node role's entry fails when it sets Kubernetes groups without system:nodes or a
 // username that is not a node's.
@@ -330,6 +331,10 @@ func evalAccessEntryEvents(ev *evidence.Evidence) []Finding {
 	src := ev.Source(evidence.KindAccessEntryEvents)
 	roles := nodePrincipals(ev)
 	cluster := ev.Target.Cluster
+	what := "node role"
+	if len(roles) == 0 {
+		what = "role (no node role is known here)"
+	}
 	var out []Finding
 	n := 0
 	changes, _ := evidence.Get[evidence.AccessEntryEvents](ev, evidence.KindAccessEntryEvents)
@@ -341,8 +346,8 @@ func evalAccessEntryEvents(ev *evidence.Evidence) []Finding {
 			continue
 		}
 		n++
-		if _, ok := isNodePrincipal(e.PrincipalArn, roles); !ok {
-			continue
+		if _, ok := isNodePrincipal(e.PrincipalArn, roles); !ok && !(len(roles) == 0 && strings.Contains(e.PrincipalArn, ":role/")) {
+			continue // with no node role known (a pasted event list), every role's entry counts
 		}
 		who := e.Caller
 		if who == "" {
@@ -361,8 +366,8 @@ func evalAccessEntryEvents(ev *evidence.Evidence) []Finding {
 			if ev.Have(evidence.KindAccessEntries) {
 				now = "; the cluster has no access entry for it now"
 			}
-			out = append(out, fail(e.PrincipalArn, fmt.Sprintf("%s deleted the access entry of node role %s at %s (DeleteAccessEntry on cluster %s)%s",
-				who, e.PrincipalArn, trailTime(e.Time), e.Cluster, now), it))
+			out = append(out, fail(e.PrincipalArn, fmt.Sprintf("%s deleted the access entry of %s %s at %s (DeleteAccessEntry on cluster %s)%s",
+				who, what, e.PrincipalArn, trailTime(e.Time), e.Cluster, now), it))
 		case "UpdateAccessEntry":
 			var why []string
 			if e.GroupsSet && !hasString(e.EntryGroups, "system:nodes") {
@@ -374,8 +379,8 @@ func evalAccessEntryEvents(ev *evidence.Evidence) []Finding {
 			if len(why) == 0 {
 				continue
 			}
-			out = append(out, fail(e.PrincipalArn, fmt.Sprintf("%s changed the access entry of node role %s at %s (UpdateAccessEntry on cluster %s): %s",
-				who, e.PrincipalArn, trailTime(e.Time), e.Cluster, strings.Join(why, "; ")), it))
+			out = append(out, fail(e.PrincipalArn, fmt.Sprintf("%s changed the access entry of %s %s at %s (UpdateAccessEntry on cluster %s): %s",
+				who, what, e.PrincipalArn, trailTime(e.Time), e.Cluster, strings.Join(why, "; ")), it))
 		}
 	}
 	if len(out) > 0 {

@@ -74,4 +74,12 @@ func TestCloudTrailAccessEntryUpdates(t *testing.T) {
 	if f := findingOf(t, mk(), "nodegroup.launch-errors"); f.Status != StatusSkipped || !strings.Contains(f.Message, "not applicable: instance i-0a1b2c3d4e5f60001 was launched") {
 		t.Errorf("instance: %s %s", f.Status, f.Message)
 	}
+
+	// a pasted event list alone: no node role is known, so the deleted role entry counts
+	bare := &evidence.Evidence{}
+	evidence.Put(bare, evidence.KindAccessEntryEvents, evidence.AccessEntryEvents{del})
+	bare.Mark(evidence.KindAccessEntryEvents, "paste:DeleteAccessEntry.json")
+	if f := findingOf(t, bare, "auth.mapping-removed"); f.Status != StatusFail || f.Resource != node {
+		t.Errorf("paste: %s %s", f.Status, f.Message)
+	}
 }
