@@ -12,7 +12,7 @@ func All() []Check {
 	for _, group := range registered {
 		out = append(out, group()...)
 	}
-	return withAppliesTo(out)
+	return withAppliesTo(withCloudTrail(out))
 }
 
 // registered are the check groups files register for themselves (registerChecks), in the

@@ -19,6 +19,9 @@ func Page(m Meta) string {
 	for _, k := range m.Needs {
 		fmt.Fprintf(&b, "- `%s` (required)\n", k)
 	}
+	for _, k := range m.NeedsAny {
+		fmt.Fprintf(&b, "- `%s` (required unless another kind marked so is present)\n", k)
+	}
 	for _, k := range m.Optional {
 		fmt.Fprintf(&b, "- `%s` (used when present)\n", k)
 	}

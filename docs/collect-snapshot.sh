@@ -211,6 +211,18 @@ if [ -n "$launch" ] && [ "$launch" != "None" ] && since=$(date -d "$launch" +%s 
       --filter-pattern '{ ($.objectRef.resource = "certificatesigningrequests") || ($.objectRef.name = "aws-auth") }' ;;
   esac
 fi
+# CloudTrail: EC2's answers to the launches (RunInstances, CreateFleet) from 15 minutes before the
+# earliest launch, and the access-entry changes (DeleteAccessEntry, UpdateAccessEntry) from 24
+# hours before it; with no launch time, the last 24 hours. LookupEvents takes one event name per
+# call and allows 2 calls a second.
+if [ -z "${since:-}" ]; then since=$(( $(date -u +%s) - 86400 )); fi
+for e in RunInstances CreateFleet DeleteAccessEntry UpdateAccessEntry; do
+  from=$((since - 900))
+  case "$e" in *AccessEntry) from=$((since - 86400)) ;; esac
+  save "cloudtrail/lookup-events/$e.json" awsj cloudtrail lookup-events --lookup-attributes "AttributeKey=EventName,AttributeValue=$e" \
+    --start-time "$from" --max-items 500
+  sleep 1
+done
 # the node groups' and the instances' Auto Scaling groups, and their latest 50 activities
 mapfile -t asgs < <(printf '%s\n' "${asgs[@]}" | sed '/^$/d' | sort -u)
 if [ ${#asgs[@]} -gt 0 ]; then

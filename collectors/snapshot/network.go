@@ -109,37 +109,18 @@ func (s *Snapshot) loadVPCs(ev *evidence.Evidence) {
 	s.markFound(ev, evidence.KindVPCs, res, reason, p, true, "")
 }
 
-// loadNetwork reads the VPC's routing, filtering and endpoint evidence, for an instance's evidence.
+// loadNetwork reads the VPC's routing, filtering and endpoint evidence for an instance's
+// evidence, and the route tables for the cluster's (fargate.profile-public-subnet judges the
+// Fargate profiles' subnets by them in scan).
 func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
+	s.loadRouteTables(ev)
 	inst := s.instanceOf(ev)
 	if inst == nil {
 		return
 	}
-	p := "ec2/describe-route-tables.json"
-	res, reason := decodeInto(s, p, func(o *DescribeRouteTablesOutput) {
-		for _, rt := range o.RouteTables {
-			t := evidence.RouteTable{ID: rt.RouteTableID, VpcID: rt.VpcID}
-			for _, a := range rt.Associations {
-				t.Main = t.Main || a.Main
-				if a.SubnetID != "" {
-					t.SubnetIDs = append(t.SubnetIDs, a.SubnetID)
-				}
-			}
-			for _, r := range rt.Routes {
-				t.Routes = append(t.Routes, evidence.Route{
-					DestinationCIDR:     routeTarget(r.DestinationCidrBlock, r.DestinationIPv6CidrBlock),
-					DestinationPrefixID: r.DestinationPrefixListID,
-					Target: routeTarget(r.GatewayID, r.NatGatewayID, r.TransitGatewayID, r.VpcPeeringConnectionID, r.NetworkInterfaceID,
-						r.InstanceID, r.LocalGatewayID, r.CarrierGatewayID, r.EgressOnlyInternetGatewayID, r.CoreNetworkArn),
-					State: r.State})
-			}
-			ev.RouteTables = append(ev.RouteTables, t)
-		}
-	})
-	s.markFound(ev, evidence.KindRouteTables, res, reason, p, true, "")
 
-	p = "ec2/describe-security-groups.json"
-	res, reason = decodeInto(s, p, func(o *DescribeSecurityGroupsOutput) {
+	p := "ec2/describe-security-groups.json"
+	res, reason := decodeInto(s, p, func(o *DescribeSecurityGroupsOutput) {
 		for _, g := range o.SecurityGroups {
 			ev.SecurityGroups = append(ev.SecurityGroups, evidence.SecurityGroup{ID: g.GroupID, Name: g.GroupName, VpcID: g.VpcID,
 				Ingress: convertPermissions(g.IPPermissions), Egress: convertPermissions(g.IPPermissionsEgress)})
@@ -257,4 +238,30 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 		}
 	})
 	s.markFound(ev, evidence.KindDHCPOptions, res, reason, p, true, "")
+}
+
+// loadRouteTables reads the VPC's route tables (ec2/describe-route-tables.json).
+func (s *Snapshot) loadRouteTables(ev *evidence.Evidence) {
+	p := "ec2/describe-route-tables.json"
+	res, reason := decodeInto(s, p, func(o *DescribeRouteTablesOutput) {
+		for _, rt := range o.RouteTables {
+			t := evidence.RouteTable{ID: rt.RouteTableID, VpcID: rt.VpcID}
+			for _, a := range rt.Associations {
+				t.Main = t.Main || a.Main
+				if a.SubnetID != "" {
+					t.SubnetIDs = append(t.SubnetIDs, a.SubnetID)
+				}
+			}
+			for _, r := range rt.Routes {
+				t.Routes = append(t.Routes, evidence.Route{
+					DestinationCIDR:     routeTarget(r.DestinationCidrBlock, r.DestinationIPv6CidrBlock),
+					DestinationPrefixID: r.DestinationPrefixListID,
+					Target: routeTarget(r.GatewayID, r.NatGatewayID, r.TransitGatewayID, r.VpcPeeringConnectionID, r.NetworkInterfaceID,
+						r.InstanceID, r.LocalGatewayID, r.CarrierGatewayID, r.EgressOnlyInternetGatewayID, r.CoreNetworkArn),
+					State: r.State})
+			}
+			ev.RouteTables = append(ev.RouteTables, t)
+		}
+	})
+	s.markFound(ev, evidence.KindRouteTables, res, reason, p, true, "")
 }
