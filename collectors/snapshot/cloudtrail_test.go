@@ -162,7 +162,8 @@ func TestCloudTrailDecoding(t *testing.T) {
 		t.Errorf("a fleet that launched an instance despite errors: %+v", cf)
 	}
 
-	bare := FromFiles("snapshot", fixtureFiles(t, hostileFixture)).ClusterEvidence("prod")
+	bareFiles := withoutCloudTrail(fixtureFiles(t, hostileFixture))
+	bare := FromFiles("snapshot", bareFiles).ClusterEvidence("prod")
 	if g := bare.GapFor(evidence.KindLaunchEvents); !strings.Contains(g.Reason, "cloudtrail/lookup-events/RunInstances.json") {
 		t.Errorf("no CloudTrail files: gap %+v", g)
 	}
@@ -227,7 +228,7 @@ func TestCloudTrailChecksFromSnapshot(t *testing.T) {
 		t.Errorf("other cluster: %s %s", f.Status, f.Message)
 	}
 
-	got = judge(base())
+	got = judge(withoutCloudTrail(base()))
 	for _, id := range []string{"nodegroup.launch-errors", "auth.mapping-removed"} {
 		if f := got[id]; f.Status != checks.StatusSkipped || !strings.Contains(f.Message, "cloudtrail/lookup-events/") {
 			t.Errorf("%s without files: %s %s", id, f.Status, f.Message)
@@ -267,4 +268,15 @@ func TestCloudTrailNodeClaim(t *testing.T) {
 			t.Errorf("instance: %s %s", x.Status, x.Message)
 		}
 	}
+}
+
+// withoutCloudTrail drops the cloudtrail/ files: a snapshot collected without CloudTrail (an
+// older one, or cloudtrail:LookupEvents denied to collect-snapshot.sh).
+func withoutCloudTrail(files map[string][]byte) map[string][]byte {
+	for p := range files {
+		if strings.HasPrefix(p, "cloudtrail/") {
+			delete(files, p)
+		}
+	}
+	return files
 }

@@ -121,6 +121,7 @@ type request struct {
 // (the services' Smithy models: Logs_20140328, CloudTrail_20131101).
 var jsonTargets = map[string]string{
 	"Logs_20140328": "logs",
+	"CloudTrail_20131101": "cloudtrail",
 	"com.amazonaws.cloudtrail.v20131101.CloudTrail_20131101": "cloudtrail",
 }
 
