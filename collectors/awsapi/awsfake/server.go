@@ -120,7 +120,7 @@ type request struct {
 // jsonTargets maps the X-Amz-Target prefix of a JSON 1.1 request to the IAM service prefix
 // (the services' Smithy models: Logs_20140328, CloudTrail_20131101).
 var jsonTargets = map[string]string{
-	"Logs_20140328": "logs",
+	"Logs_20140328":       "logs",
 	"CloudTrail_20131101": "cloudtrail",
 	"com.amazonaws.cloudtrail.v20131101.CloudTrail_20131101": "cloudtrail",
 }
