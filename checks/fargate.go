@@ -30,7 +30,7 @@ func fargateChecks() []Check {
 			Remediation: "aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type FARGATE_LINUX (or restore its aws-auth entry with username system:node:{{SessionName}} and groups system:bootstrappers, system:nodes, system:node-proxier); let eks-fargate-pods.amazonaws.com assume the role and attach arn:aws:iam::aws:policy/AmazonEKSFargatePodExecutionRolePolicy.",
 			Docs:        []string{docFargatePodRole, docAccessEntries, docAWSAuth}}, Eval: evalFargateRole},
 		{Meta: Meta{ID: "fargate.profile-public-subnet", Title: "A Fargate profile uses a public subnet", Severity: SeverityHigh,
-			Needs: []evidence.Kind{evidence.KindFargateProfiles, evidence.KindRouteTables}, Stage: StageNetwork, ClusterWide: true, AppliesTo: fargateOnly,
+			Needs: []evidence.Kind{evidence.KindFargateProfiles}, Optional: []evidence.Kind{evidence.KindRouteTables}, Stage: StageNetwork, ClusterWide: true, AppliesTo: fargateOnly,
 			Why:         "Fargate pods get no public IP address: a profile may only name private subnets (a default route through a NAT gateway, not an internet gateway). EKS refuses to create such a profile, and one whose subnet's routes were changed to an internet gateway leaves its pods without a path to the API server, ECR and STS.",
 			Remediation: "Create the profile again with private subnets only (aws eks create-fargate-profile --cluster-name CLUSTER --subnets PRIVATE_SUBNETS …), or route the subnet's 0.0.0.0/0 through a NAT gateway.",
 			Docs:        []string{docFargateProfile}}, Eval: evalFargateSubnets},
@@ -55,10 +55,11 @@ func evalFargateRole(ev *evidence.Evidence) []Finding {
 	for _, p := range ev.Fargate.Profiles {
 		arn := p.PodExecutionRoleArn
 		it := item(src, "profile %s: pod execution role %s", p.Name, arn)
-		mapped := false
+		mapped, entryUnknown := false, false
 		for _, a := range ev.AccessEntries {
-			if a.Type == "FARGATE_LINUX" && sameRoleArn(a.PrincipalArn, arn) {
-				mapped = true
+			if sameRoleArn(a.PrincipalArn, arn) {
+				mapped = mapped || a.Type == "FARGATE_LINUX"
+				entryUnknown = entryUnknown || !a.Described
 			}
 		}
 		for _, m := range roleMatches(ev.AWSAuth, arn) {
@@ -66,9 +67,16 @@ func evalFargateRole(ev *evidence.Evidence) []Finding {
 				mapped = mapped || g == "system:node-proxier"
 			}
 		}
+		// unmapped only when every source that could map the role was read: the access entries
+		// (the role's own described), and aws-auth unless the cluster ignores it (API mode)
+		apiOnly := ev.Cluster != nil && ev.Cluster.AuthenticationMode == "API"
+		known := ev.Have(evidence.KindAccessEntries) && !entryUnknown && (apiOnly || ev.Have(evidence.KindAWSAuth))
 		switch {
-		case !mapped && (ev.Have(evidence.KindAccessEntries) || ev.Have(evidence.KindAWSAuth)):
+		case !mapped && known:
 			out = append(out, fail(arn, "Fargate profile "+p.Name+": pod execution role "+arn+" has no FARGATE_LINUX access entry and no aws-auth entry with system:node-proxier", it))
+		case !mapped && (ev.Have(evidence.KindAccessEntries) || ev.Have(evidence.KindAWSAuth)):
+			out = append(out, Finding{Status: StatusSkipped, Resource: arn, Message: "Fargate profile " + p.Name + ": whether pod execution role " + arn + " is mapped is unknown: " +
+				strings.TrimPrefix(missingReasons(ev, evidence.KindAccessEntries, evidence.KindAWSAuth)+unknownEntry(entryUnknown, arn), "; ")})
 		case p.RoleRead && p.Role != nil && !trustsService(p.Role, "eks-fargate-pods.amazonaws.com"):
 			out = append(out, fail(arn, "Fargate profile "+p.Name+": pod execution role "+p.Role.Name+" does not let eks-fargate-pods.amazonaws.com assume it", it))
 		case p.RoleRead && !hasPolicyNamed(p.RolePolicies, "AmazonEKSFargatePodExecutionRolePolicy"):
@@ -80,6 +88,14 @@ func evalFargateRole(ev *evidence.Evidence) []Finding {
 		}
 	}
 	return out
+}
+
+// unknownEntry says that the role's access entry was listed but not described.
+func unknownEntry(unknown bool, arn string) string {
+	if !unknown {
+		return ""
+	}
+	return "; the access entry of " + arn + " was listed but not described (type unknown)"
 }
 
 func trustsService(r *evidence.Role, svc string) bool {
@@ -112,6 +128,10 @@ func sameRoleArn(a, b string) bool {
 func evalFargateSubnets(ev *evidence.Evidence) []Finding {
 	if len(ev.Fargate.Profiles) == 0 {
 		return noFargate(ev)
+	}
+	if !ev.Have(evidence.KindRouteTables) {
+		// the routes decide whether a subnet is public; without them nothing is judged
+		return one(Finding{Status: StatusSkipped, Message: "missing evidence: " + missingReasons(ev, evidence.KindRouteTables)})
 	}
 	var out []Finding
 	for _, p := range ev.Fargate.Profiles {

@@ -232,6 +232,16 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 				}
 			}
 		}
+		if o.Scan {
+			// a scan judges the cluster's own VPC too (subnet addresses, node classes, Fargate
+			// profiles), with or without instances in it
+			if dc, ok := output[*eks.DescribeClusterOutput](col, "eks/describe-cluster.json"); ok && dc.Cluster != nil && dc.Cluster.ResourcesVpcConfig != nil {
+				if v := aws.ToString(dc.Cluster.ResourcesVpcConfig.VpcId); v != "" && !seenVPC[v] {
+					seenVPC[v] = true
+					vpcs = append(vpcs, v)
+				}
+			}
+		}
 		run(func() { col.images(ctx, amis) })
 		run(func() { col.instanceTypes(ctx, types) })
 		if o.Scan {
@@ -464,6 +474,10 @@ func (col *collector) describeInstances(ctx context.Context, ids []string, clust
 		return nil, fmt.Errorf("ec2:DescribeInstances failed (%s): %s", code, callMsg)
 	}
 	if len(all) == 0 && len(ids) == 0 {
+		if col.o.Scan {
+			// a scan (or a NodeClaim that never launched) judges the cluster without instances
+			return nil, nil
+		}
 		return nil, fmt.Errorf("%w: no running instance is tagged kubernetes.io/cluster/%s", ErrInstanceNotFound, cluster)
 	}
 	if len(all) == 0 {

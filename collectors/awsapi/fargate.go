@@ -58,7 +58,8 @@ func fargateDescribe(col *collector, ctx context.Context, run func(func()), clus
 			if !ok || out.FargateProfile == nil {
 				return
 			}
-			role := lastSegment(aws.ToString(out.FargateProfile.PodExecutionRoleArn))
+			roleArn := aws.ToString(out.FargateProfile.PodExecutionRoleArn)
+			role := lastSegment(roleArn)
 			mu.Lock()
 			seen := role == "" || roles[role]
 			roles[role] = true
@@ -73,6 +74,26 @@ func fargateDescribe(col *collector, ctx context.Context, run func(func()), clus
 				})
 			}
 			col.attachedPolicies(ctx, role)
+			col.podRoleAccessEntry(ctx, cluster, roleArn)
 		})
+	}
+}
+
+// podRoleAccessEntry describes the access entry of a pod execution role when the cluster lists
+// one, at eks/describe-access-entry/<role-name>.json: its type (FARGATE_LINUX) decides whether the
+// role is mapped.
+func (col *collector) podRoleAccessEntry(ctx context.Context, cluster, roleArn string) {
+	list, ok := output[*eks.ListAccessEntriesOutput](col, "eks/list-access-entries.json")
+	if !ok || !col.wanted("DescribeAccessEntry") {
+		return
+	}
+	for _, entry := range list.AccessEntries {
+		if sameRole(entry, roleArn) {
+			col.call(ctx, "DescribeAccessEntry", "eks/describe-access-entry/"+lastSegment(roleArn)+".json", func(ctx context.Context, _ *int) (any, bool, error) {
+				out, err := col.c.EKS.DescribeAccessEntry(ctx, &eks.DescribeAccessEntryInput{ClusterName: aws.String(cluster), PrincipalArn: aws.String(entry)})
+				return out, true, err
+			})
+			return
+		}
 	}
 }

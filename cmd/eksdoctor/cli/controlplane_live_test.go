@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -205,5 +206,42 @@ func TestAuditShowsAWSAuthEditRemovingTheNodeRole(t *testing.T) {
 	}
 	if c := r.Diagnosis.MostLikelyCause; c == nil || *c != "auth.mapping-removed" {
 		t.Errorf("most likely cause %v, want auth.mapping-removed", c)
+	}
+}
+
+// TestLiveScanEquivalentToSnapshot: `scan` against the AWS wire-protocol fake finds, for the
+// cluster, what `scan --snapshot` finds in the same files (the cluster side left out on both):
+// Fargate profiles and their pod execution roles, CloudTrail's launch and access-entry events,
+// node groups and Auto Scaling, on every fixture that has the cluster's instances.
+func TestLiveScanEquivalentToSnapshot(t *testing.T) {
+	for _, name := range []string{"healthy-fargate", "fargate-pod-execution-role", "fargate-profile-public-subnet", "fargate-no-matching-profile",
+		"cloudtrail-launch-errors", "cloudtrail-access-entry-deleted", "healthy-cloudtrail", "nodegroup-asg-launch-failures", "healthy-al2023"} {
+		t.Run(name, func(t *testing.T) {
+			snap := withoutKube(t, filepath.Join(fixtures, "snapshots", name))
+			liveEnv(t, snap, nil)
+			_, live, errOut := run("scan", "--cluster", "prod", "-o", "json", "--no-kube")
+			_, offline, _ := run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "json")
+			type finding struct{ ID, Status, Resource, Message string }
+			var l, s struct {
+				ClusterFindings []finding `json:"clusterFindings"`
+			}
+			if err := json.Unmarshal([]byte(live), &l); err != nil {
+				t.Fatalf("live: %v (%s)", err, errOut)
+			}
+			if err := json.Unmarshal([]byte(offline), &s); err != nil {
+				t.Fatalf("snapshot: %v", err)
+			}
+			norm := func(fs []finding) string {
+				var out []string
+				for _, f := range fs {
+					out = append(out, f.ID+" "+f.Status+" "+f.Resource+" "+strings.ReplaceAll(f.Message, "not collected (", "not in snapshot ("))
+				}
+				sort.Strings(out)
+				return strings.Join(out, "\n")
+			}
+			if a, b := norm(l.ClusterFindings), norm(s.ClusterFindings); a != b || a == "" {
+				t.Errorf("cluster findings differ:\n live:\n%s\n snapshot:\n%s", a, b)
+			}
+		})
 	}
 }
