@@ -29,7 +29,18 @@ type junitSuite struct {
 	Errors  int         `xml:"errors,attr"`
 	Skipped int         `xml:"skipped,attr"`
 	Time    string      `xml:"time,attr"`
+	Props   *junitProps `xml:"properties,omitempty"`
 	Cases   []junitCase `xml:"testcase"`
+}
+
+// junitProps are a suite's properties (the schema puts them before the testcases).
+type junitProps struct {
+	Props []junitProp `xml:"property"`
+}
+
+type junitProp struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -85,7 +96,8 @@ func suite(name string, fs []checks.Finding, skip map[string]bool) junitSuite {
 	return s
 }
 
-// reportSuite is one target's suite: its verdict first (a failure when a cause was found, so
+// reportSuite is one target's suite, with the verdict and the most likely cause (when one was
+// found) as properties: its verdict first (a failure when a cause was found, so
 // an instance whose cause is cluster-wide still shows it), then its findings not in skip.
 func reportSuite(r *Report, skip map[string]bool) junitSuite {
 	name := suiteName(r)
@@ -97,6 +109,11 @@ func reportSuite(r *Report, skip map[string]bool) junitSuite {
 	}
 	su.Cases = append([]junitCase{v}, su.Cases...)
 	su.Tests++
+	// the verdict (and the cause) as properties too, for a CI that reads them without the names
+	su.Props = &junitProps{Props: []junitProp{{Name: "verdict", Value: string(r.Diagnosis.Verdict)}}}
+	if cause := r.Diagnosis.MostLikelyCause; cause != nil {
+		su.Props.Props = append(su.Props.Props, junitProp{Name: "mostLikelyCause", Value: *cause})
+	}
 	return su
 }
 

@@ -18,6 +18,7 @@ var outputFormats = map[string][]string{
 	"analyze":         {"table", "json", "markdown", "junit"},
 	"scan":            {"table", "json", "markdown", "junit", "policyreport", "openreports"},
 	"list":            {"table", "json", "markdown"},
+	"explain":         {"text", "markdown"},
 	"version":         {"table", "json"},
 }
 

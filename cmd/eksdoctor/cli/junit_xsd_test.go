@@ -37,7 +37,7 @@ func validateJUnit(t *testing.T, xsd, doc string) string {
 }
 
 // TestJUnitValidAgainstXSD: the JUnit output of every reporting command — a failing, a healthy
-// (passes and skips), an inconclusive and a joined why-not-joining, --all-pending with a
+// (passes and skips), a no-cause-found, an inconclusive and a joined why-not-joining, --all-pending with a
 // cluster-wide fault, analyze of a bundle and of a paste, scan — is valid against the Jenkins
 // JUnit schema; and the validation can fail: a testsuite without its required tests attribute
 // is refused.
@@ -62,6 +62,21 @@ func TestJUnitValidAgainstXSD(t *testing.T) {
 		name string
 		args []string
 	}{"analyze paste", []string{"analyze", paste}})
+	// no-cause-found (not joined, nothing failed) and inconclusive (the cluster side unread)
+	noCause := copyDir(t, snap("healthy-al2023"))
+	unregister(t, noCause, "i-0a1b2c3d4e5f60001")
+	inconclusive := copyDir(t, noCause)
+	if err := os.RemoveAll(filepath.Join(inconclusive, "kube")); err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string]string{"why-not-joining no-cause-found": "no-cause-found", "why-not-joining inconclusive": "inconclusive", "why-not-joining cause": "cause-found", "why-not-joining joined": "joined"}
+	cases = append(cases, struct {
+		name string
+		args []string
+	}{"why-not-joining no-cause-found", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", noCause}}, struct {
+		name string
+		args []string
+	}{"why-not-joining inconclusive", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", inconclusive}})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, out, errOut := run(append(tc.args, "-o", "junit")...)
@@ -70,6 +85,9 @@ func TestJUnitValidAgainstXSD(t *testing.T) {
 			}
 			if problem := validateJUnit(t, xsd, out); problem != "" {
 				t.Fatalf("invalid JUnit: %s\n%.2000s", problem, out)
+			}
+			if v, ok := verdicts[tc.name]; ok && !strings.Contains(out, `<property name="verdict" value="`+v+`">`) {
+				t.Errorf("no verdict %s property:\n%.600s", v, out)
 			}
 			if strings.HasPrefix(tc.name, "all-pending") && strings.Count(out, `<testsuite name="cluster `) != 1 {
 				t.Errorf("cluster-wide findings are not in one cluster suite:\n%.3000s", out)

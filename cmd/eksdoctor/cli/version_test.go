@@ -175,6 +175,7 @@ func TestCompletionOffersValues(t *testing.T) {
 		{[]string{"__complete", "scan", "-o", ""}, []string{"junit", "policyreport", "openreports"}, nil},
 		{[]string{"__complete", "why-not-joining", "-o", ""}, []string{"json", "markdown", "junit"}, []string{"policyreport"}},
 		{[]string{"__complete", "checks", "list", "-o", ""}, []string{"json", "markdown"}, []string{"junit"}},
+		{[]string{"__complete", "explain", "auth.role-path", "-o", ""}, []string{"text", "markdown"}, []string{"json", "junit"}},
 		{[]string{"__complete", "analyze", "--checks", ""}, []string{"auth.role-not-mapped", "auth.*"}, nil},
 		{[]string{"__complete", "why-not-joining", "--profile", ""}, []string{"default", "prod-readonly"}, []string{"corp"}},
 		{[]string{"__complete", "scan", "--region", ""}, []string{"eu-west-1", "us-east-1"}, nil},
