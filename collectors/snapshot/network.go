@@ -62,20 +62,10 @@ func init() {
 		evidence.KindVPCEndpoints, evidence.KindNATGateways, evidence.KindInternetGateways, evidence.KindVPCAttributes, evidence.KindDHCPOptions)
 }
 
-// loadSubnets reads the region's subnets. The cluster's evidence reads only their IDs, VPC,
-// CIDR, free addresses, zone and tags, not MapPublicIpOnLaunch or the IPv6 blocks.
+// loadSubnets reads the region's subnets, with one conversion for an instance's evidence and
+// the cluster's: ID, VPC, CIDR, free addresses, zone, tags, MapPublicIpOnLaunch and IPv6 blocks.
 func (s *Snapshot) loadSubnets(ev *evidence.Evidence) {
 	p := "ec2/describe-subnets.json"
-	if s.instanceOf(ev) == nil {
-		res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
-			for _, sn := range o.Subnets {
-				ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock, AvailableIPs: sn.AvailableIPAddressCount,
-					AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags)})
-			}
-		})
-		s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
-		return
-	}
 	res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
 		for _, sn := range o.Subnets {
 			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock,
@@ -84,7 +74,6 @@ func (s *Snapshot) loadSubnets(ev *evidence.Evidence) {
 		}
 	})
 	s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
-
 }
 
 // loadVPCs reads the region's VPCs with their IPv4 and IPv6 blocks, for an instance's evidence.
