@@ -73,19 +73,10 @@ func (col *collector) lookupEvents(ctx context.Context, name string, since time.
 		p := cloudtrail.NewLookupEventsPaginator(col.c.CloudTrail, &cloudtrail.LookupEventsInput{
 			LookupAttributes: []cttypes.LookupAttribute{{AttributeKey: cttypes.LookupAttributeKeyEventName, AttributeValue: aws.String(name)}},
 			StartTime:        aws.Time(since), MaxResults: aws.Int32(50)})
-		seen := map[string]bool{}
-		for p.HasMorePages() && *n < MaxTrailPages {
-			*n++
-			page, err := p.NextPage(ctx)
-			if err != nil {
-				return nil, false, err
-			}
-			merged.Events = append(merged.Events, page.Events...)
-			tok := aws.ToString(page.NextToken)
-			if tok == "" || seen[tok] {
-				break
-			}
-			seen[tok] = true
+		err := firstPages[*cloudtrail.LookupEventsOutput, func(*cloudtrail.Options)](ctx, n, p, MaxTrailPages,
+			func(page *cloudtrail.LookupEventsOutput) { merged.Events = append(merged.Events, page.Events...) })
+		if err != nil {
+			return nil, false, err
 		}
 		return merged, false, nil
 	})

@@ -346,6 +346,27 @@ func drain[O any, F any](ctx context.Context, n *int, p pager[O, F], each func(O
 	return nil
 }
 
+// firstPages fetches at most max pages of p (counting requests in n), passing each to each, and
+// stops early, without an error, at the last page or at a token seen before: for searches
+// whose first pages are enough (log events, CloudTrail events), where drain would read on.
+func firstPages[O any, F any](ctx context.Context, n *int, p pager[O, F], max int, each func(O)) error {
+	seen := map[string]bool{}
+	for p.HasMorePages() && *n < max {
+		*n++
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return err
+		}
+		each(page)
+		tok := pageToken(page)
+		if tok == "" || seen[tok] {
+			break
+		}
+		seen[tok] = true
+	}
+	return nil
+}
+
 // level runs the calls scheduled by plan concurrently and waits for all of them.
 func (col *collector) level(plan func(run func(func()))) {
 	var wg sync.WaitGroup

@@ -74,20 +74,12 @@ func controlPlaneLogs(col *collector, ctx context.Context, run func(func()), clu
 func (col *collector) filterLogEvents(ctx context.Context, path string, in *cloudwatchlogs.FilterLogEventsInput) {
 	col.call(ctx, "FilterLogEvents", path, func(ctx context.Context, n *int) (any, bool, error) {
 		merged := &cloudwatchlogs.FilterLogEventsOutput{Events: []logstypes.FilteredLogEvent{}}
-		p := cloudwatchlogs.NewFilterLogEventsPaginator(col.c.Logs, in)
-		seen := map[string]bool{}
-		for p.HasMorePages() && *n < MaxLogPages {
-			*n++
-			page, err := p.NextPage(ctx)
-			if err != nil {
-				return nil, false, err
-			}
-			merged.Events = append(merged.Events, page.Events...)
-			tok := aws.ToString(page.NextToken)
-			if tok == "" || seen[tok] {
-				break
-			}
-			seen[tok] = true
+		err := firstPages[*cloudwatchlogs.FilterLogEventsOutput, func(*cloudwatchlogs.Options)](ctx, n, cloudwatchlogs.NewFilterLogEventsPaginator(col.c.Logs, in), MaxLogPages,
+			func(page *cloudwatchlogs.FilterLogEventsOutput) {
+				merged.Events = append(merged.Events, page.Events...)
+			})
+		if err != nil {
+			return nil, false, err
 		}
 		return merged, true, nil
 	})
