@@ -397,18 +397,29 @@ func classKind(autoMode bool) string {
 	return "EC2NodeClass"
 }
 
+// judgedClasses returns the node classes of one kind a check judges for ev (classesInScope),
+// or, when there are none to judge, the one not-applicable finding to report instead.
+func judgedClasses(ev *evidence.Evidence, autoMode bool) ([]evidence.NodeClass, []Finding) {
+	article := map[bool]string{false: "an ", true: "a "}[autoMode]
+	classes, applies := classesInScope(ev, autoMode)
+	if !applies {
+		return nil, one(notApplicable(targetName(ev), "the target was not launched from "+article+classKind(autoMode)))
+	}
+	if len(classes) == 0 {
+		return nil, one(notApplicable("cluster", "no "+classKind(autoMode)+" in the cluster"))
+	}
+	return classes, nil
+}
+
 func evalNodeClassReady(autoMode bool) func(ev *evidence.Evidence) []Finding {
 	kind := evidence.KindEC2NodeClasses
 	if autoMode {
 		kind = evidence.KindNodeClasses
 	}
 	return func(ev *evidence.Evidence) []Finding {
-		classes, applies := classesInScope(ev, autoMode)
-		if !applies {
-			return one(notApplicable(targetName(ev), "the target was not launched from a "+classKind(autoMode)))
-		}
-		if len(classes) == 0 {
-			return one(notApplicable("cluster", "no "+classKind(autoMode)+" in the cluster"))
+		classes, na := judgedClasses(ev, autoMode)
+		if na != nil {
+			return na
 		}
 		var out []Finding
 		for _, nc := range classes {
@@ -448,12 +459,9 @@ func evalNodeClassReady(autoMode bool) func(ev *evidence.Evidence) []Finding {
 // evalNodeClassUserData judges spec.userData against the AMI family: Karpenter merges it with
 // the bootstrap it generates, so it must be in the family's own format.
 func evalNodeClassUserData(ev *evidence.Evidence) []Finding {
-	classes, applies := classesInScope(ev, false)
-	if !applies {
-		return one(notApplicable(targetName(ev), "the target was not launched from an EC2NodeClass"))
-	}
-	if len(classes) == 0 {
-		return one(notApplicable("cluster", "no EC2NodeClass in the cluster"))
+	classes, na := judgedClasses(ev, false)
+	if na != nil {
+		return na
 	}
 	src := ev.Source(evidence.KindEC2NodeClasses)
 	var out []Finding
@@ -542,12 +550,9 @@ func autoModeNodeRoleArn(ev *evidence.Evidence) string {
 // (Karpenter then creates the instance profile, status.instanceProfile) or spec.instanceProfile,
 // and whether the role is mapped in the cluster (an access entry, or aws-auth mapRoles).
 func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
-	classes, applies := classesInScope(ev, false)
-	if !applies {
-		return one(notApplicable(targetName(ev), "the target was not launched from an EC2NodeClass"))
-	}
-	if len(classes) == 0 {
-		return one(notApplicable("cluster", "no EC2NodeClass in the cluster"))
+	classes, na := judgedClasses(ev, false)
+	if na != nil {
+		return na
 	}
 	src := ev.Source(evidence.KindEC2NodeClasses)
 	account := ""
