@@ -42,3 +42,22 @@ func TestHybridNodeAccessEntryType(t *testing.T) {
 		}
 	}
 }
+
+// TestGapsOnlyOfApplicableChecks: an EC2 instance's report does not list evidence only checks
+// not applicable to it would read (Fargate profiles' Pending pods), but still lists what its own
+// checks miss and the informational gaps no check reads (control-plane logging).
+func TestGapsOnlyOfApplicableChecks(t *testing.T) {
+	_, out, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", filepath.Join(fixtures, "snapshots", "healthy-al2023"), "-o", "json")
+	_, r := findingsOf(t, out)
+	kinds := map[string]bool{}
+	for _, g := range r.Gaps {
+		kinds[g.Kind] = true
+	}
+	if kinds["kube:pending-pods"] || !kinds["logs:control-plane"] {
+		t.Fatalf("gaps %+v (%s)", r.Gaps, errOut)
+	}
+	_, out, _ = run("scan", "--snapshot", filepath.Join(fixtures, "snapshots", "healthy-al2023"), "-o", "json")
+	if !strings.Contains(out, "kube:pending-pods") {
+		t.Fatalf("a scan, where the Fargate checks apply, lost the pending-pods gap:\n%.2000s", out)
+	}
+}

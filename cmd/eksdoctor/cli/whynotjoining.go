@@ -222,11 +222,41 @@ func diagnose(reg *checks.Registry, selected []checks.Check, ev *evidence.Eviden
 	findings := checks.Run(selected, ev)
 	d := checks.Conclude(findings, reg.Metas(), ev)
 	r := report.New(ev, findings, d, len(selected), problems)
+	r.Gaps = relevantGaps(r.Gaps, selected, findings)
 	r.DeniedPermissions = append([]string{}, denied...)
 	for _, g := range ev.PermissionGaps() {
 		r.DeniedPermissions = appendMissing(r.DeniedPermissions, g.Permission)
 	}
 	return r
+}
+
+// relevantGaps drops the gaps of evidence kinds that only checks not applicable to this target
+// use (the Pending pods of the Fargate checks, for an EC2 instance): what is missing there could
+// not change the diagnosis. A kind no selected check reads stays (it says how to get more
+// evidence, as the control-plane logs' gap does).
+func relevantGaps(gaps []evidence.Gap, selected []checks.Check, findings []checks.Finding) []evidence.Gap {
+	notApplicable := map[string]bool{}
+	for _, f := range findings {
+		if f.Status == checks.StatusSkipped && strings.HasPrefix(f.Message, "not applicable") {
+			notApplicable[f.ID] = true
+		}
+	}
+	users, applicable := map[evidence.Kind]int{}, map[evidence.Kind]int{}
+	for _, c := range selected {
+		for _, k := range append(append([]evidence.Kind{}, c.Meta.Needs...), append(c.Meta.Optional, c.Meta.NeedsAny...)...) {
+			users[k]++
+			if !notApplicable[c.Meta.ID] {
+				applicable[k]++
+			}
+		}
+	}
+	out := gaps[:0:0]
+	for _, g := range gaps {
+		if users[g.Kind] == 0 || applicable[g.Kind] > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // RunAll diagnoses every instance of the cluster that has not joined.
