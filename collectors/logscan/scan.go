@@ -167,7 +167,7 @@ func New(sigs []Signature, comps []Component) (*Scanner, error) {
 			s.presence = append(s.presence, c.Name)
 		}
 	}
-	s.mt = newMulti(anchors)
+	s.mt = newMulti(anchors, len(s.sigs))
 	s.hits = make([]*evidence.SignatureHit, len(s.sigs))
 	return s, nil
 }
@@ -284,13 +284,9 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 	for i := range s.lastStart {
 		s.lastStart[i] = -1
 	}
-	s.mt.each(block, &s.lanes, func(i, at int) {
-		if i >= nsig {
-			// a presence literal: the component's lines are in this stream (counted in a
-			// slice here, a literal may occur on every line; folded into the map per stream)
-			s.presenceSeen[i-nsig]++
-			return
-		}
+	// presence literals (anchors from nsig on) are tallied in presenceSeen: one may occur on
+	// every line, so they are counted in a slice, folded into the map per stream
+	s.mt.each(block, &s.lanes, s.presenceSeen, func(i, at int) {
 		start := bytes.LastIndexByte(block[:at], '\n') + 1
 		if s.lastStart[i] == start {
 			return // the same signature twice on one line counts once

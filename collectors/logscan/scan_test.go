@@ -259,7 +259,7 @@ func TestSameSignatureTwiceOnALine(t *testing.T) {
 	}
 }
 
-// TestLanesAgreeWithOnePass: the four-lane, two-goroutine scan of a large block reports
+// TestLanesAgreeWithOnePass: the six-lane, two-goroutine scan of a large block reports
 // exactly the occurrences, in exactly the order, of the plain one-lane pass — at lane and
 // goroutine boundaries too (lines of catalog anchors packed close together, some lines longer
 // than a lane).
@@ -279,9 +279,13 @@ func TestLanesAgreeWithOnePass(t *testing.T) {
 	text := []byte(b.String())
 	for _, size := range []int{laneMin - 1, laneMin + 17, parallelMin + 3, len(text)} {
 		var want, got [][2]int
-		mt.one(text[:size], 0, func(ai, at int) { want = append(want, [2]int{ai, at}) })
+		wantTally, gotTally := make([]int64, len(MustDefault().presence)), make([]int64, len(MustDefault().presence))
+		mt.one(text[:size], 0, wantTally, func(ai, at int) { want = append(want, [2]int{ai, at}) })
 		var sc scratch
-		mt.each(text[:size], &sc, func(ai, at int) { got = append(got, [2]int{ai, at}) })
+		mt.each(text[:size], &sc, gotTally, func(ai, at int) { got = append(got, [2]int{ai, at}) })
+		if fmt.Sprint(gotTally) != fmt.Sprint(wantTally) {
+			t.Fatalf("size %d: presence tallies %v, one pass counts %v", size, gotTally, wantTally)
+		}
 		if len(want) < 100 {
 			t.Fatalf("size %d: only %d occurrences: the test text is wrong", size, len(want))
 		}
@@ -294,6 +298,72 @@ func TestLanesAgreeWithOnePass(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzLanesAgreeWithOnePass: on any text, lanes (called directly, whatever the size) reports
+// the occurrences of the one-lane pass, lane by lane in order: the unchecked loads of step6 stay
+// within the lanes whatever the line lengths (empty lanes, lanes shorter than others, no
+// newline at all, a newline as the last byte).
+func FuzzLanesAgreeWithOnePass(f *testing.F) {
+	cat := Catalog()
+	f.Add([]byte("x " + cat[0].Anchor + "\n\n" + cat[1].Anchor + cat[2].Anchor + "\nabc\n" + cat[3].Anchor))
+	f.Add([]byte("\n\n\n\n\n\n\n" + cat[5].Anchor))
+	f.Add([]byte(cat[7].Anchor))
+	f.Add([]byte{})
+	mt := MustDefault().mt
+	f.Fuzz(func(t *testing.T, text []byte) {
+		var want, got [][2]int
+		wantTally, gotTally := make([]int64, len(MustDefault().presence)), make([]int64, len(MustDefault().presence))
+		mt.one(text, 0, wantTally, func(ai, at int) { want = append(want, [2]int{ai, at}) })
+		var out [lanes][]hit
+		mt.lanes(text, 0, &out, gotTally)
+		if fmt.Sprint(gotTally) != fmt.Sprint(wantTally) {
+			t.Fatalf("presence tallies %v, one pass counts %v", gotTally, wantTally)
+		}
+		for k := range out {
+			for _, h := range out[k] {
+				got = append(got, [2]int{int(h.ai), int(h.at)})
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d occurrences, one pass finds %d", len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("occurrence %d is %v, one pass says %v", i, got[i], want[i])
+			}
+		}
+	})
+}
+
+// BenchmarkLanes and BenchmarkOnePass measure the automaton alone on one goroutine over healthy
+// journal lines (b.SetBytes: MB/s): the multi-lane loop against the plain single-lane one.
+func BenchmarkLanes(b *testing.B) {
+	data, mt := healthyText(32<<20), MustDefault().mt
+	var out [lanes][]hit
+	tally := make([]int64, len(MustDefault().presence))
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		mt.lanes(data, 0, &out, tally)
+	}
+}
+
+func BenchmarkOnePass(b *testing.B) {
+	data, mt := healthyText(32<<20), MustDefault().mt
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		mt.one(data, 0, make([]int64, len(MustDefault().presence)), func(int, int) {})
+	}
+}
+
+func healthyText(size int) []byte {
+	var buf bytes.Buffer
+	for i := 0; buf.Len() < size; i++ {
+		buf.WriteString(healthyLine(i))
+	}
+	return buf.Bytes()
 }
 
 // BenchmarkNewScanner measures what a process pays once before its first scan: compiling the
