@@ -18,7 +18,6 @@ require (
 	github.com/fatih/color v1.19.0
 	github.com/invopop/jsonschema v0.13.0
 	github.com/klauspost/compress v1.20.3
-	github.com/klauspost/readahead v1.4.0
 	github.com/kyverno/kyverno v1.19.1
 	github.com/mattn/go-isatty v0.0.20
 	github.com/olekukonko/tablewriter v1.1.0

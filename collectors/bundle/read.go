@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/readahead"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
@@ -243,15 +242,10 @@ func (rd *reader) readTarGz(r io.Reader) error {
 		return fmt.Errorf("not gzip: %v", err)
 	}
 	defer zr.Close()
-	// decompress ahead on another goroutine (4 blocks of 1 MiB): on two cores the signature
-	// scan of one block overlaps the inflation of the next, so reading a bundle costs about
-	// the decompression alone (make bench)
-	ra, err := readahead.NewReaderSize(zr, 4, 1<<20)
-	if err != nil {
-		return err
-	}
-	defer ra.Close()
-	pos := &posReader{r: ra}
+	// no read-ahead here: the signature scanner reads each log member ahead on its own
+	// goroutine into the buffers it matches (logscan.Scanner.ScanFrom), so decompression and
+	// matching overlap on two cores without a second copy of every byte
+	pos := &posReader{r: zr}
 	tr := tar.NewReader(pos)
 	last := ""
 	var nextHeader int64 // where the header after the last member starts

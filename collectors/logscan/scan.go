@@ -135,7 +135,8 @@ type Scanner struct {
 	logs  evidence.NodeLogs
 	seq   int64 // lines read before the current stream
 	base  int64
-	buf   []byte
+	// bufs holds the readAhead buffers of Block bytes blocks are read into (see readBlocks)
+	bufs chan []byte
 	// lastStart is match's per-signature line memory (see match)
 	lastStart []int
 	lanes     scratch
@@ -204,12 +205,19 @@ func (s *Scanner) Scan(r io.Reader, path, stream string) error {
 
 // ScanFrom is Scan for a stream whose first line is line firstLine of path (one part of a
 // pasted text): recorded line numbers are those of path.
+//
+// A goroutine reads r ahead while the blocks already read are matched (see readBlocks), so
+// reading a compressed stream (its decompression) and matching overlap on two cores; r is
+// only read by that goroutine and never after ScanFrom returns.
 func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) error {
-	if s.buf == nil {
+	if s.bufs == nil {
 		if s.Block < 4096 {
 			s.Block = BlockSize
 		}
-		s.buf = make([]byte, s.Block)
+		s.bufs = make(chan []byte, readAhead)
+		for i := 0; i < readAhead; i++ {
+			s.bufs <- make([]byte, s.Block)
+		}
 	}
 	st := evidence.LogStream{Path: path, Stream: stream}
 	if len(s.presenceSeen) != len(s.presence) {
@@ -217,47 +225,22 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 	}
 	clear(s.presenceSeen)
 	s.base = s.seq
-	line := max(firstLine, 1) // line number of the first byte of the block
-	carry := 0                // bytes at the start of buf carried over from the previous read
-	inLong := false           // the block starts in the middle of an over-long line
+	line := max(firstLine, 1) // line number of the first byte of the next block
+	blocks := make(chan block, readAhead-1)
 	var rerr error
-	for {
-		n, err := fill(r, s.buf[carry:])
-		st.Bytes += int64(n)
-		end := carry + n
-		eof := err == io.EOF
-		if err != nil && !eof {
-			rerr = err
+	go func() {
+		defer close(blocks)
+		rerr = readBlocks(r, s.bufs, s.CSVQuoted, blocks)
+	}()
+	for b := range blocks {
+		st.Bytes += b.read
+		if b.long {
+			st.LongLines++
 		}
-		if end == 0 {
-			break
-		}
-		block := s.buf[:end]
-		cut := bytes.LastIndexByte(block, '\n') + 1
-		if eof || rerr != nil {
-			cut = end
-		} else if cut == 0 { // a line longer than the block: match this piece alone
-			cut = end
-			if !inLong {
-				st.LongLines++
-			}
-		}
-		piece := block[:cut]
-		if s.CSVQuoted {
-			piece = bytes.ReplaceAll(piece, []byte(`""`), []byte(`"`))
-		}
-		s.match(piece, path, line, &st)
-		nl := int64(bytes.Count(block[:cut], []byte{'\n'}))
-		line += nl
-		inLong = cut > 0 && block[cut-1] != '\n'
-		if eof && block[end-1] != '\n' {
-			nl++
-		}
-		st.Lines += nl
-		carry = copy(s.buf, block[cut:end])
-		if eof || rerr != nil {
-			break
-		}
+		s.match(b.text, path, line, &st)
+		line += b.newlines
+		st.Lines += b.lines
+		s.bufs <- b.buf
 	}
 	for i, n := range s.presenceSeen {
 		if n > 0 {
@@ -409,6 +392,74 @@ func (s *Scanner) Result(origin string) *evidence.NodeLogs {
 		}
 	}
 	return &out
+}
+
+// readAhead is how many blocks a Scanner's buffers hold: one being matched, one being read,
+// one read and waiting.
+const readAhead = 3
+
+// block is one part of a stream cut at a line end (or, for a line longer than a buffer, at the
+// buffer's end), ready to be matched.
+type block struct {
+	buf  []byte // the buffer it was read into, returned to the pool once matched
+	text []byte // the bytes to match: the buffer up to the cut (CSV quotes undone if asked)
+	// read counts the bytes read into buf for this block (those carried over from the
+	// previous block excluded); newlines those in text; lines the lines text ends (newlines,
+	// plus one for a last line without a newline at the end of the stream)
+	read, newlines, lines int64
+	// long marks the first piece of a line longer than a buffer
+	long bool
+}
+
+// readBlocks reads r to its end into buffers taken from bufs, sending each block cut at its
+// last line end to out; the bytes after the cut are carried to the front of the next buffer.
+// It returns the read error other than io.EOF, after sending what was read before it. The
+// receiver returns each block's buffer to bufs once done with it.
+func readBlocks(r io.Reader, bufs chan []byte, csvQuoted bool, out chan<- block) error {
+	buf := <-bufs
+	carry := 0     // bytes at the start of buf carried over from the previous block
+	inLong := false // buf starts in the middle of an over-long line
+	for {
+		n, err := fill(r, buf[carry:])
+		end := carry + n
+		eof := err == io.EOF
+		var rerr error
+		if err != nil && !eof {
+			rerr = err
+		}
+		if end == 0 {
+			bufs <- buf
+			return rerr
+		}
+		last := eof || rerr != nil
+		b := block{buf: buf, read: int64(n)}
+		cut := bytes.LastIndexByte(buf[:end], '\n') + 1
+		if last {
+			cut = end
+		} else if cut == 0 { // a line longer than the buffer: match this piece alone
+			cut = end
+			b.long = !inLong
+		}
+		b.text = buf[:cut]
+		b.newlines = int64(bytes.Count(b.text, []byte{'\n'}))
+		b.lines = b.newlines
+		if eof && buf[end-1] != '\n' {
+			b.lines++
+		}
+		if csvQuoted {
+			b.text = bytes.ReplaceAll(b.text, []byte(`""`), []byte(`"`))
+		}
+		inLong = buf[cut-1] != '\n'
+		out <- b
+		if last {
+			return rerr
+		}
+		// the block's buffer is only read from here on (by the receiver too), so its tail can
+		// be copied while it is matched
+		next := <-bufs
+		carry = copy(next, buf[cut:end])
+		buf = next
+	}
 }
 
 // fill reads into buf until it is full or r ends. Unlike io.ReadFull it returns io.EOF for a
