@@ -303,11 +303,15 @@ type EC2Instance struct {
 	} `json:"MetadataOptions"`
 }
 
-// DescribeInstancesOutput is `aws ec2 describe-instances`.
+// DescribeInstancesOutput is `aws ec2 describe-instances` (decoded by its UnmarshalJSON,
+// instances_decode.go).
 type DescribeInstancesOutput struct {
-	Reservations []struct {
-		Instances []EC2Instance `json:"Instances"`
-	} `json:"Reservations"`
+	Reservations []Reservation `json:"Reservations"`
+}
+
+// Reservation is one reservation of describe-instances: the instances launched together.
+type Reservation struct {
+	Instances []EC2Instance `json:"Instances"`
 }
 
 // InstanceAttributeOutput is `aws ec2 describe-instance-attribute --attribute userData`.
