@@ -417,7 +417,7 @@ type block struct {
 // receiver returns each block's buffer to bufs once done with it.
 func readBlocks(r io.Reader, bufs chan []byte, csvQuoted bool, out chan<- block) error {
 	buf := <-bufs
-	carry := 0     // bytes at the start of buf carried over from the previous block
+	carry := 0      // bytes at the start of buf carried over from the previous block
 	inLong := false // buf starts in the middle of an over-long line
 	for {
 		n, err := fill(r, buf[carry:])
