@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -87,12 +89,102 @@ func (f *Fleet) setKinds() {
 	}
 }
 
-// FleetJSONAny writes v as indented JSON.
+// FleetJSONAny writes v (a *Fleet or a *Scan; any other value whole) as indented JSON, the
+// bytes json.Encoder with SetIndent("", "  ") writes, but one instance report at a time: a
+// fleet of thousands of instances is never held encoded whole (twice, with the indentation
+// pass), which was the peak of a run's memory (BenchmarkBinaryLargeSnapshot).
 func FleetJSONAny(w io.Writer, v any) error {
 	safe(v, false)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	switch x := v.(type) {
+	case *Fleet:
+		err = writeFleet(bw, x, "")
+	case *Scan:
+		err = writeScan(bw, x)
+	default:
+		var b []byte
+		if b, err = json.MarshalIndent(v, "", "  "); err == nil {
+			_, err = bw.Write(b)
+		}
+	}
+	if err == nil {
+		err = bw.WriteByte('\n')
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	return err
+}
+
+// writeScan writes s indented, its fleet streamed (writeFleet).
+func writeScan(w *bufio.Writer, s *Scan) error {
+	c := *s
+	c.Fleet = nil
+	head, tail, err := splice(&c, "", "fleet")
+	if err != nil {
+		return err
+	}
+	w.Write(head)
+	if s.Fleet == nil {
+		w.WriteString("null")
+	} else if err := writeFleet(w, s.Fleet, "  "); err != nil {
+		return err
+	}
+	_, err = w.Write(tail)
+	return err
+}
+
+// writeFleet writes f as json.MarshalIndent(f, prefix, "  ") does, encoding its instance
+// reports one at a time.
+func writeFleet(w *bufio.Writer, f *Fleet, prefix string) error {
+	c := *f
+	c.Instances = nil
+	head, tail, err := splice(&c, prefix, "instances")
+	if err != nil {
+		return err
+	}
+	w.Write(head)
+	switch {
+	case f.Instances == nil:
+		w.WriteString("null")
+	case len(f.Instances) == 0:
+		w.WriteString("[]")
+	default:
+		w.WriteByte('[')
+		for i, r := range f.Instances {
+			b, err := json.MarshalIndent(r, prefix+"    ", "  ")
+			if err != nil {
+				return err
+			}
+			w.WriteString("\n" + prefix + "    ")
+			w.Write(b)
+			if i < len(f.Instances)-1 {
+				w.WriteByte(',')
+			}
+		}
+		w.WriteString("\n" + prefix + "  ]")
+	}
+	_, err = w.Write(tail)
+	return err
+}
+
+// splice encodes v (whose field key is null) with json.MarshalIndent(v, prefix, "  ") and
+// cuts the result around that null: head ends with `"key": `, tail follows the null. Keys
+// are unique in an object and strings hold no raw newline, so the first line reading
+// `<prefix>  "key": null` is the field's.
+func splice(v any, prefix, key string) (head, tail []byte, err error) {
+	b, err := json.MarshalIndent(v, prefix, "  ")
+	if err != nil {
+		return nil, nil, err
+	}
+	mark := []byte("\n" + prefix + "  \"" + key + "\": null")
+	i := bytes.Index(b, mark)
+	if i < 0 {
+		return nil, nil, fmt.Errorf("report: no %q field to stream", key)
+	}
+	at := i + len(mark) - len("null")
+	return b[:at], b[at+len("null"):], nil
 }
 
 func causeOf(r *Report) (string, string) {

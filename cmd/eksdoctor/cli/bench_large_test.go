@@ -10,7 +10,7 @@ import (
 )
 
 // largeSnapshotInstances is how many instances the large snapshot holds: with the fixture's
-// tags and block devices padded, describe-instances is about 60 MiB, near the 64 MiB per-file
+// tags and block devices padded, describe-instances is about 50 MiB, near the 64 MiB per-file
 // limit of docs/design.md (Input safety).
 const largeSnapshotInstances = 17000
 
@@ -80,7 +80,7 @@ func largeSnapshot(b *testing.B) string {
 }
 
 // BenchmarkBinaryLargeSnapshot runs the binary's scan and --all-pending on a snapshot of
-// 17,000 instances (a 60 MiB describe-instances) and fails when a run's peak RSS passes
+// 17,000 instances (a 50 MiB describe-instances) and fails when a run's peak RSS passes
 // maxRunRSSMiB.
 func BenchmarkBinaryLargeSnapshot(b *testing.B) {
 	snap := largeSnapshot(b)
