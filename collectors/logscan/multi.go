@@ -22,8 +22,11 @@ type multi struct {
 	stride   uint32
 	trans    []uint32 // trans[state + cls[b]] = next state (pre-multiplied)
 	matchMin uint32   // states >= matchMin have outputs
-	out      [][]int32
-	lens     []int32
+	// reportMin: states in [matchMin, reportMin) have tallied outputs only (see counted),
+	// states >= reportMin at least one reported output
+	reportMin uint32
+	out       [][]int32
+	lens      []int32
 	// counted is the index of the first tallied anchor: occurrences of anchors from it on (the
 	// presence literals, which may be on every line) are added up per anchor, not reported
 	counted int32
@@ -115,13 +118,27 @@ func newMulti(anchors [][]byte, counted int) *multi {
 		}
 	}
 	mt.matchMin = next * mt.stride
-	for _, s := range order {
-		if len(outs[s]) > 0 {
-			id[s] = next
-			next++
-			out := outs[s]
-			sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-			mt.out = append(mt.out, out)
+	// then the states whose outputs are all tallied (a presence literal, on most lines of its
+	// component), counted without leaving the scan loop; then the others
+	tallyOnly := func(out []int32) bool {
+		for _, ai := range out {
+			if ai < mt.counted {
+				return false
+			}
+		}
+		return true
+	}
+	for _, tallied := range []bool{true, false} {
+		if !tallied {
+			mt.reportMin = next * mt.stride
+		}
+		for _, s := range order {
+			if out := outs[s]; len(out) > 0 && tallyOnly(out) == tallied {
+				id[s] = next
+				next++
+				sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+				mt.out = append(mt.out, out)
+			}
 		}
 	}
 	mt.trans = make([]uint32, nstates*stride)
@@ -238,12 +255,14 @@ func (mt *multi) lanes(text []byte, base int, out *[lanes][]hit, tally []int64) 
 		}
 		tp := unsafe.Pointer(&mt.trans[0])
 		for j := 0; j < n; j++ {
-			if j = step6(tp, &mt.cls, mt.matchMin, &p, j, n, &st); j == n {
+			if j = step6(tp, &mt.cls, mt, tally, &p, j, n, &st); j == n {
 				break
 			}
 			for k, s := range st {
-				if s >= mt.matchMin {
+				if s >= mt.reportMin {
 					mt.collect(&out[k], tally, s, base+bounds[k]+j)
+				} else if s >= mt.matchMin {
+					mt.tallyState(tally, s)
 				}
 			}
 		}
@@ -268,7 +287,8 @@ func (mt *multi) lanes(text []byte, base int, out *[lanes][]hit, tally []int64) 
 // speed-up over indexing slices.
 //
 //go:noinline
-func step6(tp unsafe.Pointer, cls *[256]uint8, mm uint32, p *[lanes]unsafe.Pointer, j, n int, st *[lanes]uint32) int {
+func step6(tp unsafe.Pointer, cls *[256]uint8, mt *multi, tally []int64, p *[lanes]unsafe.Pointer, j, n int, st *[lanes]uint32) int {
+	mm, rm := mt.matchMin, mt.reportMin
 	s0, s1, s2, s3, s4, s5 := st[0], st[1], st[2], st[3], st[4], st[5]
 	p0, p1, p2, p3, p4, p5 := p[0], p[1], p[2], p[3], p[4], p[5]
 	for ; j < n; j++ {
@@ -278,12 +298,34 @@ func step6(tp unsafe.Pointer, cls *[256]uint8, mm uint32, p *[lanes]unsafe.Point
 		s3 = *(*uint32)(unsafe.Add(tp, uintptr(s3+uint32(cls[*(*byte)(unsafe.Add(p3, j))]))*4))
 		s4 = *(*uint32)(unsafe.Add(tp, uintptr(s4+uint32(cls[*(*byte)(unsafe.Add(p4, j))]))*4))
 		s5 = *(*uint32)(unsafe.Add(tp, uintptr(s5+uint32(cls[*(*byte)(unsafe.Add(p5, j))]))*4))
-		if s0|s1|s2|s3|s4|s5 >= mm { // cheap test for "some lane is in a match state"
-			break
+		if s0|s1|s2|s3|s4|s5 >= mm { // cheap test for "some lane may be in a match state"
+			if s0 >= rm || s1 >= rm || s2 >= rm || s3 >= rm || s4 >= rm || s5 >= rm {
+				break
+			}
+			// only presence literals (or no match: the test above is loose): tallied here
+			mt.tally6(tally, s0, s1, s2, s3, s4, s5)
 		}
 	}
 	st[0], st[1], st[2], st[3], st[4], st[5] = s0, s1, s2, s3, s4, s5
 	return j
+}
+
+// tally6 tallies the outputs of those of six lane states that are tally-only match states.
+//
+//go:noinline
+func (mt *multi) tally6(tally []int64, s0, s1, s2, s3, s4, s5 uint32) {
+	for _, s := range [lanes]uint32{s0, s1, s2, s3, s4, s5} {
+		if s >= mt.matchMin {
+			mt.tallyState(tally, s)
+		}
+	}
+}
+
+// tallyState adds the outputs of tally-only match state s to tally.
+func (mt *multi) tallyState(tally []int64, s uint32) {
+	for _, ai := range mt.out[(s-mt.matchMin)/mt.stride] {
+		tally[ai-mt.counted]++
+	}
 }
 
 // collect records the outputs of match state s entered at byte i: reported anchors in dst,
