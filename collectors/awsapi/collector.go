@@ -538,21 +538,8 @@ func lastSegment(arn string) string {
 // snapshot.ClusterTagKeys and then kubernetes.io/cluster/<name>.
 func inferClusterFromTags(instances []ec2types.Instance) (string, string) {
 	for _, in := range instances {
-		tags := ec2Tags(in.Tags)
-		for _, k := range snapshot.ClusterTagKeys {
-			if v := tags[k]; v != "" {
-				return v, "instance tag " + k
-			}
-		}
-		keys := make([]string, 0, len(tags))
-		for k := range tags {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if name, ok := strings.CutPrefix(k, "kubernetes.io/cluster/"); ok && name != "" {
-				return name, "instance tag " + k
-			}
+		if name, src := snapshot.ClusterFromTags(ec2Tags(in.Tags)); name != "" {
+			return name, src
 		}
 	}
 	return "", ""

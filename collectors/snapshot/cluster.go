@@ -17,6 +17,28 @@ func init() {
 // kubernetes.io/cluster/<name> (self-managed nodes).
 var ClusterTagKeys = []string{"eks:cluster-name", "aws:eks:cluster-name"}
 
+// ClusterFromTags returns the cluster an instance's tags (key → value) name and the tag that
+// names it ("instance tag eks:cluster-name"): the ClusterTagKeys in order, then the first
+// kubernetes.io/cluster/<name> key in sorted order; "", "" when none does.
+func ClusterFromTags(tags map[string]string) (cluster, source string) {
+	for _, k := range ClusterTagKeys {
+		if v := tags[k]; v != "" {
+			return v, "instance tag " + k
+		}
+	}
+	keys := make([]string, 0, len(tags))
+	for k := range tags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if name, ok := strings.CutPrefix(k, "kubernetes.io/cluster/"); ok && name != "" {
+			return name, "instance tag " + k
+		}
+	}
+	return "", ""
+}
+
 // loadTargetCluster names the cluster of an instance's evidence when no flag did (instance tags,
 // user data, manifest), sets its region, and describes the cluster (describe-cluster names it
 // when nothing else did).
@@ -32,25 +54,7 @@ func (s *Snapshot) resolveCluster(ev *evidence.Evidence, inst *EC2Instance) {
 	t := &ev.Target
 	tags := tagMap(inst.Tags)
 	if t.Cluster == "" {
-		for _, k := range ClusterTagKeys {
-			if v := tags[k]; v != "" {
-				t.Cluster, t.ClusterSource = v, "instance tag "+k
-				break
-			}
-		}
-		if t.Cluster == "" {
-			keys := make([]string, 0, len(tags))
-			for k := range tags {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				if name, ok := strings.CutPrefix(k, "kubernetes.io/cluster/"); ok && name != "" {
-					t.Cluster, t.ClusterSource = name, "instance tag "+k
-					break
-				}
-			}
-		}
+		t.Cluster, t.ClusterSource = ClusterFromTags(tags)
 		if t.Cluster == "" && ev.Bootstrap != nil && ev.Bootstrap.ClusterName != "" {
 			t.Cluster, t.ClusterSource = ev.Bootstrap.ClusterName, "user data"
 		}
