@@ -236,7 +236,7 @@ func authChecks() []Check {
 				for _, c := range ev.MappingChanges {
 					m := evidence.RoleMapping{RoleArn: c.RoleArn, Username: c.Username, Groups: c.Groups}
 					mine := roleArn != "" && len(roleMatches(&evidence.AWSAuth{Roles: []evidence.RoleMapping{m}}, roleArn)) > 0
-					if c.Action != "removed" || !(mine || roleArn == "" && isNodeMapping(m)) {
+					if c.Action != "removed" && c.Action != "left-out" || !(mine || roleArn == "" && isNodeMapping(m)) {
 						continue
 					}
 					if e := nodeAccessEntry(ev, c.RoleArn); mine && e != nil && (e.Type == "EC2_LINUX" || e.Type == "EC2_WINDOWS" || e.Type == "EC2" || e.Type == "HYBRID_LINUX") {
@@ -249,6 +249,11 @@ func authChecks() []Check {
 					what := fmt.Sprintf(" (username %s, groups %s)", c.Username, strings.Join(c.Groups, ", "))
 					if c.Username == "" && len(c.Groups) == 0 {
 						what = "" // the change shows only the content it left (an audited write)
+					}
+					if c.Action == "left-out" {
+						out = append(out, fail(c.RoleArn, fmt.Sprintf("%s leaves the node role %s out of mapRoles, and no EC2 access entry maps it (the log does not show aws-auth before this write, so the role may never have been mapped)", c.Via, c.RoleArn),
+							item(src, "%s: mapRoles without rolearn %s", where, c.RoleArn)))
+						continue
 					}
 					out = append(out, fail(c.RoleArn, fmt.Sprintf("%s removes the node mapping of %s%s and adds it nowhere else", c.Via, c.RoleArn, what),
 						item(src, "%s: - rolearn %s", where, c.RoleArn)))

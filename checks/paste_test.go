@@ -99,5 +99,10 @@ func pasteCases() []checkCase {
 		{"auth.mapping-removed", "plan drops the node role", plan(removedNode, removedAdmin), StatusFail, "removes the node mapping of arn:aws:iam::111122223333:role/node"},
 		{"auth.mapping-removed", "plan only adds", plan(addedNode), StatusPass, "none removes a node mapping"},
 		{"auth.mapping-removed", "plan removes an admin", plan(removedAdmin), StatusPass, "1 mapping change"},
+		{"auth.mapping-removed", "first audited write leaves the node role out", func(ev *evidence.Evidence) {
+			ev.AccessEntries = nil // the collector reports a left-out role only when no access entry maps it
+			ev.MappingChanges = []evidence.MappingChange{{Action: "left-out", RoleArn: nodeRoleArn(ev), Via: "audit log: patch of kube-system/aws-auth by admin at 2026-11-20T08:10:00Z"}}
+			ev.Mark(evidence.KindMappingChanges, "snapshot:logs/control-plane.json")
+		}, StatusFail, "may never have been mapped"},
 	}
 }

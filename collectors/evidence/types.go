@@ -378,7 +378,8 @@ const KindControlPlaneLogs Kind = "logs:control-plane"
 
 // MappingChange is one mapping added or removed.
 type MappingChange struct {
-	// Action is "removed" or "added".
+	// Action is "removed", "added", or "left-out": a write whose earlier content the source
+	// does not show (the first audited aws-auth write) has no mapping for the role.
 	Action string
 	// RoleArn is the mapped role (or user) ARN as written.
 	RoleArn  string

@@ -52,8 +52,8 @@ type awsAuthWrite struct {
 // auditMappingChanges follows the aws-auth writes the audit events show, in time order, and
 // returns the node mappings each one removed: those of the previous write that the next no
 // longer has (a delete removes them all). For the first write, whose previous content the log
-// does not show, a node role of this evidence that the new mapRoles leaves out counts as
-// removed when no EC2 access entry maps it either. Each change quotes who wrote and when.
+// does not show, a node role of this evidence that the new mapRoles leaves out is a "left-out"
+// change (the role may never have been mapped) when no EC2 access entry maps it either. Each change quotes who wrote and when.
 func auditMappingChanges(events []auditEvent, ev *evidence.Evidence) []evidence.MappingChange {
 	var writes []awsAuthWrite
 	for _, e := range events {
@@ -105,7 +105,7 @@ func auditMappingChanges(events []auditEvent, ev *evidence.Evidence) []evidence.
 			}
 		case w.verb != "create":
 			for _, arn := range unmappedNodeRoles(ev, w.roles) {
-				out = append(out, evidence.MappingChange{Action: "removed", RoleArn: arn, Via: via})
+				out = append(out, evidence.MappingChange{Action: "left-out", RoleArn: arn, Via: via})
 			}
 		}
 		prev, known = w.roles, true
