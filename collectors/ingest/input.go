@@ -10,6 +10,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -72,7 +73,31 @@ func Text(raw []byte) ([]byte, *Problem) {
 	if bytes.IndexByte(raw, '\r') >= 0 {
 		raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
 	}
-	return raw, nil
+	return stripANSI(raw), nil
+}
+
+// reEscape matches a terminal escape sequence (ECMA-48): a control sequence (ESC [ parameters
+// intermediates final byte: colours, cursor moves), an operating-system command (ESC ] … BEL or
+// ESC \, a hyperlink or window title), or another escape (ESC, intermediates, final byte: a
+// character set "ESC ( B", a two-byte escape).
+var reEscape = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[ -/]*[0-~])`)
+
+// reBareSGR matches a colour code whose ESC was lost on the way ("[0m", "[1;31m"): terminal
+// output of eksctl, Terraform or Pulumi pasted into a web page keeps the rest.
+var reBareSGR = regexp.MustCompile(`\[\d{1,3}(?:;\d{1,3})*m`)
+
+// stripANSI removes terminal escape sequences, which a paste of coloured terminal or CI output
+// carries inside the messages the signatures match ("\x1b[31mError\x1b[0m: ..."), and colour
+// codes that lost their ESC when the text shows at least two resets ("[0m"); lines stay where
+// they were.
+func stripANSI(b []byte) []byte {
+	if bytes.IndexByte(b, 0x1b) >= 0 {
+		b = reEscape.ReplaceAll(b, nil)
+	}
+	if bytes.Count(b, []byte("[0m")) >= 2 {
+		b = reBareSGR.ReplaceAll(b, nil)
+	}
+	return b
 }
 
 // utf16Guess recognises UTF-16 without a byte-order mark: ASCII text has a NUL in every other

@@ -133,7 +133,8 @@ type region struct {
 }
 
 // regions splits lines at Markdown fences; fence lines themselves are dropped. Lines quoted
-// with "> " (an e-mail or Markdown quote) are unquoted first.
+// with "> " (an e-mail or Markdown quote) are unquoted first, and the indentation every
+// non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	lines = unquote(lines)
 	var out []region
@@ -141,7 +142,7 @@ func regions(lines []line) []region {
 	fence := ""
 	flush := func(fenced bool) {
 		if len(cur) > 0 {
-			out = append(out, region{lines: cur, fenced: fenced})
+			out = append(out, region{lines: dedent(cur), fenced: fenced})
 		}
 		cur = nil
 	}
@@ -159,6 +160,45 @@ func regions(lines []line) []region {
 		}
 	}
 	flush(fence != "")
+	return out
+}
+
+// dedent removes the leading whitespace that every non-blank line shares: a paste indented as a
+// whole (a Markdown code block written with four spaces, a block under a list item, a snippet
+// copied out of an indented file) is read as its author wrote it, so user data's MIME headers,
+// a NodeConfig or a kubectl table start in column one again. Relative indentation is kept.
+func dedent(lines []line) []line {
+	prefix, first := "", true
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		ws := l.text[:len(l.text)-len(strings.TrimLeft(l.text, " \t"))]
+		if first {
+			prefix, first = ws, false
+			continue
+		}
+		n := 0
+		for n < len(prefix) && n < len(ws) && prefix[n] == ws[n] {
+			n++
+		}
+		prefix = prefix[:n]
+		if prefix == "" {
+			return lines
+		}
+	}
+	if prefix == "" {
+		return lines
+	}
+	out := make([]line, len(lines))
+	for i, l := range lines {
+		if strings.HasPrefix(l.text, prefix) {
+			l.text = l.text[len(prefix):]
+		} else {
+			l.text = strings.TrimLeft(l.text, " \t") // a blank line shorter than the prefix
+		}
+		out[i] = l
+	}
 	return out
 }
 
