@@ -46,8 +46,9 @@ var magics = []struct {
 
 // Text turns raw input into UTF-8 text: a UTF-16 input (with a byte-order mark, or without one
 // but with the NUL pattern of ASCII text in UTF-16) is decoded, a UTF-8 byte-order mark is
-// dropped, CRLF line ends become LF. It returns a Problem for binary input: a known non-text
-// format (named), or data with NUL bytes or mostly invalid UTF-8.
+// dropped, CRLF line ends become LF; terminal escape sequences (stripANSI) and the spaces that
+// pad line ends (trimLineEnds) are removed. It returns a Problem for binary input: a known
+// non-text format (named), or data with NUL bytes or mostly invalid UTF-8.
 func Text(raw []byte) ([]byte, *Problem) {
 	if len(raw) >= 2 && (raw[0] == 0xFF && raw[1] == 0xFE || raw[0] == 0xFE && raw[1] == 0xFF) {
 		raw = decodeUTF16(raw[2:], raw[0] == 0xFF)
@@ -73,7 +74,21 @@ func Text(raw []byte) ([]byte, *Problem) {
 	if bytes.IndexByte(raw, '\r') >= 0 {
 		raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
 	}
-	return stripANSI(raw), nil
+	return trimLineEnds(stripANSI(raw)), nil
+}
+
+// trimLineEnds removes spaces and tabs at the end of every line: text copied out of a terminal
+// or a web page is padded to the width it was shown at, and a padded blank line no longer
+// separates MIME headers from their body or one YAML document from the next.
+func trimLineEnds(b []byte) []byte {
+	if !bytes.Contains(b, []byte(" \n")) && !bytes.Contains(b, []byte("\t\n")) && !bytes.HasSuffix(b, []byte(" ")) && !bytes.HasSuffix(b, []byte("\t")) {
+		return b
+	}
+	lines := bytes.Split(b, []byte("\n"))
+	for i, l := range lines {
+		lines[i] = bytes.TrimRight(l, " \t")
+	}
+	return bytes.Join(lines, []byte("\n"))
 }
 
 // reEscape matches a terminal escape sequence (ECMA-48): a control sequence (ESC [ parameters

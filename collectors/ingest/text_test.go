@@ -43,3 +43,19 @@ func TestIndentedPasteIsDedented(t *testing.T) {
 		t.Fatalf("bootstrap %+v from segments %+v", r.Evidence.Bootstrap, r.Segments)
 	}
 }
+
+// TestPaddedLinesAreTrimmed: user data copied out of a terminal, every line padded with spaces
+// (its blank separator lines too), is read as the MIME document it is.
+func TestPaddedLinesAreTrimmed(t *testing.T) {
+	ud := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\n" +
+		"apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n    apiServerEndpoint: https://X.gr7.eu-west-1.eks.amazonaws.com\n" +
+		"    certificateAuthority: Y2E=\n    cidr: 10.100.0.0/16\n\n--B--\n"
+	text, p := Text([]byte(strings.ReplaceAll(ud, "\n", "   \n")))
+	if p != nil {
+		t.Fatal(p.Message)
+	}
+	r := Read(text, "stdin", Options{})
+	if r.Evidence.Bootstrap == nil || r.Evidence.Bootstrap.ClusterName != "prod" {
+		t.Fatalf("bootstrap %+v from segments %+v", r.Evidence.Bootstrap, r.Segments)
+	}
+}
