@@ -202,7 +202,7 @@ func (rd *reader) logs(segs []Segment, block int) {
 		if s.value != nil || s.compacted {
 			first = 1 // lines rendered from structured records
 		}
-		_ = sc.ScanFrom(bytes.NewReader(squeeze(unwrap(text))), rd.name, streamOf(s), first)
+		_ = sc.ScanFrom(bytes.NewReader(squeeze(unwrap(unfold(text)))), rd.name, streamOf(s), first)
 		scanned = append(scanned, i)
 	}
 	if len(scanned) == 0 {
@@ -605,6 +605,97 @@ func squeeze(text []byte) []byte {
 		prev = c
 	}
 	return out
+}
+
+// unfold rejoins log records a paste hard-wrapped at a fixed width (copied from a terminal or
+// a pager that breaks long lines, or folded by a mail or ticket tool): when at least two lines
+// are about as long as the longest, of at least 60 characters, a line of about that length (see
+// wrapSlack) continues on the next one unless that one starts like the records around it (the
+// character classes of its first characters are those most lines that follow a shorter line
+// start with). The pieces are
+// joined as they were cut (with one space where the cut's spaces were trimmed); the absorbed
+// lines become empty so the line numbers of the rest stay those of the input.
+func unfold(text []byte) []byte {
+	lines := bytes.Split(text, []byte("\n"))
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(l))
+	}
+	// a piece fills the width when it is at most wrapSlack shorter: the spaces a wrap cut at
+	// were trimmed from its end (Text), and are put back as one
+	fills := func(n int) bool { return n >= width-wrapSlack }
+	full := 0
+	for _, l := range lines {
+		if fills(len(l)) {
+			full++
+		}
+	}
+	if width < 60 || full < 2 {
+		return text
+	}
+	// records start on the lines that do not follow a full one: their usual start
+	shapes := map[string]int{}
+	for i, l := range lines {
+		if len(l) > 0 && (i == 0 || !fills(len(lines[i-1]))) {
+			shapes[startShape(l)]++
+		}
+	}
+	common, most := "", 0
+	for sh, n := range shapes {
+		if n > most || n == most && sh < common {
+			common, most = sh, n
+		}
+	}
+	changed := false
+	for i := 0; i < len(lines); i++ {
+		if !fills(len(lines[i])) {
+			continue
+		}
+		cur, last, j := lines[i], len(lines[i]), i+1
+		// a piece that fills the width continues on the next line, unless that starts a record
+		for fills(last) && j < len(lines) && len(lines[j]) > 0 && startShape(lines[j]) != common {
+			if last < width {
+				cur = append(cur[:len(cur):len(cur)], ' ')
+			}
+			last = len(lines[j])
+			cur = append(cur[:len(cur):len(cur)], lines[j]...)
+			lines[j] = nil
+			j++
+		}
+		if j > i+1 {
+			lines[i], changed = cur, true
+		}
+		i = j - 1
+	}
+	if !changed {
+		return text
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// wrapSlack is how much shorter than the wrap width a line that was cut at spaces may be.
+const wrapSlack = 8
+
+// startShape is the character classes of a line's first eight bytes: a digit is 9, a letter a,
+// a space _, anything else itself ("Jul 24 15:…" is "aaa_99_9", "I0724 15…" "a9999_99",
+// "{\"level\"…" "{\"aaaaa\"").
+func startShape(l []byte) string {
+	var b [8]byte
+	n := 0
+	for ; n < len(b) && n < len(l); n++ {
+		c := l[n]
+		switch {
+		case c >= '0' && c <= '9':
+			b[n] = '9'
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			b[n] = 'a'
+		case c == ' ' || c == '\t':
+			b[n] = '_'
+		default:
+			b[n] = c
+		}
+	}
+	return string(b[:n])
 }
 
 // maxUnwrap bounds how many lines one wrapped record may span.

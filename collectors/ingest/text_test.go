@@ -59,3 +59,28 @@ func TestPaddedLinesAreTrimmed(t *testing.T) {
 		t.Fatalf("bootstrap %+v from segments %+v", r.Evidence.Bootstrap, r.Segments)
 	}
 }
+
+// TestHardWrappedLogIsUnfolded: a kubelet journal pasted hard-wrapped at 80 columns (each
+// record cut in two, the spaces at a cut trimmed) is read as one record per line, so the
+// Unauthorized signature matches; records that merely reach the width are not joined.
+func TestHardWrappedLogIsUnfolded(t *testing.T) {
+	rec := `Jun 06 19:33:03 ip-10-150-127-198 kubelet[3214]: E0606 19:33:03.828406    3214 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-150-127-198.ec2.internal"`
+	var b strings.Builder
+	for i := 0; i < 3; i++ {
+		for at := 0; at < len(rec); at += 80 {
+			b.WriteString(rec[at:min(at+80, len(rec))] + "\n")
+		}
+	}
+	text, _ := Text([]byte(b.String()))
+	got := string(unfold(text))
+	if n := strings.Count(got, rec); n != 3 {
+		t.Fatalf("%d whole records after unfolding:\n%s", n, got)
+	}
+	if lines := strings.Count(got, "\n"); lines != strings.Count(b.String(), "\n") {
+		t.Errorf("%d lines, the paste has %d: line numbers moved", lines, strings.Count(b.String(), "\n"))
+	}
+	plain := strings.Repeat(rec+"\n", 3)
+	if string(unfold([]byte(plain))) != plain {
+		t.Errorf("unwrapped records were changed")
+	}
+}
