@@ -202,7 +202,10 @@ func (rd *reader) logs(segs []Segment, block int) {
 		if s.value != nil || s.compacted {
 			first = 1 // lines rendered from structured records
 		}
-		_ = sc.ScanFrom(bytes.NewReader(squeeze(unwrap(unfold(text)))), rd.name, streamOf(s), first)
+		if s.Type == TypeLog {
+			text = unfold(text)
+		}
+		_ = sc.ScanFrom(bytes.NewReader(squeeze(unwrap(text))), rd.name, streamOf(s), first)
 		scanned = append(scanned, i)
 	}
 	if len(scanned) == 0 {
@@ -624,13 +627,17 @@ func unfold(text []byte) []byte {
 	// a piece fills the width when it is at most wrapSlack shorter: the spaces a wrap cut at
 	// were trimmed from its end (Text), and are put back as one
 	fills := func(n int) bool { return n >= width-wrapSlack }
-	full := 0
+	full, short := 0, 0
 	for _, l := range lines {
-		if fills(len(l)) {
+		switch {
+		case fills(len(l)):
 			full++
+		case len(l) > 0:
+			short++
 		}
 	}
-	if width < 60 || full < 2 {
+	// every line about as long as the longest is a table or a fixed layout, not a wrap
+	if width < 60 || full < 2 || short == 0 {
 		return text
 	}
 	// records start on the lines that do not follow a full one: their usual start
@@ -646,6 +653,7 @@ func unfold(text []byte) []byte {
 			common, most = sh, n
 		}
 	}
+
 	changed := false
 	for i := 0; i < len(lines); i++ {
 		if !fills(len(lines[i])) {

@@ -84,3 +84,12 @@ func TestHardWrappedLogIsUnfolded(t *testing.T) {
 		t.Errorf("unwrapped records were changed")
 	}
 }
+
+// TestTableIsNotUnfolded: a kubectl table whose rows all reach the same width is not a wrap.
+func TestTableIsNotUnfolded(t *testing.T) {
+	table := "NAME                       READY   STATUS             RESTARTS   AGE\naws-node-8x7kq             0/1     CrashLoopBackOff   6          12m\n" +
+		"coredns-5c5677bc78-k2v4x   0/1     ContainerCreating  0          12m\nkube-proxy-4tx9z           1/1     Running            0          12m\n"
+	if got := string(unfold([]byte(table))); got != table {
+		t.Errorf("table changed:\n%s", got)
+	}
+}
