@@ -133,10 +133,11 @@ type region struct {
 }
 
 // regions splits lines at Markdown fences; fence lines themselves are dropped. Lines quoted
-// with "> " (an e-mail or Markdown quote) are unquoted first, and the indentation every
+// with "> " (an e-mail or Markdown quote) are unquoted first, a CI runner's timestamps removed
+// (unprefixCI), and the indentation every
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
-	lines = unquote(lines)
+	lines = unprefixCI(unquote(lines))
 	var out []region
 	var cur []line
 	fence := ""
@@ -196,6 +197,38 @@ func dedent(lines []line) []line {
 			l.text = l.text[len(prefix):]
 		} else {
 			l.text = strings.TrimLeft(l.text, " \t") // a blank line shorter than the prefix
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// reCIStamp is the timestamp a GitHub Actions or Azure DevOps log puts before every line it
+// stores (RFC 3339 in UTC with seven fractional digits, the .NET round-trip format, then a space,
+// or nothing on a blank line).
+var reCIStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z(?: |$)`)
+
+// unprefixCI removes the CI runner's timestamp from every line when most non-blank lines carry
+// it: the output of eksctl, Terraform or kubectl copied out of a CI job's log then reads as the
+// tool printed it (a Terraform plan's columns, a YAML document's indentation).
+func unprefixCI(lines []line) []line {
+	stamped, nonBlank := 0, 0
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		nonBlank++
+		if reCIStamp.MatchString(l.text) {
+			stamped++
+		}
+	}
+	if nonBlank == 0 || stamped*10 < nonBlank*8 {
+		return lines
+	}
+	out := make([]line, len(lines))
+	for i, l := range lines {
+		if loc := reCIStamp.FindStringIndex(l.text); loc != nil {
+			l.text = l.text[loc[1]:]
 		}
 		out[i] = l
 	}

@@ -93,3 +93,20 @@ func TestTableIsNotUnfolded(t *testing.T) {
 		t.Errorf("table changed:\n%s", got)
 	}
 }
+
+// TestCIStampsAreRemoved: user data printed in a GitHub Actions job, every line (blank ones too)
+// behind the runner's timestamp, is read as the MIME document it is.
+func TestCIStampsAreRemoved(t *testing.T) {
+	ud := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\n" +
+		"apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n    apiServerEndpoint: https://X.gr7.eu-west-1.eks.amazonaws.com\n" +
+		"    certificateAuthority: Y2E=\n    cidr: 10.100.0.0/16\n\n--B--\n"
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(ud, "\n"), "\n") {
+		b.WriteString("2026-11-20T08:10:03.1234567Z " + l)
+	}
+	text, _ := Text([]byte(b.String() + "\n"))
+	r := Read(text, "stdin", Options{})
+	if r.Evidence.Bootstrap == nil || r.Evidence.Bootstrap.ClusterName != "prod" {
+		t.Fatalf("bootstrap %+v from segments %+v", r.Evidence.Bootstrap, r.Segments)
+	}
+}
