@@ -362,6 +362,16 @@ func TestChecks(t *testing.T) {
 		{"bootstrap.dns-ip", "ipv6 cluster", func(ev *evidence.Evidence) { ev.Cluster.ServiceIPv4CIDR = "" }, StatusSkipped, "not applicable"},
 		{"bootstrap.max-pods", "too many", func(ev *evidence.Evidence) { ev.Bootstrap.MaxPods = intp(110) }, StatusFail, "above the 29"},
 		{"bootstrap.max-pods", "ok", nil, StatusPass, ""},
+		{"bootstrap.restricted-node-labels", "node-role label", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Labels = map[string]string{"node-role.kubernetes.io/worker": "", "team": "payments"}
+		}, StatusFail, "node-role.kubernetes.io/worker (in the kubernetes.io namespace the kubelet may not set)"},
+		{"bootstrap.restricted-node-labels", "cluster tag as a Bottlerocket node label", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Labels = map[string]string{"kubernetes.io/cluster/my-cluster": "owned"}
+		}, StatusFail, "kubernetes.io/cluster/my-cluster (not a valid label key)"},
+		{"bootstrap.restricted-node-labels", "allowed namespaces", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Labels = map[string]string{"node.kubernetes.io/lifecycle": "spot", "topology.kubernetes.io/zone": "eu-west-1a", "eks.amazonaws.com/nodegroup": "ng"}
+		}, StatusPass, "3 node labels, none the kubelet refuses"},
+		{"bootstrap.restricted-node-labels", "no labels", nil, StatusPass, "sets no node labels"},
 		{"bootstrap.max-pods", "prefix delegation", func(ev *evidence.Evidence) {
 			ev.Bootstrap.MaxPods = intp(110)
 			ev.AWSNode.Env["ENABLE_PREFIX_DELEGATION"] = "true"
