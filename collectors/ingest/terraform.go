@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/awsauth"
@@ -127,11 +128,37 @@ func planRoles(text string) []evidence.RoleMapping {
 	return out
 }
 
+// reRoleArn is a complete IAM role ARN (account ID and role name present).
+var reRoleArn = regexp.MustCompile(`^arn:aws[\w-]*:iam::\d{12}:role/[\w+=,.@/-]+$`)
+
+// obscured reports whether a role ARN as posted cannot be compared: cut short or redacted by the
+// poster ("arn:aws:iam::<redacted>", "arn:aws:iam::***:role/x", "arn:aws:iam::xxxx:role/…").
+func obscured(arn string) bool {
+	l := strings.ToLower(arn)
+	return !reRoleArn.MatchString(arn) || strings.ContainsAny(arn, "<>*…") || strings.Contains(l, "xxx") || strings.Contains(l, "redacted")
+}
+
+// sameMapping reports whether two mapRoles entries of a plan's two sides are the same mapping:
+// the same role ARN, or, when either ARN is obscured (the poster's redaction or a cut line), the
+// same username and groups, as when a plan only re-quotes or re-indents the entries.
+func sameMapping(a, b evidence.RoleMapping) bool {
+	if strings.EqualFold(a.RoleArn, b.RoleArn) {
+		return true
+	}
+	if !obscured(a.RoleArn) && !obscured(b.RoleArn) || a.Username != b.Username || len(a.Groups) != len(b.Groups) {
+		return false
+	}
+	ga, gb := slices.Clone(a.Groups), slices.Clone(b.Groups)
+	slices.Sort(ga)
+	slices.Sort(gb)
+	return slices.Equal(ga, gb)
+}
+
 // changes returns the mappings the plan removes (in before, absent after) and adds.
 func (p *tfPlan) changes(via string) []evidence.MappingChange {
-	in := func(list []evidence.RoleMapping, arn string) bool {
+	in := func(list []evidence.RoleMapping, m evidence.RoleMapping) bool {
 		for _, r := range list {
-			if strings.EqualFold(r.RoleArn, arn) {
+			if sameMapping(r, m) {
 				return true
 			}
 		}
@@ -139,12 +166,12 @@ func (p *tfPlan) changes(via string) []evidence.MappingChange {
 	}
 	var out []evidence.MappingChange
 	for _, r := range p.before {
-		if !in(p.after, r.RoleArn) {
+		if !in(p.after, r) {
 			out = append(out, evidence.MappingChange{Action: "removed", RoleArn: r.RoleArn, Username: r.Username, Groups: r.Groups, Via: via, Line: p.lines[r.RoleArn]})
 		}
 	}
 	for _, r := range p.after {
-		if !in(p.before, r.RoleArn) {
+		if !in(p.before, r) {
 			out = append(out, evidence.MappingChange{Action: "added", RoleArn: r.RoleArn, Username: r.Username, Groups: r.Groups, Via: via, Line: p.lines[r.RoleArn]})
 		}
 	}

@@ -110,3 +110,42 @@ func TestCIStampsAreRemoved(t *testing.T) {
 		t.Fatalf("bootstrap %+v from segments %+v", r.Evidence.Bootstrap, r.Segments)
 	}
 }
+
+// TestPlanRequotingARedactedMappingRemovesNothing: a Terraform plan that only re-quotes aws-auth,
+// the poster's redaction cutting the old rolearn short, shows no removed node mapping; a plan
+// that replaces the mapping by another role's still does.
+func TestPlanRequotingARedactedMappingRemovesNothing(t *testing.T) {
+	plan := func(added string) string {
+		return ` # module.eks.kubernetes_config_map.aws_auth[0] will be updated in-place
+  ~ resource "kubernetes_config_map" "aws_auth" {
+      ~ data        = {
+          ~ "mapRoles"    = <<-EOT
+              - - groups:
+              -   - system:bootstrappers
+              -   - system:nodes
+              -   rolearn: arn:aws:iam::<redacted>
+              -   username: system:node:{{EC2PrivateDNSName}}
+              + - "groups":
+              +   - "system:bootstrappers"
+              +   - "system:nodes"
+              +   "rolearn": "` + added + `"
+              +   "username": "` + "system:node:{{EC2PrivateDNSName}}" + `"
+            EOT
+`
+	}
+	removed := func(p string) int {
+		n := 0
+		for _, c := range Read([]byte(p), "stdin", Options{}).Evidence.MappingChanges {
+			if c.Action == "removed" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := removed(plan("arn:aws:iam::<redacted>:role/<redacted>")); n != 0 {
+		t.Errorf("re-quoted plan: %d removed mappings, want 0", n)
+	}
+	if n := removed(strings.Replace(plan("arn:aws:iam::111122223333:role/other"), "<redacted>", "111122223333:role/nodes", 1)); n != 1 {
+		t.Errorf("replacing plan: %d removed mappings, want 1", n)
+	}
+}
