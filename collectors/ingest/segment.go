@@ -143,7 +143,8 @@ func regions(lines []line) []region {
 	fence := ""
 	flush := func(fenced bool) {
 		if len(cur) > 0 {
-			out = append(out, region{lines: dedent(cur), fenced: fenced})
+			// a CI log pasted into an indented code block: its stamps show once the block is dedented
+			out = append(out, region{lines: unprefixCI(dedent(cur)), fenced: fenced})
 		}
 		cur = nil
 	}
