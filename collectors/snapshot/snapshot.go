@@ -71,9 +71,10 @@ type Snapshot struct {
 	// "snapshot:<path>".
 	Source func(path string) string
 
-	// lazy loads, on demand, files larger than lazyBytes: they are read (or re-read from the
-	// archive) each time they are split, so their bytes are not held for the whole run.
-	lazy map[string]func() ([]byte, error)
+	// lazy opens, on demand, files larger than lazyBytes: they are read (or re-read from the
+	// archive) each time they are split or streamed, so their bytes are not held for the whole
+	// run. A reader returns an error when the file passes the per-file limit.
+	lazy map[string]func() (io.ReadCloser, error)
 	// errs are the typed errors a live source returned instead of a file (FromDocuments).
 	errs map[string]*SourceError
 
@@ -216,7 +217,7 @@ func (s *Snapshot) readDir(fsys fs.FS, root string, lim Limits) error {
 		}
 		if info.Size() > lazyBytes {
 			s.files[rel] = nil
-			s.setLazy(rel, func() ([]byte, error) { return readAllLimited(fsys, rel, lim.MaxFileBytes) })
+			s.setLazy(rel, func() (io.ReadCloser, error) { return openLimited(fsys, rel, lim.MaxFileBytes) })
 			return nil
 		}
 		b, err := readAllLimited(fsys, rel, lim.MaxFileBytes)
@@ -234,11 +235,11 @@ func (s *Snapshot) readDir(fsys fs.FS, root string, lim Limits) error {
 // holds the decoded values, not the files.
 const lazyBytes = 1 << 20
 
-func (s *Snapshot) setLazy(p string, load func() ([]byte, error)) {
+func (s *Snapshot) setLazy(p string, open func() (io.ReadCloser, error)) {
 	if s.lazy == nil {
-		s.lazy = map[string]func() ([]byte, error){}
+		s.lazy = map[string]func() (io.ReadCloser, error){}
 	}
-	s.lazy[p] = load
+	s.lazy[p] = open
 }
 
 // content returns the bytes of the file at snapshot path p, reading a large file now.
@@ -248,56 +249,124 @@ func (s *Snapshot) content(p string) ([]byte, bool, error) {
 		_, ok = s.errs[p]
 		return nil, ok, nil
 	}
-	if load := s.lazy[p]; load != nil {
-		b, err := load()
+	if open := s.lazy[p]; open != nil {
+		r, err := open()
+		if err != nil {
+			return nil, true, err
+		}
+		defer r.Close()
+		b, err := readSized(r)
 		return b, true, err
 	}
 	return b, true, nil
 }
 
-// tarMember reads member number n (counting every header, as readTarGz does) of the
+// stream returns a reader of the file at snapshot path p without reading a large file whole
+// (ok false when the snapshot holds no such file, or only a source's typed error for it).
+func (s *Snapshot) stream(p string) (r io.ReadCloser, ok bool, err error) {
+	b, ok := s.files[p]
+	if !ok || s.errs[p] != nil {
+		return nil, false, nil
+	}
+	if open := s.lazy[p]; open != nil {
+		r, err := open()
+		return r, true, err
+	}
+	return io.NopCloser(bytes.NewReader(b)), true, nil
+}
+
+// tarMember opens member number n (counting every header, as readTarGz does) of the
 // gzip-compressed tar at p, at most max bytes.
-func tarMember(p string, n int, max int64) ([]byte, error) {
+func tarMember(p string, n int, max int64) (io.ReadCloser, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	tr := tar.NewReader(zr)
 	for i := 0; ; i++ {
 		h, err := tr.Next()
 		if err != nil {
+			f.Close()
 			return nil, fmt.Errorf("member %d: %w", n, err)
 		}
 		if i == n {
 			if h.Size > max {
+				f.Close()
 				return nil, fmt.Errorf("%d bytes is over the %d-byte limit", h.Size, max)
 			}
-			return io.ReadAll(io.LimitReader(tr, h.Size))
+			return &readCloser{io.LimitReader(tr, h.Size), f, h.Size}, nil
 		}
 	}
+}
+
+// readCloser reads from one reader and closes another (the file under a decompressor); size
+// is what the file says it holds (bytes), -1 when unknown.
+type readCloser struct {
+	io.Reader
+	io.Closer
+	size int64
+}
+
+// openLimited opens one file of fsys for reading at most max bytes: a file that grows past
+// max while it is read gives an error, not its first max bytes.
+func openLimited(fsys fs.FS, name string, max int64) (io.ReadCloser, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	size := int64(-1)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= max {
+		size = fi.Size()
+	}
+	return &readCloser{&limitedReader{r: f, left: max, max: max}, f, size}, nil
+}
+
+// limitedReader reads at most left bytes and fails, naming the limit, on the byte after.
+type limitedReader struct {
+	r    io.Reader
+	left int64
+	max  int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, fmt.Errorf("grew past the %d-byte limit while being read", l.max)
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n, fmt.Errorf("grew past the %d-byte limit while being read", l.max)
+	}
+	return n, err
 }
 
 // readAllLimited reads one file of fsys, at most max bytes (a file that grows while it is
 // read is cut, not trusted).
 func readAllLimited(fsys fs.FS, name string, max int64) ([]byte, error) {
-	f, err := fsys.Open(name)
+	r, err := openLimited(fsys, name, max)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	// One allocation of the file's size (plus one byte to see growth) instead of ReadAll's
-	// doublings: a 64 MiB file costs 64 MiB, not 120.
+	defer r.Close()
+	return readSized(r)
+}
+
+// readSized reads r to its end in one allocation of the size its file says (plus one byte to
+// see growth) instead of ReadAll's doublings: a 64 MiB file costs 64 MiB, not 120.
+func readSized(r io.Reader) ([]byte, error) {
 	size := int64(512)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() >= 0 && fi.Size() <= max {
-		size = fi.Size() + 1
+	if rc, ok := r.(*readCloser); ok && rc.size >= 0 {
+		size = rc.size + 1
 	}
 	b := make([]byte, 0, size)
-	r := io.LimitReader(f, max+1)
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)] // grows only when the file was larger than it said
@@ -305,16 +374,12 @@ func readAllLimited(fsys fs.FS, name string, max int64) ([]byte, error) {
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
 		if err == io.EOF {
-			break
+			return b, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("grew past the %d-byte limit while being read", max)
-	}
-	return b, nil
 }
 
 // unwrapPathErr drops the path from an *fs.PathError (the problem already names the file).
@@ -391,7 +456,7 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 			}
 			s.files[clean] = nil
 			member, max := n, lim.MaxFileBytes
-			s.setLazy(clean, func() ([]byte, error) { return tarMember(p, member, max) })
+			s.setLazy(clean, func() (io.ReadCloser, error) { return tarMember(p, member, max) })
 			continue
 		}
 		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
@@ -435,7 +500,7 @@ func (s *Snapshot) stripCommonPrefix() {
 		prefix = k + "/"
 	}
 	out := map[string][]byte{}
-	lazy := map[string]func() ([]byte, error){}
+	lazy := map[string]func() (io.ReadCloser, error){}
 	for p, b := range s.files {
 		if strings.HasPrefix(p, prefix) {
 			out[strings.TrimPrefix(p, prefix)] = b
