@@ -87,15 +87,11 @@ func (s *Snapshot) earliestLaunch(ev *evidence.Evidence) time.Time {
 	if ev.Target.NodeClaim != "" {
 		return t
 	}
-	Decode(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
-		for _, r := range o.Reservations {
-			for _, in := range r.Instances {
-				if lt := in.LaunchTime.Time; !lt.IsZero() && (t.IsZero() || lt.Before(t)) {
-					t = lt
-				}
-			}
+	for _, in := range s.instanceIndex().list {
+		if lt := in.LaunchTime.Time; !lt.IsZero() && (t.IsZero() || lt.Before(t)) {
+			t = lt
 		}
-	})
+	}
 	return t
 }
 

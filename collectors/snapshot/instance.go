@@ -22,55 +22,22 @@ func init() {
 // InstanceIDs lists the instances in ec2/describe-instances.json, sorted.
 func (s *Snapshot) InstanceIDs() []string {
 	var ids []string
-	decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
-		for _, r := range o.Reservations {
-			for _, i := range r.Instances {
-				ids = append(ids, i.InstanceID)
-			}
-		}
-	})
+	for _, i := range s.instanceIndex().list {
+		ids = append(ids, i.InstanceID)
+	}
 	sort.Strings(ids)
 	return ids
-}
-
-// instanceIdx indexes ec2/describe-instances.json by instance ID (the last entry wins, as the
-// linear search it replaces did), with the file's read outcome.
-type instanceIdx struct {
-	byID   map[string]*EC2Instance
-	res    readResult
-	reason string
-}
-
-// instanceIndex builds the index once per snapshot: evidence for each of thousands of
-// instances then finds its own in constant time.
-func (s *Snapshot) instanceIndex() *instanceIdx {
-	return s.shared("ec2.instances", func() any {
-		idx := &instanceIdx{byID: map[string]*EC2Instance{}}
-		idx.res, idx.reason = decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
-			for _, r := range o.Reservations {
-				for k := range r.Instances {
-					idx.byID[r.Instances[k].InstanceID] = &r.Instances[k]
-				}
-			}
-		})
-		return idx
-	}).(*instanceIdx)
 }
 
 // InstancesGap says why ec2/describe-instances.json lists no instance: the file is missing,
 // holds an error or does not parse (reason, and whether a permission was denied), or it lists none
 // ("no instance"). It returns "" when instances are listed.
 func (s *Snapshot) InstancesGap() (reason string, denied bool) {
-	n := 0
-	res, why := decodeInto(s, "ec2/describe-instances.json", func(o *DescribeInstancesOutput) {
-		for _, r := range o.Reservations {
-			n += len(r.Instances)
-		}
-	})
+	idx := s.instanceIndex()
 	switch {
-	case res != readOK:
-		return why, strings.HasPrefix(why, "missing permission ")
-	case n == 0:
+	case idx.res != readOK:
+		return idx.reason, strings.HasPrefix(idx.reason, "missing permission ")
+	case len(idx.list) == 0:
 		return "ec2/describe-instances.json lists no instance", false
 	}
 	return "", false

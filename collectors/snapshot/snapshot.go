@@ -82,6 +82,9 @@ type Snapshot struct {
 	rawDocs    map[string]*rawRead
 	cache      map[string]*decoded
 	sharedVals map[string]any
+
+	instOnce sync.Once
+	inst     *instanceIdx
 }
 
 func (s *Snapshot) src(p string) string {
