@@ -77,3 +77,32 @@ func TestLargeFilesAreReadWhenDecoded(t *testing.T) {
 		t.Errorf("problems = %+v, want ec2/describe-instances.json named", s.Problems)
 	}
 }
+
+// TestPerInstanceFilesAreNotCached: an instance's own files (user data, console output) are
+// read by its evidence only, so the snapshot keeps none of them, read or missing: with
+// thousands of instances diagnosed, those caches only grew.
+func TestPerInstanceFilesAreNotCached(t *testing.T) {
+	files := fixtureFiles(t, hostileFixture)
+	files[instancesPath] = largeInstances(t, 20)
+	s := FromFiles("mem", files)
+	ids := s.InstanceIDs()
+	for _, id := range ids {
+		ev, err := s.Evidence(id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id == "i-0a1b2c3d4e5f60001" && (ev.UserData == nil || ev.ConsoleOutput == nil) {
+			t.Fatalf("%s: user data %v, console %v: the fixture's files were not read", id, ev.UserData, ev.ConsoleOutput)
+		}
+	}
+	for p := range s.rawDocs {
+		if perInstance(p) {
+			t.Errorf("split documents of %s kept", p)
+		}
+	}
+	for k := range s.cache {
+		if perInstance(k) {
+			t.Errorf("decoded %s kept", k)
+		}
+	}
+}

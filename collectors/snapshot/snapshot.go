@@ -670,8 +670,8 @@ func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResul
 	s.mu.Lock()
 	r, ok := s.rawDocs[p]
 	s.mu.Unlock()
-	if !ok && s.lazy[p] != nil {
-		// A large file: split and used now, its bytes not kept.
+	if !ok && (s.lazy[p] != nil || perInstance(p)) {
+		// A large file, or one instance's own: split and used now, its bytes not kept.
 		return s.split(p, each)
 	}
 	if !ok {
@@ -830,6 +830,17 @@ func (s *Snapshot) shared(key string, compute func() any) any {
 // decodeInto decodes every document of p into a T and passes it to each. Decoded documents
 // are cached per path and type; each must not modify them.
 func decodeInto[T any](s *Snapshot, p string, each func(*T)) (readResult, string) {
+	if perInstance(p) {
+		// Read by that instance's evidence only, once: caching it would only grow with the fleet.
+		return s.decode(p, func(raw json.RawMessage) error {
+			v := new(T)
+			if err := json.Unmarshal(raw, v); err != nil {
+				return err
+			}
+			each(v)
+			return nil
+		})
+	}
 	key := fmt.Sprintf("%s|%T", p, (*T)(nil))
 	s.mu.Lock()
 	c, ok := s.cache[key]
@@ -857,6 +868,12 @@ func decodeInto[T any](s *Snapshot, p string, each func(*T)) (readResult, string
 		}
 	}
 	return c.res, c.reason
+}
+
+// perInstance reports whether p is a file of one instance (its user data, its console
+// output), which only that instance's evidence reads, once.
+func perInstance(p string) bool {
+	return strings.HasPrefix(p, "ec2/instance-user-data/") || strings.HasPrefix(p, "ec2/get-console-output/")
 }
 
 // kubePath returns the path of a kube/ file, trying .json then .yaml then .yml.
