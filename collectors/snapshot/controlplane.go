@@ -152,8 +152,14 @@ func ControlPlaneLogTypes(s *Snapshot) (enabled map[string]bool, known bool) {
 }
 
 // controlPlaneLoggingGap says why no control-plane log was read: the log types are off (with the
-// command that turns them on), or they are on but were not collected.
+// command that turns them on), or they are on but were not collected. The reason is the same for
+// every instance of the cluster: it is built once per snapshot, and the reports of a fleet hold
+// one copy.
 func controlPlaneLoggingGap(s *Snapshot, cluster string) string {
+	return s.shared("controlplane.gap\x00"+cluster, func() any { return controlPlaneLoggingReason(s, cluster) }).(string)
+}
+
+func controlPlaneLoggingReason(s *Snapshot, cluster string) string {
 	enabled, known := ControlPlaneLogTypes(s)
 	if !known {
 		return s.missing(authenticatorEventsPath + ", " + auditEventsPath)

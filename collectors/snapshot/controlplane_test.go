@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -65,5 +66,27 @@ func TestAuthenticatorEventsNameTheDeniedNodeRole(t *testing.T) {
 				t.Errorf("node-log source %q does not name %s", ev.Source(evidence.KindNodeLogs), authenticatorEventsPath)
 			}
 		})
+	}
+}
+
+// TestControlPlaneLoggingGapHeldOnce: the cluster's logging gap (a 200-byte command) is the
+// same for every instance of a fleet, and held once, not once per instance report.
+func TestControlPlaneLoggingGapHeldOnce(t *testing.T) {
+	files := fixtureFiles(t, hostileFixture)
+	files[instancesPath] = largeInstances(t, 2)
+	s := FromFiles("mem", files)
+	var reasons []string
+	for _, id := range s.InstanceIDs() {
+		ev, err := s.Evidence(id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reasons = append(reasons, ev.GapFor(evidence.KindControlPlaneLogs).Reason)
+	}
+	if !strings.Contains(reasons[0], "logging is off") || reasons[0] != reasons[1] {
+		t.Fatalf("gaps %q", reasons)
+	}
+	if unsafe.StringData(reasons[0]) != unsafe.StringData(reasons[1]) {
+		t.Errorf("the gap %q is held once per instance", reasons[0])
 	}
 }
