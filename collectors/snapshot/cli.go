@@ -262,7 +262,8 @@ type DescribeNodegroupOutput struct {
 
 // --- EC2 (PascalCase) ---
 
-// EC2Instance is one element of Reservations[].Instances[].
+// EC2Instance is one element of Reservations[].Instances[]: the fields the snapshot uses (a
+// fleet's describe-instances holds tens of thousands, kept for the whole run).
 type EC2Instance struct {
 	InstanceID   string `json:"InstanceId"`
 	ImageID      string `json:"ImageId"`
@@ -275,11 +276,9 @@ type EC2Instance struct {
 	PrivateIPAddress string `json:"PrivateIpAddress"`
 	PublicIPAddress  string `json:"PublicIpAddress"`
 	State            struct {
-		Code int    `json:"Code"`
 		Name string `json:"Name"`
 	} `json:"State"`
 	StateReason *struct {
-		Code    string `json:"Code"`
 		Message string `json:"Message"`
 	} `json:"StateReason"`
 	SubnetID           string `json:"SubnetId"`
@@ -288,15 +287,12 @@ type EC2Instance struct {
 	PlatformDetails    string `json:"PlatformDetails"`
 	IamInstanceProfile *struct {
 		Arn string `json:"Arn"`
-		ID  string `json:"Id"`
 	} `json:"IamInstanceProfile"`
 	SecurityGroups []struct {
-		GroupName string `json:"GroupName"`
-		GroupID   string `json:"GroupId"`
+		GroupID string `json:"GroupId"`
 	} `json:"SecurityGroups"`
 	Tags            []Tag `json:"Tags"`
 	MetadataOptions struct {
-		State                   string `json:"State"`
 		HTTPTokens              string `json:"HttpTokens"`
 		HTTPPutResponseHopLimit int    `json:"HttpPutResponseHopLimit"`
 		HTTPEndpoint            string `json:"HttpEndpoint"`

@@ -113,11 +113,11 @@ func (in interner) instance(i *EC2Instance) {
 	i.Platform = in.s(i.Platform)
 	i.PlatformDetails = in.s(i.PlatformDetails)
 	if p := i.IamInstanceProfile; p != nil {
-		p.Arn, p.ID = in.s(p.Arn), in.s(p.ID)
+		p.Arn = in.s(p.Arn)
 	}
 	for k := range i.SecurityGroups {
 		g := &i.SecurityGroups[k]
-		g.GroupName, g.GroupID = in.s(g.GroupName), in.s(g.GroupID)
+		g.GroupID = in.s(g.GroupID)
 	}
 	i.SecurityGroups = slices.Clip(i.SecurityGroups)
 	for k := range i.Tags {
@@ -128,5 +128,5 @@ func (in interner) instance(i *EC2Instance) {
 		i.Tags = append(make([]Tag, 0, len(i.Tags)), i.Tags...) // drop the decoder's spare capacity
 	}
 	m := &i.MetadataOptions
-	m.State, m.HTTPTokens, m.HTTPEndpoint = in.s(m.State), in.s(m.HTTPTokens), in.s(m.HTTPEndpoint)
+	m.HTTPTokens, m.HTTPEndpoint = in.s(m.HTTPTokens), in.s(m.HTTPEndpoint)
 }

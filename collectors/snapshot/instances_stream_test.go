@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // largeInstances returns a describe-instances document of n instances (the fixture's first,
@@ -200,5 +201,19 @@ func TestDescribeInstancesStreamMatchesWholeFile(t *testing.T) {
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(s.Problems, w.Problems) {
 			t.Errorf("%s: read %+v (problems %v), the whole-file path %+v (problems %v)", tc.doc, got, s.Problems, want, w.Problems)
 		}
+	}
+}
+
+// TestEC2InstanceHoldsOnlyUsedFields: a fleet's tens of thousands of instances are kept for
+// the whole run, so an instance holds the fields the snapshot uses and no other (State.Code,
+// StateReason.Code, MetadataOptions.State, IamInstanceProfile.Id and the security groups' names
+// are not): 320 bytes, 16 per security group.
+func TestEC2InstanceHoldsOnlyUsedFields(t *testing.T) {
+	var i EC2Instance
+	if n := unsafe.Sizeof(i); n > 320 {
+		t.Errorf("EC2Instance is %d bytes, want at most 320", n)
+	}
+	if n := unsafe.Sizeof(i.SecurityGroups[:1][0]); n > 16 {
+		t.Errorf("a security group is %d bytes, want 16", n)
 	}
 }
