@@ -389,8 +389,6 @@ func instanceProfileMapping(a *evidence.AWSAuth, profileArn string) *evidence.Ro
 // Fargate pods and hybrid nodes authenticate with their session name.
 var nodeUsernames = map[string]bool{NodeUsername: true, "system:node:{{SessionName}}": true}
 
-// isNodeMapping reports whether a mapRoles entry maps nodes: it gives system:nodes or
-// system:bootstrappers, or a system:node: username.
 // missingNodeGroups returns the node groups (system:bootstrappers, system:nodes) a mapping
 // lacks. A mapping in system:masters lacks none: RBAC admits that group to everything, so the
 // kubelet is not refused for want of the node groups (its username is then what decides). A
@@ -408,8 +406,21 @@ func missingNodeGroups(m evidence.RoleMapping) []string {
 	return missing
 }
 
+// isNodeMapping reports whether a mapRoles entry is meant to map nodes: a group or the username
+// names system:nodes, system:bootstrappers or system:node:, even spelled wrongly (a template's
+// placeholder brackets kept, "<system:nodes>"; other case) — those are the entries whose
+// username and groups the node checks judge.
 func isNodeMapping(m evidence.RoleMapping) bool {
-	return hasString(m.Groups, "system:nodes") || hasString(m.Groups, "system:bootstrappers") || strings.HasPrefix(strings.TrimSpace(m.Username), "system:node:")
+	nodeish := func(s string) bool {
+		s = strings.ToLower(s)
+		return strings.Contains(s, "system:node") || strings.Contains(s, "system:bootstrappers")
+	}
+	for _, g := range m.Groups {
+		if nodeish(g) {
+			return true
+		}
+	}
+	return nodeish(m.Username)
 }
 
 // judgeNodeMappings judges every effective node mapping of aws-auth when the node role is not

@@ -37,6 +37,11 @@ func pasteCases() []checkCase {
 	wrongUser.Username = "test"
 	noGroups := node
 	noGroups.Groups = []string{"system:nodes"}
+	// a mapping written from a template whose placeholders kept their angle brackets
+	bracketed := node
+	bracketed.RoleArn = "arn:aws:iam::111122223333:role/bracketed"
+	bracketed.Username = "<system:node:{{EC2PrivateDNSName}}>"
+	bracketed.Groups = []string{"<system:bootstrappers>", "<system:nodes>"}
 	profile := node
 	profile.RoleArn = "arn:aws:iam::111122223333:instance-profile/node"
 	csrs := func(list ...evidence.CSR) func(ev *evidence.Evidence) {
@@ -86,6 +91,8 @@ func pasteCases() []checkCase {
 		{"auth.wrong-username", "later duplicate wins", withRoles(node, wrongUser), StatusFail, "entry 2"},
 		{"auth.wrong-username", "pasted aws-auth without node entries", withRoles(admin), StatusSkipped, "no mapRoles entry maps nodes"},
 		{"auth.missing-groups", "pasted aws-auth, node entry lacks a group", withRoles(noGroups), StatusFail, "lacks group system:bootstrappers"},
+		{"auth.wrong-username", "pasted aws-auth, placeholder brackets kept", withRoles(admin, bracketed), StatusFail, `username "<system:node:{{EC2PrivateDNSName}}>"`},
+		{"auth.missing-groups", "pasted aws-auth, placeholder brackets kept", withRoles(admin, bracketed), StatusFail, "lacks groups system:bootstrappers, system:nodes"},
 		{"auth.missing-groups", "pasted aws-auth, complete", withRoles(node, fargate), StatusPass, "both node groups"},
 		{"auth.instance-profile-arn", "pasted aws-auth maps a profile", func(ev *evidence.Evidence) {
 			withRoles(profile)(ev)
