@@ -157,6 +157,12 @@ func bootstrapChecks() []Check {
 				if f, ok := configured(ev, "clusterName", b.ClusterName, ev.Target.InstanceID, "the user data names no cluster"); !ok {
 					return one(f)
 				}
+				if strings.HasPrefix(b.ClusterName, "-") {
+					// EKS cluster names start with a letter or digit (CreateCluster's name pattern
+					// ^[0-9A-Za-z][A-Za-z0-9\-_]*$): a leading dash is an option taken for the name
+					return one(fail(ev.Target.InstanceID, fmt.Sprintf("the node's cluster name %q is a flag, not a cluster: the bootstrap arguments were passed in the wrong order (bootstrap.sh takes the cluster name first, then its options), so the kubelet asks for a token of a cluster that does not exist", b.ClusterName),
+						bootstrapItem(ev, "cluster name %q", b.ClusterName)))
+				}
 				if want == "" || ev.Target.ClusterSource == "user data" {
 					return one(notApplicable(ev.Target.InstanceID, "the cluster was inferred from the user data itself"))
 				}

@@ -294,6 +294,10 @@ func TestChecks(t *testing.T) {
 		{"bootstrap.wrong-format-for-ami", "custom ami", func(ev *evidence.Evidence) { ev.Nodegroups, ev.Image = nil, &evidence.Image{Name: "golden"} }, StatusSkipped, "not applicable"},
 		{"bootstrap.cluster-name-mismatch", "other", func(ev *evidence.Evidence) { ev.Bootstrap.ClusterName = "staging" }, StatusFail, "staging"},
 		{"bootstrap.cluster-name-mismatch", "ok", nil, StatusPass, ""},
+		{"bootstrap.cluster-name-mismatch", "a flag in the cluster name's place", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ClusterName = "--enable-docker-bridge"
+			ev.Cluster, ev.Target.Cluster, ev.Target.ClusterSource = nil, "--enable-docker-bridge", "the node's configuration"
+		}, StatusFail, `cluster name "--enable-docker-bridge" is a flag`},
 		{"bootstrap.cluster-name-mismatch", "runtime variable", func(ev *evidence.Evidence) {
 			ev.Bootstrap.ClusterName = ""
 			ev.Bootstrap.Unresolved = map[string]string{"clusterName": "cluster name $CLUSTER is not set in the user data"}
