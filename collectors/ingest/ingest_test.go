@@ -257,3 +257,34 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestDataFragmentLinesAreScanned: JSON that is no document eksdoctor knows — a health issue
+// quoted on its own, or describe-nodegroup output with the poster's elisions and markers, which
+// no JSON parser accepts — still has its lines matched against the catalog.
+func TestDataFragmentLinesAreScanned(t *testing.T) {
+	for name, in := range map[string]string{
+		"health issue alone": "{\n  \"code\": \"AsgInstanceLaunchFailures\",\n  \"message\": \"Could not launch On-Demand Instances. InvalidKMSKey.InvalidState\"\n}\n",
+		"elided describe-nodegroup": "{\n    \"nodegroup\": {\n        \"nodegroupName\": \"ng-1\", <<<---\n        ...\n        \"status\": \"DEGRADED\",\n" +
+			"        \"health\": {\n            \"issues\": [\n                {\n                    \"code\": \"AsgInstanceLaunchFailures\",\n" +
+			"                    \"message\": \"Instance became unhealthy while waiting for instance to be in InService state.\"\n                }\n            ]\n        }\n        ...\n}\n",
+	} {
+		r := Read([]byte(in), name, Options{})
+		if !r.Recognised() {
+			t.Errorf("%s: not recognised: %v", name, types(r.Segments))
+			continue
+		}
+		ev := r.Evidence
+		if ev.NodeLogs == nil || !hasSignature(ev.NodeLogs, "eks-describe-nodegroup-health-code") {
+			t.Errorf("%s: the health code line was not matched", name)
+		}
+	}
+}
+
+func hasSignature(nl *evidence.NodeLogs, name string) bool {
+	for _, h := range nl.Hits {
+		if h.Signature == name {
+			return true
+		}
+	}
+	return false
+}

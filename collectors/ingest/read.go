@@ -176,7 +176,7 @@ type reader struct {
 
 // scannedTypes are read by the signature scanner (kubectl's human output carries the
 // components' own messages in conditions and events).
-var scannedTypes = map[Type]bool{TypeLog: true, TypeDescribeNode: true, TypeDescribePod: true, TypeDescribeCSR: true,
+var scannedTypes = map[Type]bool{TypeLog: true, TypeData: true, TypeDescribeNode: true, TypeDescribePod: true, TypeDescribeCSR: true,
 	TypeDescribeNodeClaim: true, TypeGetEvents: true, TypeNodeClaim: true, TypeNodes: true}
 
 // logs scans every log-like segment as one stream each; a TypeLog segment in which no line of
@@ -199,7 +199,7 @@ func (rd *reader) logs(segs []Segment, block int) {
 			text = conditionLines(s.value)
 		}
 		first := int64(s.First)
-		if s.value != nil || s.compacted {
+		if s.value != nil && s.Type != TypeData || s.compacted {
 			first = 1 // lines rendered from structured records
 		}
 		if s.Type == TypeLog {
@@ -214,6 +214,12 @@ func (rd *reader) logs(segs []Segment, block int) {
 	res := sc.Result("paste")
 	for k, i := range scanned {
 		s := &segs[i]
+		if s.Type == TypeData && k < len(res.Streams) && len(res.Streams[k].Components) > 0 && s.Problem == "" {
+			// JSON or YAML no document type knows, whose lines a component's signatures know
+			// (a health issue quoted on its own, elided describe output): read line by line
+			s.Type, s.Detail = TypeLog, "lines of "+orText(s.Detail, "data")
+			continue
+		}
 		if s.Type == TypeLog && k < len(res.Streams) && len(res.Streams[k].Components) == 0 {
 			if sentences(s.Text) {
 				s.Type, s.Detail = TypeProse, ""
@@ -229,6 +235,13 @@ func (rd *reader) logs(segs []Segment, block int) {
 			return
 		}
 	}
+}
+
+func orText(s, dflt string) string {
+	if s == "" {
+		return dflt
+	}
+	return s
 }
 
 func streamOf(s *Segment) string {

@@ -424,10 +424,39 @@ func logOrProse(lines []line) []Segment {
 	if markdownProse(lines) {
 		return []Segment{seg(TypeProse, "", lines)}
 	}
+	if jsonFragment(lines) {
+		return []Segment{seg(TypeData, "JSON that does not parse", lines)}
+	}
 	if sourceCode(lines) {
 		return []Segment{seg(TypeProse, "source code", lines)}
 	}
 	return []Segment{seg(TypeLog, "text", lines)}
+}
+
+var (
+	reJSONMember = regexp.MustCompile(`^\s*"[^"]+"\s*:\s*\S`)
+	reJSONPunct  = regexp.MustCompile(`^\s*(?:[\[\]{}],?\s*)+$|^\s*(?:\.\.\.|…)\s*$`)
+)
+
+// jsonFragment reports whether a paragraph is JSON that no parser accepts — output a poster
+// elided ("..."), marked up ("<<<---") or cut — rather than program source: most of its lines
+// are "key": value members or bare brackets, and at least two are members.
+func jsonFragment(lines []line) bool {
+	members, shaped, n := 0, 0, 0
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		n++
+		switch {
+		case reJSONMember.MatchString(l.text):
+			members++
+			shaped++
+		case reJSONPunct.MatchString(l.text):
+			shaped++
+		}
+	}
+	return members >= 2 && shaped*10 >= n*8
 }
 
 var reCode = regexp.MustCompile(`^\s*(?:func |package |import |return\b|if .*\{\s*$|for .*\{\s*$|var |const |type |case .*:\s*$|default:|switch |[})\]],?\s*$|//|/\*|\*/|#include|def |class |public |private |fn |let |impl |use )|:= |;\s*$|\{\s*$|\},\s*$`)
