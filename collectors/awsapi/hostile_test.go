@@ -107,7 +107,7 @@ func TestHostileThrottledEveryCallNamesTheLastError(t *testing.T) {
 func TestHostileHTTP500NamesTheStatus(t *testing.T) {
 	clients, _ := fakeClients(t, "healthy-al2023", faulty(map[string]awsfake.Fault{
 		"*": {Status: 500, ContentType: "text/html", Body: "<html>Internal Server Error</html>"}}))
-	_, err := Collect(context.Background(), clients, []string{hostileInstance}, Options{Region: "eu-west-1", CallTimeout: 60 * time.Millisecond})
+	_, err := Collect(context.Background(), clients, []string{hostileInstance}, Options{Region: "eu-west-1", CallTimeout: 250 * time.Millisecond})
 	if err == nil || strings.Contains(err.Error(), "the call did not finish within the per-call timeout\"") {
 		t.Fatalf("err = %v", err)
 	}

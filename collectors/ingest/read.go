@@ -203,7 +203,7 @@ func (rd *reader) logs(segs []Segment, block int) {
 			first = 1 // lines rendered from structured records
 		}
 		if s.Type == TypeLog {
-			text = unfold(text)
+			text = unitStatus(unfold(text))
 		}
 		_ = sc.ScanFrom(bytes.NewReader(squeeze(unwrap(text))), rd.name, streamOf(s), first)
 		scanned = append(scanned, i)
@@ -235,6 +235,41 @@ func (rd *reader) logs(segs []Segment, block int) {
 			return
 		}
 	}
+}
+
+var (
+	reUnitHeader = regexp.MustCompile(`^\s*(?:[●○×*]\s*)?([\w@.\\-]+\.(?:service|socket|mount|timer|target))\s+-\s`)
+	reUnitField  = regexp.MustCompile(`^\s+(?:Loaded|Active|Main PID|Process|Status|Drop-In):\s`)
+)
+
+// unitStatus gives each field line of a `systemctl status` block the name of its unit: the
+// block says which unit it describes only in its header ("● kubelet.service - Kubernetes
+// Kubelet"), so its "Active: … (Result: exit-code)" and "Main PID: … (code=exited, status=255)"
+// lines become "kubelet.service: Active: …". The journal lines that follow the block, and the
+// line count, stay as they are.
+func unitStatus(text []byte) []byte {
+	if !bytes.Contains(text, []byte(".service - ")) && !bytes.Contains(text, []byte(".service -\t")) {
+		return text
+	}
+	lines := bytes.Split(text, []byte("\n"))
+	unit := ""
+	for i, l := range lines {
+		if m := reUnitHeader.FindSubmatch(l); m != nil {
+			unit = string(m[1])
+			continue
+		}
+		if unit == "" {
+			continue
+		}
+		if len(l) == 0 || l[0] != ' ' && l[0] != '\t' {
+			unit = "" // the block ends at its first unindented line
+			continue
+		}
+		if reUnitField.Match(l) {
+			lines[i] = append([]byte(unit+": "), bytes.TrimSpace(l)...)
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
 }
 
 func orText(s, dflt string) string {

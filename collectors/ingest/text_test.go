@@ -149,3 +149,27 @@ func TestPlanRequotingARedactedMappingRemovesNothing(t *testing.T) {
 		t.Errorf("replacing plan: %d removed mappings, want 1", n)
 	}
 }
+
+// TestUnitStatusLinesNameTheirUnit: the lines of a `systemctl status` block say which unit they
+// describe only in the block's header; read, each carries the unit's name, so a kubelet that
+// keeps exiting is seen in "Active: activating (auto-restart) (Result: exit-code)".
+func TestUnitStatusLinesNameTheirUnit(t *testing.T) {
+	in := "systemctl status kubelet\n● kubelet.service - Kubernetes Kubelet\n   Loaded: loaded (/etc/systemd/system/kubelet.service; enabled; vendor preset: disabled)\n" +
+		"   Active: activating (auto-restart) (Result: exit-code) since Wed 2020-12-30 14:16:36 UTC; 4s ago\n" +
+		"  Process: 22376 ExecStart=/usr/bin/kubelet --node-ip=${NODE_IP} (code=exited, status=255)\n Main PID: 22376 (code=exited, status=255)\n" +
+		"Dec 30 14:16:36 ip-10-0-1-2 kubelet[22376]: I1230 14:16:36.1 22376 server.go:417] Version: v1.18.9\n"
+	got := string(unitStatus([]byte(in)))
+	for _, want := range []string{"\nkubelet.service: Active: activating (auto-restart) (Result: exit-code) since", "\nkubelet.service: Main PID: 22376 (code=exited, status=255)\n",
+		"\nDec 30 14:16:36 ip-10-0-1-2 kubelet[22376]: I1230"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "\n") != strings.Count(in, "\n") {
+		t.Errorf("line count changed")
+	}
+	r := Read([]byte(in), "stdin", Options{})
+	if !hasSignature(r.Evidence.NodeLogs, "systemd-status-kubelet-failed") {
+		t.Errorf("the kubelet's failed status was not matched: %v", types(r.Segments))
+	}
+}
