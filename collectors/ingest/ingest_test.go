@@ -288,3 +288,24 @@ func hasSignature(nl *evidence.NodeLogs, name string) bool {
 	}
 	return false
 }
+
+// TestFlattenedAWSAuthIsReindented: kubectl describe configmap aws-auth copied from a web page
+// that dropped every indentation is read as the mappings it shows, not as malformed YAML; a
+// mapRoles value that is indented but broken still is.
+func TestFlattenedAWSAuthIsReindented(t *testing.T) {
+	flat := "Name: aws-auth\nNamespace: kube-system\nLabels: <none>\nAnnotations: <none>\nData\n====\nmapRoles:\n----\n- groups:\n- system:masters\n" +
+		"rolearn: arn:aws:iam::111111111111:role/aws-reserved/sso.amazonaws.com/us-east-1/AWSReservedSSO_Admin_1310\nusername: sso-admin\n" +
+		"- rolearn: arn:aws:iam::111111111111:role/node\nusername: system:node:{{EC2PrivateDNSName}}\ngroups:\n- system:bootstrappers\n- system:nodes\n"
+	r := Read([]byte(flat), "stdin", Options{})
+	a := r.Evidence.AWSAuth
+	if a == nil || len(a.Problems) != 0 || len(a.Roles) != 2 {
+		t.Fatalf("aws-auth %+v", a)
+	}
+	if a.Roles[0].Username != "sso-admin" || len(a.Roles[0].Groups) != 1 || a.Roles[1].RoleArn != "arn:aws:iam::111111111111:role/node" || len(a.Roles[1].Groups) != 2 {
+		t.Errorf("roles %+v", a.Roles)
+	}
+	broken := strings.Replace(flat, "- groups:\n- system:masters\nrolearn:", "- groups:\n  - system:masters\n rolearn:", 1)
+	if a := Read([]byte(broken), "stdin", Options{}).Evidence.AWSAuth; a == nil || len(a.Problems) == 0 {
+		t.Errorf("indented but broken mapRoles read without a problem: %+v", a)
+	}
+}

@@ -524,11 +524,59 @@ func awsAuthOf(s *Segment) *evidence.AWSAuth {
 			data["mapRoles"] = mapRolesText(string(s.Text))
 		}
 	}
+	if v, ok := data["mapRoles"]; ok {
+		if flat, ok := reindentFlat(v); ok {
+			data["mapRoles"] = flat
+			s.Detail += ", its indentation lost in the paste and restored"
+		}
+	}
 	a := awsauth.Parse(data)
 	if s.Problem != "" && len(a.Problems) == 0 {
 		a.Problems = append(a.Problems, evidence.AuthProblem{Message: s.Problem})
 	}
 	return a
+}
+
+var reFlatKey = regexp.MustCompile(`^(?:- )?[A-Za-z_]+:(?:\s|$)`)
+
+// reindentFlat restores a mapRoles value whose every line lost its indentation (copied from a
+// page or chat that strips leading blanks): "- key: value" starts an entry, "key: value" continues
+// it, and "- item" lines under a key with no value are that key's list. It reports false when
+// the value parses as it is, has any indented line, or does not parse once restored — then the
+// value is judged as written.
+func reindentFlat(v string) (string, bool) {
+	if _, err := yaml.YAMLToJSON([]byte(v)); err == nil {
+		return "", false
+	}
+	var out []string
+	inList, entries := false, 0
+	for _, l := range strings.Split(v, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if l[0] == ' ' || l[0] == '\t' {
+			return "", false
+		}
+		isKey := reFlatKey.MatchString(l)
+		switch {
+		case strings.HasPrefix(l, "- ") && isKey:
+			entries++
+			out = append(out, l)
+			inList = strings.HasSuffix(strings.TrimSpace(l), ":")
+		case strings.HasPrefix(l, "- ") && inList:
+			out = append(out, "    "+l)
+		case isKey && entries > 0:
+			out = append(out, "  "+l)
+			inList = strings.HasSuffix(strings.TrimSpace(l), ":")
+		default:
+			return "", false
+		}
+	}
+	fixed := strings.Join(out, "\n") + "\n"
+	if _, err := yaml.YAMLToJSON([]byte(fixed)); err != nil || entries == 0 {
+		return "", false
+	}
+	return fixed, true
 }
 
 var reMapRolesStart = regexp.MustCompile(`(?m)^(\s*)"?mapRoles"?\s*:\s*\|?-?\s*$`)
