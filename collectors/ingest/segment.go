@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -137,7 +138,7 @@ type region struct {
 // (unprefixCI), and the indentation every
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
-	lines = unprefixCI(unquote(lines))
+	lines = unprefixCI(unquote(unnumber(lines)))
 	var out []region
 	var cur []line
 	fence := ""
@@ -230,6 +231,49 @@ func unprefixCI(lines []line) []line {
 	for i, l := range lines {
 		if loc := reCIStamp.FindStringIndex(l.text); loc != nil {
 			l.text = l.text[loc[1]:]
+		}
+		out[i] = l
+	}
+	return out
+}
+
+var reLineNumber = regexp.MustCompile(`^\s*(\d{1,6})(?:\t| {2,}|$)`)
+
+// unnumber removes line numbers (`cat -n`, an editor's or a shell history's numbering) when
+// nearly every line carries one and they count up by one: the numbered file then reads as the
+// document it is. A table whose first column is a number is not numbered this way (its header
+// line carries none).
+func unnumber(lines []line) []line {
+	numbered, nonBlank, steps, prev := 0, 0, 0, -1
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		nonBlank++
+		m := reLineNumber.FindStringSubmatch(l.text)
+		if m == nil {
+			continue
+		}
+		numbered++
+		n, _ := strconv.Atoi(m[1])
+		if n == prev+1 {
+			steps++
+		}
+		prev = n
+	}
+	if nonBlank < 3 || numbered*10 < nonBlank*9 || steps*10 < numbered*8 {
+		return lines
+	}
+	out := make([]line, len(lines))
+	for i, l := range lines {
+		if loc := reLineNumber.FindStringSubmatchIndex(l.text); loc != nil {
+			rest := l.text[loc[3]:]
+			if strings.HasPrefix(rest, "\t") {
+				rest = rest[1:]
+			} else {
+				rest = strings.TrimPrefix(rest, "  ")
+			}
+			l.text = rest
 		}
 		out[i] = l
 	}

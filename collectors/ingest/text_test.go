@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -171,5 +172,24 @@ func TestUnitStatusLinesNameTheirUnit(t *testing.T) {
 	r := Read([]byte(in), "stdin", Options{})
 	if !hasSignature(r.Evidence.NodeLogs, "systemd-status-kubelet-failed") {
 		t.Errorf("the kubelet's failed status was not matched: %v", types(r.Segments))
+	}
+}
+
+// TestLineNumbersAreRemoved: user data shown with `cat -n` (or an editor's line numbers) is read
+// as the document it numbers; a table whose first column is a count is left alone.
+func TestLineNumbersAreRemoved(t *testing.T) {
+	nc := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n    apiServerEndpoint: https://ABC.gr7.us-west-2.eks.amazonaws.com\n    certificateAuthority: Y2E=\n    cidr: 10.100.0.0/16\n"
+	var b strings.Builder
+	for i, l := range strings.Split(strings.TrimSuffix(nc, "\n"), "\n") {
+		fmt.Fprintf(&b, "%6d\t%s\n", i+1, l)
+	}
+	r := Read([]byte(b.String()), "stdin", Options{})
+	if got := types(r.Segments); len(got) != 1 || got[0] != TypeNodeConfig {
+		t.Fatalf("cat -n NodeConfig read as %v", got)
+	}
+	table := "COUNT  NAME\n3      ip-10-0-1-2\n4      ip-10-0-1-3\n5      ip-10-0-1-4\n"
+	ls := unnumber(splitLines([]byte(table)))
+	if ls[1].text != "3      ip-10-0-1-2" {
+		t.Errorf("table changed: %q", ls[1].text)
 	}
 }
