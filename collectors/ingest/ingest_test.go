@@ -309,3 +309,23 @@ func TestFlattenedAWSAuthIsReindented(t *testing.T) {
 		t.Errorf("indented but broken mapRoles read without a problem: %+v", a)
 	}
 }
+
+// TestPastedBootstrapLineIsAnExcerpt: one bootstrap.sh line copied out of user data is read as
+// the script it belongs to (a warning that the #! line is not shown), not as user data cloud-init
+// would not run; base64 user data, which is whole, still fails without it.
+func TestPastedBootstrapLineIsAnExcerpt(t *testing.T) {
+	line := "/etc/eks/bootstrap.sh dev --kubelet-extra-args '--max-pods=17' --b64-cluster-ca $B64_CLUSTER_CA --apiserver-endpoint $API_SERVER_URL\n"
+	b := Read([]byte(line), "stdin", Options{}).Evidence.Bootstrap
+	if b == nil || !b.CallsBootstrap || b.ClusterName != "dev" {
+		t.Fatalf("bootstrap %+v", b)
+	}
+	for _, i := range b.Issues {
+		if i.Level == evidence.IssueError {
+			t.Errorf("error for a pasted excerpt: %s", i.Message)
+		}
+	}
+	whole := Read([]byte(base64.StdEncoding.EncodeToString([]byte(line))+"\n"), "stdin", Options{}).Evidence.Bootstrap
+	if whole == nil || whole.CallsBootstrap {
+		t.Errorf("base64 user data without #! read as bootstrapping: %+v", whole)
+	}
+}

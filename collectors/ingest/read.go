@@ -327,7 +327,11 @@ func (rd *reader) document(s *Segment) {
 				raw = dec
 			}
 		}
-		rd.bootstrap(userdata.Decode(raw), origin, s)
+		dec := userdata.DecodePasted
+		if s.Detail == "base64 user data" {
+			dec = userdata.Decode // an encoded blob is whole: it is what EC2 or a template holds
+		}
+		rd.bootstrap(dec(raw), origin, s)
 	case s.Type == TypeBottlerocketSettings:
 		v := s.value
 		if m, ok := v.(map[string]any); ok && bottlerocketKubernetes(m) {

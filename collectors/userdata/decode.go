@@ -82,15 +82,27 @@ func DecodeBase64(b64 string) *evidence.BootstrapConfig {
 // Decode parses raw (already base64-decoded) user data with DefaultLimits.
 func Decode(raw []byte) *evidence.BootstrapConfig { return DecodeWithLimits(raw, DefaultLimits) }
 
+// DecodePasted parses user data a person pasted, which may be an excerpt: a script shown without
+// its #! line or MIME header is read as the script it is, with a warning that the user data
+// itself must have one, instead of the error Decode reports for user data that is whole (from
+// EC2 or a launch template).
+func DecodePasted(raw []byte) *evidence.BootstrapConfig {
+	return decode(raw, DefaultLimits, true)
+}
+
 // DecodeWithLimits parses raw user data. It never returns nil.
 func DecodeWithLimits(raw []byte, lim Limits) *evidence.BootstrapConfig {
+	return decode(raw, lim, false)
+}
+
+func decode(raw []byte, lim Limits, excerpt bool) *evidence.BootstrapConfig {
 	if lim.MaxExpansionBytes <= 0 {
 		lim.MaxExpansionBytes = DefaultLimits.MaxExpansionBytes
 	}
 	if lim.MaxExpansionSteps <= 0 {
 		lim.MaxExpansionSteps = DefaultLimits.MaxExpansionSteps
 	}
-	d := &decoder{cfg: &evidence.BootstrapConfig{RawBytes: len(raw)}, lim: lim, env: map[string]string{}}
+	d := &decoder{cfg: &evidence.BootstrapConfig{RawBytes: len(raw)}, lim: lim, env: map[string]string{}, excerpt: excerpt}
 	d.sh = &expander{env: d.env, maxBytes: lim.MaxExpansionBytes, maxSteps: lim.MaxExpansionSteps}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		d.cfg.Format = evidence.FormatNone
@@ -124,6 +136,8 @@ type decoder struct {
 	sh *expander
 	// budgetReported is set once the exhausted expansion budget has been reported.
 	budgetReported bool
+	// excerpt is set for pasted user data, which may lack the lines above what was copied.
+	excerpt bool
 }
 
 // issue records a parse issue. Strings quoted from the user data are cut to MaxQuoteBytes and
@@ -243,6 +257,11 @@ func (d *decoder) handle(text []byte, part, contentType string, firstLine, depth
 	case ct == "" && looksLikeTOML(trimmed):
 		d.cfg.Parts = append(d.cfg.Parts, describe(part, "bottlerocket TOML"))
 		d.handleBottlerocket(s, part, firstLine)
+	case ct == "" && strings.Contains(s, "bootstrap.sh") && d.excerpt && d.mimeNesting == 0:
+		// pasted lines of a script: the #! line may be above what was copied
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "shell script"))
+		d.issue(evidence.IssueWarning, part, firstLine, "the pasted script has no #! line or MIME header (it may be an excerpt); if the user data itself lacks them, cloud-init does not run it")
+		d.handleShell(s, part, firstLine)
 	case ct == "" && strings.Contains(s, "bootstrap.sh"):
 		// A bare script with no #!: cloud-init treats it as unknown text and does not run it.
 		d.cfg.Parts = append(d.cfg.Parts, describe(part, "text"))
