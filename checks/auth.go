@@ -247,12 +247,21 @@ func authChecks() []Check {
 						where += fmt.Sprintf(" (line %d)", c.Line)
 					}
 					what := fmt.Sprintf(" (username %s, groups %s)", c.Username, strings.Join(c.Groups, ", "))
-					if c.Username == "" && len(c.Groups) == 0 {
+					switch {
+					case c.Username == "" && len(c.Groups) == 0:
 						what = "" // the change shows only the content it left (an audited write)
+					case c.Username == "":
+						what = fmt.Sprintf(" (groups %s)", strings.Join(c.Groups, ", "))
 					}
 					if c.Action == "left-out" {
 						out = append(out, fail(c.RoleArn, fmt.Sprintf("%s leaves the node role %s out of mapRoles, and no EC2 access entry maps it (the log does not show aws-auth before this write, so the role may never have been mapped)", c.Via, c.RoleArn),
 							item(src, "%s: mapRoles without rolearn %s", where, c.RoleArn)))
+						continue
+					}
+					if c.RoleArn == "" {
+						// the paste ends inside the removed entry, above its rolearn
+						out = append(out, fail("kube-system/aws-auth", fmt.Sprintf("%s removes a node mapping%s; its rolearn is cut off in the paste", c.Via, what),
+							item(src, "%s: a removed mapRoles entry with groups %s", where, strings.Join(c.Groups, ", "))))
 						continue
 					}
 					out = append(out, fail(c.RoleArn, fmt.Sprintf("%s removes the node mapping of %s%s and adds it nowhere else", c.Via, c.RoleArn, what),

@@ -105,6 +105,7 @@ func pasteCases() []checkCase {
 		{"csr.denied", "pasted describe, denied", csrs(denied), StatusFail, "denied"},
 		{"auth.mapping-removed", "plan drops the node role", plan(removedNode, removedAdmin), StatusFail, "removes the node mapping of arn:aws:iam::111122223333:role/node"},
 		{"auth.mapping-removed", "plan only adds", plan(addedNode), StatusPass, "none removes a node mapping"},
+		{"auth.mapping-removed", "plan cut inside the removed node entry", plan(evidence.MappingChange{Action: "removed", Groups: []string{"system:bootstrappers"}, Via: "terraform plan"}), StatusFail, "its rolearn is cut off in the paste"},
 		{"auth.mapping-removed", "plan removes an admin", plan(removedAdmin), StatusPass, "1 mapping change"},
 		{"auth.mapping-removed", "first audited write leaves the node role out", func(ev *evidence.Evidence) {
 			ev.AccessEntries = nil // the collector reports a left-out role only when no access entry maps it

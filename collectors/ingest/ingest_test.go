@@ -329,3 +329,14 @@ func TestPastedBootstrapLineIsAnExcerpt(t *testing.T) {
 		t.Errorf("base64 user data without #! read as bootstrapping: %+v", whole)
 	}
 }
+
+// TestPlanCutInsideARemovedEntry: a Terraform plan pasted up to the first lines of the mapRoles
+// entry it removes still shows a node mapping removed, its rolearn below the cut.
+func TestPlanCutInsideARemovedEntry(t *testing.T) {
+	plan := "Terraform will perform the following actions:\n\n  # module.eks.kubernetes_config_map_v1_data.aws_auth[0] will be updated in-place\n" +
+		"  ~ resource \"kubernetes_config_map_v1_data\" \"aws_auth\" {\n      ~ data  = {\n          ~ \"mapRoles\"    = <<-EOT\n              - - groups:\n              -   - system:bootstrappers\n"
+	ev := Read([]byte(plan), "stdin", Options{}).Evidence
+	if len(ev.MappingChanges) != 1 || ev.MappingChanges[0].Action != "removed" || ev.MappingChanges[0].RoleArn != "" || len(ev.MappingChanges[0].Groups) != 1 {
+		t.Fatalf("changes %+v", ev.MappingChanges)
+	}
+}

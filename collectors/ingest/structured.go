@@ -86,7 +86,7 @@ func mapRolesFragment(lines []line) (Segment, bool) {
 	if n == 0 {
 		return Segment{}, false
 	}
-	list := fragmentEntries(lines)
+	list := fragmentEntries(lines, false)
 	if len(list) == 0 {
 		return Segment{}, false
 	}
@@ -121,8 +121,9 @@ func startsInsideEntry(lines []line) bool {
 }
 
 // fragmentEntries collects the mapRoles entries (rolearn, username, groups) of text that is
-// mapRoles-shaped but may not parse as YAML.
-func fragmentEntries(lines []line) []any {
+// mapRoles-shaped but may not parse as YAML; with keepCut also those without a rolearn (an
+// entry cut off by the end of a paste).
+func fragmentEntries(lines []line, keepCut bool) []any {
 	var entries []map[string]any
 	cur := map[string]any{}
 	inGroups := false
@@ -162,7 +163,7 @@ func fragmentEntries(lines []line) []any {
 	flush()
 	var list []any
 	for _, e := range entries {
-		if _, ok := e["rolearn"]; ok {
+		if _, ok := e["rolearn"]; ok || keepCut {
 			list = append(list, e)
 		}
 	}

@@ -111,10 +111,13 @@ func planRoles(text string) []evidence.RoleMapping {
 		return a.Roles
 	}
 	var out []evidence.RoleMapping
-	for i, e := range fragmentEntries(splitLines([]byte(text))) {
+	// a plan cut inside an entry keeps what it shows of it (a removed entry's groups, its
+	// rolearn below the cut)
+	for i, e := range fragmentEntries(splitLines([]byte(text)), true) {
 		m := e.(map[string]any)
 		r := evidence.RoleMapping{Index: i}
 		r.RoleArn, _ = m["rolearn"].(string)
+		r.Cut = r.RoleArn == ""
 		r.Username, _ = m["username"].(string)
 		if gs, ok := m["groups"].([]any); ok {
 			for _, g := range gs {
