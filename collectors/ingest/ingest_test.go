@@ -340,3 +340,25 @@ func TestPlanCutInsideARemovedEntry(t *testing.T) {
 		t.Fatalf("changes %+v", ev.MappingChanges)
 	}
 }
+
+// TestTerraformHeredocIsReadAsItsDocument: an output or attribute whose value Terraform prints as
+// a heredoc (the module's aws_auth_configmap_yaml, a launch template's user data) is read as the
+// document inside it.
+func TestTerraformHeredocIsReadAsItsDocument(t *testing.T) {
+	out := "Changes to Outputs:\n  + aws_auth_configmap_yaml = <<-EOT\n        apiVersion: v1\n        kind: ConfigMap\n        metadata:\n          name: aws-auth\n          namespace: kube-system\n" +
+		"        data:\n          mapRoles: |\n            - rolearn: arn:aws:iam::111122223333:role/node\n              username: system:node:{{EC2PrivateDNSName}}\n              groups:\n                - system:nodes\n    EOT\n"
+	r := Read([]byte(out), "stdin", Options{})
+	a := r.Evidence.AWSAuth
+	if a == nil || len(a.Roles) != 1 || a.Roles[0].RoleArn != "arn:aws:iam::111122223333:role/node" {
+		t.Fatalf("aws-auth %+v; segments %v", a, types(r.Segments))
+	}
+}
+
+// TestTerraformHeredocCutByThePaste: a heredoc whose closing EOT is below the paste's end.
+func TestTerraformHeredocCutByThePaste(t *testing.T) {
+	out := "Changes to Outputs:\n  + user_data = <<-EOT\n        #!/bin/bash\n        set -ex\n        /etc/eks/bootstrap.sh prod --apiserver-endpoint https://ABC.gr7.us-west-2.eks.amazonaws.com\n"
+	b := Read([]byte(out), "stdin", Options{}).Evidence.Bootstrap
+	if b == nil || !b.CallsBootstrap || b.ClusterName != "prod" {
+		t.Fatalf("bootstrap %+v", b)
+	}
+}

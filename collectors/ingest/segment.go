@@ -166,6 +166,36 @@ func regions(lines []line) []region {
 	return out
 }
 
+var reTFHeredocStart = regexp.MustCompile(`^\s*[+~-]?\s*"?([\w.-]+)"?\s*=\s*<<-?([A-Z_]+)\s*$`)
+
+// tfHeredoc finds the first heredoc value of Terraform output in lines (`+ user_data = <<-EOT`
+// up to its `EOT`, or the end of a paste cut inside it) whose lines are not a plan's diff of it
+// (no "+ " markers): the lines before, the body and the lines after. A plan's aws-auth mapRoles heredoc is left to the plan reader.
+func tfHeredoc(lines []line) (before, body, after []line, ok bool) {
+	for i, l := range lines {
+		m := reTFHeredocStart.FindStringSubmatch(l.text)
+		if m == nil || m[1] == "mapRoles" || m[1] == "mapUsers" || m[1] == "mapAccounts" {
+			continue
+		}
+		for j := i + 1; j < len(lines); j++ {
+			t := strings.TrimSpace(lines[j].text)
+			if t == m[2] {
+				if j == i+1 {
+					return nil, nil, nil, false
+				}
+				return lines[:i], lines[i+1 : j], lines[j+1:], true
+			}
+			if strings.HasPrefix(t, "+ ") {
+				break // a diff inside the heredoc ("- " would be a YAML list item too): not a value shown whole
+			}
+			if j == len(lines)-1 {
+				return lines[:i], lines[i+1:], nil, true // the paste ends inside the heredoc
+			}
+		}
+	}
+	return nil, nil, nil, false
+}
+
 // dedent removes the leading whitespace that every non-blank line shares: a paste indented as a
 // whole (a Markdown code block written with four spaces, a block under a list item, a snippet
 // copied out of an indented file) is read as its author wrote it, so user data's MIME headers,
@@ -368,6 +398,12 @@ func classify(lines []line, fenced bool, command string) []Segment {
 	lines = trimBlank(lines)
 	if len(lines) == 0 {
 		return nil
+	}
+	if before, body, after, ok := tfHeredoc(lines); ok {
+		// a value Terraform prints as a heredoc: the document inside it, read on its own
+		out := classify(before, fenced, command)
+		out = append(out, classify(dedent(body), false, "")...)
+		return append(out, classify(after, fenced, command)...)
 	}
 	for i := 1; i < len(lines); i++ {
 		// kubectl output that starts after other lines (an error line above a table)
