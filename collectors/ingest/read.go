@@ -682,11 +682,36 @@ func sentences(text []byte) bool {
 	return words > 0 && plain*10 >= words*7
 }
 
+// unbold removes Markdown bold markers: runs of exactly two asterisks. Longer runs are a poster's
+// redaction ("arn:aws:sts::************:assumed-role/…") and stay, so the ARN keeps its shape.
+func unbold(text []byte) []byte {
+	if !bytes.Contains(text, []byte("**")) {
+		return text
+	}
+	out := make([]byte, 0, len(text))
+	for i := 0; i < len(text); {
+		if text[i] != '*' {
+			out = append(out, text[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && text[j] == '*' {
+			j++
+		}
+		if j-i != 2 {
+			out = append(out, text[i:j]...)
+		}
+		i = j
+	}
+	return out
+}
+
 // squeeze collapses runs of spaces and tabs inside lines: text copied from a browser or a
 // terminal rewraps and pads messages ("failed to set up sandbox  container"), and signatures
 // are written with single spaces.
 func squeeze(text []byte) []byte {
-	text = bytes.ReplaceAll(text, []byte("**"), nil) // Markdown bold markers around part of a line
+	text = unbold(text) // Markdown bold markers around part of a line
 	out := make([]byte, 0, len(text))
 	lead := true
 	var prev byte

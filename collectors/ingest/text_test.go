@@ -193,3 +193,12 @@ func TestLineNumbersAreRemoved(t *testing.T) {
 		t.Errorf("table changed: %q", ls[1].text)
 	}
 }
+
+// TestRedactionSurvivesUnbold: bold markers go, a run of asterisks redacting an account ID stays.
+func TestRedactionSurvivesUnbold(t *testing.T) {
+	in := "**Error:** User: arn:aws:sts::************:assumed-role/EKSHybridNode-********/mi-******* is not authorized"
+	want := "Error: User: arn:aws:sts::************:assumed-role/EKSHybridNode-********/mi-******* is not authorized"
+	if got := string(unbold([]byte(in))); got != want {
+		t.Errorf("got %q", got)
+	}
+}
