@@ -121,9 +121,29 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 			return one(Finding{Status: StatusSkipped, Resource: target,
 				Message: fmt.Sprintf("no log lines of %s in the input, so nothing shows whether this happened", strings.Join(comps, ", "))})
 		}
+		if few := belowMinCount(logs, id); len(few) > 0 {
+			// lines a component repeats while the fault lasts, seen too few times to be one (a
+			// node's first seconds)
+			its := make([]EvidenceItem, 0, len(few))
+			for _, h := range few {
+				its = append(its, hitItem(src, h))
+			}
+			return one(pass(target, fmt.Sprintf("%d line%s matched (%s), fewer than the %d a lasting fault prints: not a failure", few[0].Count, plural(few[0].Count), few[0].Meaning, few[0].MinCount), its...))
+		}
 		return one(pass(target, fmt.Sprintf("%d line%s of %s read; none matches a %s signature", n, plural(n), strings.Join(present, ", "), id),
 			item(src, "%d log stream%s scanned", len(logs.Streams), plural(int64(len(logs.Streams))))))
 	}
+}
+
+// belowMinCount returns the failure hits for id that matched fewer lines than their MinCount.
+func belowMinCount(logs *evidence.NodeLogs, id string) []evidence.SignatureHit {
+	var out []evidence.SignatureHit
+	for _, h := range logs.Hits {
+		if !h.Normal && h.Finding == id && h.Count > 0 && h.Count < h.MinCount {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // targetName is the default resource of a finding: the instance, else "node".

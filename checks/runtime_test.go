@@ -36,6 +36,7 @@ var healthyJournal = strings.Join([]string{
 	`Jul 24 15:29:58 ` + host + ` kubelet[2841]: I0724 15:29:58.100000    2841 kubelet_node_status.go:75] "Attempting to register node" node="` + host + `"`,
 	runtimeSamples["runtime.node-name-not-found"],
 	runtimeSamples["runtime.cni-not-ready"],
+	strings.Replace(runtimeSamples["runtime.cni-not-ready"], "15:30:02", "15:30:04", 2), // the kubelet repeats it every few seconds
 	`Jul 24 15:30:05 ` + host + ` kubelet[2841]: I0724 15:30:05.100000    2841 kubelet_node_status.go:78] "Successfully registered node" node="` + host + `"`,
 	`Jul 24 15:30:25 ` + host + ` kubelet[2841]: I0724 15:30:25.100000    2841 kubelet_node_status.go:710] "Recording event message for node" node="` + host + `" event="NodeReady"`,
 }, "\n") + "\n"
@@ -115,6 +116,9 @@ func runtimeCases() []checkCase {
 		checkCase{"bootstrap.nodeconfig-incomplete", "bottlerocket without CA", bottlerocket(""), StatusFail, "settings.kubernetes.cluster-certificate"},
 		checkCase{"runtime.node-name-not-found", "repeated, counted", withLogs(strings.Repeat(runtimeSamples["runtime.node-name-not-found"]+"\n", 5)), StatusFail, "5 lines"},
 		checkCase{"runtime.cni-not-ready", "transient before NodeReady", withLogs(healthyJournal), StatusPass, "transient"},
+		checkCase{"runtime.cni-not-ready", "one line, no NodeReady (a node's first seconds)", withLogs(strings.Join([]string{
+			`Jul 24 15:29:58 ` + host + ` kubelet[2841]: I0724 15:29:58.100000    2841 kubelet_node_status.go:75] "Attempting to register node" node="` + host + `"`,
+			runtimeSamples["runtime.cni-not-ready"]}, "\n") + "\n"), StatusPass, "fewer than the 2"},
 		checkCase{"runtime.unauthorized", "after registration is not resolved", withLogs(healthyJournal + strings.Replace(runtimeSamples["runtime.unauthorized"], "15:30:02", "15:40:02", 2) + "\n"), StatusFail, "401"},
 	)
 	return out
