@@ -139,7 +139,7 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 func belowMinCount(logs *evidence.NodeLogs, id string) []evidence.SignatureHit {
 	var out []evidence.SignatureHit
 	for _, h := range logs.Hits {
-		if !h.Normal && h.Finding == id && h.Count > 0 && h.Count < h.MinCount {
+		if !h.Normal && h.Finding == id && h.Count > 0 && h.Count < h.MinCount && !(h.EndsLog && logs.AtEnd(h)) {
 			out = append(out, h)
 		}
 	}

@@ -116,9 +116,16 @@ func runtimeCases() []checkCase {
 		checkCase{"bootstrap.nodeconfig-incomplete", "bottlerocket without CA", bottlerocket(""), StatusFail, "settings.kubernetes.cluster-certificate"},
 		checkCase{"runtime.node-name-not-found", "repeated, counted", withLogs(strings.Repeat(runtimeSamples["runtime.node-name-not-found"]+"\n", 5)), StatusFail, "5 lines"},
 		checkCase{"runtime.cni-not-ready", "transient before NodeReady", withLogs(healthyJournal), StatusPass, "transient"},
-		checkCase{"runtime.cni-not-ready", "one line, no NodeReady (a node's first seconds)", withLogs(strings.Join([]string{
+		checkCase{"runtime.cni-not-ready", "one line, the log goes on (a node's first seconds)", withLogs(strings.Join([]string{
 			`Jul 24 15:29:58 ` + host + ` kubelet[2841]: I0724 15:29:58.100000    2841 kubelet_node_status.go:75] "Attempting to register node" node="` + host + `"`,
-			runtimeSamples["runtime.cni-not-ready"]}, "\n") + "\n"), StatusPass, "fewer than the 2"},
+			runtimeSamples["runtime.cni-not-ready"],
+			`Jul 24 15:30:03 ` + host + ` kubelet[2841]: I0724 15:30:03.100000    2841 factory.go:221] Registration of the containerd container factory successfully`,
+			`Jul 24 15:30:03 ` + host + ` kubelet[2841]: I0724 15:30:03.200000    2841 manager.go:309] Recovery completed`,
+			`Jul 24 15:30:03 ` + host + ` kubelet[2841]: I0724 15:30:03.300000    2841 kubelet_node_status.go:352] "Setting node annotation to enable volume controller attach/detach"`,
+		}, "\n") + "\n"), StatusPass, "fewer than the 2"},
+		checkCase{"runtime.cni-not-ready", "one line the log ends with (cut while not ready)", withLogs(strings.Join([]string{
+			`Jul 24 15:29:58 ` + host + ` kubelet[2841]: I0724 15:29:58.100000    2841 kubelet_node_status.go:75] "Attempting to register node" node="` + host + `"`,
+			runtimeSamples["runtime.cni-not-ready"]}, "\n") + "\n"), StatusFail, "CNI"},
 		checkCase{"runtime.unauthorized", "after registration is not resolved", withLogs(healthyJournal + strings.Replace(runtimeSamples["runtime.unauthorized"], "15:30:02", "15:40:02", 2) + "\n"), StatusFail, "401"},
 	)
 	return out

@@ -34,6 +34,9 @@ type LogStream struct {
 	Bytes int64
 	// LongLines counts lines longer than the line limit; only their first part was matched.
 	LongLines int64
+	// FirstLine and LastLine are the numbers of the stream's first and last lines within Path
+	// (a paste's documents share its path); not part of reports.
+	FirstLine, LastLine int64 `json:"-"`
 	// Components counts, per catalog component (kubelet, nodeadm …), the lines seen that are
 	// that component's: its presence literals and its signatures' lines (but those of signatures
 	// that only mark a milestone).
@@ -70,6 +73,9 @@ type SignatureHit struct {
 	// MinCount is how many lines make a failure (a line printed once by healthy nodes fails
 	// only when it repeats); 0 and 1 mean one.
 	MinCount int64 `json:",omitempty"`
+	// EndsLog makes fewer than MinCount lines a failure too when the log ends with them (see
+	// NodeLogs.AtEnd): the fault was still there when the log was cut.
+	EndsLog bool `json:",omitempty"`
 	// Milestone is the join step the line shows ("registered", "ready", …), or "".
 	Milestone string `json:",omitempty"`
 	Meaning   string
@@ -79,6 +85,21 @@ type SignatureHit struct {
 	// Facts are the values the signature's named groups captured (logscan.FactNames), distinct
 	// values in order of first appearance, at most 8 per name.
 	Facts map[string][]string `json:",omitempty"`
+}
+
+// tailLines is how many lines may follow a hit's last line in its stream for the log to be
+// said to end with it.
+const tailLines = 2
+
+// AtEnd reports whether h's last line is among the last lines of the stream it was read from
+// (at most two lines follow it): the log was cut while the condition it shows still held.
+func (l *NodeLogs) AtEnd(h SignatureHit) bool {
+	for _, st := range l.Streams {
+		if st.Path == h.Last.Path && st.FirstLine <= h.Last.Line && h.Last.Line <= st.LastLine {
+			return st.LastLine-h.Last.Line <= tailLines
+		}
+	}
+	return false
 }
 
 // ComponentLines returns how many lines of each component the scanned streams held.

@@ -100,6 +100,7 @@ type catalogSpec struct {
 	Resolves      []string `json:"resolves,omitempty"`
 	ConsequenceOf []string `json:"consequenceOf,omitempty"`
 	MinCount      int      `json:"minCount,omitempty"`
+	EndsLog       bool     `json:"endsLog,omitempty"`
 	Milestone     string   `json:"milestone,omitempty"`
 	Source        string   `json:"source"`
 	Examples      Examples `json:"examples"`
@@ -204,7 +205,7 @@ func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
 		comps = append(comps, Component{Name: f.Component, Description: f.Description, Presence: f.Presence})
 		for _, c := range f.Signatures {
 			sg := Signature{Name: c.Name, Component: f.Component, Finding: c.Finding, Anchor: c.Anchor, Pattern: c.Pattern,
-				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, Milestone: c.Milestone, Meaning: c.Meaning,
+				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, Milestone: c.Milestone, Meaning: c.Meaning,
 				Source: c.Source, Examples: c.Examples}
 			if err := validate(sg); err != nil {
 				return nil, nil, fmt.Errorf("%s: signature %s: %v", n, c.Name, err)

@@ -49,6 +49,9 @@ type Signature struct {
 	// MinCount is how many matching lines make a failure: a line healthy nodes print once (a
 	// first attempt that is retried) is a failure only when it repeats. 0 and 1 mean one line.
 	MinCount int `json:"minCount,omitempty"`
+	// EndsLog makes fewer than MinCount lines a failure when the log ends with them: a line a
+	// component repeats while the fault lasts, in a log cut before it could repeat.
+	EndsLog bool `json:"endsLog,omitempty"`
 	// Milestone marks a step of the join sequence the line shows (Milestones): the node's
 	// timeline is built from them, and "registered" / "ready" show that the node joined.
 	Milestone string `json:"milestone,omitempty"`
@@ -219,7 +222,7 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 			s.bufs <- make([]byte, s.Block)
 		}
 	}
-	st := evidence.LogStream{Path: path, Stream: stream}
+	st := evidence.LogStream{Path: path, Stream: stream, FirstLine: max(firstLine, 1)}
 	if len(s.presenceSeen) != len(s.presence) {
 		s.presenceSeen = make([]int64, len(s.presence))
 	}
@@ -251,6 +254,7 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 		}
 	}
 	s.seq += st.Lines + 1
+	st.LastLine = max(st.FirstLine+st.Lines-1, st.FirstLine)
 	s.logs.Streams = append(s.logs.Streams, st)
 	return rerr
 }
@@ -323,7 +327,7 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 	sg := &s.sigs[i]
 	if h == nil {
 		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
-			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), Milestone: sg.Milestone, Meaning: sg.Meaning, First: l}
+			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, Milestone: sg.Milestone, Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++
