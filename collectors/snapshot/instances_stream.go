@@ -102,30 +102,14 @@ func decodeInstances(r io.Reader, each func(*EC2Instance)) error {
 			return errNotStreamed
 		}
 		docs++
-		seen := false
-		err = walkObject(dec, func(key string) error {
-			if !strings.EqualFold(key, "Reservations") {
-				return skipValue(dec)
-			}
-			if seen {
-				return errNotStreamed
-			}
-			seen = true
+		seen, err := walkKey(dec, "Reservations", func() error {
 			return walkArray(dec, func() error {
 				if t, err := dec.Token(); err != nil {
 					return err
 				} else if t != json.Delim('{') {
 					return errNotStreamed
 				}
-				found := false
-				return walkObject(dec, func(key string) error {
-					if !strings.EqualFold(key, "Instances") {
-						return skipValue(dec)
-					}
-					if found {
-						return errNotStreamed
-					}
-					found = true
+				_, err := walkKey(dec, "Instances", func() error {
 					return walkArray(dec, func() error {
 						i := new(EC2Instance)
 						if err := dec.Decode(i); err != nil {
@@ -137,6 +121,7 @@ func decodeInstances(r io.Reader, each func(*EC2Instance)) error {
 						return nil
 					})
 				})
+				return err
 			})
 		})
 		if err != nil {
@@ -146,6 +131,25 @@ func decodeInstances(r io.Reader, each func(*EC2Instance)) error {
 			return errNotStreamed
 		}
 	}
+}
+
+// walkKey walks the object whose '{' was just read, skipping every value but that of key name
+// (matched case-insensitively, as encoding/json matches field names), which value reads. It
+// reports whether the key was there; a second occurrence is errNotStreamed (the whole-file path
+// then decides, as encoding/json would, which one counts).
+func walkKey(dec *json.Decoder, name string, value func() error) (bool, error) {
+	seen := false
+	err := walkObject(dec, func(key string) error {
+		if !strings.EqualFold(key, name) {
+			return skipValue(dec)
+		}
+		if seen {
+			return errNotStreamed
+		}
+		seen = true
+		return value()
+	})
+	return seen, err
 }
 
 // walkObject calls field for each key of the object whose '{' was just read; field reads the
