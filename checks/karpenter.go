@@ -351,7 +351,11 @@ func evalNodeClaimRegistered(ev *evidence.Evidence) []Finding {
 		if c.LastTransition.IsZero() {
 			when = "NodeClaim created" + age(ev, nc.Created)
 		}
-		out = append(out, fail(res, fmt.Sprintf("NodeClaim %s launched %s but its node never registered: %s", nc.Name, orUnknown(nc.InstanceID()), quoteCondition(c)),
+		inst := nc.InstanceID()
+		if inst == "" {
+			inst = "an instance" // kubectl get's table without -o wide shows no provider ID
+		}
+		out = append(out, fail(res, fmt.Sprintf("NodeClaim %s launched %s but its node never registered: %s", nc.Name, inst, quoteCondition(c)),
 			item(nodeClaimSource(ev), "NodeClaim %s providerID %s; %s (%s)", nc.Name, orUnknown(nc.ProviderID), quoteCondition(c), when)))
 	}
 	return out
@@ -456,6 +460,11 @@ func evalNodeClassReady(autoMode bool) func(ev *evidence.Evidence) []Finding {
 	}
 }
 
+// statusOnly says why a node class known only from kubectl get's table is not judged on its spec.
+func statusOnly(nc evidence.NodeClass) string {
+	return classKind(nc.AutoMode) + " " + nc.Name + " is known only from kubectl get's table (name and READY), which does not show its spec"
+}
+
 // evalNodeClassUserData judges spec.userData against the AMI family: Karpenter merges it with
 // the bootstrap it generates, so it must be in the family's own format.
 func evalNodeClassUserData(ev *evidence.Evidence) []Finding {
@@ -467,6 +476,10 @@ func evalNodeClassUserData(ev *evidence.Evidence) []Finding {
 	var out []Finding
 	for _, nc := range classes {
 		res := "ec2nodeclass/" + nc.Name
+		if nc.StatusOnly {
+			out = append(out, notApplicable(res, statusOnly(nc)))
+			continue
+		}
 		fam := nc.Family()
 		if name, other := familyMismatch(nc.AMIFamily, nc.AMINames); name != "" {
 			// Karpenter writes the user data of spec.amiFamily; the image selected boots another
@@ -564,6 +577,10 @@ func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
 	var out []Finding
 	for _, nc := range classes {
 		res := "ec2nodeclass/" + nc.Name
+		if nc.StatusOnly {
+			out = append(out, notApplicable(res, statusOnly(nc)))
+			continue
+		}
 		it := item(src, "EC2NodeClass %s spec.role %s, spec.instanceProfile %s, status.instanceProfile %s", nc.Name, orUnknown(nc.Role), orUnknown(nc.InstanceProfile), orUnknown(nc.StatusInstanceProfile))
 		if nc.Role == "" && nc.InstanceProfile == "" {
 			out = append(out, fail(res, "EC2NodeClass "+nc.Name+" sets neither spec.role nor spec.instanceProfile: its nodes get no identity", it))

@@ -71,7 +71,18 @@ func karpenterCases() []checkCase {
 	}
 	const al2Script = "#!/bin/bash\n/etc/eks/bootstrap.sh prod\n"
 	const mimeNodeConfig = "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n--B--\n"
+	// tableOnly makes the node class one known only from kubectl get's table: name and READY.
+	tableOnly := func(ready string) func(ev *evidence.Evidence) {
+		return func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClasses[0] = evidence.NodeClass{Name: "default", StatusOnly: true, Conditions: []evidence.Condition{{Type: "Ready", Status: ready}}}
+		}
+	}
 	return []checkCase{
+		{"karpenter.nodeclass-not-ready", "kubectl get table READY False", tableOnly("False"), StatusFail, "EC2NodeClass default is not Ready (Ready=False)"},
+		{"karpenter.nodeclass-not-ready", "kubectl get table READY True", tableOnly("True"), StatusPass, "EC2NodeClass default is Ready"},
+		{"karpenter.instance-profile", "kubectl get table only", tableOnly("False"), StatusSkipped, "known only from kubectl get's table"},
+		{"karpenter.userdata-format", "kubectl get table only", tableOnly("False"), StatusSkipped, "known only from kubectl get's table"},
 		{"karpenter.nodeclaim-not-launched", "insufficient capacity", func(ev *evidence.Evidence) {
 			karpenterNode(ev)
 			ev.NodeClaims[0].ProviderID = ""

@@ -107,6 +107,9 @@ type NodeClass struct {
 	// SpecOnly is true for a node class given without a status block (a pasted manifest as
 	// written, not the object the cluster holds): its status says nothing about the cluster.
 	SpecOnly bool
+	// StatusOnly is true for a node class known only from kubectl get's table (its name and
+	// READY column): its spec is unknown, so only its readiness is judged.
+	StatusOnly bool
 }
 
 // Condition returns the condition of type t and whether it is present.

@@ -13,6 +13,8 @@ var (
 	reDescribeName = regexp.MustCompile(`^Name:\s+\S`)
 	// reTableHeader is the header of kubectl get's table output.
 	reTableHeader = regexp.MustCompile(`^(?:NAMESPACE\s{2,})?(?:NAME|LAST SEEN)\s{2,}[A-Z]`)
+	// reGetNodes is a kubectl get command listing nodes (not nodeclaims, nodepools or nodeclasses).
+	reGetNodes = regexp.MustCompile(`\bget\s+(?:nodes?|no)(?:\s|$)`)
 )
 
 // kubectlText reads kubectl's human output: describe (one or more objects) and get tables.
@@ -41,9 +43,15 @@ func kubectlText(lines []line, command string) ([]Segment, bool) {
 			return false
 		}
 		switch {
+		case has("READY") && karpenterTable(cmd) == "ec2nodeclass":
+			return []Segment{seg(TypeGetNodeClasses, "kubectl get ec2nodeclasses", lines)}, true
+		case has("READY") && karpenterTable(cmd) == "nodeclass":
+			return []Segment{seg(TypeGetNodeClasses, "kubectl get nodeclasses (EKS Auto Mode)", lines)}, true
+		case has("READY") && has("NODE") && (karpenterTable(cmd) == "nodeclaim" || has("CAPACITY") && has("ZONE") && has("TYPE")):
+			return []Segment{seg(TypeGetNodeClaims, "kubectl get nodeclaims", lines)}, true
 		case has("SIGNERNAME") || has("REQUESTOR") || (has("CONDITION") && strings.Contains(cmd, "csr")):
 			return []Segment{seg(TypeGetCSR, "kubectl get csr", lines)}, true
-		case has("ROLES") && has("VERSION") || strings.Contains(cmd, "get node") || strings.Contains(cmd, "get no "):
+		case has("ROLES") && has("VERSION") || reGetNodes.MatchString(cmd):
 			return []Segment{seg(TypeGetNodes, "kubectl get nodes", lines)}, true
 		case has("REASON") && has("MESSAGE") || strings.Contains(lines[0].text, "LAST SEEN"):
 			return []Segment{seg(TypeGetEvents, "kubectl get events", lines)}, true
@@ -51,6 +59,28 @@ func kubectlText(lines []line, command string) ([]Segment, bool) {
 		return []Segment{seg(TypeLog, "kubectl get output", lines)}, true
 	}
 	return nil, false
+}
+
+// karpenterTable names the Karpenter or Auto Mode resource a kubectl get command lists
+// ("ec2nodeclass", "nodeclass", "nodeclaim"), "" for any other command. Short names and
+// fully qualified names count: ec2nc, nodeclaims.karpenter.sh, nodeclasses.eks.amazonaws.com.
+func karpenterTable(cmd string) string {
+	f := strings.Fields(cmd)
+	for i, w := range f {
+		if w != "get" || i+1 >= len(f) {
+			continue
+		}
+		res, _, _ := strings.Cut(f[i+1], ".")
+		switch res {
+		case "ec2nodeclass", "ec2nodeclasses", "ec2nc", "ec2ncs":
+			return "ec2nodeclass"
+		case "nodeclass", "nodeclasses":
+			return "nodeclass"
+		case "nodeclaim", "nodeclaims":
+			return "nodeclaim"
+		}
+	}
+	return ""
 }
 
 // describeSegment types one kubectl describe object by the command and the fields it shows.
@@ -72,6 +102,8 @@ func describeSegment(obj []line, cmd string) Segment {
 			t = seg(TypeDescribeConfigMap, "kubectl describe configmap", obj)
 		}
 		return t
+	case regexp.MustCompile(`\nKind:\s+(EC2NodeClass|NodeClass)\n`).MatchString(text) && has("Status:"):
+		return seg(TypeDescribeNodeClass, "kubectl describe "+strings.ToLower(describeFields(text)["Kind"]), obj)
 	case strings.Contains(cmd, "describe po") || has("Containers:") || has("Controlled By:"):
 		return seg(TypeDescribePod, "kubectl describe pod", obj)
 	}
@@ -225,6 +257,55 @@ func csrState(cond string) string {
 	return cond
 }
 
+// alignedTable reads kubectl get's table by the header's column positions, so an empty cell (a
+// NodeClaim with no node yet) stays empty instead of shifting the cells after it. A row whose
+// text crosses a column boundary (the paste lost the alignment) is read by runs of two or more
+// spaces when it has one cell per column, and dropped otherwise.
+func alignedTable(lines []string) (header []string, rows [][]string) {
+	if len(lines) == 0 {
+		return nil, nil
+	}
+	head := lines[0]
+	var starts []int
+	for i := 0; i < len(head); i++ {
+		if head[i] != ' ' && (i == 0 || head[i-1] == ' ') {
+			starts = append(starts, i)
+		}
+	}
+	header = strings.Fields(head)
+	if len(header) != len(starts) {
+		return fieldsTable(lines) // a header with one-space names: no positions to trust
+	}
+	split := regexp.MustCompile(`\s{2,}`)
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		row, aligned := make([]string, len(starts)), true
+		for i, st := range starts {
+			if st > 0 && st <= len(l) && l[st-1] != ' ' {
+				aligned = false
+				break
+			}
+			end := len(l)
+			if i+1 < len(starts) && starts[i+1] < end {
+				end = starts[i+1]
+			}
+			if st < end {
+				row[i] = strings.TrimSpace(l[st:end])
+			}
+		}
+		if !aligned {
+			row = split.Split(strings.TrimSpace(l), -1)
+			if len(row) != len(header) {
+				continue
+			}
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
+
 // column returns the value of the named column in row, "" when absent.
 func column(header, row []string, name string) string {
 	for i, h := range header {
@@ -246,4 +327,117 @@ func kubectlAge(s string) time.Duration {
 		d += time.Duration(n) * unit[m[2]]
 	}
 	return d
+}
+
+// tabledNodeClasses reads kubectl get ec2nodeclasses (or Auto Mode nodeclasses): each row is a
+// node class known only by its name and READY column, so it is StatusOnly and its Ready
+// condition has no reason or message.
+func tabledNodeClasses(s *Segment) []evidence.NodeClass {
+	header, rows := fieldsTable(strings.Split(strings.TrimSpace(string(s.Text)), "\n"))
+	auto := strings.Contains(s.Detail, "Auto Mode")
+	var out []evidence.NodeClass
+	for _, r := range rows {
+		name, ready := column(header, r, "NAME"), column(header, r, "READY")
+		if name == "" || !validConditionStatus(ready) {
+			continue
+		}
+		out = append(out, evidence.NodeClass{Name: name, AutoMode: auto, StatusOnly: true,
+			Role:       column(header, r, "ROLE"),
+			Conditions: []evidence.Condition{{Type: "Ready", Status: ready}}})
+	}
+	return out
+}
+
+// registrationTTL is how long Karpenter waits for a launched NodeClaim's node to register
+// before it deletes the claim (karpenter's registration TTL, 15 minutes:
+// kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/liveness.go). A younger claim
+// without a node is still booting.
+const registrationTTL = 15 * time.Minute
+
+// tabledNodeClaims reads kubectl get nodeclaims (NAME TYPE CAPACITY ZONE NODE READY AGE, with
+// -o wide also ID, NODEPOOL, NODECLASS). A row with an instance type has launched; one with a
+// node has registered. A claim younger than the registration TTL with no node is left out: it
+// is still booting, and nothing in the row says otherwise.
+func tabledNodeClaims(s *Segment) []evidence.NodeClaim {
+	header, rows := alignedTable(strings.Split(strings.TrimRight(string(s.Text), "\n"), "\n"))
+	var out []evidence.NodeClaim
+	for _, r := range rows {
+		c := evidence.NodeClaim{Name: column(header, r, "NAME"), NodePool: column(header, r, "NODEPOOL"),
+			NodeName: column(header, r, "NODE"), ProviderID: column(header, r, "ID")}
+		if cls := column(header, r, "NODECLASS"); cls != "" {
+			c.NodeClassRef = evidence.NodeClassRef{Name: cls}
+		}
+		ready, age := column(header, r, "READY"), kubectlAge(column(header, r, "AGE"))
+		if c.Name == "" || !validConditionStatus(ready) {
+			continue
+		}
+		launched := column(header, r, "TYPE") != "" || c.ProviderID != ""
+		switch {
+		case c.NodeName != "" && launched:
+			c.Conditions = []evidence.Condition{{Type: "Launched", Status: "True"},
+				{Type: "Registered", Status: "True"}, {Type: "Ready", Status: ready}}
+		case age < registrationTTL:
+			continue
+		case launched:
+			c.Conditions = []evidence.Condition{{Type: "Launched", Status: "True"},
+				{Type: "Registered", Status: "Unknown", Message: "no node after " + column(header, r, "AGE")}}
+		default:
+			continue // not launched: the table does not say why, nor whether it failed
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// validConditionStatus reports whether s is a Kubernetes condition status.
+func validConditionStatus(s string) bool { return s == "True" || s == "False" || s == "Unknown" }
+
+// describedNodeClass reads the conditions of kubectl describe ec2nodeclass (or an Auto Mode
+// nodeclass). kubectl prints a list of maps as the maps' fields one after another, so a
+// condition ends where a field repeats. The spec is not read: the class is StatusOnly.
+func describedNodeClass(s *Segment) (evidence.NodeClass, bool) {
+	text := string(s.Text)
+	f := describeFields(text)
+	nc := evidence.NodeClass{Name: f["Name"], AutoMode: f["Kind"] == "NodeClass", StatusOnly: true}
+	var cur map[string]string
+	flush := func() {
+		if cur["Type"] != "" && validConditionStatus(cur["Status"]) {
+			c := evidence.Condition{Type: cur["Type"], Status: cur["Status"], Reason: cur["Reason"], Message: cur["Message"]}
+			c.LastTransition, _ = time.Parse(time.RFC3339, cur["Last Transition Time"])
+			nc.Conditions = append(nc.Conditions, c)
+		}
+		cur = map[string]string{}
+	}
+	in := false
+	indent := -1
+	for _, l := range describeSection(text, "Status:") {
+		trim := strings.TrimLeft(l, " ")
+		depth := len(l) - len(trim)
+		if strings.HasPrefix(trim, "Conditions:") {
+			in, indent, cur = true, -1, map[string]string{}
+			continue
+		}
+		if !in {
+			continue
+		}
+		k, v, ok := strings.Cut(trim, ":")
+		if indent < 0 {
+			indent = depth
+		}
+		if depth < indent || !ok {
+			break
+		}
+		if depth > indent {
+			continue // a wrapped message or nested field
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if _, seen := cur[k]; seen {
+			flush()
+		}
+		cur[k] = v
+	}
+	if in {
+		flush()
+	}
+	return nc, nc.Name != "" && len(nc.Conditions) > 0
 }

@@ -65,6 +65,7 @@ var typeLabels = map[Type]string{
 	TypeNodes: "kubectl JSON", TypeCSRs: "kubectl JSON", TypeEC2NodeClass: "Karpenter object", TypeNodePool: "Karpenter object", TypeNodeClaim: "Karpenter object",
 	TypeDescribeNode: "kubectl output", TypeDescribeCSR: "kubectl output", TypeDescribePod: "kubectl output", TypeDescribeConfigMap: "kubectl output",
 	TypeDescribeNodeClaim: "kubectl output", TypeGetNodes: "kubectl output", TypeGetCSR: "kubectl output", TypeGetEvents: "kubectl output",
+	TypeGetNodeClasses: "kubectl output", TypeGetNodeClaims: "kubectl output", TypeDescribeNodeClass: "kubectl output",
 	TypeTerraformAWSAuth: "Terraform plan", TypeData: "data", typeUnknownText: "unrecognised text",
 }
 
@@ -177,7 +178,7 @@ type reader struct {
 // scannedTypes are read by the signature scanner (kubectl's human output carries the
 // components' own messages in conditions and events).
 var scannedTypes = map[Type]bool{TypeLog: true, TypeData: true, TypeDescribeNode: true, TypeDescribePod: true, TypeDescribeCSR: true,
-	TypeDescribeNodeClaim: true, TypeGetEvents: true, TypeNodeClaim: true, TypeNodes: true}
+	TypeDescribeNodeClaim: true, TypeDescribeNodeClass: true, TypeGetEvents: true, TypeNodeClaim: true, TypeNodes: true}
 
 // logs scans every log-like segment as one stream each; a TypeLog segment in which no line of
 // any component was found becomes unknown text.
@@ -409,6 +410,35 @@ func (rd *reader) document(s *Segment) {
 		}
 		ev.CSRs = append(ev.CSRs, csrs...)
 		ev.Mark(evidence.KindCSRs, origin)
+	case s.Type == TypeGetNodeClasses:
+		classes := tabledNodeClasses(s)
+		if len(classes) == 0 {
+			return
+		}
+		ev.NodeClasses = append(ev.NodeClasses, classes...)
+		kind := evidence.KindEC2NodeClasses
+		if classes[0].AutoMode {
+			kind = evidence.KindNodeClasses
+		}
+		ev.Mark(kind, origin)
+	case s.Type == TypeDescribeNodeClass:
+		nc, ok := describedNodeClass(s)
+		if !ok {
+			return
+		}
+		ev.NodeClasses = append(ev.NodeClasses, nc)
+		kind := evidence.KindEC2NodeClasses
+		if nc.AutoMode {
+			kind = evidence.KindNodeClasses
+		}
+		ev.Mark(kind, origin)
+	case s.Type == TypeGetNodeClaims:
+		claims := tabledNodeClaims(s)
+		if len(claims) == 0 {
+			return
+		}
+		ev.NodeClaims = append(ev.NodeClaims, claims...)
+		ev.Mark(evidence.KindNodeClaims, origin)
 	case s.Type == TypeTerraformAWSAuth:
 		plan := s.value.(*tfPlan)
 		ev.MappingChanges = append(ev.MappingChanges, plan.changes("terraform plan of "+strings.Join(plan.resources, ", "))...)

@@ -34,10 +34,16 @@ const (
 	TypeDescribePod          Type = "text:kubectl-describe-pod"
 	TypeDescribeConfigMap    Type = "text:kubectl-describe-configmap"
 	TypeDescribeNodeClaim    Type = "text:kubectl-describe-nodeclaim"
-	TypeGetNodes             Type = "text:kubectl-get-nodes"
-	TypeGetCSR               Type = "text:kubectl-get-csr"
-	TypeGetEvents            Type = "text:kubectl-get-events"
-	TypeTerraformAWSAuth     Type = "text:terraform-plan-aws-auth"
+	// TypeDescribeNodeClass is kubectl describe ec2nodeclass (or Auto Mode nodeclass) with a status.
+	TypeDescribeNodeClass Type = "text:kubectl-describe-nodeclass"
+	TypeGetNodes          Type = "text:kubectl-get-nodes"
+	TypeGetCSR            Type = "text:kubectl-get-csr"
+	TypeGetEvents         Type = "text:kubectl-get-events"
+	// TypeGetNodeClasses is kubectl get ec2nodeclasses (or Auto Mode nodeclasses): names and READY.
+	TypeGetNodeClasses Type = "text:kubectl-get-nodeclasses"
+	// TypeGetNodeClaims is kubectl get nodeclaims: instance type, node and READY per claim.
+	TypeGetNodeClaims    Type = "text:kubectl-get-nodeclaims"
+	TypeTerraformAWSAuth Type = "text:terraform-plan-aws-auth"
 	// TypeData is JSON or YAML that is no document eksdoctor knows (reported, not read).
 	TypeData Type = "data"
 )

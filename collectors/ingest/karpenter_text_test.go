@@ -1,0 +1,104 @@
+package ingest
+
+import (
+	"testing"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
+
+// TestKubectlGetNodeClasses: kubectl get ec2nodeclass (any spelling of the resource) gives
+// StatusOnly node classes with their READY column; Auto Mode's nodeclass table gives Auto Mode
+// classes; a NAME READY AGE table with no command is not guessed at.
+func TestKubectlGetNodeClasses(t *testing.T) {
+	for _, cmd := range []string{"kubectl get ec2nodeclass", "kubectl get ec2nodeclasses.karpenter.k8s.aws", "k get ec2nc -A"} {
+		r := Read([]byte("$ "+cmd+"\nNAME            READY   AGE\ngeneric         False   6d22h\ngpu             True    6d22h\n"), "stdin", Options{})
+		ev := r.Evidence
+		if !ev.Have(evidence.KindEC2NodeClasses) || len(ev.NodeClasses) != 2 {
+			t.Fatalf("%s: classes %+v", cmd, ev.NodeClasses)
+		}
+		nc := ev.NodeClasses[0]
+		if nc.Name != "generic" || nc.AutoMode || !nc.StatusOnly || len(nc.Conditions) != 1 || nc.Conditions[0] != (evidence.Condition{Type: "Ready", Status: "False"}) {
+			t.Errorf("%s: class %+v", cmd, nc)
+		}
+	}
+	r := Read([]byte("$ kubectl get nodeclass\nNAME      ROLE                     READY   AGE\ndefault   AmazonEKSAutoNodeRole    False   3d\n"), "stdin", Options{})
+	if ev := r.Evidence; !ev.Have(evidence.KindNodeClasses) || len(ev.NodeClasses) != 1 || !ev.NodeClasses[0].AutoMode || ev.NodeClasses[0].Role != "AmazonEKSAutoNodeRole" {
+		t.Errorf("Auto Mode table: %+v", ev.NodeClasses)
+	}
+	r = Read([]byte("NAME            READY   AGE\ngeneric         False   6d22h\n"), "stdin", Options{})
+	if r.Evidence.Have(evidence.KindEC2NodeClasses) || len(r.Evidence.NodeClasses) != 0 {
+		t.Errorf("a table without its command read as node classes: %+v", r.Evidence.NodeClasses)
+	}
+}
+
+// TestKubectlGetNodeClaims: a launched claim with no node after the registration TTL is read as
+// launched and not registered; a younger one, a registered one and one not launched carry no
+// verdict the table cannot give.
+func TestKubectlGetNodeClaims(t *testing.T) {
+	table := `NAME            TYPE         CAPACITY    ZONE         NODE                                        READY     AGE
+default-8kq2x   m5.large     on-demand   eu-west-1a                                               Unknown   47m
+default-9zz1c   m5.large     spot        eu-west-1b                                               Unknown   3m
+default-ab12c   c5.xlarge    on-demand   eu-west-1c   ip-10-0-7-9.eu-west-1.compute.internal     True      2d
+`
+	ev := Read([]byte(table), "stdin", Options{}).Evidence
+	if !ev.Have(evidence.KindNodeClaims) {
+		t.Fatalf("no NodeClaims from the table")
+	}
+	got := map[string]evidence.NodeClaim{}
+	for _, c := range ev.NodeClaims {
+		got[c.Name] = c
+	}
+	if len(got) != 2 {
+		t.Fatalf("claims %+v", ev.NodeClaims)
+	}
+	stuck := got["default-8kq2x"]
+	if l, _ := stuck.Condition("Launched"); l.Status != "True" {
+		t.Errorf("stuck claim not launched: %+v", stuck)
+	}
+	if r, ok := stuck.Condition("Registered"); !ok || r.Status != "Unknown" || r.Message != "no node after 47m" {
+		t.Errorf("stuck claim registered: %+v", stuck)
+	}
+	if r, _ := got["default-ab12c"].Condition("Registered"); r.Status != "True" || got["default-ab12c"].NodeName == "" {
+		t.Errorf("joined claim: %+v", got["default-ab12c"])
+	}
+	if _, young := got["default-9zz1c"]; young {
+		t.Errorf("a claim younger than the registration TTL was judged")
+	}
+}
+
+// TestKubectlDescribeNodeClass: the conditions of kubectl describe ec2nodeclass are read one by
+// one (a condition ends where a field repeats), with their reasons and messages.
+func TestKubectlDescribeNodeClass(t *testing.T) {
+	text := `Name:         default
+Namespace:
+API Version:  karpenter.k8s.aws/v1
+Kind:         EC2NodeClass
+Spec:
+  Ami Family:  AL2023
+Status:
+  Conditions:
+    Last Transition Time:  2025-03-10T09:32:40Z
+    Message:
+    Reason:                AMIsReady
+    Status:                True
+    Type:                  AMIsReady
+    Last Transition Time:  2025-03-10T09:32:41Z
+    Message:               Failed to detect the cluster CIDR
+    Reason:                Failed
+    Status:                False
+    Type:                  Ready
+  Instance Profile:        prod_123
+Events:                    <none>
+`
+	ev := Read([]byte(text), "stdin", Options{}).Evidence
+	if len(ev.NodeClasses) != 1 {
+		t.Fatalf("classes %+v", ev.NodeClasses)
+	}
+	nc := ev.NodeClasses[0]
+	if nc.Name != "default" || !nc.StatusOnly || len(nc.Conditions) != 2 {
+		t.Fatalf("class %+v", nc)
+	}
+	if c := nc.Conditions[1]; c.Type != "Ready" || c.Status != "False" || c.Reason != "Failed" || c.Message != "Failed to detect the cluster CIDR" || c.LastTransition.IsZero() {
+		t.Errorf("Ready condition %+v", c)
+	}
+}
