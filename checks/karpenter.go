@@ -520,6 +520,14 @@ func evalNodeClassUserData(ev *evidence.Evidence) []Finding {
 				wrong = "an AL2023 NodeConfig; Bottlerocket expects TOML settings"
 			case has(evidence.FormatBootstrapSh) || script:
 				wrong = "a shell script or MIME document; Bottlerocket expects TOML settings"
+			default:
+				for _, is := range cfg.Issues {
+					if is.Level == evidence.IssueError && has(evidence.FormatBottlerocket) {
+						// Karpenter merges the TOML with the settings it generates: it must parse
+						wrong = "TOML that Karpenter cannot merge: " + is.Message
+						break
+					}
+				}
 			}
 		case "AL2":
 			if has(evidence.FormatNodeConfig) {
@@ -582,6 +590,10 @@ func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
 			continue
 		}
 		it := item(src, "EC2NodeClass %s spec.role %s, spec.instanceProfile %s, status.instanceProfile %s", nc.Name, orUnknown(nc.Role), orUnknown(nc.InstanceProfile), orUnknown(nc.StatusInstanceProfile))
+		if nc.Role == "" && nc.InstanceProfile == "" && nc.Template {
+			out = append(out, notApplicable(res, "AWSNodeTemplate "+nc.Name+" sets no spec.instanceProfile: its nodes get the Karpenter controller's aws.defaultInstanceProfile setting, which the input does not show"))
+			continue
+		}
 		if nc.Role == "" && nc.InstanceProfile == "" {
 			out = append(out, fail(res, "EC2NodeClass "+nc.Name+" sets neither spec.role nor spec.instanceProfile: its nodes get no identity", it))
 			continue

@@ -78,7 +78,14 @@ func karpenterCases() []checkCase {
 			ev.NodeClasses[0] = evidence.NodeClass{Name: "default", StatusOnly: true, Conditions: []evidence.Condition{{Type: "Ready", Status: ready}}}
 		}
 	}
+	template := func(ev *evidence.Evidence) {
+		karpenterNode(ev)
+		ev.NodeClasses[0] = evidence.NodeClass{Name: "default", Template: true, AMIFamily: "Bottlerocket", HasUserData: true,
+			UserData: "[settings] [settings.kubernetes] api-server = 'https://x' cluster-name = 'prod'\n"}
+	}
 	return []checkCase{
+		{"karpenter.instance-profile", "AWSNodeTemplate without instanceProfile", template, StatusSkipped, "aws.defaultInstanceProfile"},
+		{"karpenter.userdata-format", "Bottlerocket TOML that does not parse", template, StatusFail, "TOML that Karpenter cannot merge"},
 		{"karpenter.nodeclass-not-ready", "kubectl get table READY False", tableOnly("False"), StatusFail, "EC2NodeClass default is not Ready (Ready=False)"},
 		{"karpenter.nodeclass-not-ready", "kubectl get table READY True", tableOnly("True"), StatusPass, "EC2NodeClass default is Ready"},
 		{"karpenter.instance-profile", "kubectl get table only", tableOnly("False"), StatusSkipped, "known only from kubectl get's table"},

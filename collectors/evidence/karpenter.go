@@ -110,6 +110,10 @@ type NodeClass struct {
 	// StatusOnly is true for a node class known only from kubectl get's table (its name and
 	// READY column): its spec is unknown, so only its readiness is judged.
 	StatusOnly bool
+	// Template is true for a Karpenter v1alpha1 AWSNodeTemplate (before v0.32) read as an
+	// EC2NodeClass: without spec.instanceProfile its nodes get the controller's
+	// aws.defaultInstanceProfile setting, and it has no spec.role.
+	Template bool
 }
 
 // Condition returns the condition of type t and whether it is present.

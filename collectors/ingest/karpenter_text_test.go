@@ -102,3 +102,31 @@ Events:                    <none>
 		t.Errorf("Ready condition %+v", c)
 	}
 }
+
+// TestAWSNodeTemplateIsReadAsAnEC2NodeClass: Karpenter's v1alpha1 AWSNodeTemplate gives a node
+// class with its amiFamily, user data and the selector maps as terms ("aws-ids" as IDs).
+func TestAWSNodeTemplateIsReadAsAnEC2NodeClass(t *testing.T) {
+	doc := `apiVersion: karpenter.k8s.aws/v1alpha1
+kind: AWSNodeTemplate
+metadata:
+  name: br
+spec:
+  amiFamily: Bottlerocket
+  subnetSelector:
+    aws-ids: "subnet-1, subnet-2"
+  securityGroupSelector:
+    karpenter.sh/discovery: prod
+  userData: |
+    [settings.kubernetes]
+    max-pods = 30
+`
+	ev := Read([]byte(doc), "stdin", Options{}).Evidence
+	if !ev.Have(evidence.KindEC2NodeClasses) || len(ev.NodeClasses) != 1 {
+		t.Fatalf("classes %+v", ev.NodeClasses)
+	}
+	nc := ev.NodeClasses[0]
+	if !nc.Template || nc.AMIFamily != "Bottlerocket" || !nc.HasUserData || len(nc.SubnetTerms) != 2 || nc.SubnetTerms[1].ID != "subnet-2" ||
+		len(nc.SGTerms) != 1 || nc.SGTerms[0].Tags["karpenter.sh/discovery"] != "prod" {
+		t.Errorf("class %+v", nc)
+	}
+}

@@ -259,6 +259,8 @@ func docType(v any) (Type, string) {
 			return TypeKubeletConfig, "KubeletConfiguration"
 		case "EC2NodeClass":
 			return TypeEC2NodeClass, "Karpenter EC2NodeClass " + name
+		case "AWSNodeTemplate":
+			return TypeEC2NodeClass, "Karpenter AWSNodeTemplate " + name + " (v1alpha1, read as an EC2NodeClass)"
 		case "NodePool":
 			return TypeNodePool, "Karpenter NodePool " + name
 		case "NodeClaim":

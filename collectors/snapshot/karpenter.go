@@ -67,8 +67,12 @@ type KubeSelectorTerm struct {
 	Tags map[string]string `json:"tags"`
 }
 
-// KubeNodeClass is a karpenter.k8s.aws/v1 EC2NodeClass or an eks.amazonaws.com/v1 NodeClass.
+// KubeNodeClass is a karpenter.k8s.aws/v1 EC2NodeClass, an eks.amazonaws.com/v1 NodeClass,
+// or a Karpenter v1alpha1 AWSNodeTemplate (before v0.32), whose amiFamily, instanceProfile and
+// userData carry the same names.
 type KubeNodeClass struct {
+	// Kind is EC2NodeClass, NodeClass or AWSNodeTemplate.
+	Kind     string     `json:"kind"`
 	Metadata objectMeta `json:"metadata"`
 	Spec     struct {
 		AMIFamily        string `json:"amiFamily"`
@@ -82,6 +86,11 @@ type KubeNodeClass struct {
 		InstanceProfile            string             `json:"instanceProfile"`
 		UserData                   *string            `json:"userData"`
 		Tags                       map[string]string  `json:"tags"`
+		// SubnetSelector and SecurityGroupSelector are the AWSNodeTemplate's (v1alpha1) maps of
+		// tag filters, where the key "aws-ids" lists IDs separated by commas
+		// (aws/karpenter-provider-aws v0.31 pkg/apis/v1alpha1/awsnodetemplate.go).
+		SubnetSelector        map[string]string `json:"subnetSelector"`
+		SecurityGroupSelector map[string]string `json:"securityGroupSelector"`
 	} `json:"spec"`
 	Status struct {
 		Subnets []struct {
@@ -115,12 +124,35 @@ func terms(ts []KubeSelectorTerm) []evidence.SelectorTerm {
 	return out
 }
 
+// legacyTerms turns an AWSNodeTemplate selector map into selector terms: one term per ID of
+// "aws-ids", one term for the other keys as tags.
+func legacyTerms(sel map[string]string) []evidence.SelectorTerm {
+	var out []evidence.SelectorTerm
+	tags := map[string]string{}
+	for k, v := range sel {
+		if k != "aws-ids" {
+			tags[k] = v
+			continue
+		}
+		for _, id := range strings.Split(v, ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				out = append(out, evidence.SelectorTerm{ID: id})
+			}
+		}
+	}
+	if len(tags) > 0 {
+		out = append(out, evidence.SelectorTerm{Tags: tags})
+	}
+	return out
+}
+
 // ConvertNodeClass turns a decoded EC2NodeClass (autoMode false) or Auto Mode NodeClass into evidence.
 func ConvertNodeClass(o *KubeNodeClass, autoMode bool) evidence.NodeClass {
 	nc := evidence.NodeClass{Name: o.Metadata.Name, AutoMode: autoMode, AMIFamily: o.Spec.AMIFamily,
 		SubnetTerms: terms(o.Spec.SubnetSelectorTerms), SGTerms: terms(o.Spec.SecurityGroupSelectorTerms),
 		Role: o.Spec.Role, InstanceProfile: o.Spec.InstanceProfile, Tags: o.Spec.Tags,
-		StatusInstanceProfile: o.Status.InstanceProfile, Conditions: conditions(o.Status.Conditions)}
+		StatusInstanceProfile: o.Status.InstanceProfile, Conditions: conditions(o.Status.Conditions),
+		Template: o.Kind == "AWSNodeTemplate"}
 	for _, a := range o.Spec.AMISelectorTerms {
 		if a.Alias != "" {
 			nc.AMIAliases = append(nc.AMIAliases, a.Alias)
@@ -128,6 +160,10 @@ func ConvertNodeClass(o *KubeNodeClass, autoMode bool) evidence.NodeClass {
 		if a.Name != "" {
 			nc.AMINames = append(nc.AMINames, a.Name)
 		}
+	}
+	if nc.Template {
+		nc.SubnetTerms = append(nc.SubnetTerms, legacyTerms(o.Spec.SubnetSelector)...)
+		nc.SGTerms = append(nc.SGTerms, legacyTerms(o.Spec.SecurityGroupSelector)...)
 	}
 	if o.Spec.UserData != nil {
 		nc.UserData, nc.HasUserData = *o.Spec.UserData, true

@@ -45,6 +45,9 @@ func checkKubeShape(e layout.Entry, top map[string]rawRef) error {
 			return fmt.Errorf("not the output of `%s`: \"kind\" is %s, not a string", e.Command, describeJSON(k))
 		}
 	}
+	if legacy := legacyKind[want]; legacy != "" && (kind == legacy || kind == legacy+"List") {
+		want = legacy
+	}
 	switch kind {
 	case want:
 		return nil
@@ -70,6 +73,10 @@ func checkKubeShape(e layout.Entry, top map[string]rawRef) error {
 	}
 	return fmt.Errorf("not the output of `%s`: expected kind %s, got kind %s", e.Command, want, kind)
 }
+
+// legacyKind is the earlier name of a kind a layout file may hold: Karpenter before v0.32
+// called the EC2NodeClass an AWSNodeTemplate (karpenter.k8s.aws/v1alpha1).
+var legacyKind = map[string]string{"EC2NodeClass": "AWSNodeTemplate"}
 
 // lookupFold finds key as encoding/json matches struct fields: exactly, else case-insensitively.
 func lookupFold(m map[string]rawRef, key string) (rawRef, bool) {
