@@ -103,10 +103,17 @@ func authChecks() []Check {
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				if roleArn == "" {
-					// the node role is unknown: every entry with a path is one the authenticator never matches
+					// the node role is unknown: every entry with a path is one the authenticator never
+					// matches, unless another entry maps the same role without its path
+					stripped := map[string]bool{}
+					for _, m := range ev.AWSAuth.Roles {
+						if c, ok := canonicalRoleArn(m.RoleArn); ok && !roleArnHasPath(m.RoleArn) {
+							stripped[c] = true
+						}
+					}
 					var out []Finding
 					for _, m := range ev.AWSAuth.Roles {
-						if roleArnHasPath(m.RoleArn) {
+						if c, _ := canonicalRoleArn(m.RoleArn); roleArnHasPath(m.RoleArn) && !stripped[c] {
 							out = append(out, fail(m.RoleArn, fmt.Sprintf("mapRoles entry %d maps %s; the authenticator compares ARNs without the IAM path, so it only matches %s", m.Index+1, m.RoleArn, canonicalArnForDisplay(m.RoleArn)),
 								item(ev.Source(evidence.KindAWSAuth), "rolearn: %s", m.RoleArn)))
 						}

@@ -225,6 +225,16 @@ func TestChecks(t *testing.T) {
 			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:role/team/node"
 		}, StatusFail, "no path"},
 		{"auth.role-path", "ok", nil, StatusPass, ""},
+		{"auth.role-path", "unknown node role, path only", func(ev *evidence.Evidence) {
+			ev.NodeRole, ev.InstanceProfile = nil, nil
+			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:role/team/node"
+		}, StatusFail, "mapRoles entry 1 maps arn:aws:iam::111122223333:role/team/node; the authenticator compares ARNs without the IAM path"},
+		{"auth.role-path", "unknown node role, also mapped without its path", func(ev *evidence.Evidence) {
+			ev.NodeRole, ev.InstanceProfile = nil, nil
+			m := ev.AWSAuth.Roles[0]
+			m.RoleArn, m.Index = "arn:aws:iam::111122223333:role/team/node", 1
+			ev.AWSAuth.Roles = append(ev.AWSAuth.Roles, m)
+		}, StatusPass, "no mapRoles entry carries an IAM path"},
 		{"auth.instance-profile-arn", "profile mapped", func(ev *evidence.Evidence) {
 			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:instance-profile/node-profile"
 		}, StatusFail, "instance profile"},

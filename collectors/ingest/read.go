@@ -66,7 +66,7 @@ var typeLabels = map[Type]string{
 	TypeDescribeNode: "kubectl output", TypeDescribeCSR: "kubectl output", TypeDescribePod: "kubectl output", TypeDescribeConfigMap: "kubectl output",
 	TypeDescribeNodeClaim: "kubectl output", TypeGetNodes: "kubectl output", TypeGetCSR: "kubectl output", TypeGetEvents: "kubectl output",
 	TypeGetNodeClasses: "kubectl output", TypeGetNodeClaims: "kubectl output", TypeDescribeNodeClass: "kubectl output",
-	TypeTerraformAWSAuth: "Terraform plan", TypeData: "data", typeUnknownText: "unrecognised text",
+	TypeTerraformAWSAuth: "Terraform plan", TypeEksctlConfig: "eksctl ClusterConfig", TypeData: "data", typeUnknownText: "unrecognised text",
 }
 
 // Label says what the segment was read as, for people: "log (journal)", "aws-auth (mapRoles fragment)".
@@ -439,6 +439,8 @@ func (rd *reader) document(s *Segment) {
 		}
 		ev.NodeClaims = append(ev.NodeClaims, claims...)
 		ev.Mark(evidence.KindNodeClaims, origin)
+	case s.Type == TypeEksctlConfig:
+		rd.eksctlConfig(s, origin)
 	case s.Type == TypeTerraformAWSAuth:
 		plan := s.value.(*tfPlan)
 		ev.MappingChanges = append(ev.MappingChanges, plan.changes("terraform plan of "+strings.Join(plan.resources, ", "))...)

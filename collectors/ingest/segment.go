@@ -44,6 +44,9 @@ const (
 	// TypeGetNodeClaims is kubectl get nodeclaims: instance type, node and READY per claim.
 	TypeGetNodeClaims    Type = "text:kubectl-get-nodeclaims"
 	TypeTerraformAWSAuth Type = "text:terraform-plan-aws-auth"
+	// TypeEksctlConfig is an eksctl ClusterConfig (eksctl.io/v1alpha5): the cluster's name and
+	// a node group's overrideBootstrapCommand.
+	TypeEksctlConfig Type = "eksctl:clusterconfig"
 	// TypeData is JSON or YAML that is no document eksdoctor knows (reported, not read).
 	TypeData Type = "data"
 )

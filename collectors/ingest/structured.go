@@ -249,6 +249,10 @@ func docType(v any) (Type, string) {
 				return TypeVPCCNIConfig, "ConfigMap amazon-vpc-cni"
 			}
 			return TypeData, "ConfigMap " + name
+		case "ClusterConfig":
+			if api, _ := d["apiVersion"].(string); strings.HasPrefix(api, "eksctl.io/") {
+				return TypeEksctlConfig, "eksctl ClusterConfig " + name
+			}
 		case "NodeConfig":
 			return TypeNodeConfig, "nodeadm NodeConfig"
 		case "Config":

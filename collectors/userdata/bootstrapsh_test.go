@@ -184,3 +184,20 @@ func TestBootstrapShHelpTakesNoValue(t *testing.T) {
 		t.Errorf("-h as a value: cluster %q issues:\n%s", c.ClusterName, issuesOf(c))
 	}
 }
+
+// Rule: an unknown option after the cluster name is a positional argument bootstrap.sh never
+// reads: the setting it meant is lost (a warning), the node still bootstraps.
+func TestBootstrapShUnknownOptionAfterClusterNameIsIgnored(t *testing.T) {
+	c := Decode(bootstrapScript("managed-cluster --alp-cluster-121"))
+	if c.ClusterName != "managed-cluster" {
+		t.Errorf("cluster = %q, want managed-cluster", c.ClusterName)
+	}
+	for _, i := range c.Issues {
+		if i.Level == evidence.IssueError {
+			t.Errorf("error for an ignored positional argument: %s", i.Message)
+		}
+	}
+	if !strings.Contains(issuesOf(c), "bootstrap.sh has no option --alp-cluster-121; after the cluster name managed-cluster it is an extra positional argument bootstrap.sh ignores") {
+		t.Errorf("issues:\n%s", issuesOf(c))
+	}
+}

@@ -152,7 +152,7 @@ func TestDecodeProblems(t *testing.T) {
 	}{
 		{"empty", "", "", evidence.FormatNone},
 		{"flag with equals", "#!/bin/bash\n/etc/eks/bootstrap.sh --apiserver-endpoint=https://x my-cluster\n", "does not accept --apiserver-endpoint=VALUE", evidence.FormatBootstrapSh},
-		{"unknown flag", "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --kubelet-args x\n", "no option --kubelet-args", evidence.FormatBootstrapSh},
+		{"unknown flag", "#!/bin/bash\n/etc/eks/bootstrap.sh --kubelet-args x my-cluster\n", "no option --kubelet-args", evidence.FormatBootstrapSh},
 		{"no cluster", "#!/bin/bash\n/etc/eks/bootstrap.sh --use-max-pods false\n", "without a cluster name", evidence.FormatBootstrapSh},
 		{"no closing boundary with nodeconfig", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: c\n", "no closing boundary", evidence.FormatNodeConfig},
 		{"no closing boundary shell only", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\n/etc/eks/bootstrap.sh c\n", "", evidence.FormatBootstrapSh},

@@ -717,9 +717,13 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 		}
 		if strings.HasPrefix(a, "--") {
 			name, _, hasEq := strings.Cut(a, "=")
-			if hasEq && bootstrapShFlags[name] {
+			switch {
+			case hasEq && bootstrapShFlags[name]:
 				d.issue(evidence.IssueError, part, line, "bootstrap.sh does not accept %s=VALUE; the argument %q is taken as a positional argument (write %s VALUE)", name, a, name)
-			} else {
+			case len(positional) > 0:
+				// after the cluster name, bootstrap.sh keeps it as a positional argument it never reads
+				d.issue(evidence.IssueWarning, part, line, "bootstrap.sh has no option %s; after the cluster name %s it is an extra positional argument bootstrap.sh ignores", name, positional[0].s)
+			default:
 				d.issue(evidence.IssueError, part, line, "bootstrap.sh has no option %s; it is taken as a positional argument", name)
 			}
 		}
