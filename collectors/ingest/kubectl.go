@@ -394,8 +394,9 @@ func validConditionStatus(s string) bool { return s == "True" || s == "False" ||
 
 // describedNodeClass reads the conditions of kubectl describe ec2nodeclass (or an Auto Mode
 // nodeclass). kubectl prints a list of maps as the maps' fields one after another, so a
-// condition ends where a field repeats. The spec is not read: the class is StatusOnly.
-func describedNodeClass(s *Segment) (evidence.NodeClass, bool) {
+// condition ends where a field repeats. The spec is not read: the class is StatusOnly. The
+// result is empty when the output shows no name or no condition.
+func describedNodeClass(s *Segment) []evidence.NodeClass {
 	text := string(s.Text)
 	f := describeFields(text)
 	nc := evidence.NodeClass{Name: f["Name"], AutoMode: f["Kind"] == "NodeClass", StatusOnly: true}
@@ -439,5 +440,8 @@ func describedNodeClass(s *Segment) (evidence.NodeClass, bool) {
 	if in {
 		flush()
 	}
-	return nc, nc.Name != "" && len(nc.Conditions) > 0
+	if nc.Name == "" || len(nc.Conditions) == 0 {
+		return nil
+	}
+	return []evidence.NodeClass{nc}
 }

@@ -410,25 +410,17 @@ func (rd *reader) document(s *Segment) {
 		}
 		ev.CSRs = append(ev.CSRs, csrs...)
 		ev.Mark(evidence.KindCSRs, origin)
-	case s.Type == TypeGetNodeClasses:
+	case s.Type == TypeGetNodeClasses, s.Type == TypeDescribeNodeClass:
 		classes := tabledNodeClasses(s)
+		if s.Type == TypeDescribeNodeClass {
+			classes = describedNodeClass(s)
+		}
 		if len(classes) == 0 {
 			return
 		}
 		ev.NodeClasses = append(ev.NodeClasses, classes...)
 		kind := evidence.KindEC2NodeClasses
 		if classes[0].AutoMode {
-			kind = evidence.KindNodeClasses
-		}
-		ev.Mark(kind, origin)
-	case s.Type == TypeDescribeNodeClass:
-		nc, ok := describedNodeClass(s)
-		if !ok {
-			return
-		}
-		ev.NodeClasses = append(ev.NodeClasses, nc)
-		kind := evidence.KindEC2NodeClasses
-		if nc.AutoMode {
 			kind = evidence.KindNodeClasses
 		}
 		ev.Mark(kind, origin)
