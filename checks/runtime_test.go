@@ -143,3 +143,30 @@ func TestRuntimeSignatureLocatesLines(t *testing.T) {
 		t.Fatalf("evidence %q", f.Evidence[0].Text)
 	}
 }
+
+// TestEndedTestimonyPasses: failure lines that are all kubelet events which stopped repeating
+// (SignatureHit.Ended) make the finding pass, saying why; one live hit among them keeps it failing.
+func TestEndedTestimonyPasses(t *testing.T) {
+	hit := func(name, ended string) evidence.SignatureHit {
+		return evidence.SignatureHit{Signature: name, Component: "kubelet", Finding: "runtime.cni-not-ready", Meaning: "the container network is not ready",
+			Count: 1, First: evidence.LogLine{Path: "stdin", Line: 4}, Last: evidence.LogLine{Path: "stdin", Line: 4}, Ended: ended}
+	}
+	c, _ := Default().Get("runtime.cni-not-ready")
+	for _, tc := range []struct {
+		name string
+		hits []evidence.SignatureHit
+		want Status
+		msg  string
+	}{
+		{"all ended", []evidence.SignatureHit{hit("a", "its lines are kubelet NetworkNotReady events that stopped")}, StatusPass, "stopped: over"},
+		{"one live", []evidence.SignatureHit{hit("a", "its lines are kubelet NetworkNotReady events that stopped"), hit("b", "")}, StatusFail, "not ready"},
+	} {
+		ev := healthyEvidence()
+		withLogs("noise\n")(ev)
+		ev.NodeLogs.Hits = tc.hits
+		f := Run([]Check{c}, ev)[0]
+		if f.Status != tc.want || !strings.Contains(f.Message, tc.msg) {
+			t.Errorf("%s: got %s %q", tc.name, f.Status, f.Message)
+		}
+	}
+}

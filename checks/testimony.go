@@ -48,6 +48,9 @@ const (
 	testimonyResolved
 	// testimonyConsequence: failure lines that follow from another failing finding.
 	testimonyConsequence
+	// testimonyEnded: failure lines only in kubelet events that stopped repeating before they
+	// were listed (SignatureHit.Ended).
+	testimonyEnded
 )
 
 // testimony is the logs' account of one finding.
@@ -57,7 +60,9 @@ type testimony struct {
 	// resolve them; causes the failing findings they follow from (for testimonyConsequence).
 	failing, normal []evidence.SignatureHit
 	resolvedBy      *evidence.SignatureHit
-	causes          []string
+	// ended are the failure hits whose fault is over by their own evidence (testimonyEnded).
+	ended  []evidence.SignatureHit
+	causes []string
 }
 
 // judgeTestimony reads the logs' account of finding id. Lines whose every ConsequenceOf cause
@@ -73,6 +78,24 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 		return t
 	}
 	t.failing, t.normal = signatureHits(logs, id)
+	for _, h := range t.failing {
+		if h.Ended != "" {
+			t.ended = append(t.ended, h)
+		}
+	}
+	if len(t.ended) == len(t.failing) && len(t.ended) > 0 {
+		t.state = testimonyEnded
+		return t
+	}
+	if len(t.ended) > 0 {
+		live := t.failing[:0:0]
+		for _, h := range t.failing {
+			if h.Ended == "" {
+				live = append(live, h)
+			}
+		}
+		t.failing = live
+	}
 	if len(t.failing) == 0 {
 		return t
 	}
@@ -195,6 +218,14 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 		return one(Finding{Status: StatusSkipped, Resource: target,
 			Message:  ConsequencePrefix + strings.Join(t.causes, ", "),
 			Evidence: []EvidenceItem{item(src, "see %s", strings.Join(t.causes, ", "))}})
+	case testimonyEnded:
+		items := make([]EvidenceItem, 0, len(t.ended))
+		var total int64
+		for _, h := range t.ended {
+			total += h.Count
+			items = append(items, hitItem(src, h))
+		}
+		return one(pass(target, fmt.Sprintf("%d line%s matched (%s) but %s: over", total, plural(total), t.ended[0].Meaning, t.ended[0].Ended), items...))
 	}
 	items := make([]EvidenceItem, 0, len(t.failing)+1)
 	var total int64

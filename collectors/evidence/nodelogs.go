@@ -82,6 +82,10 @@ type SignatureHit struct {
 	Count     int64
 	First     LogLine
 	Last      LogLine
+	// Ended, when set, says why the fault these lines show is over although no healthy line
+	// follows them: every line is a kubelet event that stopped repeating before the events were
+	// listed (collectors/ingest endedEvents).
+	Ended string `json:",omitempty"`
 	// Facts are the values the signature's named groups captured (logscan.FactNames), distinct
 	// values in order of first appearance, at most 8 per name.
 	Facts map[string][]string `json:",omitempty"`

@@ -189,6 +189,8 @@ func (rd *reader) logs(segs []Segment, block int) {
 	// the wall clock's.
 	sc.Ref = time.Time{}
 	var scanned []int
+	var texts [][]byte // the text each scanned segment was read as, and its first line
+	var firsts []int64
 	for i := range segs {
 		s := &segs[i]
 		if !scannedTypes[s.Type] {
@@ -206,13 +208,17 @@ func (rd *reader) logs(segs []Segment, block int) {
 		if s.Type == TypeLog {
 			text = unitStatus(unfold(text))
 		}
-		_ = sc.ScanFrom(bytes.NewReader(squeeze(unwrap(text))), rd.name, streamOf(s), first)
+		text = squeeze(unwrap(text))
+		_ = sc.ScanFrom(bytes.NewReader(text), rd.name, streamOf(s), first)
 		scanned = append(scanned, i)
+		texts = append(texts, text)
+		firsts = append(firsts, first)
 	}
 	if len(scanned) == 0 {
 		return
 	}
 	res := sc.Result("paste")
+	markEnded(res, texts, firsts, rd.name, block)
 	for k, i := range scanned {
 		s := &segs[i]
 		if s.Type == TypeData && k < len(res.Streams) && len(res.Streams[k].Components) > 0 && s.Problem == "" {
@@ -234,6 +240,47 @@ func (rd *reader) logs(segs []Segment, block int) {
 			rd.ev.NodeLogs = res
 			rd.ev.Mark(evidence.KindNodeLogs, "paste:"+rd.name)
 			return
+		}
+	}
+}
+
+// markEnded sets Ended on the failure hits of res whose every line is a row of a kubelet event
+// series that stopped repeating (endedEvents): the texts are scanned again with those rows
+// blanked, and a signature that no longer matches anything was seen only in them.
+func markEnded(res *evidence.NodeLogs, texts [][]byte, firsts []int64, name string, block int) {
+	ended := map[int64]eventRow{} // by line number in the paste
+	live := make([][]byte, len(texts))
+	for k, t := range texts {
+		lt, rows := endedEvents(t)
+		if lt == nil {
+			live[k] = t
+			continue
+		}
+		live[k] = lt
+		for i, r := range rows {
+			ended[firsts[k]+int64(i)] = r
+		}
+	}
+	if len(ended) == 0 {
+		return
+	}
+	sc := logscan.MustDefault()
+	sc.Block = block
+	sc.Ref = time.Time{}
+	for k, t := range live {
+		_ = sc.ScanFrom(bytes.NewReader(t), name, "paste", firsts[k])
+	}
+	still := map[string]bool{}
+	for _, h := range sc.Result("paste").Hits {
+		still[h.Signature] = true
+	}
+	for j := range res.Hits {
+		h := &res.Hits[j]
+		if h.Normal || still[h.Signature] {
+			continue
+		}
+		if r, ok := ended[h.Last.Line]; ok {
+			h.Ended = endedMessage(r)
 		}
 	}
 }
