@@ -432,6 +432,10 @@ func evalNodeClassReady(autoMode bool) func(ev *evidence.Evidence) []Finding {
 				out = append(out, notApplicable(res, classKind(autoMode)+" "+nc.Name+" was given without its status (a manifest), which alone shows readiness"))
 				continue
 			}
+			if nc.StatusOnly && len(nc.Conditions) == 0 {
+				out = append(out, notApplicable(res, classKind(autoMode)+" "+nc.Name+" is shown without its status conditions (kubectl describe output cut before them), which alone show readiness"))
+				continue
+			}
 			ready, ok := nc.Condition("Ready")
 			if ok && ready.Status == "True" {
 				out = append(out, pass(res, classKind(autoMode)+" "+nc.Name+" is Ready", item(ev.Source(kind), "%s", quoteCondition(ready))))
@@ -462,7 +466,7 @@ func evalNodeClassReady(autoMode bool) func(ev *evidence.Evidence) []Finding {
 
 // statusOnly says why a node class known only from kubectl get's table is not judged on its spec.
 func statusOnly(nc evidence.NodeClass) string {
-	return classKind(nc.AutoMode) + " " + nc.Name + " is known only from kubectl get's table (name and READY), which does not show its spec"
+	return classKind(nc.AutoMode) + " " + nc.Name + " is known only from kubectl's printed output (get's table, or describe), which does not show its spec in full"
 }
 
 // evalNodeClassUserData judges spec.userData against the AMI family: Karpenter merges it with
@@ -585,11 +589,19 @@ func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
 	var out []Finding
 	for _, nc := range classes {
 		res := "ec2nodeclass/" + nc.Name
+		it := item(src, "EC2NodeClass %s spec.role %s, spec.instanceProfile %s, status.instanceProfile %s", nc.Name, orUnknown(nc.Role), orUnknown(nc.InstanceProfile), orUnknown(nc.StatusInstanceProfile))
+		if strings.HasPrefix(nc.InstanceProfile, "arn:") {
+			// Karpenter puts spec.instanceProfile in the launch template as the profile's name
+			// (pkg/providers/launchtemplate/types.go#L113 at 1d927085: IamInstanceProfile.Name),
+			// and an ARN is no name, so every launch fails while the class may still say Ready
+			name := nc.InstanceProfile[strings.LastIndex(nc.InstanceProfile, "/")+1:]
+			out = append(out, fail(res, "EC2NodeClass "+nc.Name+" spec.instanceProfile is an ARN ("+nc.InstanceProfile+"): Karpenter passes it to EC2 as the instance profile's name, so every launch fails; set the name ("+name+")", it))
+			continue
+		}
 		if nc.StatusOnly {
 			out = append(out, notApplicable(res, statusOnly(nc)))
 			continue
 		}
-		it := item(src, "EC2NodeClass %s spec.role %s, spec.instanceProfile %s, status.instanceProfile %s", nc.Name, orUnknown(nc.Role), orUnknown(nc.InstanceProfile), orUnknown(nc.StatusInstanceProfile))
 		if nc.Role == "" && nc.InstanceProfile == "" && nc.Template {
 			out = append(out, notApplicable(res, "AWSNodeTemplate "+nc.Name+" sets no spec.instanceProfile: its nodes get the Karpenter controller's aws.defaultInstanceProfile setting, which the input does not show"))
 			continue

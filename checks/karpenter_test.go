@@ -83,13 +83,29 @@ func karpenterCases() []checkCase {
 		ev.NodeClasses[0] = evidence.NodeClass{Name: "default", Template: true, AMIFamily: "Bottlerocket", HasUserData: true,
 			UserData: "[settings] [settings.kubernetes] api-server = 'https://x' cluster-name = 'prod'\n"}
 	}
+	// described is a node class read from kubectl describe cut before its status conditions:
+	// spec.instanceProfile known, readiness not
+	described := func(profile string) func(ev *evidence.Evidence) {
+		return func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClasses[0] = evidence.NodeClass{Name: "default", StatusOnly: true, InstanceProfile: profile}
+		}
+	}
+	arnProfile := func(ev *evidence.Evidence) {
+		karpenterNode(ev)
+		ev.NodeClasses[0].Role, ev.NodeClasses[0].InstanceProfile = "", "arn:aws:iam::111122223333:instance-profile/KarpenterNodeInstanceProfile"
+	}
 	return []checkCase{
+		{"karpenter.instance-profile", "spec.instanceProfile is an ARN (manifest)", arnProfile, StatusFail, "set the name (KarpenterNodeInstanceProfile)"},
+		{"karpenter.instance-profile", "spec.instanceProfile is an ARN (describe cut before status)", described("arn:aws:iam::111122223333:instance-profile/p"), StatusFail, "spec.instanceProfile is an ARN"},
+		{"karpenter.instance-profile", "spec.instanceProfile a name (describe cut before status)", described("p"), StatusSkipped, "known only from kubectl's printed output"},
+		{"karpenter.nodeclass-not-ready", "describe cut before the conditions", described("p"), StatusSkipped, "without its status conditions"},
 		{"karpenter.instance-profile", "AWSNodeTemplate without instanceProfile", template, StatusSkipped, "aws.defaultInstanceProfile"},
 		{"karpenter.userdata-format", "Bottlerocket TOML that does not parse", template, StatusFail, "TOML that Karpenter cannot merge"},
 		{"karpenter.nodeclass-not-ready", "kubectl get table READY False", tableOnly("False"), StatusFail, "EC2NodeClass default is not Ready (Ready=False)"},
 		{"karpenter.nodeclass-not-ready", "kubectl get table READY True", tableOnly("True"), StatusPass, "EC2NodeClass default is Ready"},
-		{"karpenter.instance-profile", "kubectl get table only", tableOnly("False"), StatusSkipped, "known only from kubectl get's table"},
-		{"karpenter.userdata-format", "kubectl get table only", tableOnly("False"), StatusSkipped, "known only from kubectl get's table"},
+		{"karpenter.instance-profile", "kubectl get table only", tableOnly("False"), StatusSkipped, "known only from kubectl's printed output"},
+		{"karpenter.userdata-format", "kubectl get table only", tableOnly("False"), StatusSkipped, "known only from kubectl's printed output"},
 		{"karpenter.nodeclaim-not-launched", "insufficient capacity", func(ev *evidence.Evidence) {
 			karpenterNode(ev)
 			ev.NodeClaims[0].ProviderID = ""

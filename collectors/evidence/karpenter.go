@@ -107,8 +107,10 @@ type NodeClass struct {
 	// SpecOnly is true for a node class given without a status block (a pasted manifest as
 	// written, not the object the cluster holds): its status says nothing about the cluster.
 	SpecOnly bool
-	// StatusOnly is true for a node class known only from kubectl get's table (its name and
-	// READY column): its spec is unknown, so only its readiness is judged.
+	// StatusOnly is true for a node class known only from kubectl's printed output: get's table
+	// (its name and READY column) or describe (its conditions, and spec.role and
+	// spec.instanceProfile, which describe prints verbatim). Its spec is not known in full, so
+	// only its readiness and those two fields are judged.
 	StatusOnly bool
 	// Template is true for a Karpenter v1alpha1 AWSNodeTemplate (before v0.32) read as an
 	// EC2NodeClass: without spec.instanceProfile its nodes get the controller's

@@ -130,3 +130,31 @@ spec:
 		t.Errorf("class %+v", nc)
 	}
 }
+
+// TestKubectlDescribeNodeClassSpecFields: kubectl describe ec2nodeclass cut before its status
+// (indented as pasted) still gives the class with spec.instanceProfile and spec.role as printed;
+// nested selector fields are not taken for them.
+func TestKubectlDescribeNodeClassSpecFields(t *testing.T) {
+	text := `     Name:         default
+     API Version:  karpenter.k8s.aws/v1
+     Kind:         EC2NodeClass
+     Spec:
+       Ami Selector Terms:
+         Alias:           al2023@v20250715
+       Instance Profile:  arn:aws:iam::111122223333:instance-profile/nodes
+       Subnet Selector Terms:
+         Tags:
+           Role:  private
+     Status:
+       Amis:
+         Id:    ami-0047d697dc3276f90
+`
+	ev := Read([]byte(text), "stdin", Options{}).Evidence
+	if len(ev.NodeClasses) != 1 {
+		t.Fatalf("classes %+v", ev.NodeClasses)
+	}
+	nc := ev.NodeClasses[0]
+	if nc.Name != "default" || !nc.StatusOnly || nc.InstanceProfile != "arn:aws:iam::111122223333:instance-profile/nodes" || nc.Role != "" || len(nc.Conditions) != 0 {
+		t.Errorf("class %+v", nc)
+	}
+}

@@ -400,6 +400,27 @@ func describedNodeClass(s *Segment) []evidence.NodeClass {
 	text := string(s.Text)
 	f := describeFields(text)
 	nc := evidence.NodeClass{Name: f["Name"], AutoMode: f["Kind"] == "NodeClass", StatusOnly: true}
+	// spec.role and spec.instanceProfile are shown verbatim (one line each, at the spec's
+	// first level); the selectors' nesting is not read back
+	specIndent := -1
+	for _, l := range describeSection(text, "Spec:") {
+		trim := strings.TrimLeft(l, " ")
+		if trim == "" {
+			continue
+		}
+		if depth := len(l) - len(trim); specIndent < 0 {
+			specIndent = depth
+		} else if depth != specIndent {
+			continue
+		}
+		k, v, _ := strings.Cut(trim, ":")
+		switch strings.TrimSpace(k) {
+		case "Role":
+			nc.Role = strings.TrimSpace(v)
+		case "Instance Profile":
+			nc.InstanceProfile = strings.TrimSpace(v)
+		}
+	}
 	var cur map[string]string
 	flush := func() {
 		if cur["Type"] != "" && validConditionStatus(cur["Status"]) {
@@ -440,7 +461,7 @@ func describedNodeClass(s *Segment) []evidence.NodeClass {
 	if in {
 		flush()
 	}
-	if nc.Name == "" || len(nc.Conditions) == 0 {
+	if nc.Name == "" || len(nc.Conditions) == 0 && nc.Role == "" && nc.InstanceProfile == "" {
 		return nil
 	}
 	return []evidence.NodeClass{nc}
