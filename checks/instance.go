@@ -222,6 +222,22 @@ func kubeletCSR(c evidence.CSR) bool {
 		strings.HasPrefix(c.SignerName, "kubernetes.io/kubelet-serving") || strings.HasPrefix(c.SignerName, "kubernetes.io/kube-apiserver-client-kubelet")
 }
 
+// csrLabel names a CSR with its signer: "CSR csr-1 (kubernetes.io/kubelet-serving)", or the name
+// alone when the output showed no signer (a v1beta1 CSR's describe output).
+func csrLabel(c evidence.CSR) string {
+	if c.SignerName == "" {
+		return "CSR " + c.Name
+	}
+	return "CSR " + c.Name + " (" + c.SignerName + ")"
+}
+
+// servingCSR reports whether c is a kubelet's serving certificate request, which EKS approves
+// only for a system:node: requestor: signer kubelet-serving, or no signer shown and the subject a
+// node's (CN system:node:NAME, as a v1beta1 CSR's describe output shows it).
+func servingCSR(c evidence.CSR) bool {
+	return strings.HasPrefix(c.SignerName, "kubernetes.io/kubelet-serving") || c.SignerName == "" && strings.HasPrefix(c.CommonName, "system:node:")
+}
+
 func csrChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "csr.pending", Title: "Kubelet certificate signing requests stay Pending", Severity: SeverityHigh,
@@ -242,18 +258,18 @@ func csrChecks() []Check {
 					}
 					it := item(ev.Source(evidence.KindCSRs), "CSR %s signer %s requestor %s created %s, no Approved/Denied condition", c.Name, c.SignerName, c.Username, c.Created.Format(time.RFC3339))
 					switch {
-					case ev.Instance == nil && strings.HasPrefix(c.SignerName, "kubernetes.io/kubelet-serving") && c.Username != "" && !strings.HasPrefix(c.Username, "system:node:"):
-						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) was requested by %q, not by a system:node: identity, so EKS never approves it: the node role's mapping gives the wrong username", c.Name, c.SignerName, c.Username), it))
+					case ev.Instance == nil && servingCSR(c) && c.Username != "" && !strings.HasPrefix(c.Username, "system:node:"):
+						out = append(out, fail(c.Name, fmt.Sprintf("%s was requested by %q, not by a system:node: identity, so EKS never approves it: the node role's mapping gives the wrong username", csrLabel(c), c.Username), it))
 					case c.Age > 0 && c.Age <= csrGrace:
-						out = append(out, warn(c.Name, fmt.Sprintf("CSR %s (%s) was %s old when shown and is not approved yet", c.Name, c.SignerName, c.Age), it))
+						out = append(out, warn(c.Name, fmt.Sprintf("%s was %s old when shown and is not approved yet", csrLabel(c), c.Age), it))
 					case c.Age > csrGrace:
-						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) had been Pending for %s", c.Name, c.SignerName, c.Age), it))
+						out = append(out, fail(c.Name, fmt.Sprintf("%s had been Pending for %s", csrLabel(c), c.Age), it))
 					case ev.CollectedAt.IsZero() || c.Created.IsZero():
-						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) is Pending", c.Name, c.SignerName), it))
+						out = append(out, fail(c.Name, fmt.Sprintf("%s is Pending", csrLabel(c)), it))
 					case ev.CollectedAt.Sub(c.Created) > csrGrace:
-						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) has been Pending for %s", c.Name, c.SignerName, ev.CollectedAt.Sub(c.Created).Round(time.Minute)), it))
+						out = append(out, fail(c.Name, fmt.Sprintf("%s has been Pending for %s", csrLabel(c), ev.CollectedAt.Sub(c.Created).Round(time.Minute)), it))
 					default:
-						out = append(out, warn(c.Name, fmt.Sprintf("CSR %s (%s) was created %s before collection and is not approved yet", c.Name, c.SignerName, ev.CollectedAt.Sub(c.Created).Round(time.Second)), it))
+						out = append(out, warn(c.Name, fmt.Sprintf("%s was created %s before collection and is not approved yet", csrLabel(c), ev.CollectedAt.Sub(c.Created).Round(time.Second)), it))
 					}
 				}
 				if len(out) == 0 {

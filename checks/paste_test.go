@@ -100,6 +100,8 @@ func pasteCases() []checkCase {
 			ev.AddGapForce(evidence.KindInstance, "not in the input given")
 		}, StatusFail, "instance profile"},
 		{"csr.pending", "pasted table, serving CSR of user test", csrs(servingTest), StatusFail, `requested by "test"`},
+		{"csr.pending", "v1beta1 describe: no signer, a node's subject, requested by a role ARN", csrs(evidence.CSR{Name: "csr-sjvjg", CommonName: "system:node:ip-10-0-1-2.us-west-2.compute.internal",
+			Username: "arn:aws:iam::111122223333:role/nodes", State: "Pending"}), StatusFail, `CSR csr-sjvjg was requested by "arn:aws:iam::111122223333:role/nodes"`},
 		{"csr.pending", "pasted table, 44 s old", csrs(young), StatusWarn, "44s old"},
 		{"csr.pending", "pasted table, 20 minutes old", csrs(old), StatusFail, "20m0s"},
 		{"csr.denied", "pasted describe, denied", csrs(denied), StatusFail, "denied"},

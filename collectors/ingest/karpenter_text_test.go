@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -156,5 +157,100 @@ func TestKubectlDescribeNodeClassSpecFields(t *testing.T) {
 	nc := ev.NodeClasses[0]
 	if nc.Name != "default" || !nc.StatusOnly || nc.InstanceProfile != "arn:aws:iam::111122223333:instance-profile/nodes" || nc.Role != "" || len(nc.Conditions) != 0 {
 		t.Errorf("class %+v", nc)
+	}
+}
+
+// TestConditionsFragments: status conditions cut out of kubectl describe, without the object's
+// Name: a NodeClaim's condition types make a NodeClaim (a Ready condition cut before its Type
+// still names its UnhealthyDependents), an EC2NodeClass's make a node class, and other
+// conditions are only scanned.
+func TestConditionsFragments(t *testing.T) {
+	claim := `  Conditions:
+    Last Transition Time:  2024-11-15T17:10:23Z
+    Message:
+    Reason:                Initialized
+    Status:                True
+    Type:                  Initialized
+    Last Transition Time:  2024-11-15T17:08:57Z
+    Message:
+    Reason:                Launched
+    Status:                True
+    Type:                  Launched
+    Last Transition Time:  2024-11-15T17:10:23Z
+    Message:               Registered=False
+    Reason:                UnhealthyDependents
+`
+	ev := Read([]byte(claim), "stdin", Options{}).Evidence
+	if len(ev.NodeClaims) != 1 {
+		t.Fatalf("claims %+v", ev.NodeClaims)
+	}
+	c := ev.NodeClaims[0]
+	if r, ok := c.Condition("Registered"); !ok || r.Status != "False" || c.Name != unnamed {
+		t.Errorf("claim %+v", c)
+	}
+	class := `    Message:               User: arn:aws:sts::111122223333:assumed-role/karpenter/k is not authorized to perform: iam:PassRole on resource: arn:aws:iam::111122223333:role/nodes
+    Observed Generation:   1
+    Reason:                Unauthorized
+    Status:                False
+    Type:                  InstanceProfileReady
+    Last Transition Time:  2025-03-15T02:31:41Z
+`
+	ev = Read([]byte(class), "stdin", Options{}).Evidence
+	if len(ev.NodeClasses) != 1 {
+		t.Fatalf("classes %+v", ev.NodeClasses)
+	}
+	if c, ok := ev.NodeClasses[0].Condition("InstanceProfileReady"); !ok || c.Status != "False" || c.Reason != "Unauthorized" || !ev.NodeClasses[0].StatusOnly {
+		t.Errorf("class %+v", ev.NodeClasses[0])
+	}
+	other := `    Last Transition Time:  2025-03-15T02:31:41Z
+    Message:               Deployment has minimum availability.
+    Reason:                MinimumReplicasAvailable
+    Status:                True
+    Type:                  Available
+`
+	r := Read([]byte(other), "stdin", Options{})
+	if len(r.Evidence.NodeClasses)+len(r.Evidence.NodeClaims) != 0 {
+		t.Errorf("a Deployment's conditions became Karpenter objects: %+v %+v", r.Evidence.NodeClasses, r.Evidence.NodeClaims)
+	}
+}
+
+// TestKubectlDescribeNodeClaim: kubectl describe nodeclaim gives a NodeClaim with its provider
+// ID and conditions when they carry a verdict; a claim still waiting for registration is not
+// judged (describe prints no "now" to measure Karpenter's registration timeout against).
+func TestKubectlDescribeNodeClaim(t *testing.T) {
+	text := `Name:         default-abc12
+Labels:       karpenter.sh/nodepool=default
+API Version:  karpenter.sh/v1
+Kind:         NodeClaim
+Metadata:
+  Creation Timestamp:  2025-01-10T10:00:00Z
+Status:
+  Conditions:
+    Last Transition Time:  2025-01-10T10:00:40Z
+    Message:
+    Reason:                Launched
+    Status:                True
+    Type:                  Launched
+    Last Transition Time:  2025-01-10T10:15:40Z
+    Message:               Node not registered with cluster
+    Reason:                NodeNotFound
+    Status:                REGISTERED
+    Type:                  Registered
+  Provider ID:             aws:///us-west-2a/i-0a1b2c3d4e5f60001
+`
+	for _, tc := range []struct {
+		status string
+		want   int
+	}{{"False", 1}, {"Unknown", 0}} {
+		ev := Read([]byte(strings.Replace(text, "REGISTERED", tc.status, 1)), "stdin", Options{}).Evidence
+		if len(ev.NodeClaims) != tc.want {
+			t.Fatalf("Registered=%s: claims %+v", tc.status, ev.NodeClaims)
+		}
+		if tc.want == 1 {
+			c := ev.NodeClaims[0]
+			if c.Name != "default-abc12" || c.InstanceID() != "i-0a1b2c3d4e5f60001" || c.NodePool != "default" || c.Created.IsZero() {
+				t.Errorf("claim %+v", c)
+			}
+		}
 	}
 }

@@ -11,6 +11,11 @@ import (
 
 var (
 	reDescribeName = regexp.MustCompile(`^Name:\s+\S`)
+	// reCutName is a describe object's Name line whose first characters a selection missed
+	// ("ame:               csr-sjvjg"); only the first line of a paste is read so.
+	reCutName = regexp.MustCompile(`^(?:ame|me):\s{2,}\S`)
+	// reDescribeField is a top-level field of kubectl describe, its value aligned after spaces.
+	reDescribeField = regexp.MustCompile(`^[A-Z][A-Za-z ]*:(?:\s{2,}\S|\s*$)`)
 	// reTableHeader is the header of kubectl get's table output.
 	reTableHeader = regexp.MustCompile(`^(?:NAMESPACE\s{2,})?(?:NAME|LAST SEEN)\s{2,}[A-Z]`)
 	// reGetNodes is a kubectl get command listing nodes (not nodeclaims, nodepools or nodeclasses).
@@ -20,7 +25,7 @@ var (
 // kubectlText reads kubectl's human output: describe (one or more objects) and get tables.
 func kubectlText(lines []line, command string) ([]Segment, bool) {
 	cmd := strings.ToLower(command)
-	if reDescribeName.MatchString(lines[0].text) {
+	if reDescribeName.MatchString(lines[0].text) || reCutName.MatchString(lines[0].text) && describeLike(lines) {
 		var out []Segment
 		start := 0
 		for i := 1; i <= len(lines); i++ {
@@ -57,6 +62,9 @@ func kubectlText(lines []line, command string) ([]Segment, bool) {
 			return []Segment{seg(TypeGetEvents, "kubectl get events", lines)}, true
 		}
 		return []Segment{seg(TypeLog, "kubectl get output", lines)}, true
+	}
+	if s, ok := conditionsFragment(lines); ok {
+		return []Segment{s}, true
 	}
 	return nil, false
 }
@@ -113,11 +121,14 @@ func describeSegment(obj []line, cmd string) Segment {
 // describeFields returns the top-level "Key: value" fields of a kubectl describe object.
 func describeFields(text string) map[string]string {
 	out := map[string]string{}
-	for _, l := range strings.Split(text, "\n") {
+	for i, l := range strings.Split(text, "\n") {
 		if l == "" || l[0] == ' ' || l[0] == '\t' {
 			continue
 		}
 		k, v, ok := strings.Cut(l, ":")
+		if i == 0 && reCutName.MatchString(l) {
+			k = "Name" // the paste's first characters were lost
+		}
 		if !ok || strings.Contains(k, " ") && !strings.Contains(k, "User") && !strings.Contains(k, "Version") && !strings.Contains(k, "Requested") {
 			continue
 		}
@@ -392,10 +403,10 @@ func tabledNodeClaims(s *Segment) []evidence.NodeClaim {
 // validConditionStatus reports whether s is a Kubernetes condition status.
 func validConditionStatus(s string) bool { return s == "True" || s == "False" || s == "Unknown" }
 
-// describedNodeClass reads the conditions of kubectl describe ec2nodeclass (or an Auto Mode
-// nodeclass). kubectl prints a list of maps as the maps' fields one after another, so a
-// condition ends where a field repeats. The spec is not read: the class is StatusOnly. The
-// result is empty when the output shows no name or no condition.
+// describedNodeClass reads kubectl describe ec2nodeclass (or an Auto Mode nodeclass): its
+// conditions (describedConditions), and spec.role and spec.instanceProfile. The rest of the spec
+// is not read: the class is StatusOnly. The result is empty when the output shows no name (a
+// conditions-only fragment is named unnamed) or nothing it reads.
 func describedNodeClass(s *Segment) []evidence.NodeClass {
 	text := string(s.Text)
 	f := describeFields(text)
@@ -421,27 +432,61 @@ func describedNodeClass(s *Segment) []evidence.NodeClass {
 			nc.InstanceProfile = strings.TrimSpace(v)
 		}
 	}
+	nc.Conditions = describedConditions(text)
+	if nc.Name == "" && s.Detail == conditionsOnlyDetail(nc.AutoMode, "ec2nodeclass") {
+		nc.Name = unnamed
+	}
+	if nc.Name == "" || len(nc.Conditions) == 0 && nc.Role == "" && nc.InstanceProfile == "" {
+		return nil
+	}
+	return []evidence.NodeClass{nc}
+}
+
+// unnamed names an object whose kubectl describe output was pasted without its Name line.
+const unnamed = "(name not shown)"
+
+// reUnhealthyDependent is one "Type=Status" of the message a Ready condition with reason
+// UnhealthyDependents gives: the conditions Ready depends on that are not True, in
+// operatorpkg's status.ConditionSet wording ("Registered=False", "Launched=True, Registered=Unknown").
+var reUnhealthyDependent = regexp.MustCompile(`\b([A-Z][A-Za-z]+)=(True|False|Unknown)\b`)
+
+// describedConditions reads the status conditions kubectl describe prints under "Conditions:"
+// (or, in a fragment pasted without it, from the first line). kubectl prints a list of maps as
+// the maps' fields one after another, so a condition ends where a field repeats. A condition
+// whose reason is UnhealthyDependents also gives the dependents its message names, unless they
+// are listed themselves; a block cut before its Type still gives them.
+func describedConditions(text string) []evidence.Condition {
+	lines := strings.Split(text, "\n")
+	from := 0
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "Conditions:" {
+			from = i + 1
+			break
+		}
+	}
+	var out, deps []evidence.Condition
 	var cur map[string]string
 	flush := func() {
+		if cur["Reason"] == "UnhealthyDependents" {
+			for _, m := range reUnhealthyDependent.FindAllStringSubmatch(cur["Message"], -1) {
+				deps = append(deps, evidence.Condition{Type: m[1], Status: m[2], Reason: "UnhealthyDependents", Message: "named by the Ready condition: " + cur["Message"]})
+			}
+		}
 		if cur["Type"] != "" && validConditionStatus(cur["Status"]) {
 			c := evidence.Condition{Type: cur["Type"], Status: cur["Status"], Reason: cur["Reason"], Message: cur["Message"]}
 			c.LastTransition, _ = time.Parse(time.RFC3339, cur["Last Transition Time"])
-			nc.Conditions = append(nc.Conditions, c)
+			out = append(out, c)
 		}
 		cur = map[string]string{}
 	}
-	in := false
+	cur = map[string]string{}
 	indent := -1
-	for _, l := range describeSection(text, "Status:") {
+	for _, l := range lines[from:] {
 		trim := strings.TrimLeft(l, " ")
+		if trim == "" {
+			continue
+		}
 		depth := len(l) - len(trim)
-		if strings.HasPrefix(trim, "Conditions:") {
-			in, indent, cur = true, -1, map[string]string{}
-			continue
-		}
-		if !in {
-			continue
-		}
 		k, v, ok := strings.Cut(trim, ":")
 		if indent < 0 {
 			indent = depth
@@ -453,16 +498,162 @@ func describedNodeClass(s *Segment) []evidence.NodeClass {
 			continue // a wrapped message or nested field
 		}
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !conditionKeys[k] {
+			break
+		}
 		if _, seen := cur[k]; seen {
 			flush()
 		}
 		cur[k] = v
 	}
-	if in {
-		flush()
+	flush()
+	for _, d := range deps {
+		if _, listed := findCondition(out, d.Type); !listed {
+			out = append(out, d)
+		}
 	}
-	if nc.Name == "" || len(nc.Conditions) == 0 && nc.Role == "" && nc.InstanceProfile == "" {
+	return out
+}
+
+// findCondition returns the condition of type t in cs.
+func findCondition(cs []evidence.Condition, t string) (evidence.Condition, bool) {
+	for _, c := range cs {
+		if c.Type == t {
+			return c, true
+		}
+	}
+	return evidence.Condition{}, false
+}
+
+// conditionKeys are the fields kubectl describe prints for one status condition.
+var conditionKeys = map[string]bool{"Last Transition Time": true, "Last Heartbeat Time": true, "Last Probe Time": true,
+	"Message": true, "Observed Generation": true, "Reason": true, "Severity": true, "Status": true, "Type": true}
+
+// nodeClaimConditions and nodeClassConditions are condition types only a Karpenter NodeClaim,
+// or only an EC2NodeClass (or Auto Mode NodeClass), has (karpenter.sh/v1 NodeClaim status,
+// karpenter.k8s.aws/v1 EC2NodeClass status).
+var (
+	nodeClaimConditions   = map[string]bool{"Launched": true, "Registered": true, "Initialized": true, "ConsistentStateFound": true, "Drifted": true, "Consolidatable": true}
+	nodeClassConditions   = map[string]bool{"InstanceProfileReady": true, "AMIsReady": true, "SubnetsReady": true, "SecurityGroupsReady": true, "ValidationSucceeded": true, "CapacityReservationsReady": true}
+	reConditionKeyLine    = regexp.MustCompile(`^(\s*)([A-Z][A-Za-z ]*):(?:\s|$)`)
+	reConditionTypeAnyKey = regexp.MustCompile(`^\s*Type:\s+(\S+)`)
+	// reNodePoolLabel is the karpenter.sh/nodepool label among describe's Labels lines.
+	reNodePoolLabel = regexp.MustCompile(`(?m)^(?:Labels:)?\s+karpenter\.sh/nodepool=(\S+)`)
+)
+
+// conditionsOnlyDetail is the detail of a conditions fragment of kind ("nodeclaim",
+// "ec2nodeclass", or the Auto Mode "nodeclass").
+func conditionsOnlyDetail(autoMode bool, kind string) string {
+	if autoMode {
+		kind = "nodeclass"
+	}
+	return "kubectl describe " + kind + " (its status conditions only)"
+}
+
+// conditionsFragment reads the status conditions of a kubectl describe cut out of its object
+// (a "Conditions:" block, or its fields alone): at least two conditions' worth of condition
+// fields, nothing else at their indentation. A NodeClaim's or an EC2NodeClass's condition types
+// say whose they are; others are scanned as lines.
+func conditionsFragment(lines []line) (Segment, bool) {
+	keys, other, types := 0, 0, map[string]bool{}
+	hasType, hasStatus := false, false
+	indent := -1
+	for i, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || i == 0 && (t == "Conditions:" || t == "Status:") {
+			continue
+		}
+		m := reConditionKeyLine.FindStringSubmatch(l.text)
+		if m == nil {
+			if indent >= 0 && len(l.text)-len(strings.TrimLeft(l.text, " ")) > indent {
+				continue // a wrapped message
+			}
+			other++
+			continue
+		}
+		if indent < 0 {
+			indent = len(m[1])
+		}
+		if len(m[1]) > indent {
+			continue
+		}
+		if !conditionKeys[m[2]] || len(m[1]) < indent {
+			other++
+			continue
+		}
+		keys++
+		hasType = hasType || m[2] == "Type"
+		hasStatus = hasStatus || m[2] == "Status"
+		if tm := reConditionTypeAnyKey.FindStringSubmatch(l.text); tm != nil {
+			types[tm[1]] = true
+		}
+	}
+	if keys < 5 || !hasType || !hasStatus || other*4 > keys {
+		return Segment{}, false
+	}
+	claim, class := false, false
+	for t := range types {
+		claim = claim || nodeClaimConditions[t]
+		class = class || nodeClassConditions[t]
+	}
+	switch {
+	case claim && !class:
+		return seg(TypeDescribeNodeClaim, conditionsOnlyDetail(false, "nodeclaim"), lines), true
+	case class && !claim:
+		return seg(TypeDescribeNodeClass, conditionsOnlyDetail(false, "ec2nodeclass"), lines), true
+	}
+	return seg(TypeLog, "kubectl describe status conditions", lines), true
+}
+
+// describedNodeClaim reads kubectl describe nodeclaim: its name, conditions, provider ID, node
+// name and node class. A claim is given only with a verdict the output itself shows (Launched
+// False, or Registered True or False): kubectl describe prints no "now", so a claim still
+// waiting for its node cannot be told from one past Karpenter's registration timeout.
+func describedNodeClaim(s *Segment) []evidence.NodeClaim {
+	text := string(s.Text)
+	f := describeFields(text)
+	c := evidence.NodeClaim{Name: f["Name"], Conditions: describedConditions(text)}
+	if c.Name == "" && s.Detail == conditionsOnlyDetail(false, "nodeclaim") {
+		c.Name = unnamed
+	}
+	for _, l := range strings.Split(text, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(l), ":")
+		if !ok {
+			continue
+		}
+		switch v = strings.TrimSpace(v); strings.TrimSpace(k) {
+		case "Provider ID":
+			c.ProviderID = v
+		case "Node Name":
+			c.NodeName = v
+		case "Image ID":
+			c.ImageID = v
+		case "Creation Timestamp":
+			c.Created, _ = time.Parse(time.RFC3339, v)
+		}
+	}
+	if m := reNodePoolLabel.FindStringSubmatch(text); m != nil {
+		c.NodePool = m[1]
+	}
+	launched, _ := findCondition(c.Conditions, "Launched")
+	registered, _ := findCondition(c.Conditions, "Registered")
+	if c.Name == "" || launched.Status != "False" && registered.Status != "True" && registered.Status != "False" {
 		return nil
 	}
-	return []evidence.NodeClass{nc}
+	return []evidence.NodeClaim{c}
+}
+
+// describeLike reports whether lines read as one kubectl describe object after its first line:
+// at least three more top-level fields with aligned values, among them one describe prints for
+// every object (Labels, Annotations, CreationTimestamp, Events).
+func describeLike(lines []line) bool {
+	n, common := 0, false
+	for _, l := range lines[1:] {
+		if reDescribeField.MatchString(l.text) {
+			n++
+			k, _, _ := strings.Cut(l.text, ":")
+			common = common || k == "Labels" || k == "Annotations" || k == "CreationTimestamp" || k == "Events"
+		}
+	}
+	return n >= 3 && common
 }

@@ -471,8 +471,11 @@ func (rd *reader) document(s *Segment) {
 			kind = evidence.KindNodeClasses
 		}
 		ev.Mark(kind, origin)
-	case s.Type == TypeGetNodeClaims:
+	case s.Type == TypeGetNodeClaims, s.Type == TypeDescribeNodeClaim:
 		claims := tabledNodeClaims(s)
+		if s.Type == TypeDescribeNodeClaim {
+			claims = describedNodeClaim(s)
+		}
 		if len(claims) == 0 {
 			return
 		}

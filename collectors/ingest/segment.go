@@ -153,8 +153,9 @@ func regions(lines []line) []region {
 	fence := ""
 	flush := func(fenced bool) {
 		if len(cur) > 0 {
-			// a CI log pasted into an indented code block: its stamps show once the block is dedented
-			out = append(out, region{lines: unprefixCI(dedent(cur)), fenced: fenced})
+			// a CI log pasted into an indented code block: its stamps show once the block is
+			// dedented, and what they prefixed may be indented itself (a describe pasted indented)
+			out = append(out, region{lines: dedent(unprefixCI(dedent(cur))), fenced: fenced})
 		}
 		cur = nil
 	}

@@ -202,3 +202,26 @@ func TestRedactionSurvivesUnbold(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestDescribeWithCutFirstLine: kubectl describe output whose first characters a selection
+// missed ("ame:" for "Name:") is still read as the object, its name kept.
+func TestDescribeWithCutFirstLine(t *testing.T) {
+	text := `ame:               csr-sjvjg
+Labels:             <none>
+Annotations:        <none>
+CreationTimestamp:  Wed, 11 Sep 2019 07:31:11 -0400
+Requesting User:    arn:aws:iam::111122223333:role/my-test-role
+Status:             Pending
+Subject:
+  Common Name:    system:node:ip-172-31-1-2.us-west-2.compute.internal
+  Organization:   system:nodes
+Events:  <none>
+`
+	ev := Read([]byte(text), "stdin", Options{}).Evidence
+	if len(ev.CSRs) != 1 || ev.CSRs[0].Name != "csr-sjvjg" || ev.CSRs[0].State != "Pending" || ev.CSRs[0].Username != "arn:aws:iam::111122223333:role/my-test-role" {
+		t.Fatalf("CSRs %+v", ev.CSRs)
+	}
+	if r := Read([]byte("me:  this is a note\nnot a describe\n"), "stdin", Options{}); len(r.Evidence.CSRs) != 0 {
+		t.Errorf("a note read as kubectl describe: %+v", r.Segments)
+	}
+}
