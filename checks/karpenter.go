@@ -432,8 +432,10 @@ func evalNodeClassReady(autoMode bool) func(ev *evidence.Evidence) []Finding {
 				out = append(out, notApplicable(res, classKind(autoMode)+" "+nc.Name+" was given without its status (a manifest), which alone shows readiness"))
 				continue
 			}
-			if nc.StatusOnly && len(nc.Conditions) == 0 {
-				out = append(out, notApplicable(res, classKind(autoMode)+" "+nc.Name+" is shown without its status conditions (kubectl describe output cut before them), which alone show readiness"))
+			if len(nc.Conditions) == 0 {
+				// v1beta1 EC2NodeClasses (Karpenter before v0.37) have no conditions at all, and a
+				// pasted status may be cut before them: absent is not False
+				out = append(out, notApplicable(res, classKind(autoMode)+" "+nc.Name+" is shown without status conditions (a v1beta1 EC2NodeClass has none; output cut before them), which alone show readiness"))
 				continue
 			}
 			ready, ok := nc.Condition("Ready")
@@ -612,6 +614,10 @@ func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
 		}
 		if nc.Role != "" && nc.SpecOnly {
 			out = append(out, notApplicable(res, "EC2NodeClass "+nc.Name+" was given without its status (a manifest), which alone names the instance profile Karpenter created"))
+			continue
+		}
+		if nc.Role != "" && nc.StatusInstanceProfile == "" && len(nc.Conditions) == 0 {
+			out = append(out, notApplicable(res, "EC2NodeClass "+nc.Name+" shows no status.instanceProfile and no conditions (a v1beta1 class, or a status cut short), so whether Karpenter created the instance profile of role "+nc.Role+" is not shown"))
 			continue
 		}
 		if nc.Role != "" && nc.StatusInstanceProfile == "" {

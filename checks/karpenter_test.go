@@ -95,11 +95,18 @@ func karpenterCases() []checkCase {
 		karpenterNode(ev)
 		ev.NodeClasses[0].Role, ev.NodeClasses[0].InstanceProfile = "", "arn:aws:iam::111122223333:instance-profile/KarpenterNodeInstanceProfile"
 	}
+	// v1beta1 is a class as Karpenter before v0.37 shows it (or a status cut short): no conditions
+	v1beta1 := func(ev *evidence.Evidence) {
+		karpenterNode(ev)
+		ev.NodeClasses[0].Conditions, ev.NodeClasses[0].StatusInstanceProfile = nil, ""
+	}
 	return []checkCase{
+		{"karpenter.nodeclass-not-ready", "v1beta1 class without conditions", v1beta1, StatusSkipped, "without status conditions"},
+		{"karpenter.instance-profile", "v1beta1 class without conditions or status.instanceProfile", v1beta1, StatusSkipped, "is not shown"},
 		{"karpenter.instance-profile", "spec.instanceProfile is an ARN (manifest)", arnProfile, StatusFail, "set the name (KarpenterNodeInstanceProfile)"},
 		{"karpenter.instance-profile", "spec.instanceProfile is an ARN (describe cut before status)", described("arn:aws:iam::111122223333:instance-profile/p"), StatusFail, "spec.instanceProfile is an ARN"},
 		{"karpenter.instance-profile", "spec.instanceProfile a name (describe cut before status)", described("p"), StatusSkipped, "known only from kubectl's printed output"},
-		{"karpenter.nodeclass-not-ready", "describe cut before the conditions", described("p"), StatusSkipped, "without its status conditions"},
+		{"karpenter.nodeclass-not-ready", "describe cut before the conditions", described("p"), StatusSkipped, "without status conditions"},
 		{"karpenter.instance-profile", "AWSNodeTemplate without instanceProfile", template, StatusSkipped, "aws.defaultInstanceProfile"},
 		{"karpenter.userdata-format", "Bottlerocket TOML that does not parse", template, StatusFail, "TOML that Karpenter cannot merge"},
 		{"karpenter.nodeclass-not-ready", "kubectl get table READY False", tableOnly("False"), StatusFail, "EC2NodeClass default is not Ready (Ready=False)"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -13,8 +14,8 @@ import (
 // 3m23s)") and `kubectl get events` (LAST SEEN, TYPE, REASON, OBJECT, MESSAGE). Either may be
 // pasted without its header.
 var (
-	reDescribeEventRow = regexp.MustCompile(`^\s*(Normal|Warning)\s+(\w+)\s+(\S+)(?:\s+\(x(\d+)\s+over\s+\S+\))?\s+(kubelet(?:,\s*\S+)?|\S+)\s+\S`)
-	reGetEventRow      = regexp.MustCompile(`^\s*(\S+)(?:\s+\(x(\d+)\s+over\s+\S+\))?\s+(Normal|Warning)\s+(\w+)\s+(\S+)\s+\S`)
+	reDescribeEventRow = regexp.MustCompile(`^\s*(Normal|Warning)\s+(\w+)\s+(\S+)(?:\s+\(x(\d+)\s+over\s+\S+\))?\s+(kubelet(?:,\s*\S+)?|\S+)\s+(\S.*)$`)
+	reGetEventRow      = regexp.MustCompile(`^\s*(\S+)(?:\s+\(x(\d+)\s+over\s+\S+\))?\s+(Normal|Warning)\s+(\w+)\s+(\S+)\s+(\S.*)$`)
 	reKubectlAge       = regexp.MustCompile(`^(?:\d+[dhms])+$`)
 )
 
@@ -42,22 +43,22 @@ var eventCadence = map[string]bool{
 
 // eventRow is one row of an event listing.
 type eventRow struct {
-	reason, source, object string
-	lastSeen               time.Duration
-	count                  int
+	reason, source, object, message string
+	lastSeen                        time.Duration
+	count                           int
 }
 
 // parseEventRow reads one event row; ok is false for any other line.
 func parseEventRow(l []byte) (r eventRow, ok bool) {
 	if m := reDescribeEventRow.FindSubmatch(l); m != nil && reKubectlAge.Match(m[3]) {
-		r = eventRow{reason: string(m[2]), source: string(m[5]), lastSeen: kubectlAge(string(m[3])), count: 1}
+		r = eventRow{reason: string(m[2]), source: string(m[5]), message: string(m[6]), lastSeen: kubectlAge(string(m[3])), count: 1}
 		if len(m[4]) > 0 {
 			r.count, _ = strconv.Atoi(string(m[4]))
 		}
 		return r, true
 	}
 	if m := reGetEventRow.FindSubmatch(l); m != nil && reKubectlAge.Match(m[1]) {
-		r = eventRow{reason: string(m[4]), object: string(m[5]), lastSeen: kubectlAge(string(m[1])), count: 1}
+		r = eventRow{reason: string(m[4]), object: string(m[5]), message: string(m[6]), lastSeen: kubectlAge(string(m[1])), count: 1}
 		if len(m[2]) > 0 {
 			r.count, _ = strconv.Atoi(string(m[2]))
 		}
@@ -89,16 +90,29 @@ func endedEvents(text []byte) ([]byte, map[int]eventRow) {
 			perObject[r.object] += r.count
 		}
 	}
+	// the image-pull back-off of a pod: its rows repeat one message each (the correlator counts
+	// them in one row, whose age is the last repeat), so when all of them are older than a
+	// 5-minute back-off allows, the pulls stopped failing, and so did the pull errors (whose
+	// messages vary with the address dialled) at least as old
+	pullCycle, pullLive := false, false
+	for _, r := range rows {
+		if backOffRow(r) {
+			pullCycle = true
+			pullLive = pullLive || r.lastSeen < slowSeriesEnded
+		}
+	}
 	var ended map[int]eventRow
 	for i, r := range rows {
 		fast, known := eventCadence[r.reason]
 		if !known || r.source != "" && !isKubelet(r.source) {
 			continue
 		}
-		if r.count < 2 {
+		pullEnded := pullCycle && !pullLive && r.lastSeen >= slowSeriesEnded && (backOffRow(r) || strings.HasPrefix(r.message, "Failed to pull image"))
+		if r.count < 2 && !pullEnded && r.reason != "NetworkNotReady" {
 			// a row without "(xN over …)" may be one a poster picked out of a longer series
 			// (a sandbox failure names a new sandbox each time, so its rows are not counted
-			// together): only a counted series says when it last happened
+			// together): only a counted series, or a message that repeats word for word
+			// (NetworkNotReady, the pull back-off), says when it last happened
 			continue
 		}
 		limit := slowSeriesEnded
@@ -126,6 +140,21 @@ func endedEvents(text []byte) ([]byte, map[int]eventRow) {
 		}
 	}
 	return bytes.Join(out, []byte("\n")), ended
+}
+
+// backOffRow reports whether r is one of the rows of a pod's image-pull back-off whose message
+// repeats word for word (pkg/kubelet/images/image_manager.go: "Back-off pulling image",
+// "Error: ErrImagePull", "Error: ImagePullBackOff").
+func backOffRow(r eventRow) bool {
+	switch r.reason {
+	case "BackOff":
+		return strings.HasPrefix(r.message, "Back-off pulling image")
+	case "Failed":
+		return strings.HasPrefix(r.message, "Error: ErrImagePull") || strings.HasPrefix(r.message, "Error: ImagePullBackOff")
+	case "ErrImagePull", "ImagePullBackOff":
+		return true
+	}
+	return false
 }
 
 // isKubelet reports whether an event source column names the kubelet ("kubelet" or the older

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -25,7 +27,7 @@ func TestEndedEventSeries(t *testing.T) {
 			"12m (x4 over 13m)       Warning   NetworkNotReady   pod/coredns-5d8f7-abcde     network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\n", "12m"},
 		{"still repeating", header + row("40s (x6 over 3m23s)"), ""},
 		{"throttled by the spam filter", header + row("3m (x40 over 20m)"), ""},
-		{"one row, no count", header + row("17m"), ""},
+		{"one row, no count: its message repeats word for word, so the row would have been counted", header + row("17m"), "17m0s"},
 		{"the fault also in the kubelet's journal", header + row("3m14s (x6 over 3m23s)") + "\n" +
 			`Jul 24 15:30:02 ip-10-0-1-2 kubelet[2841]: E0724 15:30:02.100000    2841 kubelet.go:3002] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"` + "\n", "journal"},
 	} {
@@ -61,6 +63,34 @@ func TestEndedEventSeries(t *testing.T) {
 		}
 		if tc.ended == "" && ended > 0 {
 			t.Errorf("%s: %d hits ended, want none", tc.name, ended)
+		}
+	}
+}
+
+// TestEndedEventRows: which rows endedEvents blanks. An uncounted sandbox failure (its message
+// names a new sandbox each time) is never judged by its age; a pod's image-pull back-off whose
+// rows are all older than a 5-minute back-off allows ends, with the pull errors as old as it,
+// and one recent back-off row keeps all of them.
+func TestEndedEventRows(t *testing.T) {
+	const pull = "  Warning  Failed     10m                kubelet, ip-10-0-1-2.ec2.internal  Failed to pull image \"111122223333.dkr.ecr.us-east-1.amazonaws.com/app:1\": rpc error: code = Unknown desc = error pulling image configuration: Get https://prod-us-east-1-starport-layer-bucket.s3.amazonaws.com/x: dial tcp 52.216.1.1:443: i/o timeout\n" +
+		"  Warning  Failed     10m                kubelet, ip-10-0-1-2.ec2.internal  Error: ErrImagePull\n" +
+		"  Normal   BackOff    BACKOFF                kubelet, ip-10-0-1-2.ec2.internal  Back-off pulling image \"111122223333.dkr.ecr.us-east-1.amazonaws.com/app:1\"\n"
+	for _, tc := range []struct {
+		name, text string
+		ended      []int
+	}{
+		{"uncounted sandbox failure", "  Warning  FailedCreatePodSandBox  17m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"a7c7\": add cmd: failed to assign an IP address to container\n", nil},
+		{"pull back-off over", strings.Replace(pull, "BACKOFF", "10m", 1), []int{0, 1, 2}},
+		{"pull back-off still going", strings.Replace(pull, "BACKOFF", "2m (x9 over 12m)", 1), nil},
+	} {
+		_, rows := endedEvents([]byte(tc.text))
+		var got []int
+		for i := range rows {
+			got = append(got, i)
+		}
+		sort.Ints(got)
+		if fmt.Sprint(got) != fmt.Sprint(tc.ended) {
+			t.Errorf("%s: ended rows %v, want %v", tc.name, got, tc.ended)
 		}
 	}
 }

@@ -362,3 +362,29 @@ func TestTerraformHeredocCutByThePaste(t *testing.T) {
 		t.Fatalf("bootstrap %+v", b)
 	}
 }
+
+// TestAWSAuthManifestDuplicateKey: an aws-auth manifest with two data: blocks is malformed (only
+// one can be applied); one with each key once is not.
+func TestAWSAuthManifestDuplicateKey(t *testing.T) {
+	block := "data:\n  mapRoles: |\n    - rolearn: arn:aws:iam::111122223333:role/ROLE\n      username: system:node:{{EC2PrivateDNSName}}\n      groups:\n        - system:bootstrappers\n        - system:nodes\n"
+	head := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\n"
+	for _, tc := range []struct {
+		name, text string
+		dup        bool
+	}{
+		{"two data blocks", head + strings.ReplaceAll(block, "ROLE", "ng-1") + "\n" + strings.ReplaceAll(block, "ROLE", "ng-2"), true},
+		{"one data block", head + strings.ReplaceAll(block, "ROLE", "ng-1"), false},
+	} {
+		a := Read([]byte(tc.text), "stdin", Options{}).Evidence.AWSAuth
+		if a == nil {
+			t.Fatalf("%s: no aws-auth read", tc.name)
+		}
+		dup := false
+		for _, p := range a.Problems {
+			dup = dup || strings.Contains(p.Message, "has a key twice")
+		}
+		if dup != tc.dup {
+			t.Errorf("%s: problems %+v", tc.name, a.Problems)
+		}
+	}
+}

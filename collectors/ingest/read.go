@@ -612,7 +612,20 @@ func awsAuthOf(s *Segment) *evidence.AWSAuth {
 	if s.Problem != "" && len(a.Problems) == 0 {
 		a.Problems = append(a.Problems, evidence.AuthProblem{Message: s.Problem})
 	}
+	if _, ok := s.value.(map[string]any); ok && s.Problem == "" {
+		// a manifest with a key twice (two "data:" blocks): kubectl apply refuses it under
+		// strict field validation, or keeps the last one (non-strict decoding, older kubectl),
+		// so the first block's entries never reach the cluster
+		if _, err := yaml.YAMLToJSONStrict(s.Text); err != nil && strings.Contains(err.Error(), "already set in map") {
+			a.Problems = append(a.Problems, evidence.AuthProblem{Key: "ConfigMap", Message: "the ConfigMap manifest has a key twice: kubectl apply refuses it (strict field validation) or keeps only the last, so the mappings of the first are not applied: " + cleanYAMLErr(err)})
+		}
+	}
 	return a
+}
+
+// cleanYAMLErr drops the converter's prefix from a sigs.k8s.io/yaml error.
+func cleanYAMLErr(err error) string {
+	return strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
 }
 
 var reFlatKey = regexp.MustCompile(`^(?:- )?[A-Za-z_]+:(?:\s|$)`)
