@@ -17,6 +17,8 @@ var (
 	reDescribeEventRow = regexp.MustCompile(`^\s*(Normal|Warning)\s+(\w+)\s+(\S+)(?:\s+\(x(\d+)\s+over\s+\S+\))?\s+(kubelet(?:,\s*\S+)?|\S+)\s+(\S.*)$`)
 	reGetEventRow      = regexp.MustCompile(`^\s*(\S+)(?:\s+\(x(\d+)\s+over\s+\S+\))?\s+(Normal|Warning)\s+(\w+)\s+(\S+)\s+(\S.*)$`)
 	reKubectlAge       = regexp.MustCompile(`^(?:\d+[dhms])+$`)
+	// reCadenceEvent finds any event row of a reason in eventCadence, in either listing.
+	reCadenceEvent = regexp.MustCompile(`(?:^|\s)(?:Normal|Warning)\s+(?:FailedCreatePodSandBox|NetworkNotReady|FailedMount|Failed|BackOff|ErrImagePull|ImagePullBackOff)\s`)
 )
 
 // Kubelet retry cadences that make a stopped event series evidence that its fault is over.
@@ -74,8 +76,8 @@ func parseEventRow(l []byte) (r eventRow, ok bool) {
 // cadence allows for a fault that still lasts (see the constants above); the ages are relative
 // to the moment kubectl listed the events, so they need no clock. Both are nil when no row ended.
 func endedEvents(text []byte) ([]byte, map[int]eventRow) {
-	if !bytes.Contains(text, []byte("Normal")) && !bytes.Contains(text, []byte("Warning")) {
-		return nil, nil
+	if !reCadenceEvent.Match(text) {
+		return nil, nil // one linear pass, no allocation, for the pastes without such an event
 	}
 	lines := bytes.Split(text, []byte("\n"))
 	rows := map[int]eventRow{}

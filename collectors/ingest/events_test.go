@@ -94,3 +94,12 @@ func TestEndedEventRows(t *testing.T) {
 		}
 	}
 }
+
+// TestCadenceReasonsPrefiltered: the pre-filter finds a row of every reason endedEvents judges.
+func TestCadenceReasonsPrefiltered(t *testing.T) {
+	for reason := range eventCadence {
+		if !reCadenceEvent.MatchString("  Warning  " + reason + "  3m  kubelet  x") {
+			t.Errorf("reason %s is not found by reCadenceEvent", reason)
+		}
+	}
+}
