@@ -38,6 +38,17 @@ func kubectlText(lines []line, command string) ([]Segment, bool) {
 		return out, true
 	}
 	if reTableHeader.MatchString(lines[0].text) {
+		// kubectl get prints no blank line inside a table: what follows one is another document
+		// (the next command's output, a log excerpt), read on its own
+		for i := 1; i < len(lines); i++ {
+			if strings.TrimSpace(lines[i].text) == "" {
+				if rest := trimBlank(lines[i:]); len(rest) > 0 {
+					head, _ := kubectlText(lines[:i], command)
+					return append(head, classify(rest, false, "")...), true
+				}
+				break
+			}
+		}
 		cols := strings.Fields(lines[0].text)
 		has := func(c string) bool {
 			for _, x := range cols {

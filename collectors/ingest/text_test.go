@@ -225,3 +225,22 @@ Events:  <none>
 		t.Errorf("a note read as kubectl describe: %+v", r.Segments)
 	}
 }
+
+// TestTableEndsAtBlankLine: kubectl get's table ends at a blank line; the next command's output
+// after it (aws-node pods crash-looping) is read on its own, not taken as more table.
+func TestTableEndsAtBlankLine(t *testing.T) {
+	text := "NAME                        STATUS     ROLES    AGE   VERSION\n" +
+		"ip-10-0-1-76.ec2.internal   NotReady   <none>   43m   v1.34.2-eks-ecaa3a6\n\n" +
+		"aws-node-7ggwm             1/2     CrashLoopBackOff   13 (4m9s ago)   43m\n"
+	r := Read([]byte(text), "stdin", Options{})
+	if len(r.Evidence.Nodes) != 1 || r.Evidence.NodeLogs == nil {
+		t.Fatalf("nodes %+v, logs %+v, segments %+v", r.Evidence.Nodes, r.Evidence.NodeLogs, r.Segments)
+	}
+	found := false
+	for _, h := range r.Evidence.NodeLogs.Hits {
+		found = found || h.Finding == "runtime.cni-not-ready"
+	}
+	if !found {
+		t.Errorf("the aws-node row after the table was not read: %+v", r.Evidence.NodeLogs.Hits)
+	}
+}
