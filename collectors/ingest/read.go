@@ -146,6 +146,7 @@ func Read(text []byte, name string, opt Options) *Result {
 		}
 		// the paste's own documents are better evidence than what the CLI output lacks
 		sev.Adopt(ev)
+		rd.adoptNodeRole(sev, r.Snapshot)
 		sev.Target.Source = ev.Target.Source
 		if ev.Target.Cluster != "" && sev.Target.Cluster == "" {
 			sev.Target.Cluster, sev.Target.ClusterSource = ev.Target.Cluster, ev.Target.ClusterSource
@@ -173,6 +174,7 @@ type reader struct {
 	files      map[string][]byte
 	fileOrigin map[string]string
 	roleName   string
+	roles      map[string]*pastedRole
 }
 
 // scannedTypes are read by the signature scanner (kubectl's human output carries the
@@ -567,6 +569,7 @@ func (rd *reader) awsFile(s *Segment, origin string) {
 			p = e.PathFor(name)
 		}
 		rd.file(p, s.value, origin, s)
+		rd.notePastedRole(p, s.value)
 		return
 	}
 }

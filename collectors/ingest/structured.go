@@ -29,6 +29,7 @@ func structured(lines []line, command string) ([]Segment, bool) {
 	switch {
 	case strings.HasPrefix(first, "{") || strings.HasPrefix(first, "["):
 		if s, ok := jsonDocs(lines, text); ok {
+			requeried(s, command)
 			return s, true
 		}
 	case strings.HasPrefix(strings.ToLower(first), "mime-version:") || strings.HasPrefix(strings.ToLower(first), "content-type: multipart/"):
@@ -39,6 +40,9 @@ func structured(lines []line, command string) ([]Segment, bool) {
 		return []Segment{seg(TypeUserData, "shell script", lines)}, true
 	case strings.HasPrefix(first, "#cloud-config"):
 		return []Segment{seg(TypeUserData, "cloud-config", lines)}, true
+	}
+	if s, ok := queriedText(lines, command); ok {
+		return []Segment{s}, true
 	}
 	if tomlSettings(lines) {
 		return []Segment{seg(TypeUserData, "Bottlerocket TOML settings", lines)}, true

@@ -65,19 +65,30 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence) {
 		ev.AddGap(evidence.KindNodeRolePolicies, why)
 		return
 	}
-	p = "iam/get-role/" + roleName + ".json"
-	res, reason = decodeInto(s, p, func(o *GetRoleOutput) {
+	var fallback *evidence.Role
+	if ev.InstanceProfile.Roles[0].Arn != "" {
+		// get-role missing or denied: get-instance-profile already returned the role (with its trust policy).
+		fallback = &ev.InstanceProfile.Roles[0]
+	}
+	s.loadNodeRole(ev, roleName, fallback, ev.Source(evidence.KindInstanceProfile))
+}
+
+// loadNodeRole reads the node role roleName (iam/get-role/<name>.json) and its attached
+// policies (iam/list-attached-role-policies/<name>.json). When get-role is missing, fallback
+// (the role as another document gave it, from fallbackSrc) stands in; without one the role is a gap.
+func (s *Snapshot) loadNodeRole(ev *evidence.Evidence, roleName string, fallback *evidence.Role, fallbackSrc string) {
+	p := "iam/get-role/" + roleName + ".json"
+	res, reason := decodeInto(s, p, func(o *GetRoleOutput) {
 		r := convertRole(o.Role)
 		ev.NodeRole = &r
 	})
 	switch {
 	case res == readOK:
 		ev.Mark(evidence.KindNodeRole, s.src(p))
-	case ev.InstanceProfile.Roles[0].Arn != "":
-		// get-role missing or denied: get-instance-profile already returned the role (with its trust policy).
-		r := ev.InstanceProfile.Roles[0]
+	case fallback != nil:
+		r := *fallback
 		ev.NodeRole = &r
-		ev.Mark(evidence.KindNodeRole, ev.Source(evidence.KindInstanceProfile))
+		ev.Mark(evidence.KindNodeRole, fallbackSrc)
 	default:
 		ev.AddGap(evidence.KindNodeRole, reason)
 	}
@@ -88,4 +99,12 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence) {
 		}
 	})
 	s.markFound(ev, evidence.KindNodeRolePolicies, res, reason, p, true, "")
+}
+
+// AdoptNodeRole sets the node role of cluster-wide evidence (no instance to name it) to
+// roleName, read from the snapshot's iam/get-role and iam/list-attached-role-policies files for
+// that name; fallback (from fallbackSrc) stands in when get-role is absent. The paste reader
+// calls it when a paste points at exactly one node role.
+func (s *Snapshot) AdoptNodeRole(ev *evidence.Evidence, roleName string, fallback *evidence.Role, fallbackSrc string) {
+	s.loadNodeRole(ev, roleName, fallback, fallbackSrc)
 }

@@ -1,0 +1,175 @@
+package ingest
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
+	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
+)
+
+// A paste has no instance to name its node role: `aws iam get-role` or `aws iam
+// list-attached-role-policies` output could be the node role, the cluster role, a Karpenter
+// controller role or an IRSA role. pastedRole keeps what a pasted role says about what it is
+// for, so the node role is chosen only when the paste itself points at one role.
+type pastedRole struct {
+	arn string
+	// nodeUse: the role says it is a node role (AmazonEKSWorkerNodePolicy attached, or a trust
+	// policy naming ec2.amazonaws.com); otherUse: it says it is not (the cluster policy, or a
+	// trust policy for EKS Hybrid Nodes, Fargate or web identity only).
+	nodeUse, otherUse bool
+	// trustServices are the trust policy's service principals (nil when no get-role was pasted).
+	trustServices []string
+}
+
+// reNodeRoleName is how node role names read when the tool that made them named them:
+// eksctl's NodeInstanceRole, terraform-aws-eks's "eks-node-group", Karpenter's KarpenterNodeRole,
+// and the names people give ("eks-worker-role", "node-role").
+var reNodeRoleName = regexp.MustCompile(`(?i)node|worker`)
+
+// Services whose trust marks a role as not an EC2 node's: EKS Hybrid Nodes credentials (SSM,
+// IAM Roles Anywhere) and Fargate pods.
+var otherRoleServices = []string{"ssm.amazonaws.com", "rolesanywhere.amazonaws.com", "eks-fargate-pods.amazonaws.com"}
+
+// notePastedRole records a pasted get-role or list-attached-role-policies document under the
+// role's name.
+func (rd *reader) notePastedRole(path string, v any) {
+	name := strings.TrimSuffix(path[strings.LastIndexByte(path, '/')+1:], ".json")
+	if name == "" || name == "pasted" {
+		return
+	}
+	if rd.roles == nil {
+		rd.roles = map[string]*pastedRole{}
+	}
+	r := rd.roles[name]
+	if r == nil {
+		r = &pastedRole{}
+		rd.roles[name] = r
+	}
+	switch {
+	case strings.HasPrefix(path, "iam/get-role/"):
+		r.arn = layout.Lookup(v, "Role.Arn")
+		stmts, _ := layout.LookupAny(v, "Role.AssumeRolePolicyDocument.Statement").([]any)
+		if st, ok := layout.LookupAny(v, "Role.AssumeRolePolicyDocument.Statement").(map[string]any); ok {
+			stmts = []any{st}
+		}
+		r.trustServices = []string{}
+		federated := false
+		for _, st := range stmts {
+			p := layout.LookupAny(st, "Principal")
+			r.trustServices = append(r.trustServices, stringsOf(layout.LookupAny(p, "Service"))...)
+			federated = federated || layout.LookupAny(p, "Federated") != nil
+		}
+		for _, svc := range r.trustServices {
+			switch {
+			case svc == "ec2.amazonaws.com":
+				r.nodeUse = true
+			case contains(otherRoleServices, svc):
+				r.otherUse = true
+			}
+		}
+		if len(r.trustServices) == 0 && federated {
+			r.otherUse = true // IRSA or Pod Identity: a workload's role
+		}
+	case strings.HasPrefix(path, "iam/list-attached-role-policies/"):
+		policies, _ := layout.LookupAny(v, "AttachedPolicies").([]any)
+		for _, p := range policies {
+			switch layout.Lookup(p, "PolicyName") {
+			case "AmazonEKSWorkerNodePolicy", "AmazonEKSWorkerNodeMinimalPolicy":
+				r.nodeUse = true
+			case "AmazonEKSClusterPolicy", "AmazonEKSHybridNodesPolicy":
+				r.otherUse = true
+			}
+		}
+	}
+}
+
+func stringsOf(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []any:
+		var out []string
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// adoptNodeRole gives cluster-wide evidence built from a paste its node role, when the paste
+// points at exactly one: the nodeRole of the pasted node groups, or a pasted role that reads as
+// a node's (a node policy or EC2 trust, or a node-like name with nothing saying otherwise) and
+// is not the cluster's role. Nothing is chosen when the paste names two roles or none.
+func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) {
+	if ev.Have(evidence.KindNodeRole) || ev.Instance != nil {
+		return
+	}
+	clusterRole := ""
+	if ev.Cluster != nil {
+		clusterRole = nameOfArn(ev.Cluster.RoleArn)
+	}
+	type cand struct{ arn, why string }
+	cands := map[string]cand{}
+	for _, ng := range ev.Nodegroups {
+		if n := nameOfArn(ng.NodeRole); n != "" && n != clusterRole {
+			cands[n] = cand{ng.NodeRole, ev.Source(evidence.KindNodegroups) + " (node group " + ng.Name + "'s nodeRole)"}
+		}
+	}
+	for name, r := range rd.roles {
+		if name == clusterRole || r.otherUse {
+			continue
+		}
+		if _, named := cands[name]; named || r.nodeUse || reNodeRoleName.MatchString(name) {
+			if _, named := cands[name]; !named {
+				cands[name] = cand{r.arn, ""}
+			}
+		}
+	}
+	if len(cands) != 1 {
+		return
+	}
+	var names []string
+	for n := range cands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	name, c := names[0], cands[names[0]]
+	if c.arn == "" && ev.AWSAuth != nil {
+		// list-attached-role-policies names no ARN; the aws-auth entry for the role does
+		for _, m := range ev.AWSAuth.Roles {
+			if strings.EqualFold(nameOfArn(m.RoleArn), name) {
+				c.arn, c.why = m.RoleArn, ev.Source(evidence.KindAWSAuth)+" (the role's mapRoles entry)"
+			}
+		}
+	}
+	if c.arn == "" && rd.roles[name] != nil && rd.roles[name].arn == "" {
+		return // a role known only by name: the mapping checks would judge an empty ARN
+	}
+	var fallback *evidence.Role
+	if c.arn != "" {
+		fallback = &evidence.Role{Name: name, Arn: c.arn}
+	}
+	snap.AdoptNodeRole(ev, name, fallback, c.why)
+}
+
+func nameOfArn(arn string) string {
+	if i := strings.LastIndexByte(arn, '/'); i >= 0 {
+		return arn[i+1:]
+	}
+	return ""
+}

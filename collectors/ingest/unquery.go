@@ -1,0 +1,338 @@
+package ingest
+
+import (
+	"strings"
+
+	"github.com/google/shlex"
+)
+
+// AWS CLI output narrowed with --query is a piece of the command's document: `aws ec2
+// describe-route-tables --query 'RouteTables[0].Routes'` prints a list of routes, `aws eks
+// describe-nodegroup --query nodegroup.nodeRole --output text` one ARN. When the command line
+// was pasted above its output, the piece is put back where the expression took it from, so the
+// document reads as the command's own output (with only the fields the query kept).
+//
+// Only the JMESPath forms people write to narrow output are inverted: field names, indexes
+// ([0], [-1]), projections ([*], []) and a final multi-select hash ({Name: Field, …}) whose
+// values are field paths. Anything else is left as data: a filter ([?…]) drops items, so the
+// rebuilt list would say that what it dropped is absent; functions, pipes and multi-select
+// lists do not say where a value came from.
+
+// awsQuery returns the --query expression and the --output format of an aws CLI command line;
+// ok is false when the command is not `aws` or has no --query.
+func awsQuery(command string) (expr, output string, ok bool) {
+	if !strings.HasPrefix(command, "aws ") {
+		return "", "", false
+	}
+	args, err := shlex.Split(command)
+	if err != nil {
+		return "", "", false
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--query" && i+1 < len(args):
+			expr = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--query="):
+			expr = strings.TrimPrefix(a, "--query=")
+		case a == "--output" && i+1 < len(args):
+			output = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--output="):
+			output = strings.TrimPrefix(a, "--output=")
+		}
+	}
+	return expr, output, expr != ""
+}
+
+// qStep is one step of a narrowing expression: a field, an index, a projection, or a final
+// multi-select hash (keys → field paths).
+type qStep struct {
+	field   string
+	index   bool
+	project bool
+	flatten bool
+	hash    map[string][]qStep
+}
+
+// parseQuery splits a narrowing JMESPath expression into steps; ok is false for anything
+// outside the forms listed above.
+func parseQuery(expr string) ([]qStep, bool) {
+	expr = strings.TrimSpace(expr)
+	var steps []qStep
+	for len(expr) > 0 {
+		switch {
+		case expr[0] == '.':
+			expr = expr[1:]
+		case expr[0] == '[':
+			end := closing(expr, '[', ']')
+			if end < 0 {
+				return nil, false
+			}
+			in := strings.TrimSpace(expr[1:end])
+			switch {
+			case in == "*":
+				steps = append(steps, qStep{project: true})
+			case in == "":
+				steps = append(steps, qStep{project: true, flatten: true})
+			case isInt(in):
+				steps = append(steps, qStep{index: true})
+			default:
+				return nil, false // a multi-select list or a slice
+			}
+			expr = expr[end+1:]
+		case expr[0] == '{':
+			end := closing(expr, '{', '}')
+			if end < 0 || strings.TrimSpace(expr[end+1:]) != "" {
+				return nil, false
+			}
+			h := map[string][]qStep{}
+			for _, part := range splitTop(expr[1:end]) {
+				k, v, found := strings.Cut(part, ":")
+				if !found {
+					return nil, false
+				}
+				sub, ok := parseQuery(v)
+				if !ok || len(sub) == 0 {
+					return nil, false
+				}
+				for _, s := range sub {
+					if s.field == "" {
+						return nil, false // only field paths inside a hash
+					}
+				}
+				h[strings.Trim(strings.TrimSpace(k), `"`)] = sub
+			}
+			steps = append(steps, qStep{hash: h})
+			expr = ""
+		default:
+			n := 0
+			for n < len(expr) && (isIdent(expr[n])) {
+				n++
+			}
+			if n == 0 {
+				return nil, false // a function, a pipe, a literal
+			}
+			steps = append(steps, qStep{field: expr[:n]})
+			expr = expr[n:]
+		}
+	}
+	return steps, len(steps) > 0
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func isInt(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// closing returns the index of the bracket closing s[0], skipping quoted text; -1 when none.
+func closing(s string, open, close byte) int {
+	depth, quote := 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == open:
+			depth++
+		case c == close:
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// splitTop splits a hash body at its top-level commas.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// unquery puts v, the result of steps, back into the document shape the steps read it from.
+// ok is false when v's shape does not fit the steps (a projection over a non-list).
+func unquery(steps []qStep, v any) (any, bool) {
+	if len(steps) == 0 {
+		return v, true
+	}
+	st, rest := steps[0], steps[1:]
+	switch {
+	case st.field != "":
+		inner, ok := unquery(rest, v)
+		if !ok {
+			return nil, false
+		}
+		return map[string]any{st.field: inner}, true
+	case st.index:
+		inner, ok := unquery(rest, v)
+		if !ok {
+			return nil, false
+		}
+		return []any{inner}, true
+	case st.project:
+		list, isList := v.([]any)
+		if !isList {
+			return nil, false
+		}
+		if st.flatten && projects(rest) {
+			// a flattened inner projection lost the grouping: one element holds all of it
+			inner, ok := unquery(rest, v)
+			if !ok {
+				return nil, false
+			}
+			return []any{inner}, true
+		}
+		out := make([]any, 0, len(list))
+		for _, e := range list {
+			inner, ok := unquery(rest, e)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, inner)
+		}
+		return out, true
+	case st.hash != nil:
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			return nil, false
+		}
+		out := map[string]any{}
+		for k, path := range st.hash {
+			val, present := m[k]
+			if !present {
+				continue
+			}
+			inner, ok := unquery(path, val)
+			if !ok {
+				return nil, false
+			}
+			merge(out, inner.(map[string]any))
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func projects(steps []qStep) bool {
+	for _, s := range steps {
+		if s.project {
+			return true
+		}
+	}
+	return false
+}
+
+// merge adds src's keys into dst, merging nested objects.
+func merge(dst, src map[string]any) {
+	for k, v := range src {
+		if dm, ok := dst[k].(map[string]any); ok {
+			if sm, ok := v.(map[string]any); ok {
+				merge(dm, sm)
+				continue
+			}
+		}
+		dst[k] = v
+	}
+}
+
+// textValue reads `--output text` of a narrowing query: one value per line, tab-separated
+// values on a line (the CLI prints a list of scalars on one line, tab-separated). One value
+// is returned as a string, several as a list.
+func textValue(lines []line) any {
+	var vals []any
+	for _, l := range lines {
+		for _, f := range strings.Split(strings.TrimSpace(l.text), "\t") {
+			if f = strings.TrimSpace(f); f != "" && f != "None" {
+				vals = append(vals, f)
+			}
+		}
+	}
+	if len(vals) == 1 {
+		return vals[0]
+	}
+	return vals
+}
+
+// requeried turns a JSON segment that is not recognisable output into the command's output
+// when its command line narrowed it with --query and the value fits back into place.
+func requeried(segs []Segment, command string) {
+	if len(segs) != 1 || segs[0].Type != TypeData {
+		return
+	}
+	if doc, detail, ok := requery(segs[0].value, command); ok {
+		segs[0].value = doc
+		segs[0].Type, segs[0].Detail = docType(doc)
+		segs[0].Detail += detail
+	}
+}
+
+// queriedText reads the `--output text` of a narrowing --query (at most a few lines) as the
+// command's output.
+func queriedText(lines []line, command string) (Segment, bool) {
+	if _, output, ok := awsQuery(command); !ok || output != "text" || len(lines) > 50 {
+		return Segment{}, false
+	}
+	doc, detail, ok := requery(textValue(lines), command)
+	if !ok {
+		return Segment{}, false
+	}
+	s := seg(TypeData, "", lines)
+	s.value = doc
+	s.Type, s.Detail = docType(doc)
+	s.Detail += detail
+	return s, true
+}
+
+// requery puts v back into the document its command's --query took it from; ok is false
+// unless the result is recognised AWS CLI output.
+func requery(v any, command string) (doc any, detail string, ok bool) {
+	expr, _, ok := awsQuery(command)
+	if !ok {
+		return nil, "", false
+	}
+	steps, ok := parseQuery(expr)
+	if !ok {
+		return nil, "", false
+	}
+	doc, ok = unquery(steps, v)
+	if !ok {
+		return nil, "", false
+	}
+	if t, _ := docType(doc); !strings.HasPrefix(string(t), "aws:") {
+		return nil, "", false
+	}
+	return doc, ", narrowed by --query " + expr, true
+}

@@ -1,0 +1,101 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
+)
+
+// TestQueriedOutputIsPutBack: AWS CLI output narrowed with --query, pasted under its command
+// line, reads as the command's output with the fields the query kept; forms that do not say
+// where a value came from, or that dropped items, stay data.
+func TestQueriedOutputIsPutBack(t *testing.T) {
+	cases := []struct {
+		name, paste string
+		want        Type
+		path, value string
+	}{
+		{"index then field", "$ aws ec2 describe-route-tables --route-table-ids rtb-1 --query 'RouteTables[0].Routes'\n[\n  {\"DestinationCidrBlock\": \"10.42.0.0/16\", \"GatewayId\": \"local\"}\n]\n",
+			"aws:ec2/describe-route-tables.json", "RouteTables.0.Routes.0.GatewayId", "local"},
+		{"projection to a hash", "$ aws ec2 describe-subnets --subnet-ids subnet-1 --query 'Subnets[*].{AZ: AvailabilityZone, Free: AvailableIpAddressCount, Id: SubnetId}'\n[\n  {\"AZ\": \"us-west-2a\", \"Free\": 0, \"Id\": \"subnet-1\"}\n]\n",
+			"aws:ec2/describe-subnets.json", "Subnets.0.SubnetId", "subnet-1"},
+		{"text scalar", "$ aws eks describe-nodegroup --cluster-name c --nodegroup-name ng --query nodegroup.nodeRole --output text\narn:aws:iam::111122223333:role/ng-role\n",
+			"aws:eks/describe-nodegroup/<nodegroup>.json", "nodegroup.nodeRole", "arn:aws:iam::111122223333:role/ng-role"},
+		{"flattened projections", "$ aws ec2 describe-instances --instance-ids i-1 --query \"Reservations[].Instances[].{State: State.Name, Id: InstanceId}\"\n[\n  {\"State\": \"running\", \"Id\": \"i-0abc\"}\n]\n",
+			"aws:ec2/describe-instances.json", "Reservations.0.Instances.0.State.Name", "running"},
+		{"filter drops items", "$ aws iam list-attached-role-policies --role-name r --query \"AttachedPolicies[?PolicyName=='AmazonEKS_CNI_Policy']\"\n[]\n",
+			TypeData, "", ""},
+		{"function", "$ aws ec2 describe-subnets --query 'length(Subnets)'\n[\n 3\n]\n", TypeData, "", ""},
+		{"no query", "$ aws ec2 describe-subnets\n[\n  {\"SubnetId\": \"subnet-1\"}\n]\n", TypeData, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			segs := Segments([]byte(c.paste))
+			if len(segs) != 1 {
+				t.Fatalf("segments %v, want one", types(segs))
+			}
+			s := segs[0]
+			if s.Type != c.want {
+				t.Fatalf("type %q (%s), want %q", s.Type, s.Detail, c.want)
+			}
+			if c.path == "" {
+				return
+			}
+			if !strings.Contains(s.Detail, "narrowed by --query") {
+				t.Errorf("detail %q does not say the output was narrowed", s.Detail)
+			}
+			if got := layout.Lookup(s.value, c.path); got != c.value {
+				t.Errorf("%s = %q, want %q (document %v)", c.path, got, c.value, s.value)
+			}
+		})
+	}
+}
+
+const nodeRoleEKSTrust = `$ aws iam get-role --role-name eks-node-role
+{"Role": {"RoleName": "eks-node-role", "Arn": "arn:aws:iam::111122223333:role/eks-node-role", "Path": "/",
+  "AssumeRolePolicyDocument": {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": "eks.amazonaws.com"}, "Action": "sts:AssumeRole"}]}}}
+`
+
+// TestPastedNodeRole: a paste with no instance takes a pasted role as the node role only when
+// the paste points at exactly one role that reads as a node's.
+func TestPastedNodeRole(t *testing.T) {
+	clusterRole := strings.NewReplacer("eks-node-role", "eks-cluster", "eks.amazonaws.com", "eks.amazonaws.com").Replace(nodeRoleEKSTrust) +
+		"$ aws iam list-attached-role-policies --role-name eks-cluster\n{\"AttachedPolicies\": [{\"PolicyName\": \"AmazonEKSClusterPolicy\", \"PolicyArn\": \"arn:aws:iam::aws:policy/AmazonEKSClusterPolicy\"}]}\n"
+	hybrid := strings.NewReplacer("eks-node-role", "AmazonEKSHybridNodesRole", "eks.amazonaws.com", "ssm.amazonaws.com").Replace(nodeRoleEKSTrust)
+	byPolicy := strings.NewReplacer("eks-node-role", "platform-default", "eks.amazonaws.com", "ec2.amazonaws.com").Replace(nodeRoleEKSTrust) +
+		"$ aws iam list-attached-role-policies --role-name platform-default\n{\"AttachedPolicies\": [{\"PolicyName\": \"AmazonEKSWorkerNodePolicy\", \"PolicyArn\": \"arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy\"}]}\n"
+	nodegroup := "$ aws eks describe-nodegroup --cluster-name c --nodegroup-name ng --query nodegroup.nodeRole --output text\narn:aws:iam::111122223333:role/ng-role\n"
+	cases := []struct {
+		name, paste, role string
+		policies          int
+	}{
+		{"node-like name, EKS trust", nodeRoleEKSTrust, "arn:aws:iam::111122223333:role/eks-node-role", -1},
+		{"cluster role", clusterRole, "", -1},
+		{"hybrid nodes role", hybrid, "", -1},
+		{"two node-like roles", nodeRoleEKSTrust + strings.ReplaceAll(nodeRoleEKSTrust, "eks-node-role", "other-node-role"), "", -1},
+		{"node policy, neutral name", byPolicy, "arn:aws:iam::111122223333:role/platform-default", 1},
+		{"node group's nodeRole", nodegroup, "arn:aws:iam::111122223333:role/ng-role", -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ev := Read([]byte(c.paste), "stdin", Options{}).Evidence
+			if c.role == "" {
+				if ev.Have(evidence.KindNodeRole) {
+					t.Fatalf("node role %+v adopted from %s", ev.NodeRole, ev.Source(evidence.KindNodeRole))
+				}
+				return
+			}
+			if !ev.Have(evidence.KindNodeRole) || ev.NodeRole.Arn != c.role {
+				t.Fatalf("node role %+v (gap %q), want %s", ev.NodeRole, ev.GapFor(evidence.KindNodeRole).Reason, c.role)
+			}
+			if !strings.HasPrefix(ev.Source(evidence.KindNodeRole), "paste:stdin") {
+				t.Errorf("source %q does not name the paste", ev.Source(evidence.KindNodeRole))
+			}
+			if c.policies >= 0 && (!ev.Have(evidence.KindNodeRolePolicies) || len(ev.NodeRolePolicies) != c.policies) {
+				t.Errorf("policies %v, want %d", ev.NodeRolePolicies, c.policies)
+			}
+		})
+	}
+}
