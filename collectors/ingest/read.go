@@ -381,6 +381,14 @@ func (rd *reader) document(s *Segment) {
 		if s.Detail == "base64 user data" {
 			dec = userdata.Decode // an encoded blob is whole: it is what EC2 or a template holds
 		}
+		if script, ok := s.value.(string); ok && s.Detail == detailTFNodeArgs {
+			cfg := dec([]byte(script))
+			if cfg.ClusterName == tfClusterNotShown {
+				cfg.ClusterName = ""
+			}
+			rd.bootstrap(cfg, origin, s)
+			return
+		}
 		rd.bootstrap(dec(raw), origin, s)
 	case s.Type == TypeBottlerocketSettings:
 		v := s.value

@@ -56,6 +56,9 @@ func structured(lines []line, command string) ([]Segment, bool) {
 	if s, ok := terraformAWSAuth(lines); ok {
 		return []Segment{s}, true
 	}
+	if s, ok := terraformNodeArgs(lines); ok {
+		return []Segment{s}, true
+	}
 	if s, ok := yamlDocs(lines); ok {
 		return s, true
 	}

@@ -180,3 +180,69 @@ func (p *tfPlan) changes(via string) []evidence.MappingChange {
 	}
 	return out
 }
+
+const (
+	detailTFNodeArgs = "Terraform node group bootstrap arguments"
+	// tfClusterNotShown stands for the cluster name a Terraform block did not show; it is
+	// dropped from the decoded configuration.
+	tfClusterNotShown = "CLUSTER_NAME_NOT_SHOWN"
+)
+
+var (
+	// reHCLAttr is one attribute line of a Terraform (HCL) block: `name = value`.
+	reHCLAttr = regexp.MustCompile(`^\s*"?([A-Za-z_][A-Za-z0-9_-]*)"?\s*=\s*(.*?)\s*,?\s*$`)
+	// reHCLString is a value that is one literal string.
+	reHCLString = regexp.MustCompile(`^"((?:[^"\\]|\\.)*)"$`)
+)
+
+// terraformNodeArgs reads a node group's bootstrap arguments out of Terraform configuration
+// (terraform-aws-eks worker groups and self-managed node groups, or any block with the same
+// attributes): kubelet_extra_args and bootstrap_extra_args become the bootstrap.sh command line
+// the module's AL2 user data template runs (/etc/eks/bootstrap.sh CLUSTER BOOTSTRAP_EXTRA_ARGS
+// --kubelet-extra-args 'KUBELET_EXTRA_ARGS'), read as a pasted excerpt. Values that are not one
+// literal string (interpolations, function calls, variables) say nothing about the node and
+// are not read; nor are blocks whose AMI is not bootstrapped by bootstrap.sh (AL2023's nodeadm,
+// Bottlerocket's TOML), where these attributes mean something else.
+func terraformNodeArgs(lines []line) (Segment, bool) {
+	attrs, hcl := map[string]string{}, 0
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || t == "{" || t == "}" || t == "}," || t == "[" || t == "]" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") ||
+			strings.HasSuffix(t, "{") || strings.HasSuffix(t, "[") {
+			hcl++
+			continue
+		}
+		m := reHCLAttr.FindStringSubmatch(l.text)
+		if m == nil {
+			continue
+		}
+		hcl++
+		if s := reHCLString.FindStringSubmatch(m[2]); s != nil && !strings.Contains(s[1], "${") {
+			attrs[strings.ToLower(m[1])] = strings.ReplaceAll(s[1], `\"`, `"`)
+		} else {
+			attrs[strings.ToLower(m[1])+"?"] = m[2] // present, not a literal
+		}
+	}
+	kubelet, bootstrap := attrs["kubelet_extra_args"], attrs["bootstrap_extra_args"]
+	if hcl*10 < len(lines)*9 || kubelet == "" && bootstrap == "" {
+		return Segment{}, false
+	}
+	amiType := strings.ToUpper(attrs["ami_type"] + attrs["platform"])
+	if strings.Contains(amiType, "AL2023") || strings.Contains(amiType, "BOTTLEROCKET") || strings.Contains(amiType, "WINDOWS") {
+		return Segment{}, false
+	}
+	cluster := attrs["cluster_name"]
+	if cluster == "" {
+		cluster = tfClusterNotShown
+	}
+	script := "#!/bin/bash -e\n/etc/eks/bootstrap.sh " + cluster
+	if bootstrap != "" {
+		script += " " + bootstrap
+	}
+	if kubelet != "" {
+		script += " --kubelet-extra-args '" + strings.ReplaceAll(kubelet, "'", `'\''`) + "'"
+	}
+	s := seg(TypeUserData, detailTFNodeArgs, lines)
+	s.value = script + "\n"
+	return s, true
+}
