@@ -14,8 +14,85 @@ import (
 )
 
 // structured reads a block as one or more structured documents. It reports false when the
-// block is not one (log text or prose), so the caller reads it line by line.
+// block is not one (log text or prose), so the caller reads it line by line. A document that
+// does not parse is read again with the lines a terminal or ticket tool hard-wrapped rejoined
+// (rejoinCut); the rejoined reading is kept only when it parses.
 func structured(lines []line, command string) ([]Segment, bool) {
+	if joined, changed := rejoinCut(lines, true); changed {
+		// a cut that leaves its rest at column 0 inside an indented document is a wrap
+		lines = joined
+	}
+	segs, ok := structuredOnce(lines, command)
+	if ok && !unparsed(segs) {
+		return segs, ok
+	}
+	if joined, changed := rejoinCut(lines, false); changed {
+		if js, jok := structuredOnce(joined, command); jok && !unparsed(js) {
+			return js, true
+		}
+	}
+	return segs, ok
+}
+
+// unparsed reports whether a document of segs was recognised but did not parse.
+func unparsed(segs []Segment) bool {
+	for _, s := range segs {
+		if strings.Contains(s.Problem, "not valid YAML") || strings.Contains(s.Problem, "not valid JSON") {
+			return true
+		}
+	}
+	return false
+}
+
+// rejoinCut joins every line exactly as long as the longest (of at least 60 characters) with
+// the line after it: the cut of a hard wrap, which falls at the same column every time. With
+// dedented, only when every such cut is indented and its rest starts at column 0 with no YAML
+// key, list item or document marker: a document cannot go on that way. The joined line keeps
+// the first line's number.
+func rejoinCut(lines []line, dedented bool) ([]line, bool) {
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(l.text))
+	}
+	if width < 60 {
+		return lines, false
+	}
+	if dedented {
+		cuts := 0
+		for i, l := range lines {
+			if len(l.text) != width || i+1 >= len(lines) {
+				continue
+			}
+			next := lines[i+1].text
+			rest := i > 0 && len(lines[i-1].text) == width // this line is itself a cut's rest
+			if !strings.HasPrefix(l.text, " ") && !rest || next == "" || next[0] == ' ' || next[0] == '\t' || reYAMLLineStart.MatchString(next) {
+				return lines, false
+			}
+			cuts++
+		}
+		if cuts == 0 {
+			return lines, false
+		}
+	}
+	out := make([]line, 0, len(lines))
+	changed := false
+	for i := 0; i < len(lines); i++ {
+		cur := lines[i]
+		for len(lines[i].text) == width && i+1 < len(lines) && strings.TrimSpace(lines[i+1].text) != "" {
+			cur.text += lines[i+1].text
+			i++
+			changed = true
+		}
+		out = append(out, cur)
+	}
+	return out, changed
+}
+
+// reYAMLLineStart is how a line at column 0 of a YAML document starts: a key, a list item, a
+// document marker or a comment.
+var reYAMLLineStart = regexp.MustCompile(`^(?:[\w.$/"'-]+\s*:(?:\s|$)|- |-$|---|\.\.\.|#)`)
+
+func structuredOnce(lines []line, command string) ([]Segment, bool) {
 	if len(lines) > maxSegmentLines {
 		return nil, false
 	}

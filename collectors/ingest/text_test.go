@@ -244,3 +244,35 @@ func TestTableEndsAtBlankLine(t *testing.T) {
 		t.Errorf("the aws-node row after the table was not read: %+v", r.Evidence.NodeLogs.Hits)
 	}
 }
+
+// TestHardWrappedDocumentIsRejoined: a YAML document a terminal cut at a fixed column (the
+// rest of each cut line at column 0, where YAML cannot go on) is read with its lines rejoined;
+// a document whose long lines are its own is left as it is.
+func TestHardWrappedDocumentIsRejoined(t *testing.T) {
+	arn := "arn:aws:iam::111122223333:role/eksctl-prod-nodegroup-ng-1-NodeInstanceRole-ABCDEFGHIJKLMNOP"
+	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n    - groups:\n      - system:bootstrappers\n      - system:nodes\n      rolearn: " + arn + "\n      username: system:node:{{EC2PrivateDNSName}}\n"
+	cut := strings.Replace(doc, "ABCDEFGH", "ABCD\nEFGH", 1)
+	for _, c := range []struct{ name, paste string }{{"whole", doc}, {"cut", cut}} {
+		t.Run(c.name, func(t *testing.T) {
+			ev := Read([]byte(c.paste), "stdin", Options{}).Evidence
+			if ev.AWSAuth == nil || len(ev.AWSAuth.Problems) > 0 || len(ev.AWSAuth.Roles) != 1 || ev.AWSAuth.Roles[0].RoleArn != arn {
+				t.Fatalf("aws-auth %+v", ev.AWSAuth)
+			}
+		})
+	}
+	// a key at column 0 after the longest line is the document going on, not a cut
+	own := "metadata:\n  annotations:\n    description: " + strings.Repeat("x", 80) + "\nkind: ConfigMap\n"
+	lines := splitLines([]byte(own))
+	if _, changed := rejoinCut(lines, true); changed {
+		t.Errorf("a document's own long line was rejoined with the key after it")
+	}
+}
+
+// TestZshArrowPrompt: the prompt of zsh themes names the command whose output follows.
+func TestZshArrowPrompt(t *testing.T) {
+	paste := "(base) ➜  kubeflow-eks git:(master) ✗ kubectl get configmap aws-auth -n kube-system -o yaml   \napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n    - rolearn: arn:aws:iam::111122223333:role/node\n      username: system:node:{{EC2PrivateDNSName}}\n      groups: [system:bootstrappers, system:nodes]\n"
+	segs := Segments([]byte(paste))
+	if len(segs) != 1 || segs[0].Type != TypeAWSAuth || segs[0].First != 2 {
+		t.Fatalf("segments %v (first %+v)", types(segs), segs)
+	}
+}
