@@ -609,7 +609,10 @@ func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
 			continue
 		}
 		if nc.Role == "" && nc.InstanceProfile == "" {
-			out = append(out, fail(res, "EC2NodeClass "+nc.Name+" sets neither spec.role nor spec.instanceProfile: its nodes get no identity", it))
+			// the CRD refuses such a class ("must specify exactly one of ['role',
+			// 'instanceProfile']", pkg/apis/v1/ec2nodeclass.go in aws/karpenter-provider-aws), so
+			// one shown without either is an excerpt: what it names is not in the input
+			out = append(out, notApplicable(res, "EC2NodeClass "+nc.Name+" is shown without spec.role or spec.instanceProfile, which the API server requires one of, so the input left its identity out"))
 			continue
 		}
 		if nc.Role != "" && nc.SpecOnly {

@@ -44,3 +44,18 @@ managedNodeGroups:
 		t.Errorf("a non-eksctl ClusterConfig was read as eksctl's")
 	}
 }
+
+// TestEksctlNodeGroupsWithoutHeader: the node group part of a ClusterConfig pasted without
+// apiVersion and kind is still an eksctl ClusterConfig, and a "---" inside a node group's block
+// scalar (user data holding a NodeConfig) does not cut the document in two.
+func TestEksctlNodeGroupsWithoutHeader(t *testing.T) {
+	paste := "managedNodeGroups:\n  - name: custom\n    amiFamily: AmazonLinux2\n    overrideBootstrapCommand: |\n      #!/bin/bash\n      /etc/eks/bootstrap.sh prod --kubelet-extra-args '--node-labels=node-role.kubernetes.io/worker=true'\n      ---\n      echo done\n"
+	r := Read([]byte(paste), "stdin", Options{})
+	if got := types(r.Segments); len(got) != 1 || got[0] != TypeEksctlConfig {
+		t.Fatalf("segments %v", got)
+	}
+	b := r.Evidence.Bootstrap
+	if b == nil || b.ClusterName != "prod" || b.Labels["node-role.kubernetes.io/worker"] != "true" {
+		t.Fatalf("bootstrap %+v", b)
+	}
+}

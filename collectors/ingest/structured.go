@@ -391,6 +391,9 @@ func docType(v any) (Type, string) {
 			if _, ok := d["clusters"]; ok && hasAny(d, "users", "contexts") {
 				return TypeKubeconfig, "kubeconfig"
 			}
+			if eksctlNodeGroups(d) {
+				return TypeEksctlConfig, "eksctl ClusterConfig node groups (no apiVersion shown)"
+			}
 			for key := range d {
 				if e, ok := layout.ByPasteKey(key); ok && !strings.HasPrefix(e.Path, "kube/") {
 					return AWSType(e.Path), strings.Fields(e.Command)[0] + " " + strings.Join(strings.Fields(e.Command)[1:3], " ") + " output"
@@ -446,8 +449,12 @@ func yamlDocs(lines []line) ([]Segment, bool) {
 	}
 	var docs [][]line
 	var cur []line
+	// a document marker sits at the documents' own indentation; one indented deeper is text
+	// inside a block scalar (user data holding a NodeConfig)
+	base := len(lines[0].text) - len(strings.TrimLeft(lines[0].text, " "))
 	for _, l := range lines {
-		if strings.TrimSpace(l.text) == "---" || strings.HasPrefix(l.text, "--- ") {
+		indent := len(l.text) - len(strings.TrimLeft(l.text, " "))
+		if indent <= base && (strings.TrimSpace(l.text) == "---" || strings.HasPrefix(strings.TrimSpace(l.text), "--- ")) {
 			if len(trimBlank(cur)) > 0 {
 				docs = append(docs, trimBlank(cur))
 			}
@@ -593,4 +600,21 @@ func jsonRecord(l string) bool {
 		return false
 	}
 	return logRecord(m)
+}
+
+// eksctlNodeGroups reports whether d is the node group part of an eksctl ClusterConfig pasted
+// without its header: a managedNodeGroups or nodeGroups list whose entries have a name and an
+// eksctl node group field.
+func eksctlNodeGroups(d map[string]any) bool {
+	for _, key := range []string{"managedNodeGroups", "nodeGroups"} {
+		list, ok := d[key].([]any)
+		if !ok || len(list) == 0 {
+			continue
+		}
+		ng, ok := list[0].(map[string]any)
+		if ok && hasAny(ng, "name") && hasAny(ng, "instanceType", "instanceTypes", "ami", "amiFamily", "desiredCapacity", "minSize", "maxSize", "overrideBootstrapCommand", "preBootstrapCommands", "userData", "labels", "iam", "volumeSize") {
+			return true
+		}
+	}
+	return false
 }
