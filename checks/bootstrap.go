@@ -114,6 +114,9 @@ func bootstrapChecks() []Check {
 				if ev.UserData != nil && ev.UserData.Empty {
 					return one(fail(ev.Target.InstanceID, "the instance has no user data, so nothing tells the node which cluster to join", bootstrapItem(ev, "UserData is empty")))
 				}
+				if b.Fragment {
+					return one(notApplicable(ev.Target.InstanceID, "the user data shown is parts cut out of a multipart document; the parts not shown may bootstrap the node"))
+				}
 				return one(fail(ev.Target.InstanceID, "user data never calls bootstrap.sh, has no NodeConfig, no Bottlerocket settings.kubernetes and no Start-EKSBootstrap.ps1",
 					bootstrapItem(ev, "parts: %s", quoteList(b.Parts))))
 			}},

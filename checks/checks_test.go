@@ -293,6 +293,9 @@ func TestChecks(t *testing.T) {
 			ev.Bootstrap = &evidence.BootstrapConfig{Format: evidence.FormatNone}
 			ev.UserData = &evidence.UserData{Empty: true}
 		}, StatusFail, "no user data"},
+		{"bootstrap.no-bootstrap", "fragment", func(ev *evidence.Evidence) {
+			ev.Bootstrap.CallsBootstrap, ev.Bootstrap.Format, ev.Bootstrap.Fragment = false, evidence.FormatNone, true
+		}, StatusSkipped, "parts not shown may bootstrap"},
 		{"bootstrap.no-bootstrap", "ok", nil, StatusPass, ""},
 		{"bootstrap.wrong-format-for-ami", "bootstrap.sh on al2023", func(ev *evidence.Evidence) {
 			ev.Bootstrap.Format = evidence.FormatBootstrapSh

@@ -67,6 +67,10 @@ type BootstrapConfig struct {
 	Unresolved map[string]string
 	// Issues are parse problems, in document order.
 	Issues []ParseIssue
+	// Fragment is true when the user data shown is parts cut out of a multipart document
+	// (starting at a boundary line, without the document's headers): the parts not shown may
+	// bootstrap the node.
+	Fragment bool
 	// Effective is true when this is the configuration the node actually used (nodeadm's
 	// loaded configuration, Bottlerocket's settings), not user data that the launch path may
 	// still complete (a managed node group adds its own NodeConfig part).

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
+	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
 
 // structured reads a block as one or more structured documents. It reports false when the
@@ -111,6 +112,8 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 		}
 	case strings.HasPrefix(strings.ToLower(first), "mime-version:") || strings.HasPrefix(strings.ToLower(first), "content-type: multipart/"):
 		return []Segment{seg(TypeUserData, "MIME multipart user data", lines)}, true
+	case userdata.PartsFragment(text):
+		return []Segment{seg(TypeUserData, "MIME parts cut from a multipart document", lines)}, true
 	case strings.HasPrefix(first, "<powershell>"):
 		return []Segment{seg(TypeUserData, "PowerShell user data", lines)}, true
 	case strings.HasPrefix(first, "#!"):

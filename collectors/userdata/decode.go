@@ -113,9 +113,44 @@ func decode(raw []byte, lim Limits, excerpt bool) *evidence.BootstrapConfig {
 		d.finish()
 		return d.cfg
 	}
+	if b, ok := partsFragment(text); ok && excerpt {
+		// parts cut out of a multipart document: read them under the header they were cut from
+		d.cfg.Fragment = true
+		text = append([]byte("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\""+b+"\"\n\n"), text...)
+		d.handle(text, "user data", "", -2, 0) // the body starts at the fragment's line 1
+		d.finish()
+		return d.cfg
+	}
 	d.handle(text, "user data", "", 0, 0)
 	d.finish()
 	return d.cfg
+}
+
+// PartsFragment reports whether pasted text is parts cut out of a multipart user data
+// document (see partsFragment).
+func PartsFragment(text []byte) bool {
+	_, ok := partsFragment(text)
+	return ok
+}
+
+// partsFragment reports whether text starts at a MIME boundary line ("--BOUNDARY") followed
+// by a part's Content-Type header: parts cut out of a multipart document, without the
+// document's own headers. It returns the boundary.
+func partsFragment(text []byte) (string, bool) {
+	lines := strings.SplitN(strings.TrimLeft(string(text), " \t\r\n"), "\n", 4)
+	if len(lines) < 2 {
+		return "", false
+	}
+	first := strings.TrimSpace(lines[0])
+	if !strings.HasPrefix(first, "--") || strings.HasPrefix(first, "---") || strings.ContainsAny(first, " \t") || len(first) < 3 {
+		return "", false
+	}
+	for _, l := range lines[1:min(len(lines), 3)] {
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(l)), "content-type:") {
+			return strings.TrimSuffix(first[2:], "--"), true
+		}
+	}
+	return "", false
 }
 
 type decoder struct {

@@ -64,6 +64,9 @@ func (d *decoder) handleMIME(text []byte, part string, firstLine, depth int) {
 			// cloud-init (Python's email parser) accepts headers running straight into the body,
 			// as EKS's own injected AL2 user data does; nodeadm (Go) rejects the whole document.
 			d.issue(evidence.IssueError, name, p.bodyLine, "part headers are not followed by a blank line; nodeadm (Go's mime/multipart) rejects the whole document")
+		} else if p.noSeparator && d.cfg.Fragment {
+			// the parts not shown may be a NodeConfig (a managed node group adds one on AL2023)
+			d.issue(evidence.IssueWarning, name, p.bodyLine, "part headers are not followed by a blank line; cloud-init accepts that, but on AL2023 nodeadm (Go's mime/multipart) rejects the whole document")
 		}
 		ptype := "text/plain"
 		if pct := p.header.Get("Content-Type"); pct != "" {
