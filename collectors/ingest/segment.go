@@ -409,6 +409,7 @@ func classify(lines []line, fenced bool, command string) []Segment {
 	if len(lines) == 0 {
 		return nil
 	}
+	lines = withFailedRequest(lines, command)
 	if before, body, after, ok := tfHeredoc(lines); ok {
 		// a value Terraform prints as a heredoc: the document inside it, read on its own
 		out := classify(before, fenced, command)
@@ -682,4 +683,27 @@ func logDetail(lines []line) string {
 		}
 	}
 	return best
+}
+
+// withFailedRequest puts the AWS CLI command line in front of the CLI's error line ("An error
+// occurred (ParameterNotFound) when calling the GetParameter operation: …") printed under it:
+// the error names the operation, and only the command names what it asked for (the SSM
+// parameter of an AMI, the role, the cluster). Other output is returned as it is.
+func withFailedRequest(lines []line, command string) []line {
+	if !strings.HasPrefix(command, "aws ") {
+		return lines
+	}
+	var out []line
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l.text), "An error occurred (") {
+			if out == nil {
+				out = append([]line(nil), lines...)
+			}
+			out[i].text = "[" + command + "] " + strings.TrimSpace(l.text)
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }

@@ -276,3 +276,18 @@ func TestZshArrowPrompt(t *testing.T) {
 		t.Fatalf("segments %v (first %+v)", types(segs), segs)
 	}
 }
+
+// TestAWSCLIErrorKeepsItsCommand: the AWS CLI's error line under a pasted command is read with
+// the command in front of it, so what the failed request asked for is in the line; other
+// output under the command is left as it is.
+func TestAWSCLIErrorKeepsItsCommand(t *testing.T) {
+	paste := "$ aws ssm get-parameter --name /aws/service/eks/optimized-ami/1.33/amazon-linux-2/recommended/image_id\n\nAn error occurred (ParameterNotFound) when calling the GetParameter operation:\n"
+	segs := Segments([]byte(paste))
+	if len(segs) != 1 || !strings.HasPrefix(string(segs[0].Text), "[aws ssm get-parameter --name /aws/service/eks/optimized-ami/1.33/") || segs[0].First != 3 {
+		t.Fatalf("segments %+v", segs)
+	}
+	other := Segments([]byte("$ kubectl get nodes\n\nAn error occurred (X) when calling the Y operation:\n"))
+	if len(other) != 1 || strings.HasPrefix(string(other[0].Text), "[") {
+		t.Errorf("a kubectl command was put in front of its output: %q", other[0].Text)
+	}
+}
