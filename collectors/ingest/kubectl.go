@@ -41,7 +41,9 @@ func kubectlText(lines []line, command string) ([]Segment, bool) {
 		// kubectl get prints no blank line inside a table: what follows one is another document
 		// (the next command's output, a log excerpt), read on its own
 		for i := 1; i < len(lines); i++ {
-			if strings.TrimSpace(lines[i].text) == "" {
+			// nor does a table row read as a log line: a journal pasted right under the
+			// table is the next document
+			if strings.TrimSpace(lines[i].text) == "" || logLine(lines[i].text) {
 				if rest := trimBlank(lines[i:]); len(rest) > 0 {
 					head, _ := kubectlText(lines[:i], command)
 					return append(head, classify(rest, false, "")...), true

@@ -147,7 +147,7 @@ type region struct {
 // (unprefixCI), and the indentation every
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
-	lines = unprefixCI(unquote(unnumber(lines)))
+	lines = unprefixCI(unquote(unnumber(unbox(lines))))
 	var out []region
 	var cur []line
 	fence := ""
@@ -275,6 +275,53 @@ func unprefixCI(lines []line) []line {
 		out[i] = l
 	}
 	return out
+}
+
+// unbox removes the frame a terminal UI draws around its panes (k9s, a rich table: "│ Events: …
+// │") when most non-blank lines sit inside it: the text inside then reads as the tool printed
+// it. Lines of the frame itself (┌──┐, ├──┤, └──┘) become blank.
+func unbox(lines []line) []line {
+	framed, nonBlank := 0, 0
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			continue
+		}
+		nonBlank++
+		if strings.HasPrefix(t, "│") || strings.HasPrefix(t, "┃") || frameLine(t) {
+			framed++
+		}
+	}
+	if nonBlank == 0 || framed*10 < nonBlank*8 {
+		return lines
+	}
+	out := make([]line, len(lines))
+	for i, l := range lines {
+		t := strings.TrimSpace(l.text)
+		switch {
+		case frameLine(t):
+			l.text = ""
+		case strings.HasPrefix(t, "│") || strings.HasPrefix(t, "┃"):
+			t = strings.TrimPrefix(strings.TrimPrefix(t, "│"), "┃")
+			t = strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(t, " "), "│"), "┃")
+			l.text = strings.TrimRight(strings.TrimPrefix(t, " "), " ")
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// frameLine reports whether t is a frame's top, bottom or rule (box-drawing corners and bars only).
+func frameLine(t string) bool {
+	if t == "" {
+		return false
+	}
+	for _, r := range t {
+		if !strings.ContainsRune("┌┐└┘├┤┬┴┼─━┏┓┗┛┣┫╭╮╰╯ ", r) {
+			return false
+		}
+	}
+	return true
 }
 
 var reLineNumber = regexp.MustCompile(`^\s*(\d{1,6})(?:\t| {2,}|$)`)
@@ -415,6 +462,15 @@ func classify(lines []line, fenced bool, command string) []Segment {
 		out := classify(before, fenced, command)
 		out = append(out, classify(dedent(body), false, "")...)
 		return append(out, classify(after, fenced, command)...)
+	}
+	if reYAMLish.MatchString(lines[0].text) {
+		for i := 1; i < len(lines); i++ {
+			// a sentence after a YAML document ("One or more Amazon EC2 Subnets of […] does not
+			// … guide: https://…") is a message, not a key that happens to hold ": "
+			if proseKey(lines[i].text) {
+				return append(classify(lines[:i], fenced, command), classify(lines[i:], fenced, command)...)
+			}
+		}
 	}
 	for i := 1; i < len(lines); i++ {
 		// kubectl output that starts after other lines (an error line above a table)
@@ -706,4 +762,14 @@ func withFailedRequest(lines []line, command string) []line {
 		return lines
 	}
 	return out
+}
+
+// proseKey reports whether a line at column 0 that YAML would read as a key is a sentence: it
+// starts with a capital letter and its text before the first ": " has six words or more.
+func proseKey(t string) bool {
+	if t == "" || t[0] < 'A' || t[0] > 'Z' {
+		return false
+	}
+	key, _, found := strings.Cut(t, ": ")
+	return found && len(strings.Fields(key)) >= 6
 }

@@ -244,7 +244,7 @@ func fragmentEntries(lines []line, keepCut bool) []any {
 		}
 		if m := reFragItem.FindStringSubmatch(l.text); m != nil && inGroups {
 			gs, _ := cur["groups"].([]any)
-			cur["groups"] = append(gs, m[1])
+			cur["groups"] = append(gs, strings.Trim(m[1], "'")) // YAML's single quotes, as Pulumi renders them
 		}
 	}
 	flush()

@@ -291,3 +291,26 @@ func TestAWSCLIErrorKeepsItsCommand(t *testing.T) {
 		t.Errorf("a kubectl command was put in front of its output: %q", other[0].Text)
 	}
 }
+
+// TestPasteShapesFromHuntHH: a k9s pane's frame is removed, a journal right under a kubectl get
+// table is read on its own, a sentence after a YAML document is not read as a key, and
+// single-quoted groups in a mapRoles fragment are the groups.
+func TestPasteShapesFromHuntHH(t *testing.T) {
+	k9s := "│ Events:                                                             │\n│   Type     Reason   Age   From   Message                                 │\n│   ----     ------   ----  ----   -------                                 │\n│   Warning  FailedScheduling  51s  default-scheduler  0/3 nodes are available │\n"
+	if segs := Segments([]byte(k9s)); len(segs) != 1 || strings.Contains(string(segs[0].Text), "│") {
+		t.Errorf("framed pane: %+v", segs)
+	}
+	table := "NAME                          STATUS     ROLES    AGE     VERSION\nip-10-0-18-198.ec2.internal   NotReady   <none>   3m31s   v1.19.6-eks-49a6c0\nMay 25 06:51:15 ip-10-0-29-116 kubelet: E0525 06:51:15.788460    4532 kubelet.go:2108] Container runtime network not ready\n"
+	if got := types(Segments([]byte(table))); len(got) != 2 || got[0] != TypeGetNodes || got[1] != TypeLog {
+		t.Errorf("table then journal: %v", got)
+	}
+	yamlThenMessage := "managedNodeGroups:\n  - name: ng\n    instanceType: t3.medium\n    privateNetworking: true\nOne or more Amazon EC2 Subnets of [subnet-1] for node group ng does not automatically assign public IP addresses. See IP addressing in VPC guide: https://docs.aws.amazon.com/vpc/\n"
+	if got := types(Segments([]byte(yamlThenMessage))); len(got) != 2 || got[0] != TypeEksctlConfig || got[1] != TypeLog {
+		t.Errorf("YAML then a message: %v", got)
+	}
+	frag := "- rolearn: 'arn:aws:iam::111122223333:role/node'\n  username: 'system:node:{{EC2PrivateDNSName}}'\n  groups:\n    - 'system:bootstrappers'\n    - 'system:nodes'\n"
+	a := Read([]byte(frag), "stdin", Options{}).Evidence.AWSAuth
+	if a == nil || len(a.Roles) != 1 || len(a.Roles[0].Groups) != 2 || a.Roles[0].Groups[1] != "system:nodes" {
+		t.Errorf("single-quoted groups: %+v", a)
+	}
+}
