@@ -254,17 +254,7 @@ var reCIStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z(?: |
 // it: the output of eksctl, Terraform or kubectl copied out of a CI job's log then reads as the
 // tool printed it (a Terraform plan's columns, a YAML document's indentation).
 func unprefixCI(lines []line) []line {
-	stamped, nonBlank := 0, 0
-	for _, l := range lines {
-		if strings.TrimSpace(l.text) == "" {
-			continue
-		}
-		nonBlank++
-		if reCIStamp.MatchString(l.text) {
-			stamped++
-		}
-	}
-	if nonBlank == 0 || stamped*10 < nonBlank*8 {
+	if !mostly(lines, reCIStamp.MatchString) {
 		return lines
 	}
 	out := make([]line, len(lines))
@@ -281,18 +271,10 @@ func unprefixCI(lines []line) []line {
 // │") when most non-blank lines sit inside it: the text inside then reads as the tool printed
 // it. Lines of the frame itself (┌──┐, ├──┤, └──┘) become blank.
 func unbox(lines []line) []line {
-	framed, nonBlank := 0, 0
-	for _, l := range lines {
-		t := strings.TrimSpace(l.text)
-		if t == "" {
-			continue
-		}
-		nonBlank++
-		if strings.HasPrefix(t, "│") || strings.HasPrefix(t, "┃") || frameLine(t) {
-			framed++
-		}
-	}
-	if nonBlank == 0 || framed*10 < nonBlank*8 {
+	if !mostly(lines, func(t string) bool {
+		t = strings.TrimSpace(t)
+		return strings.HasPrefix(t, "│") || strings.HasPrefix(t, "┃") || frameLine(t)
+	}) {
 		return lines
 	}
 	out := make([]line, len(lines))
@@ -772,4 +754,19 @@ func proseKey(t string) bool {
 	}
 	key, _, found := strings.Cut(t, ": ")
 	return found && len(strings.Fields(key)) >= 6
+}
+
+// mostly reports whether at least 80 % of the non-blank lines satisfy is.
+func mostly(lines []line, is func(string) bool) bool {
+	yes, nonBlank := 0, 0
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		nonBlank++
+		if is(l.text) {
+			yes++
+		}
+	}
+	return nonBlank > 0 && yes*10 >= nonBlank*8
 }
