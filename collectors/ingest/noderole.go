@@ -1,8 +1,9 @@
 package ingest
 
 import (
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -66,7 +67,7 @@ func (rd *reader) notePastedRole(path string, v any) {
 			switch {
 			case svc == "ec2.amazonaws.com":
 				r.nodeUse = true
-			case contains(otherRoleServices, svc):
+			case slices.Contains(otherRoleServices, svc):
 				r.otherUse = true
 			}
 		}
@@ -102,15 +103,6 @@ func stringsOf(v any) []string {
 	return nil
 }
 
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // adoptNodeRole gives cluster-wide evidence built from a paste its node role, when the paste
 // points at exactly one: the nodeRole of the pasted node groups, or a pasted role that reads as
 // a node's (a node policy or EC2 trust, or a node-like name with nothing saying otherwise) and
@@ -143,12 +135,8 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 	if len(cands) != 1 {
 		return
 	}
-	var names []string
-	for n := range cands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	name, c := names[0], cands[names[0]]
+	name := slices.Sorted(maps.Keys(cands))[0]
+	c := cands[name]
 	if c.arn == "" && ev.AWSAuth != nil {
 		// list-attached-role-policies names no ARN; the aws-auth entry for the role does
 		for _, m := range ev.AWSAuth.Roles {
