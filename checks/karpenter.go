@@ -284,6 +284,18 @@ func quoteCondition(c evidence.Condition) string {
 	return s
 }
 
+// profileRefused returns the condition of nc that says its instance profile is wrong: not True,
+// and of type InstanceProfileReady or with an InstanceProfile… reason (InstanceProfileNotFound
+// on ValidationSucceeded, aws/karpenter-provider-aws pull 9390).
+func profileRefused(nc evidence.NodeClass) (evidence.Condition, bool) {
+	for _, c := range nc.Conditions {
+		if c.Status == "False" && (c.Type == "InstanceProfileReady" || strings.HasPrefix(c.Reason, "InstanceProfile")) {
+			return c, true
+		}
+	}
+	return evidence.Condition{}, false
+}
+
 // age renders how long before the evidence was collected t happened ("" when unknown).
 func age(ev *evidence.Evidence, t time.Time) string {
 	if t.IsZero() || ev.CollectedAt.IsZero() || ev.CollectedAt.Before(t) {
@@ -598,6 +610,12 @@ func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
 			// and an ARN is no name, so every launch fails while the class may still say Ready
 			name := nc.InstanceProfile[strings.LastIndex(nc.InstanceProfile, "/")+1:]
 			out = append(out, fail(res, "EC2NodeClass "+nc.Name+" spec.instanceProfile is an ARN ("+nc.InstanceProfile+"): Karpenter passes it to EC2 as the instance profile's name, so every launch fails; set the name ("+name+")", it))
+			continue
+		}
+		if c, ok := profileRefused(nc); ok && nc.InstanceProfile != "" {
+			// Karpenter validates a named profile before it launches (ValidationSucceeded, or
+			// InstanceProfileReady on older releases): a refusal there is the profile itself
+			out = append(out, fail(res, "EC2NodeClass "+nc.Name+" spec.instanceProfile "+nc.InstanceProfile+" is refused: "+quoteCondition(c)+"; name an instance profile that exists in the account (aws iam get-instance-profile --instance-profile-name NAME) or set spec.role instead", it))
 			continue
 		}
 		if nc.StatusOnly {

@@ -216,6 +216,12 @@ func karpenterCases() []checkCase {
 			ev.NodeClasses[0].StatusInstanceProfile = ""
 			ev.NodeClasses[0].Conditions = []evidence.Condition{{Type: "InstanceProfileReady", Status: "False", Reason: "InstanceProfileNotFound", Message: "role not found"}}
 		}, StatusFail, "Karpenter has not created the instance profile of role node"},
+		{"karpenter.instance-profile", "spec.instanceProfile names a profile that does not exist", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClasses[0].Role, ev.NodeClasses[0].InstanceProfile, ev.NodeClasses[0].StatusInstanceProfile = "", "not-a-real-profile", ""
+			ev.NodeClasses[0].Conditions = []evidence.Condition{{Type: "ValidationSucceeded", Status: "False", Reason: "InstanceProfileNotFound", Message: `Instance profile "not-a-real-profile" not found`},
+				{Type: "Ready", Status: "False", Reason: "UnhealthyDependents"}}
+		}, StatusFail, `EC2NodeClass default spec.instanceProfile not-a-real-profile is refused: ValidationSucceeded=False`},
 		{"karpenter.instance-profile", "mapped", karpenterNode, StatusPass, "role node has an access entry (type EC2_LINUX)"},
 		{"karpenter.instance-profile", "mapped in aws-auth", func(ev *evidence.Evidence) {
 			karpenterNode(ev)

@@ -254,3 +254,53 @@ Status:
 		}
 	}
 }
+
+// TestYAMLElisionKeepsStatusConditions: a manifest whose status conditions follow a "..."
+// elision (YAML's document end marker, and a poster's "I cut something here") keeps them: they
+// are the object's conditions, not lost after the marker; conditions shown alone say whose they
+// are by their types.
+func TestYAMLElisionKeepsStatusConditions(t *testing.T) {
+	paste := `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  instanceProfile: "not-a-real-profile"
+...
+
+  - lastTransitionTime: "2026-07-13T20:49:06Z"
+    message: Instance profile "not-a-real-profile" not found
+    reason: InstanceProfileNotFound
+    status: "False"
+    type: ValidationSucceeded
+  - lastTransitionTime: "2026-07-13T20:49:06Z"
+    message: ValidationSucceeded=False
+    reason: UnhealthyDependents
+    status: "False"
+    type: Ready
+`
+	r := Read([]byte(paste), "stdin", Options{})
+	ev := r.Evidence
+	if len(ev.NodeClasses) != 1 {
+		t.Fatalf("classes %+v (segments %+v)", ev.NodeClasses, r.Segments)
+	}
+	nc := ev.NodeClasses[0]
+	if nc.Name != "default" || nc.InstanceProfile != "not-a-real-profile" || nc.SpecOnly {
+		t.Errorf("class %+v", nc)
+	}
+	if c, ok := nc.Condition("ValidationSucceeded"); !ok || c.Status != "False" || c.Reason != "InstanceProfileNotFound" {
+		t.Errorf("ValidationSucceeded %+v in %+v", c, nc.Conditions)
+	}
+	if last := r.Segments[len(r.Segments)-1]; last.Last != 18 {
+		t.Errorf("the conditions are not part of the object's lines: %+v", r.Segments)
+	}
+
+	alone := paste[strings.Index(paste, "  - lastTransitionTime"):]
+	ev = Read([]byte(alone), "stdin", Options{}).Evidence
+	if len(ev.NodeClasses) != 1 || ev.NodeClasses[0].Name != unnamed {
+		t.Fatalf("conditions alone: %+v", ev.NodeClasses)
+	}
+	if c, _ := ev.NodeClasses[0].Condition("Ready"); c.Status != "False" {
+		t.Errorf("conditions alone: %+v", ev.NodeClasses[0])
+	}
+}

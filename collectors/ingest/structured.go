@@ -457,7 +457,7 @@ func yamlDocs(lines []line) ([]Segment, bool) {
 	base := len(lines[0].text) - len(strings.TrimLeft(lines[0].text, " "))
 	for _, l := range lines {
 		indent := len(l.text) - len(strings.TrimLeft(l.text, " "))
-		if indent <= base && (strings.TrimSpace(l.text) == "---" || strings.HasPrefix(strings.TrimSpace(l.text), "--- ")) {
+		if indent <= base && (strings.TrimSpace(l.text) == "---" || strings.HasPrefix(strings.TrimSpace(l.text), "--- ") || elision(l.text)) {
 			if len(trimBlank(cur)) > 0 {
 				docs = append(docs, trimBlank(cur))
 			}
@@ -470,6 +470,7 @@ func yamlDocs(lines []line) ([]Segment, bool) {
 		docs = append(docs, trimBlank(cur))
 	}
 	var out []Segment
+	var prev []line // the lines of the last object read, which conditions after an elision join
 	for _, d := range docs {
 		text := joinLines(d)
 		var v any
@@ -487,6 +488,29 @@ func yamlDocs(lines []line) ([]Segment, bool) {
 		default:
 			return nil, false
 		}
+		if conds, ok := bareConditions(v); ok {
+			if n := len(out); n > 0 && withoutConditions(out[n-1].value) {
+				// the status an elision cut from the object above it
+				obj := out[n-1].value.(map[string]any)
+				status, _ := obj["status"].(map[string]any)
+				if status == nil {
+					status = map[string]any{}
+					obj["status"] = status
+				}
+				status["conditions"] = conds
+				prev = append(prev, d...)
+				out[n-1].Last, out[n-1].Text = d[len(d)-1].n, joinLines(prev)
+				continue
+			}
+			if obj, t, detail, ok := conditionsOwner(conds); ok {
+				s := seg(t, detail, d)
+				s.value = obj
+				out = append(out, s)
+				prev = d
+				continue
+			}
+			return nil, false
+		}
 		t, detail := docType(v)
 		if t == TypeData && !k8sObject(v) {
 			// YAML-shaped text that is no document we know: let the line reader decide
@@ -495,8 +519,78 @@ func yamlDocs(lines []line) ([]Segment, bool) {
 		s := seg(t, detail, d)
 		s.value = v
 		out = append(out, s)
+		prev = d
 	}
 	return out, len(out) > 0
+}
+
+// elision reports whether a line is an elision mark on its own ("...", "…", "[...]"): YAML's
+// document end marker, and where a poster cut lines out of a manifest.
+func elision(text string) bool {
+	switch strings.TrimSpace(text) {
+	case "...", "…", "[...]", "[…]", "....":
+		return true
+	}
+	return false
+}
+
+// bareConditions returns the status conditions a YAML document shows without their object: a
+// list of conditions, {conditions: [...]} or {status: {conditions: [...]}} with no kind. A
+// condition has a type and a status of True, False or Unknown (metav1.Condition).
+func bareConditions(v any) ([]any, bool) {
+	if m, ok := v.(map[string]any); ok && !hasAny(m, "kind", "apiVersion", "metadata", "spec") {
+		if st, ok := m["status"].(map[string]any); ok && len(m) == 1 {
+			m = st
+		}
+		if len(m) != 1 {
+			return nil, false
+		}
+		v = m["conditions"]
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return nil, false
+	}
+	for _, c := range list {
+		m, ok := c.(map[string]any)
+		typ, _ := m["type"].(string)
+		status, _ := m["status"].(string)
+		if !ok || typ == "" || !validConditionStatus(status) {
+			return nil, false
+		}
+	}
+	return list, true
+}
+
+// withoutConditions reports whether v is a Kubernetes object whose status shows no conditions.
+func withoutConditions(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok || !k8sObject(m) {
+		return false
+	}
+	return layout.LookupAny(m, "status.conditions") == nil
+}
+
+// conditionsOwner gives status conditions shown alone the Karpenter object their types belong
+// to (nodeClaimConditions, nodeClassConditions), named unnamed; conditions any object could
+// have are not given an owner.
+func conditionsOwner(conds []any) (obj map[string]any, t Type, detail string, ok bool) {
+	claim, class := false, false
+	for _, c := range conds {
+		typ, _ := c.(map[string]any)["type"].(string)
+		claim = claim || nodeClaimConditions[typ]
+		class = class || nodeClassConditions[typ]
+	}
+	obj = map[string]any{"metadata": map[string]any{"name": unnamed}, "status": map[string]any{"conditions": conds}}
+	switch {
+	case claim && !class:
+		obj["apiVersion"], obj["kind"] = "karpenter.sh/v1", "NodeClaim"
+		return obj, TypeNodeClaim, "Karpenter NodeClaim status conditions (the object not shown)", true
+	case class && !claim:
+		obj["apiVersion"], obj["kind"] = "karpenter.k8s.aws/v1", "EC2NodeClass"
+		return obj, TypeEC2NodeClass, "Karpenter EC2NodeClass status conditions (the object not shown)", true
+	}
+	return nil, "", "", false
 }
 
 // k8sObject reports whether v has apiVersion and kind.
