@@ -838,7 +838,7 @@ func squeeze(text []byte) []byte {
 // are about as long as the longest, of at least 60 characters, a line of about that length (see
 // wrapSlack) continues on the next one unless that one starts like the records around it (the
 // character classes of its first characters are those most lines that follow a shorter line
-// start with). The pieces are
+// start with, when at least two do). The pieces are
 // joined as they were cut (with one space where the cut's spaces were trimmed); the absorbed
 // lines become empty so the line numbers of the rest stay those of the input.
 func unfold(text []byte) []byte {
@@ -850,8 +850,11 @@ func unfold(text []byte) []byte {
 	// a piece fills the width when it is at most wrapSlack shorter: the spaces a wrap cut at
 	// were trimmed from its end (Text), and are put back as one
 	fills := func(n int) bool { return n >= width-wrapSlack }
-	full, short := 0, 0
+	full, short, exact := 0, 0, 0
 	for _, l := range lines {
+		if len(l) == width {
+			exact++
+		}
 		switch {
 		case fills(len(l)):
 			full++
@@ -859,8 +862,10 @@ func unfold(text []byte) []byte {
 			short++
 		}
 	}
-	// every line about as long as the longest is a table or a fixed layout, not a wrap
-	if width < 60 || full < 2 || short == 0 {
+	// every line about as long as the longest is a table, a fixed layout or records of one
+	// length, not a wrap, unless the lines are words with nothing that starts a record (a
+	// message a page wrapped at words, its last piece long too)
+	if width < 60 || full < 2 || short == 0 && (aligned(lines) || recordStart(lines) != "\x00") {
 		return text
 	}
 	// records start on the lines that do not follow a full one: their usual start
@@ -876,6 +881,13 @@ func unfold(text []byte) []byte {
 			common, most = sh, n
 		}
 	}
+	weak := most < 2
+	if weak {
+		// one start seen says nothing of how records start; a record start shared by any two
+		// lines still does (a journal whose records all fill the width), and so does an indented
+		// "Key:" label (a layout: systemctl status), which a wrap at words does not make
+		common = recordStart(lines)
+	}
 
 	changed := false
 	for i := 0; i < len(lines); i++ {
@@ -884,8 +896,10 @@ func unfold(text []byte) []byte {
 		}
 		cur, last, j := lines[i], len(lines[i]), i+1
 		// a piece that fills the width continues on the next line, unless that starts a record
-		for fills(last) && j < len(lines) && len(lines[j]) > 0 && startShape(lines[j]) != common {
-			if last < width {
+		for fills(last) && j < len(lines) && len(lines[j]) > 0 && startShape(lines[j]) != common && !(weak && reLayoutKey.Match(lines[j])) {
+			if last < width || exact < 2 {
+				// a cut at the width is inside a word, unless only one line reaches it (a
+				// wrap at words, whose longest piece is as long as the width by chance)
 				cur = append(cur[:len(cur):len(cur)], ' ')
 			}
 			last = len(lines[j])
@@ -902,6 +916,44 @@ func unfold(text []byte) []byte {
 		return text
 	}
 	return bytes.Join(lines, []byte("\n"))
+}
+
+// reLayoutKey is an indented capitalised label that starts a line of a layout ("   Active:
+// failed", "  Main PID: 3053").
+var reLayoutKey = regexp.MustCompile(`^[ \t]+[A-Z][A-Za-z ]{0,20}:(?:\s|$)`)
+
+// wordy reports whether a start shape is letters and spaces only: a word, which starts the
+// pieces of a wrapped sentence as often as a record.
+func wordy(shape string) bool { return strings.Trim(shape, "a_") == "" }
+
+// recordStart returns the start shape (startShape) with a digit or punctuation in it that most
+// lines share, when at least two do (a timestamp, a klog header, a JSON brace), or "\x00",
+// which no line has, when none does.
+func recordStart(lines [][]byte) string {
+	n := map[string]int{}
+	for _, l := range lines {
+		if sh := startShape(l); len(l) > 0 && !wordy(sh) {
+			n[sh]++
+		}
+	}
+	best, most := "\x00", 1
+	for sh, c := range n {
+		if c > most || c == most && sh < best {
+			best, most = sh, c
+		}
+	}
+	return best
+}
+
+// aligned reports whether a line holds a run of two or more spaces after its first character:
+// columns of a table or a fixed layout, which a wrap at words does not make.
+func aligned(lines [][]byte) bool {
+	for _, l := range lines {
+		if bytes.Contains(bytes.TrimLeft(l, " \t"), []byte("  ")) {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapSlack is how much shorter than the wrap width a line that was cut at spaces may be.

@@ -86,6 +86,22 @@ func TestHardWrappedLogIsUnfolded(t *testing.T) {
 	}
 }
 
+// TestWordWrappedMessageIsUnfolded: one message a page wrapped at word boundaries, every piece
+// starting with a word, is one record again: a start shape seen once says nothing about where
+// records start.
+func TestWordWrappedMessageIsUnfolded(t *testing.T) {
+	text := "Initialization failure: unable to describe security groups: operation error\nEC2: DescribeSecurityGroups, https response error StatusCode: 403, api error\nUnauthorizedOperation: You are not authorized to perform this operation...\nno identity-based policy allows the ec2:DescribeSecurityGroups action\n"
+	got := string(unfold([]byte(text)))
+	if want := "Initialization failure: unable to describe security groups: operation error EC2: DescribeSecurityGroups, https response error StatusCode: 403, api error UnauthorizedOperation: You are not authorized to perform this operation... no identity-based policy allows the ec2:DescribeSecurityGroups action\n\n\n\n"; got != want {
+		t.Errorf("unfolded:\n%q\nwant\n%q", got, want)
+	}
+	status := "● sandbox-image.service - pull sandbox image defined in containerd config.toml\n   Loaded: loaded (/etc/systemd/system/sandbox-image.service; enabled; vendor preset: disabled)\n" +
+		"   Active: failed (Result: exit-code) since Thu 2021-12-16 22:21:18 UTC; 1min 58s ago\n  Process: 3053 ExecStart=/etc/eks/containerd/pull-sandbox-image.sh (code=exited, status=2)\n Main PID: 3053 (code=exited, status=2)\n"
+	if got := string(unfold([]byte(status))); got != status {
+		t.Errorf("systemctl status layout joined:\n%s", got)
+	}
+}
+
 // TestTableIsNotUnfolded: a kubectl table whose rows all reach the same width is not a wrap.
 func TestTableIsNotUnfolded(t *testing.T) {
 	table := "NAME                       READY   STATUS             RESTARTS   AGE\naws-node-8x7kq             0/1     CrashLoopBackOff   6          12m\n" +
