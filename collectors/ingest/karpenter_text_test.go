@@ -304,3 +304,30 @@ spec:
 		t.Errorf("conditions alone: %+v", ev.NodeClasses[0])
 	}
 }
+
+// TestBareCommandsAndCommentedOutput: commands pasted without a prompt, their output behind
+// "# " as in a shell script or a README, are read as the command's output.
+func TestBareCommandsAndCommentedOutput(t *testing.T) {
+	paste := `kubectl get nodeclaims
+# NAME            TYPE         CAPACITY    ZONE         NODE   READY     AGE
+# default-kb85v   t3a.xlarge   on-demand   us-east-1a          Unknown   38m
+# default-njzpq   t3a.xlarge   on-demand   us-east-1a          Unknown   38m
+
+kubectl get nodes
+# NAME                            STATUS   ROLES    AGE   VERSION
+# ip-10-59-127-151.ec2.internal   Ready    <none>   24m   v1.32.9-eks-ecaa3a6
+`
+	r := Read([]byte(paste), "stdin", Options{})
+	ev := r.Evidence
+	if !ev.Have(evidence.KindNodeClaims) || len(ev.NodeClaims) != 2 {
+		t.Fatalf("claims %+v from %+v", ev.NodeClaims, r.Segments)
+	}
+	if c, _ := ev.NodeClaims[0].Condition("Registered"); c.Status != "Unknown" {
+		t.Errorf("claim %+v", ev.NodeClaims[0])
+	}
+	// a script's comment under a command is not output
+	r = Read([]byte("kubectl get nodes\n# then look at the events\n"), "stdin", Options{})
+	if r.Evidence.Have(evidence.KindNodes) {
+		t.Errorf("a comment read as output: %+v", r.Segments)
+	}
+}

@@ -382,15 +382,24 @@ type subRegion struct {
 	command string // the shell command that printed these lines, if a prompt preceded them
 }
 
-// splitPrompts splits lines at shell prompt lines; each part remembers the command before it.
+// splitPrompts splits lines at shell prompt lines, and at kubectl, eksctl and aws commands
+// pasted alone on a line without a prompt (reBareCommand); each part remembers the command
+// before it. Output a poster put behind "# " under its command (a script, a README) is
+// uncommented (uncomment).
 func splitPrompts(lines []line) []subRegion {
 	var out []subRegion
 	cur := subRegion{}
+	flush := func() {
+		if len(cur.lines) > 0 {
+			if cur.command != "" {
+				cur.lines = uncomment(cur.lines)
+			}
+			out = append(out, cur)
+		}
+	}
 	for _, l := range lines {
 		if m := rePrompt.FindStringSubmatch(l.text); m != nil {
-			if len(cur.lines) > 0 {
-				out = append(out, cur)
-			}
+			flush()
 			cmd := strings.TrimSpace(m[1] + m[2])
 			if m[3] != "" {
 				cmd = strings.TrimSpace(m[3])
@@ -398,10 +407,46 @@ func splitPrompts(lines []line) []subRegion {
 			cur = subRegion{command: cmd}
 			continue
 		}
+		if reBareCommand.MatchString(l.text) {
+			flush()
+			cur = subRegion{command: strings.TrimSpace(l.text)}
+			continue
+		}
 		cur.lines = append(cur.lines, l)
 	}
-	if len(cur.lines) > 0 {
-		out = append(out, cur)
+	flush()
+	return out
+}
+
+// reBareCommand is a kubectl, eksctl or aws command that reads the cluster or the account,
+// alone on its line without a prompt ("kubectl get nodeclaims", "aws eks describe-nodegroup
+// --cluster-name prod …").
+var reBareCommand = regexp.MustCompile(`^\s*(?:kubectl\s+(?:-n\s+\S+\s+)?(?:get|describe)|eksctl\s+(?:get|utils\s+describe-stacks)|aws\s+(?:eks|ec2|iam|sts|ssm|autoscaling|cloudformation)\s+(?:get|describe|list)-[a-z-]+)\b(?:[^,;!?()]*[^,;!?().\s])?\s*$`)
+
+// uncomment removes a "# " the poster put before every line of a command's output, when the
+// rest of the first line is output kubectl prints (a table header): a comment of a script
+// stays as it is.
+func uncomment(lines []line) []line {
+	first := -1
+	for i, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			continue
+		}
+		if !strings.HasPrefix(t, "#") {
+			return lines
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	if first < 0 || !reTableHeader.MatchString(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(lines[first].text), "#"), " ")) {
+		return lines
+	}
+	out := make([]line, len(lines))
+	for i, l := range lines {
+		t := strings.TrimPrefix(strings.TrimLeft(l.text, " \t"), "#")
+		out[i] = line{n: l.n, text: strings.TrimPrefix(t, " ")}
 	}
 	return out
 }
