@@ -418,6 +418,10 @@ func splitPrompts(lines []line) []subRegion {
 	return out
 }
 
+// reShellError is bash reporting an error in a script ("/etc/eks/bootstrap.sh: line 56: $2:
+// unbound variable"), with "line" in the locales bash is translated to.
+var reShellError = regexp.MustCompile(`^\s*(?:[\w.-]+\[\d+\]: )?/\S+\.sh: (?:line|行|Zeile|ligne|línea|linha|riga) \d+: `)
+
 // reBareCommand is a kubectl, eksctl or aws command that reads the cluster or the account,
 // alone on its line without a prompt ("kubectl get nodeclaims", "aws eks describe-nodegroup
 // --cluster-name prod …").
@@ -497,6 +501,13 @@ func classify(lines []line, fenced bool, command string) []Segment {
 			if proseKey(lines[i].text) {
 				return append(classify(lines[:i], fenced, command), classify(lines[i:], fenced, command)...)
 			}
+		}
+	}
+	for i := 1; i < len(lines); i++ {
+		// a shell's error report under the bootstrap.sh command that printed it: the command
+		// is the node's configuration, the report its output
+		if reShellError.MatchString(lines[i].text) && reBootstrapCall.Match(joinLines(lines[:i])) {
+			return append(classify(lines[:i], fenced, command), seg(TypeLog, logDetail(lines[i:]), lines[i:]))
 		}
 	}
 	for i := 1; i < len(lines); i++ {

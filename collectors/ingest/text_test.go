@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
 
 // TestTextStripsTerminalEscapes: colour and cursor codes of pasted terminal or CI output, and
@@ -328,5 +330,20 @@ func TestPasteShapesFromHuntHH(t *testing.T) {
 	a := Read([]byte(frag), "stdin", Options{}).Evidence.AWSAuth
 	if a == nil || len(a.Roles) != 1 || len(a.Roles[0].Groups) != 2 || a.Roles[0].Groups[1] != "system:nodes" {
 		t.Errorf("single-quoted groups: %+v", a)
+	}
+}
+
+// TestBootstrapCommandAndItsShellError: the bootstrap.sh command a poster ran, then bash's
+// error report from it, are the node's configuration and a log line, not one script.
+func TestBootstrapCommandAndItsShellError(t *testing.T) {
+	r := Read([]byte("sudo /etc/eks/bootstrap.sh prod --enable-docker-bridge true\n/etc/eks/bootstrap.sh: line 56: $2: unbound variable\n"), "stdin", Options{})
+	if got := types(r.Segments); !equalTypes(got, []Type{TypeUserData, TypeLog}) {
+		t.Fatalf("segments %v", got)
+	}
+	if b := r.Evidence.Bootstrap; b == nil || b.ClusterName != "prod" {
+		t.Errorf("bootstrap %+v", b)
+	}
+	if !r.Evidence.Have(evidence.KindNodeLogs) {
+		t.Errorf("the error line was not scanned")
 	}
 }
