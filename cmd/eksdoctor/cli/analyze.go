@@ -107,6 +107,8 @@ and reported; --max-bytes, --max-members and --max-line-bytes bound what a read 
 // (bundles and snapshots), anything else (standard input, a pipe, a FIFO, /dev/fd/N) is read as
 // one stream.
 func (o *AnalyzeOptions) Run(p string) error {
+	// the signature scanner's tables compile on the second core while the input is opened
+	logscan.Warm()
 	reg, selected, err := o.prepare(o.Registry)
 	if err != nil {
 		return err
