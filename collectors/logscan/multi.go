@@ -18,8 +18,11 @@ import (
 // with at least one match (their own or through a failure link) are numbered last, so the hot
 // loop is a load, an add, a load and one comparison per byte.
 type multi struct {
-	cls      [256]uint8
-	stride   uint32
+	cls    [256]uint8
+	stride uint32
+	// recip is ceil(2^32 / stride): (s * recip) >> 32 is s / stride for every state s (a
+	// multiple of stride below 2^32), without a division in the scan loop
+	recip    uint64
 	trans    []uint32 // trans[state + cls[b]] = next state (pre-multiplied)
 	matchMin uint32   // states >= matchMin have outputs
 	// reportMin: states in [matchMin, reportMin) have tallied outputs only (see counted),
@@ -55,6 +58,7 @@ func newMulti(anchors [][]byte, counted int) *multi {
 	}
 	stride := int(n)
 	mt.stride = uint32(stride)
+	mt.recip = (1<<32 + uint64(stride) - 1) / uint64(stride)
 
 	// trie: rows[s*stride+c] is the goto edge of state s on class c while building (0: none;
 	// the root is no state's child), completed breadth-first below into the full transition
@@ -323,7 +327,7 @@ func (mt *multi) tally6(tally []int64, s0, s1, s2, s3, s4, s5 uint32) {
 
 // tallyState adds the outputs of tally-only match state s to tally.
 func (mt *multi) tallyState(tally []int64, s uint32) {
-	for _, ai := range mt.out[(s-mt.matchMin)/mt.stride] {
+	for _, ai := range mt.out[mt.row(s-mt.matchMin)] {
 		tally[ai-mt.counted]++
 	}
 }
@@ -331,7 +335,7 @@ func (mt *multi) tallyState(tally []int64, s uint32) {
 // collect records the outputs of match state s entered at byte i: reported anchors in dst,
 // tallied ones in tally.
 func (mt *multi) collect(dst *[]hit, tally []int64, s uint32, i int) {
-	for _, ai := range mt.out[(s-mt.matchMin)/mt.stride] {
+	for _, ai := range mt.out[mt.row(s-mt.matchMin)] {
 		if ai >= mt.counted {
 			tally[ai-mt.counted]++
 			continue
@@ -343,12 +347,12 @@ func (mt *multi) collect(dst *[]hit, tally []int64, s uint32, i int) {
 // one scans text in a single lane; offsets reported are relative to text plus base, tallies
 // are added to tally (see each).
 func (mt *multi) one(text []byte, base int, tally []int64, fn func(ai int, at int)) {
-	trans, cls, mm, stride := mt.trans, &mt.cls, mt.matchMin, mt.stride
+	trans, cls, mm := mt.trans, &mt.cls, mt.matchMin
 	s := uint32(0)
 	for i, b := range text {
 		s = trans[s+uint32(cls[b])]
 		if s >= mm {
-			for _, ai := range mt.out[(s-mm)/stride] {
+			for _, ai := range mt.out[mt.row(s-mm)] {
 				if ai >= mt.counted {
 					tally[ai-mt.counted]++
 					continue
@@ -358,3 +362,7 @@ func (mt *multi) one(text []byte, base int, tally []int64, fn func(ai int, at in
 		}
 	}
 }
+
+// row returns the row of pre-multiplied state offset s (a multiple of the stride): s / stride
+// by a multiplication with the reciprocal.
+func (mt *multi) row(s uint32) uint32 { return uint32((uint64(s) * mt.recip) >> 32) }

@@ -378,3 +378,22 @@ func BenchmarkNewScanner(b *testing.B) {
 		}
 	}
 }
+
+// TestRowReciprocal checks that the scan loop's division-free row lookup gives state / stride
+// for every state of the default automaton and for strides of every class count.
+func TestRowReciprocal(t *testing.T) {
+	mt := MustDefault().mt
+	for s := uint32(0); s < uint32(len(mt.trans)); s += mt.stride {
+		if got := mt.row(s); got != s/mt.stride {
+			t.Fatalf("row(%d) = %d, want %d (stride %d)", s, got, s/mt.stride, mt.stride)
+		}
+	}
+	for stride := uint32(1); stride <= 257; stride++ {
+		m := &multi{stride: stride, recip: (1<<32 + uint64(stride) - 1) / uint64(stride)}
+		for k := uint32(0); k < 1<<20; k += 997 {
+			if got := m.row(k * stride); got != k {
+				t.Fatalf("stride %d: row(%d) = %d, want %d", stride, k*stride, got, k)
+			}
+		}
+	}
+}
