@@ -662,13 +662,18 @@ var reInlineCode = regexp.MustCompile("(?:^|\\s)`[^`]+`")
 
 var reMarkdown = regexp.MustCompile("\\]\\(|(?:^|[^*])\\*\\*[^*\\s][^*]*[^*\\s]\\*\\*(?:[^*]|$)|^\\s{0,3}#{1,6}\\s|^\\s*\\|.*\\|\\s*$|^\\s*[-*+]\\s+\\*\\*|<(?:p|br|div|details|summary|img|a)[\\s>/]")
 
+// reURLLink is a Markdown link whose text is a URL ("[https://sts.us-east-2.amazonaws.com/
+// ](https://sts.us-east-2.amazonaws.com/)"): what an editor makes of a bare URL in pasted machine
+// output, not markup a person wrote, so it does not make the text prose.
+var reURLLink = regexp.MustCompile(`\[\s*(https?://[^\]\s]*)\s*\]\(https?://[^)\s]*\)`)
+
 // markdownProse reports whether a paragraph carries Markdown or HTML markup (inline code, links,
 // bold, headings, table rows, tags): text written for people, which quotes messages rather than
 // printing them. Bold is two asterisks hugging a word on each side: a poster's redaction
 // ("http://*********/latest", "dial tcp **********") is a longer run and is not markup.
 func markdownProse(lines []line) bool {
 	for _, l := range lines {
-		if reMarkdown.MatchString(l.text) {
+		if reMarkdown.MatchString(reURLLink.ReplaceAllString(l.text, "$1")) {
 			return true
 		}
 	}

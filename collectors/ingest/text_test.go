@@ -347,3 +347,17 @@ func TestBootstrapCommandAndItsShellError(t *testing.T) {
 		t.Errorf("the error line was not scanned")
 	}
 }
+
+// TestURLLinkIsNotProse: a bare URL that an editor turned into a Markdown link to itself, in a
+// pasted error, leaves the error a log line; a link a person wrote still marks prose.
+func TestURLLinkIsNotProse(t *testing.T) {
+	paste := "controller.aws  Checking EC2 API connectivity, WebIdentityErr: failed to retrieve credentials\ncaused by: RequestError: send request failed\ncaused by: Post \"[https://sts.us-east-2.amazonaws.com/ ](https://sts.us-east-2.amazonaws.com/)\": dial tcp 10.188.214.212:443: i/o timeout\n"
+	r := Read([]byte(paste), "stdin", Options{})
+	if got := types(r.Segments); !equalTypes(got, []Type{TypeLog}) {
+		t.Fatalf("segments %v", got)
+	}
+	prose := "See [the troubleshooting guide](https://docs.aws.amazon.com/eks/latest/userguide/troubleshooting.html) for the steps we tried.\n"
+	if got := types(Read([]byte(prose), "stdin", Options{}).Segments); !equalTypes(got, []Type{TypeProse}) {
+		t.Errorf("a written link: %v", got)
+	}
+}
