@@ -188,6 +188,11 @@ func TestConditionsFragments(t *testing.T) {
 	if r, ok := c.Condition("Registered"); !ok || r.Status != "False" || c.Name != unnamed {
 		t.Errorf("claim %+v", c)
 	}
+	// the same conditions pasted from the Status: line down: both header lines lead in
+	ev = Read([]byte("Status:\n"+claim), "stdin", Options{}).Evidence
+	if len(ev.NodeClaims) != 1 {
+		t.Fatalf("under Status: claims %+v", ev.NodeClaims)
+	}
 	class := `    Message:               User: arn:aws:sts::111122223333:assumed-role/karpenter/k is not authorized to perform: iam:PassRole on resource: arn:aws:iam::111122223333:role/nodes
     Observed Generation:   1
     Reason:                Unauthorized

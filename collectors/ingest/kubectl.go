@@ -571,10 +571,10 @@ func conditionsFragment(lines []line) (Segment, bool) {
 	keys, other, types := 0, 0, map[string]bool{}
 	hasType, hasStatus := false, false
 	indent := -1
-	for i, l := range lines {
+	for _, l := range lines {
 		t := strings.TrimSpace(l.text)
-		if t == "" || i == 0 && (t == "Conditions:" || t == "Status:") {
-			continue
+		if t == "" || keys+other == 0 && indent < 0 && (t == "Conditions:" || t == "Status:") {
+			continue // the block's headers: "Conditions:", or "Status:" then "Conditions:"
 		}
 		m := reConditionKeyLine.FindStringSubmatch(l.text)
 		if m == nil {
