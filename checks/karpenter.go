@@ -506,6 +506,13 @@ func evalNodeClassUserData(ev *evidence.Evidence) []Finding {
 			continue
 		}
 		if !nc.HasUserData || strings.TrimSpace(nc.UserData) == "" {
+			if fam == "Custom" {
+				// Karpenter generates no bootstrap for amiFamily Custom: the user data is the only
+				// one (https://karpenter.sh/docs/concepts/nodeclasses/#specamifamily, Custom)
+				out = append(out, fail(res, fmt.Sprintf("EC2NodeClass %s has amiFamily Custom and no spec.userData: Karpenter generates no bootstrap for a Custom AMI family, so nothing tells the node which cluster to join", nc.Name),
+					item(src, "EC2NodeClass %s amiFamily: Custom; spec.userData not set", nc.Name)))
+				continue
+			}
 			out = append(out, notApplicable(res, "EC2NodeClass "+nc.Name+" sets no spec.userData"))
 			continue
 		}

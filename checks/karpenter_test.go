@@ -147,6 +147,14 @@ func karpenterCases() []checkCase {
 		{"karpenter.userdata-format", "toml on bottlerocket", userData("bottlerocket@latest", "[settings.kubernetes]\nmax-pods = 42\n"), StatusPass, "fits AMI family Bottlerocket"},
 		{"karpenter.userdata-format", "nodeconfig on al2023", userData("al2023@latest", mimeNodeConfig), StatusPass, "fits AMI family AL2023"},
 		{"karpenter.userdata-format", "none", karpenterNode, StatusSkipped, "sets no spec.userData"},
+		{"karpenter.userdata-format", "amiFamily Custom without userData", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.NodeClasses[0].AMIAliases, ev.NodeClasses[0].AMIFamily = nil, "Custom"
+		}, StatusFail, "amiFamily Custom and no spec.userData"},
+		{"karpenter.userdata-format", "amiFamily Custom with userData", func(ev *evidence.Evidence) {
+			userData("", al2Script)(ev)
+			ev.NodeClasses[0].AMIAliases, ev.NodeClasses[0].AMIFamily = nil, "Custom"
+		}, StatusSkipped, "passes as it is"},
 		{"auth.access-entry-type", "auto mode EC2", autoMode, StatusPass, "access entry type EC2"},
 		{"auth.access-entry-type", "EC2 on a node group node", func(ev *evidence.Evidence) {
 			ev.AccessEntries[0].Type = "EC2"

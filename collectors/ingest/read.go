@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
@@ -843,20 +844,24 @@ func squeeze(text []byte) []byte {
 // lines become empty so the line numbers of the rest stay those of the input.
 func unfold(text []byte) []byte {
 	lines := bytes.Split(text, []byte("\n"))
+	// widths are in characters, as a terminal or a pager counts them (eksctl's "[✖]" is three
+	// bytes wide in UTF-8 and one column on the screen)
+	cols := make([]int, len(lines))
 	width := 0
-	for _, l := range lines {
-		width = max(width, len(l))
+	for i, l := range lines {
+		cols[i] = utf8.RuneCount(l)
+		width = max(width, cols[i])
 	}
 	// a piece fills the width when it is at most wrapSlack shorter: the spaces a wrap cut at
 	// were trimmed from its end (Text), and are put back as one
 	fills := func(n int) bool { return n >= width-wrapSlack }
 	full, short, exact := 0, 0, 0
-	for _, l := range lines {
-		if len(l) == width {
+	for i, l := range lines {
+		if cols[i] == width {
 			exact++
 		}
 		switch {
-		case fills(len(l)):
+		case fills(cols[i]):
 			full++
 		case len(l) > 0:
 			short++
@@ -871,7 +876,7 @@ func unfold(text []byte) []byte {
 	// records start on the lines that do not follow a full one: their usual start
 	shapes := map[string]int{}
 	for i, l := range lines {
-		if len(l) > 0 && (i == 0 || !fills(len(lines[i-1]))) {
+		if len(l) > 0 && (i == 0 || !fills(cols[i-1])) {
 			shapes[startShape(l)]++
 		}
 	}
@@ -891,10 +896,10 @@ func unfold(text []byte) []byte {
 
 	changed := false
 	for i := 0; i < len(lines); i++ {
-		if !fills(len(lines[i])) {
+		if !fills(cols[i]) {
 			continue
 		}
-		cur, last, j := lines[i], len(lines[i]), i+1
+		cur, last, j := lines[i], cols[i], i+1
 		// a piece that fills the width continues on the next line, unless that starts a record
 		for fills(last) && j < len(lines) && len(lines[j]) > 0 && startShape(lines[j]) != common && !(weak && reLayoutKey.Match(lines[j])) {
 			if last < width || exact < 2 {
@@ -902,7 +907,7 @@ func unfold(text []byte) []byte {
 				// wrap at words, whose longest piece is as long as the width by chance)
 				cur = append(cur[:len(cur):len(cur)], ' ')
 			}
-			last = len(lines[j])
+			last = cols[j]
 			cur = append(cur[:len(cur):len(cur)], lines[j]...)
 			lines[j] = nil
 			j++

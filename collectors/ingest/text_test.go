@@ -88,6 +88,23 @@ func TestHardWrappedLogIsUnfolded(t *testing.T) {
 	}
 }
 
+// TestWrapWidthIsInCharacters: a terminal wraps at a number of characters, not bytes; eksctl's
+// "[✖]" and en dash make its first piece longer in bytes than the next, which is still a cut
+// inside a word ("request" / "ed amiType") and is joined without a space.
+func TestWrapWidthIsInCharacters(t *testing.T) {
+	rec := `2022-03-18 14:30:51 [✖]  AWS::EKS::Nodegroup/ManagedNodeGroup: CREATE_FAILED – "Resource handler returned message: \"[g5g.xlarge] is not a valid instance type for requested amiType AL2_x86_64_GPU (Service: Eks, Status Code: 400, Request ID: 369e97fb-7cb6-4daa-9553-92f48593d666, Extended Request ID: null)\" (RequestToken: cc5e5f39-64b1-3739-4d94-9a39b1b64d2c, HandlerErrorCode: InvalidRequest)"`
+	r := []rune(rec)
+	var b strings.Builder
+	b.WriteString("managedNodeGroups:\n  - name: mng-1\n    instanceType: g5g.xlarge\n\n")
+	for at := 0; at < len(r); at += 170 {
+		b.WriteString(string(r[at:min(at+170, len(r))]) + "\n")
+	}
+	got := string(unfold([]byte(b.String())))
+	if !strings.Contains(got, rec) {
+		t.Fatalf("not rejoined as it was cut:\n%s", got)
+	}
+}
+
 // TestWordWrappedMessageIsUnfolded: one message a page wrapped at word boundaries, every piece
 // starting with a word, is one record again: a start shape seen once says nothing about where
 // records start.
