@@ -121,25 +121,32 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 			return one(Finding{Status: StatusSkipped, Resource: target,
 				Message: fmt.Sprintf("no log lines of %s in the input, so nothing shows whether this happened", strings.Join(comps, ", "))})
 		}
-		if few := belowMinCount(logs, id); len(few) > 0 {
-			// lines a component repeats while the fault lasts, seen too few times to be one (a
-			// node's first seconds)
+		if few := notYetFailing(logs, id); len(few) > 0 {
+			// lines a component repeats while the fault lasts, seen too few times to be one, or a
+			// wait the log was cut in before it lasted longer than a healthy start's (a node's
+			// first seconds)
 			its := make([]EvidenceItem, 0, len(few))
 			for _, h := range few {
 				its = append(its, hitItem(src, h))
 			}
-			return one(pass(target, fmt.Sprintf("%d line%s matched (%s), fewer than the %d a lasting fault prints: not a failure", few[0].Count, plural(few[0].Count), few[0].Meaning, few[0].MinCount), its...))
+			h := few[0]
+			why := fmt.Sprintf("fewer than the %d a lasting fault prints", h.MinCount)
+			if h.Count >= max(h.MinCount, 1) || h.EndsLog && logs.AtEnd(h) {
+				why = fmt.Sprintf("but the log ends sooner after it than the %s a healthy start can wait there", h.MinWait)
+			}
+			return one(pass(target, fmt.Sprintf("%d line%s matched (%s), %s: not a failure", h.Count, plural(h.Count), h.Meaning, why), its...))
 		}
 		return one(pass(target, fmt.Sprintf("%d line%s of %s read; none matches a %s signature", n, plural(n), strings.Join(present, ", "), id),
 			item(src, "%d log stream%s scanned", len(logs.Streams), plural(int64(len(logs.Streams))))))
 	}
 }
 
-// belowMinCount returns the failure hits for id that matched fewer lines than their MinCount.
-func belowMinCount(logs *evidence.NodeLogs, id string) []evidence.SignatureHit {
+// notYetFailing returns the failure hits for id whose lines do not yet show a fault
+// (NodeLogs.Failing): fewer lines than their MinCount, or a wait cut short (MinWait).
+func notYetFailing(logs *evidence.NodeLogs, id string) []evidence.SignatureHit {
 	var out []evidence.SignatureHit
 	for _, h := range logs.Hits {
-		if !h.Normal && h.Finding == id && h.Count > 0 && h.Count < h.MinCount && !(h.EndsLog && logs.AtEnd(h)) {
+		if !h.Normal && h.Finding == id && h.Count > 0 && !logs.Failing(h) {
 			out = append(out, h)
 		}
 	}

@@ -126,9 +126,25 @@ func runtimeCases() []checkCase {
 		checkCase{"runtime.cni-not-ready", "one line the log ends with (cut while not ready)", withLogs(strings.Join([]string{
 			`Jul 24 15:29:58 ` + host + ` kubelet[2841]: I0724 15:29:58.100000    2841 kubelet_node_status.go:75] "Attempting to register node" node="` + host + `"`,
 			runtimeSamples["runtime.cni-not-ready"]}, "\n") + "\n"), StatusFail, "CNI"},
+		checkCase{"runtime.cni-not-ready", "IPAM wait the log was cut in a second after it began", withLogs(ipamWait(
+			`I0124 01:37:49.320455      14 request.go:621] Throttling request took 1.041851984s, request: GET:https://10.100.0.1:443/apis/external.metrics.k8s.io/v1beta1?timeout=32s`)),
+			StatusPass, "the log ends sooner after it than the 30s a healthy start can wait there"},
+		checkCase{"runtime.cni-not-ready", "IPAM wait the log ends with", withLogs(ipamWait()), StatusFail, "waiting for its gRPC port"},
+		checkCase{"runtime.cni-not-ready", "IPAM wait that lasted", withLogs(ipamWait(
+			`{"level":"info","ts":"2022-01-24T01:39:02.000Z","caller":"entrypoint.sh","msg":"Install CNI binaries.."}`)), StatusFail, "waiting for its gRPC port"},
+		checkCase{"runtime.apiserver-timeout", "one IPAMD attempt (a first start before kube-proxy)", withLogs(`{"level":"error","ts":"2023-11-21T00:56:46.794Z","caller":"wait/wait.go:222","msg":"Unable to reach API Server, Get \"https://10.100.0.1:443/version?timeout=5s\": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)"}`+"\n"),
+			StatusPass, "fewer than the 2"},
 		checkCase{"runtime.unauthorized", "after registration is not resolved", withLogs(healthyJournal + strings.Replace(runtimeSamples["runtime.unauthorized"], "15:30:02", "15:40:02", 2) + "\n"), StatusFail, "401"},
 	)
 	return out
+}
+
+// ipamWait is an aws-node container log (v1.10 entrypoint) up to its wait for IPAMD, then more.
+func ipamWait(more ...string) string {
+	return strings.Join(append([]string{
+		`{"level":"info","ts":"2022-01-24T01:37:48.178Z","caller":"entrypoint.sh","msg":"Starting IPAM daemon in the background ... "}`,
+		`{"level":"info","ts":"2022-01-24T01:37:48.179Z","caller":"entrypoint.sh","msg":"Checking for IPAM connectivity ... "}`,
+	}, more...), "\n") + "\n"
 }
 
 func TestRuntimeSignatureLocatesLines(t *testing.T) {

@@ -190,7 +190,7 @@ func hitSpan(h evidence.SignatureHit) (lo, hi time.Time) {
 func signatureHits(logs *evidence.NodeLogs, id string) (failing, normal []evidence.SignatureHit) {
 	for _, h := range logs.Hits {
 		switch {
-		case !h.Normal && h.Finding == id && (h.Count >= max(h.MinCount, 1) || h.EndsLog && logs.AtEnd(h)):
+		case h.Finding == id && logs.Failing(h):
 			failing = append(failing, h)
 		case h.Normal:
 			for _, r := range h.Resolves {

@@ -139,7 +139,9 @@ func BuildTimeline(ev *evidence.Evidence, findings []checks.Finding) *Timeline {
 	var hits []*evidence.SignatureHit
 	for i := range logs.Hits {
 		h := &logs.Hits[i]
-		if !h.Normal && h.Finding != "" && h.Count >= max(h.MinCount, 1) {
+		// lines enough to be a fault on their own (not a log cut after one: EndsLog), and
+		// not a wait the log was cut in
+		if !h.Normal && h.Finding != "" && h.Count >= max(h.MinCount, 1) && logs.WaitedOut(*h) {
 			hits = append(hits, h)
 		}
 	}

@@ -37,6 +37,9 @@ type LogStream struct {
 	// FirstLine and LastLine are the numbers of the stream's first and last lines within Path
 	// (a paste's documents share its path); not part of reports.
 	FirstLine, LastLine int64 `json:"-"`
+	// LastTime is the timestamp of the stream's last dated line among its final lines (zero
+	// when none is dated): how long after a line the log was cut; not part of reports.
+	LastTime time.Time `json:"-"`
 	// Components counts, per catalog component (kubelet, nodeadm …), the lines seen that are
 	// that component's: its presence literals and its signatures' lines (but those of signatures
 	// that only mark a milestone).
@@ -76,6 +79,9 @@ type SignatureHit struct {
 	// EndsLog makes fewer than MinCount lines a failure too when the log ends with them (see
 	// NodeLogs.AtEnd): the fault was still there when the log was cut.
 	EndsLog bool `json:",omitempty"`
+	// MinWait marks a line that starts a wait healthy starts also go through: a failure only
+	// when the log does not show the wait ending sooner (NodeLogs.WaitedOut).
+	MinWait time.Duration `json:",omitempty"`
 	// Milestone is the join step the line shows ("registered", "ready", …), or "".
 	Milestone string `json:",omitempty"`
 	Meaning   string
@@ -104,6 +110,28 @@ func (l *NodeLogs) AtEnd(h SignatureHit) bool {
 		}
 	}
 	return false
+}
+
+// WaitedOut reports whether the wait h's last line starts lasted, as far as its stream shows:
+// true unless h has a MinWait and the stream's last dated line is later than that line by less
+// than MinWait (the log was cut while a wait healthy starts also go through was still short).
+// A stream with nothing dated after the line says nothing of how long it waited: true.
+func (l *NodeLogs) WaitedOut(h SignatureHit) bool {
+	if h.MinWait <= 0 || h.Last.Time.IsZero() {
+		return true
+	}
+	for _, st := range l.Streams {
+		if st.Path == h.Last.Path && st.FirstLine <= h.Last.Line && h.Last.Line <= st.LastLine {
+			return !st.LastTime.After(h.Last.Time) || st.LastTime.Sub(h.Last.Time) >= h.MinWait
+		}
+	}
+	return true
+}
+
+// Failing reports whether failure hit h shows its fault: enough lines (MinCount), or fewer at
+// the end of the log (EndsLog, AtEnd), and a wait that lasted (WaitedOut). Normal hits are not.
+func (l *NodeLogs) Failing(h SignatureHit) bool {
+	return !h.Normal && h.Finding != "" && (h.Count >= max(h.MinCount, 1) || h.EndsLog && l.AtEnd(h)) && l.WaitedOut(h)
 }
 
 // ComponentLines returns how many lines of each component the scanned streams held.

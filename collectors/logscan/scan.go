@@ -52,6 +52,11 @@ type Signature struct {
 	// EndsLog makes fewer than MinCount lines a failure when the log ends with them: a line a
 	// component repeats while the fault lasts, in a log cut before it could repeat.
 	EndsLog bool `json:"endsLog,omitempty"`
+	// MinWait, in seconds, marks a line that starts a wait a healthy start also goes through
+	// ("Checking for IPAM connectivity"): it is a failure only when the log does not show the
+	// wait ending sooner — nothing dated follows it in its stream, or the stream's last dated
+	// line is at least MinWait seconds later (see evidence.NodeLogs.WaitedOut).
+	MinWait int `json:"minWait,omitempty"`
 	// Milestone marks a step of the join sequence the line shows (Milestones): the node's
 	// timeline is built from them, and "registered" / "ready" show that the node joined.
 	Milestone string `json:"milestone,omitempty"`
@@ -129,6 +134,9 @@ type Scanner struct {
 	// bundle's collection time); zero means the current year is not guessed and such lines
 	// carry no time.
 	Ref time.Time
+	// tail holds the last lines of the block last matched (blockTail), for the stream's
+	// LastTime.
+	tail []byte
 	// CSVQuoted, when set before Scan, undoes CSV quote doubling ("" → ") before matching, for
 	// event logs exported as CSV (the Windows collector's kubelet-service.csv).
 	CSVQuoted bool
@@ -257,6 +265,7 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 			st.LongLines++
 		}
 		s.match(b.text, path, line, &st)
+		s.tail = append(s.tail[:0], blockTail(b.text)...)
 		line += b.newlines
 		st.Lines += b.lines
 		s.bufs <- b.buf
@@ -269,10 +278,71 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 			st.Components[s.presence[i]] += n
 		}
 	}
+	st.LastTime = lastTime(s.tail, s.Ref)
 	s.seq += st.Lines + 1
 	st.LastLine = max(st.FirstLine+st.Lines-1, st.FirstLine)
 	s.logs.Streams = append(s.logs.Streams, st)
 	return rerr
+}
+
+// lastTimeLines is how many of a block's last lines lastTime looks at for a timestamp, and
+// timeHead how many of the first bytes of each.
+const (
+	lastTimeLines = 8
+	timeHead      = 256
+)
+
+// blockTail returns the last lastTimeLines lines of block that lie within its last
+// lastTimeLines×timeHead bytes (whole lines only).
+func blockTail(block []byte) []byte {
+	win := block
+	if limit := len(block) - lastTimeLines*timeHead; limit > 0 {
+		win = block[limit:]
+		nl := bytes.IndexByte(win, '\n')
+		if nl < 0 {
+			return nil // inside one long line
+		}
+		win = win[nl+1:]
+	}
+	rest, start := bytes.TrimRight(win, "\n"), 0
+	for n := 0; n < lastTimeLines && len(rest) > 0; n++ {
+		start = bytes.LastIndexByte(rest, '\n') + 1
+		rest = bytes.TrimRight(rest[:start], "\n")
+	}
+	return win[start:]
+}
+
+// lastTime returns the timestamp of the last dated line among block's last lastTimeLines
+// lines, or the zero time. A year-less line (journal, klog) takes its year from the nearest
+// earlier line among them that carries a full date, else from ref (zero in a paste: undated).
+func lastTime(block []byte, ref time.Time) time.Time {
+	var tail []string // newest first
+	rest := bytes.TrimRight(block, "\n")
+	for n := 0; n < lastTimeLines && len(rest) > 0; n++ {
+		start := bytes.LastIndexByte(rest, '\n') + 1
+		// a timestamp is at the start of a record (the VPC CNI's "ts" within its first
+		// fields): the head of a line is enough, and a block that is one long line costs
+		// no more than a short one
+		tail = append(tail, string(rest[start:min(len(rest), start+timeHead)]))
+		rest = bytes.TrimRight(rest[:start], "\n")
+	}
+	for i, l := range tail {
+		if t := ParseTime(l, time.Time{}); !t.IsZero() {
+			return t // a full date
+		}
+		for _, e := range tail[i+1:] {
+			if dated := ParseTime(e, time.Time{}); !dated.IsZero() {
+				if t := ParseTime(l, dated); !t.IsZero() {
+					return t
+				}
+				break
+			}
+		}
+		if t := ParseTime(l, ref); !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
 }
 
 func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence.LogStream) {
@@ -343,7 +413,7 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 	sg := &s.sigs[i]
 	if h == nil {
 		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
-			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, Milestone: sg.Milestone, Meaning: sg.Meaning, First: l}
+			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, Milestone: sg.Milestone, Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++
