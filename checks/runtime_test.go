@@ -132,7 +132,7 @@ func runtimeCases() []checkCase {
 		checkCase{"runtime.cni-not-ready", "IPAM wait the log ends with", withLogs(ipamWait()), StatusFail, "waiting for its gRPC port"},
 		checkCase{"runtime.cni-not-ready", "IPAM wait that lasted", withLogs(ipamWait(
 			`{"level":"info","ts":"2022-01-24T01:39:02.000Z","caller":"entrypoint.sh","msg":"Install CNI binaries.."}`)), StatusFail, "waiting for its gRPC port"},
-		checkCase{"runtime.apiserver-timeout", "one IPAMD attempt (a first start before kube-proxy)", withLogs(`{"level":"error","ts":"2023-11-21T00:56:46.794Z","caller":"wait/wait.go:222","msg":"Unable to reach API Server, Get \"https://10.100.0.1:443/version?timeout=5s\": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)"}`+"\n"),
+		checkCase{"runtime.apiserver-timeout", "one IPAMD attempt (a first start before kube-proxy)", withLogs(`{"level":"error","ts":"2023-11-21T00:56:46.794Z","caller":"wait/wait.go:222","msg":"Unable to reach API Server, Get \"https://10.100.0.1:443/version?timeout=5s\": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)"}` + "\n"),
 			StatusPass, "fewer than the 2"},
 		checkCase{"runtime.unauthorized", "after registration is not resolved", withLogs(healthyJournal + strings.Replace(runtimeSamples["runtime.unauthorized"], "15:30:02", "15:40:02", 2) + "\n"), StatusFail, "401"},
 	)
