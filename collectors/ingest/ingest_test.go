@@ -388,3 +388,38 @@ func TestAWSAuthManifestDuplicateKey(t *testing.T) {
 		}
 	}
 }
+
+// TestFullerNodeConfigurationWins: a paste holding the bootstrap.sh command someone typed and,
+// later, the node group's whole configuration is read with the fuller one, whichever comes
+// first; the other segment says why it was set aside.
+func TestFullerNodeConfigurationWins(t *testing.T) {
+	typed := "```\nsudo /etc/eks/bootstrap.sh prod --enable-docker-bridge\n```\n"
+	full := "```\n#!/bin/bash\nset -o xtrace\n/etc/eks/bootstrap.sh prod --apiserver-endpoint https://ABC.gr7.us-east-1.eks.amazonaws.com --b64-cluster-ca LS0t --kubelet-extra-args '--node-labels=kubernetes.io/lifecycle=spot,team=a --register-with-taints=dedicated=a:NoSchedule'\n```\n"
+	cases := []struct{ name, body, problem string }{
+		{"typed first", typed + "\nand the user data:\n\n" + full, "a fuller node configuration follows in the paste; that one is used"},
+		{"full first", full + "\nand I ran:\n\n" + typed, "a second node configuration in the paste; the first one, which says as much or more, is used"},
+	}
+	for _, c := range cases {
+		r := Read([]byte(c.body), "stdin", Options{})
+		b := r.Evidence.Bootstrap
+		if b == nil || b.Labels["kubernetes.io/lifecycle"] != "spot" || b.APIServerEndpoint == "" {
+			t.Errorf("%s: bootstrap %+v, want the full user data's", c.name, b)
+			continue
+		}
+		var problems, fuller []string
+		for _, s := range r.Segments {
+			if s.Problem != "" {
+				problems = append(problems, s.Problem)
+			}
+			if strings.HasPrefix(string(s.Text), "#!/bin/bash") {
+				fuller = append(fuller, Origin("stdin", s))
+			}
+		}
+		if len(problems) != 1 || problems[0] != c.problem {
+			t.Errorf("%s: problems %q, want %q", c.name, problems, c.problem)
+		}
+		if src := r.Evidence.Source(evidence.KindBootstrap); len(fuller) != 1 || src != fuller[0] {
+			t.Errorf("%s: bootstrap source %q, want the full user data's %q", c.name, src, fuller)
+		}
+	}
+}

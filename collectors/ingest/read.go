@@ -176,6 +176,8 @@ type reader struct {
 	fileOrigin map[string]string
 	roleName   string
 	roles      map[string]*pastedRole
+	// bootSeg is the segment whose node configuration ev.Bootstrap holds.
+	bootSeg *Segment
 }
 
 // scannedTypes are read by the signature scanner (kubectl's human output carries the
@@ -510,14 +512,42 @@ func (rd *reader) document(s *Segment) {
 	}
 }
 
-// bootstrap records a node configuration; the first one in the paste wins.
+// bootstrap records a node configuration. A paste is one node, so it keeps one: the one that
+// says the most (configurationWeight), the first of equals. A command line someone typed thus
+// gives way to the node group's whole user data pasted after it; the segment set aside says so.
 func (rd *reader) bootstrap(cfg *evidence.BootstrapConfig, origin string, s *Segment) {
 	if rd.ev.Have(evidence.KindBootstrap) {
-		s.Problem = "a second node configuration in the paste; the first one is used"
-		return
+		if configurationWeight(cfg) <= configurationWeight(rd.ev.Bootstrap) {
+			s.Problem = "a second node configuration in the paste; the first one, which says as much or more, is used"
+			return
+		}
+		if rd.bootSeg != nil {
+			rd.bootSeg.Problem = "a fuller node configuration follows in the paste; that one is used"
+		}
 	}
 	rd.ev.Bootstrap = cfg
+	rd.bootSeg = s
 	rd.ev.Mark(evidence.KindBootstrap, origin)
+}
+
+// configurationWeight counts what a node configuration tells the checks: each join setting it
+// gives (cluster name, endpoint, CA, DNS, service CIDR, max pods, runtime, labels, taints,
+// kubelet flags) and each error the node would meet reading it.
+func configurationWeight(b *evidence.BootstrapConfig) int {
+	n := 0
+	for _, set := range []bool{b.ClusterName != "", b.APIServerEndpoint != "", b.CertificateAuthority != "", len(b.ClusterDNS) > 0,
+		b.ServiceCIDR != "", b.MaxPods != nil, b.UseMaxPods != nil, b.ContainerRuntime != ""} {
+		if set {
+			n++
+		}
+	}
+	n += len(b.Labels) + len(b.Taints) + len(b.KubeletFlags)
+	for _, i := range b.Issues {
+		if i.Level == evidence.IssueError {
+			n++
+		}
+	}
+	return n
 }
 
 // file stores a pasted JSON document as the snapshot file it is a copy of.
