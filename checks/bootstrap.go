@@ -137,6 +137,9 @@ func bootstrapChecks() []Check {
 				if b.Format == evidence.FormatNone {
 					return one(notApplicable(ev.Target.InstanceID, "the user data has no bootstrap step (see bootstrap.no-bootstrap)"))
 				}
+				if b.Format == evidence.FormatManaged {
+					return one(notApplicable(ev.Target.InstanceID, "EKS writes a managed node group's bootstrap in the AMI family's format"))
+				}
 				if b.Format != want {
 					return one(fail(ev.Target.InstanceID, fmt.Sprintf("%s AMI but the user data is %s; %s nodes read %s", fam, b.Format, fam, want), it))
 				}

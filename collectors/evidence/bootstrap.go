@@ -16,6 +16,11 @@ const (
 	FormatBottlerocket BootstrapFormat = "bottlerocket"
 	// FormatWindows: PowerShell calling Start-EKSBootstrap.ps1.
 	FormatWindows BootstrapFormat = "windows"
+	// FormatManaged: a managed node group's settings as infrastructure code declares them
+	// (labels, taints); EKS writes the bootstrap itself in the AMI family's format and passes
+	// the labels to the kubelet's --node-labels
+	// (https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html#AmazonEKS-CreateNodegroup-request-labels).
+	FormatManaged BootstrapFormat = "managed node group"
 )
 
 // BootstrapConfig is one normalised view of how the node was told to join, whatever format

@@ -384,10 +384,20 @@ func (rd *reader) document(s *Segment) {
 		if s.Detail == "base64 user data" {
 			dec = userdata.Decode // an encoded blob is whole: it is what EC2 or a template holds
 		}
-		if script, ok := s.value.(string); ok && s.Detail == detailTFNodeArgs {
-			cfg := dec([]byte(script))
+		if ng, ok := s.value.(tfNodeGroup); ok {
+			cfg := &evidence.BootstrapConfig{Format: evidence.FormatManaged, Formats: []evidence.BootstrapFormat{evidence.FormatManaged},
+				CallsBootstrap: true, Parts: []string{detailTFNodeLabels}}
+			if ng.script != "" {
+				cfg = dec([]byte(ng.script))
+			}
 			if cfg.ClusterName == tfClusterNotShown {
 				cfg.ClusterName = ""
+			}
+			for k, v := range ng.labels {
+				if cfg.Labels == nil {
+					cfg.Labels = map[string]string{}
+				}
+				cfg.Labels[k] = v
 			}
 			rd.bootstrap(cfg, origin, s)
 			return

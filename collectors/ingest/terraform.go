@@ -182,7 +182,8 @@ func (p *tfPlan) changes(via string) []evidence.MappingChange {
 }
 
 const (
-	detailTFNodeArgs = "Terraform node group bootstrap arguments"
+	detailTFNodeArgs   = "Terraform node group bootstrap arguments"
+	detailTFNodeLabels = "Terraform managed node group labels"
 	// tfClusterNotShown stands for the cluster name a Terraform block did not show; it is
 	// dropped from the decoded configuration.
 	tfClusterNotShown = "CLUSTER_NAME_NOT_SHOWN"
@@ -193,7 +194,22 @@ var (
 	reHCLAttr = regexp.MustCompile(`^\s*"?([A-Za-z_][A-Za-z0-9_-]*)"?\s*=\s*(.*?)\s*,?\s*$`)
 	// reHCLString is a value that is one literal string.
 	reHCLString = regexp.MustCompile(`^"((?:[^"\\]|\\.)*)"$`)
+	// reHCLOpen is a line opening a block or map: `name = {`, `name {`, `resource "T" "N" {`.
+	reHCLOpen = regexp.MustCompile(`^\s*(?:(?:resource|module|data)\s+"([^"]+)"(?:\s+"[^"]*")?|"?([A-Za-z_][A-Za-z0-9_./-]*)"?(?:\s*=)?)\s*\{\s*$`)
+	// reHCLMapEntry is one `key = "value"` entry of a map, the key quoted or bare.
+	reHCLMapEntry = regexp.MustCompile(`^\s*(?:"([^"]+)"|([A-Za-z0-9_./-]+))\s*[=:]\s*"([^"]*)"\s*,?\s*$`)
+	// reNodeGroupBlock names a Terraform block that declares node groups: the terraform-aws-eks
+	// module's eks_managed_node_groups (and their defaults), node_groups and worker_groups, and
+	// the provider's aws_eks_node_group resource.
+	reNodeGroupBlock = regexp.MustCompile(`node_groups?(?:_defaults)?$|node_group_defaults$|worker_groups?$|^aws_eks_node_group$`)
 )
+
+// tfNodeGroup is what terraformNodeArgs read: the bootstrap.sh command line the module's AL2
+// template runs ("" when the block gives no arguments) and the managed node group's labels.
+type tfNodeGroup struct {
+	script string
+	labels map[string]string
+}
 
 // terraformNodeArgs reads a node group's bootstrap arguments out of Terraform configuration
 // (terraform-aws-eks worker groups and self-managed node groups, or any block with the same
@@ -202,12 +218,55 @@ var (
 // --kubelet-extra-args 'KUBELET_EXTRA_ARGS'), read as a pasted excerpt. Values that are not one
 // literal string (interpolations, function calls, variables) say nothing about the node and
 // are not read; nor are blocks whose AMI is not bootstrapped by bootstrap.sh (AL2023's nodeadm,
-// Bottlerocket's TOML), where these attributes mean something else.
+// Bottlerocket's TOML), where these attributes mean something else. The literal labels map
+// of a block nested in a node group declaration (labels, k8s_labels) is read whatever the AMI:
+// EKS passes a managed node group's labels to the kubelet's --node-labels; labels of anything
+// else (a Kubernetes object's metadata) are not node labels.
 func terraformNodeArgs(lines []line) (Segment, bool) {
 	attrs, hcl := map[string]string{}, 0
+	var stack []string // enclosing blocks, outermost first
+	var labels map[string]string
+	inLabels := func() bool {
+		if n := len(stack); n == 0 || stack[n-1] != "labels" && stack[n-1] != "k8s_labels" {
+			return false
+		}
+		for _, b := range stack[:len(stack)-1] {
+			if b == "metadata" || strings.HasPrefix(b, "kubernetes_") {
+				return false
+			}
+		}
+		for _, b := range stack[:len(stack)-1] {
+			if reNodeGroupBlock.MatchString(b) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, l := range lines {
 		t := strings.TrimSpace(l.text)
-		if t == "" || t == "{" || t == "}" || t == "}," || t == "[" || t == "]" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") ||
+		if m := reHCLOpen.FindStringSubmatch(l.text); m != nil {
+			stack = append(stack, m[1]+m[2])
+			hcl++
+			continue
+		}
+		if t == "}" || t == "}," {
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			hcl++
+			continue
+		}
+		if inLabels() {
+			if m := reHCLMapEntry.FindStringSubmatch(l.text); m != nil && !strings.Contains(m[3], "${") {
+				if labels == nil {
+					labels = map[string]string{}
+				}
+				labels[m[1]+m[2]] = m[3]
+				hcl++
+				continue
+			}
+		}
+		if t == "" || t == "{" || t == "[" || t == "]" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") ||
 			strings.HasSuffix(t, "{") || strings.HasSuffix(t, "[") {
 			hcl++
 			continue
@@ -224,12 +283,20 @@ func terraformNodeArgs(lines []line) (Segment, bool) {
 		}
 	}
 	kubelet, bootstrap := attrs["kubelet_extra_args"], attrs["bootstrap_extra_args"]
-	if hcl*10 < len(lines)*9 || kubelet == "" && bootstrap == "" {
+	if hcl*10 < len(lines)*9 || kubelet == "" && bootstrap == "" && len(labels) == 0 {
 		return Segment{}, false
 	}
 	amiType := strings.ToUpper(attrs["ami_type"] + attrs["platform"])
 	if strings.Contains(amiType, "AL2023") || strings.Contains(amiType, "BOTTLEROCKET") || strings.Contains(amiType, "WINDOWS") {
-		return Segment{}, false
+		kubelet, bootstrap = "", ""
+	}
+	if kubelet == "" && bootstrap == "" {
+		if len(labels) == 0 {
+			return Segment{}, false
+		}
+		s := seg(TypeUserData, detailTFNodeLabels, lines)
+		s.value = tfNodeGroup{labels: labels}
+		return s, true
 	}
 	cluster := attrs["cluster_name"]
 	if cluster == "" {
@@ -243,6 +310,6 @@ func terraformNodeArgs(lines []line) (Segment, bool) {
 		script += " --kubelet-extra-args '" + strings.ReplaceAll(kubelet, "'", `'\''`) + "'"
 	}
 	s := seg(TypeUserData, detailTFNodeArgs, lines)
-	s.value = script + "\n"
+	s.value = tfNodeGroup{script: script + "\n", labels: labels}
 	return s, true
 }
