@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"regexp"
 	"strconv"
 	"strings"
@@ -142,12 +143,14 @@ type region struct {
 	fenced bool
 }
 
-// regions splits lines at Markdown fences; fence lines themselves are dropped. Lines quoted
+// regions splits lines at Markdown fences; fence lines themselves are dropped. HTML character
+// references are decoded (unescapeHTML), line numbers removed (unnumber). Lines quoted
 // with "> " (an e-mail or Markdown quote) are unquoted first, a CI runner's timestamps removed
 // (unprefixCI), and the indentation every
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
-	lines = unprefixCI(unquote(unnumber(unbox(lines))))
+	// numbers inside a CI runner's prefix show once the prefix is gone
+	lines = unnumber(unprefixCI(unquote(unnumber(unbox(unescapeHTML(lines))))))
 	var out []region
 	var cur []line
 	fence := ""
@@ -155,7 +158,7 @@ func regions(lines []line) []region {
 		if len(cur) > 0 {
 			// a CI log pasted into an indented code block: its stamps show once the block is
 			// dedented, and what they prefixed may be indented itself (a describe pasted indented)
-			out = append(out, region{lines: dedent(unprefixCI(dedent(cur))), fenced: fenced})
+			out = append(out, region{lines: unnumber(dedent(unprefixCI(dedent(cur)))), fenced: fenced})
 		}
 		cur = nil
 	}
@@ -306,14 +309,16 @@ func frameLine(t string) bool {
 	return true
 }
 
-var reLineNumber = regexp.MustCompile(`^\s*(\d{1,6})(?:\t| {2,}|$)`)
+// reLineNumber is a line number and what separates it from the text: a tab (`cat -n`), two
+// spaces (an editor, a shell history) or a bar (a CI console's or a pager's gutter: "12 | ").
+var reLineNumber = regexp.MustCompile(`^\s*(\d{1,6})(\t| {2}| ?[|│] ?|$)`)
 
 // unnumber removes line numbers (`cat -n`, an editor's or a shell history's numbering) when
 // nearly every line carries one and they count up by one: the numbered file then reads as the
 // document it is. A table whose first column is a number is not numbered this way (its header
 // line carries none).
 func unnumber(lines []line) []line {
-	numbered, nonBlank, steps, prev := 0, 0, 0, -1
+	numbered, nonBlank, steps, barred, prev := 0, 0, 0, 0, -1
 	for _, l := range lines {
 		if strings.TrimSpace(l.text) == "" {
 			continue
@@ -325,24 +330,49 @@ func unnumber(lines []line) []line {
 		}
 		numbered++
 		n, _ := strconv.Atoi(m[1])
-		if n == prev+1 {
+		if n == prev+1 || prev < 0 {
 			steps++
+		}
+		if strings.ContainsAny(m[2], "|│") {
+			barred++
 		}
 		prev = n
 	}
-	if nonBlank < 3 || numbered*10 < nonBlank*9 || steps*10 < numbered*8 {
+	// a gutter bar on every line numbers even one or two lines; a tab or spaces only three or more
+	if nonBlank < 3 && (barred < nonBlank || nonBlank == 0) || numbered*10 < nonBlank*9 || steps*10 < numbered*8 {
 		return lines
 	}
 	out := make([]line, len(lines))
 	for i, l := range lines {
 		if loc := reLineNumber.FindStringSubmatchIndex(l.text); loc != nil {
-			rest := l.text[loc[3]:]
-			if strings.HasPrefix(rest, "\t") {
-				rest = rest[1:]
-			} else {
-				rest = strings.TrimPrefix(rest, "  ")
-			}
-			l.text = rest
+			l.text = l.text[loc[1]:]
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// reHTMLEntity is an HTML character reference a page's source carries for a quote, an angle
+// bracket, an ampersand or an apostrophe.
+var reHTMLEntity = regexp.MustCompile(`&(?:quot|lt|gt|amp|apos|#3[49]|#x2[27]|#0?39);`)
+
+// unescapeHTML decodes character references in a paste copied out of a page's HTML source
+// (`&quot;Unauthorized&quot;`), when it holds at least two: one "&amp;" can be a script's own.
+func unescapeHTML(lines []line) []line {
+	n := 0
+	for _, l := range lines {
+		n += len(reHTMLEntity.FindAllStringIndex(l.text, 2))
+		if n >= 2 {
+			break
+		}
+	}
+	if n < 2 {
+		return lines
+	}
+	out := make([]line, len(lines))
+	for i, l := range lines {
+		if strings.IndexByte(l.text, '&') >= 0 {
+			l.text = html.UnescapeString(l.text)
 		}
 		out[i] = l
 	}

@@ -378,3 +378,32 @@ func TestURLLinkIsNotProse(t *testing.T) {
 		t.Errorf("a written link: %v", got)
 	}
 }
+
+// TestPipeNumberedAndHTMLEscapedPastes: a file copied out of a CI console or a viewer that
+// numbers lines "  12 | text", and a paste copied out of a web page's HTML source (&quot;,
+// &lt;, &amp;), read as the document they show.
+func TestPipeNumberedAndHTMLEscapedPastes(t *testing.T) {
+	nc := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n    apiServerEndpoint: https://ABC.gr7.us-west-2.eks.amazonaws.com\n    certificateAuthority: Y2E=\n    cidr: 10.100.0.0/16\n"
+	for _, sep := range []string{" | ", "│ ", "|"} {
+		var b strings.Builder
+		for i, l := range strings.Split(strings.TrimSuffix(nc, "\n"), "\n") {
+			fmt.Fprintf(&b, "%4d%s%s\n", i+1, sep, l)
+		}
+		r := Read([]byte(b.String()), "stdin", Options{})
+		if got := types(r.Segments); len(got) != 1 || got[0] != TypeNodeConfig {
+			t.Errorf("NodeConfig numbered with %q read as %v", sep, got)
+		}
+	}
+	escaped := "Apr 02 10:00:01 ip-10-0-1-2 kubelet[2711]: E0402 10:00:01.000000    2711 kubelet_node_status.go:94] &quot;Unable to register node with API server&quot; err=&quot;Unauthorized&quot; node=&quot;ip-10-0-1-2.ec2.internal&quot;\n"
+	r := Read([]byte(escaped), "stdin", Options{})
+	if r.Evidence.NodeLogs == nil || len(r.Evidence.NodeLogs.Hits) == 0 {
+		t.Fatalf("HTML-escaped kubelet line not recognised (segments %v)", types(r.Segments))
+	}
+	if h := r.Evidence.NodeLogs.Hits[0]; !strings.Contains(h.First.Text, `"Unable to register node with API server" err="Unauthorized"`) {
+		t.Errorf("hit text %q keeps the entities", h.First.Text)
+	}
+	shell := "#!/bin/bash\n/etc/eks/bootstrap.sh prod && echo done &amp; wait\n"
+	if got := Read([]byte(shell), "stdin", Options{}).Segments; len(got) != 1 || !strings.Contains(string(got[0].Text), "&amp;") {
+		t.Errorf("a single entity in a script was unescaped: %v", types(got))
+	}
+}
