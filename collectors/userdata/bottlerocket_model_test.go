@@ -68,4 +68,11 @@ func TestBottlerocketKubernetesSettingTypes(t *testing.T) {
 	if e := brErrors(t, brHead+"max-pods = 110\n"); e != "" {
 		t.Errorf("valid: unexpected errors %q", e)
 	}
+	// a poster's shortening or mask is not the node's value (blind round 14, Karpenter #6890's
+	// settings: cluster-certificate = '...==')
+	for _, v := range []string{"...==", "LS0tLS1CRUdJTi…", "<base64 CA>", "****", "xxxxxxxx", "REDACTED"} {
+		if e := brErrors(t, strings.Replace(brHead, "QUJD", v, 1)); e != "" {
+			t.Errorf("elided certificate %q: unexpected errors %q", v, e)
+		}
+	}
 }
