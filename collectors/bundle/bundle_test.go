@@ -199,6 +199,41 @@ func TestWindowsZipBackslashes(t *testing.T) {
 	}
 }
 
+// TestUTF16ConfigAndColouredLog: a log held in memory as configuration (cloud-init output) is
+// decoded from UTF-16 like the streamed logs, and a log written with terminal colours is
+// matched as the terminal shows it, even where a colour code splits a message.
+func TestUTF16ConfigAndColouredLog(t *testing.T) {
+	utf16le := func(s string) string {
+		var b strings.Builder
+		b.WriteString("\xff\xfe")
+		for _, r := range s {
+			b.WriteByte(byte(r))
+			b.WriteByte(0)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct{ name, member, body string }{
+		{"utf-16 cloud-init output", "./var_log/cloud-init-output.log", utf16le("+ /etc/eks/bootstrap.sh prod\r\nExited with error on line 410\r\n")},
+		{"coloured kubelet log", "./kubelet/kubelet.log", "\x1b[0;1;31mE0724 16:00:00.000000 1 kubelet_node_status.go:92] \"Unable to register node with API server\" err=\"\x1b[01;31m\x1b[KUnauth\x1b[m\x1b[Korized\" node=\"ip-10-0-1-2.ec2.internal\"\x1b[0m\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := tarGz(t, entry{name: "./system/instance-id.txt", body: "i-0123456789abcdef0\n"}, entry{name: tc.member, body: tc.body})
+			b, err := ReadTarGz(bytes.NewReader(data), "eks_i-0123456789abcdef0.tar.gz", DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b.Logs.Hits) == 0 {
+				t.Fatalf("no hits in %s; streams %+v", tc.member, b.Logs.Streams)
+			}
+			for _, h := range b.Logs.Hits {
+				if h.Finding != "runtime.bootstrap-failed" && h.Finding != "runtime.unauthorized" {
+					t.Errorf("hit %s %s", h.Signature, h.Finding)
+				}
+			}
+		})
+	}
+}
+
 func FuzzReadTarGz(f *testing.F) {
 	f.Add(tarGz(f, entry{name: "bottlerocket-logs/settings.json", body: `{"settings":{"kubernetes":{"max-pods":1}}}`}))
 	f.Add(tarGz(f, entry{name: "./nodeadm/nodeadm-config.log", body: "x Loaded configuration {\"config\":{\"spec\":{}}}\n"}, entry{name: "./kubelet/kubelet.log", body: unauthorized}))

@@ -536,7 +536,8 @@ func (rd *reader) handle(m member) error {
 	}
 	if role == roleConfig || role == roleBoth {
 		if m.size <= rd.lim.MaxConfigBytes {
-			data, err := io.ReadAll(io.LimitReader(in, rd.lim.MaxConfigBytes+1))
+			// a configuration or log saved by PowerShell is UTF-16 like the logs (decodeText)
+			data, err := io.ReadAll(io.LimitReader(decodeText(in), rd.lim.MaxConfigBytes+1))
 			if err != nil {
 				return rd.memberErr(m, rel, outer, inner, err)
 			}

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"regexp"
 	"unicode/utf16"
+
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 	"unicode/utf8"
 )
 
@@ -91,12 +93,6 @@ func trimLineEnds(b []byte) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-// reEscape matches a terminal escape sequence (ECMA-48): a control sequence (ESC [ parameters
-// intermediates final byte: colours, cursor moves), an operating-system command (ESC ] … BEL or
-// ESC \, a hyperlink or window title), or another escape (ESC, intermediates, final byte: a
-// character set "ESC ( B", a two-byte escape).
-var reEscape = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[ -/]*[0-~])`)
-
 // reBareSGR matches a colour code whose ESC was lost on the way ("[0m", "[1;31m"): terminal
 // output of eksctl, Terraform or Pulumi pasted into a web page keeps the rest.
 var reBareSGR = regexp.MustCompile(`\[\d{1,3}(?:;\d{1,3})*m`)
@@ -107,7 +103,7 @@ var reBareSGR = regexp.MustCompile(`\[\d{1,3}(?:;\d{1,3})*m`)
 // they were.
 func stripANSI(b []byte) []byte {
 	if bytes.IndexByte(b, 0x1b) >= 0 {
-		b = reEscape.ReplaceAll(b, nil)
+		b = logscan.EscapeSequence.ReplaceAll(b, nil)
 	}
 	if bytes.Count(b, []byte("[0m")) >= 2 {
 		b = reBareSGR.ReplaceAll(b, nil)

@@ -539,6 +539,11 @@ func readBlocks(r io.Reader, bufs chan []byte, csvQuoted bool, out chan<- block)
 		if csvQuoted {
 			b.text = bytes.ReplaceAll(b.text, []byte(`""`), []byte(`"`))
 		}
+		if bytes.IndexByte(b.text, 0x1b) >= 0 {
+			// a log written through a terminal library keeps its colours ("\x1b[31mError"), and
+			// JSON records behind a colour code are no longer JSON to a reader
+			b.text = EscapeSequence.ReplaceAll(b.text, nil)
+		}
 		inLong = buf[cut-1] != '\n'
 		out <- b
 		if last {
@@ -551,6 +556,13 @@ func readBlocks(r io.Reader, bufs chan []byte, csvQuoted bool, out chan<- block)
 		buf = next
 	}
 }
+
+// EscapeSequence matches a terminal escape sequence (ECMA-48): a control sequence (ESC [
+// parameters intermediates final byte: colours, cursor moves), an operating-system command
+// (ESC ] … BEL or ESC \, a hyperlink or window title; never across a line end), or another
+// escape (ESC, intermediates, final byte: a character set "ESC ( B", a two-byte escape). Removing
+// every match from a line leaves the text a terminal shows.
+var EscapeSequence = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[ -/]*[0-~])`)
 
 // fill reads into buf until it is full or r ends. Unlike io.ReadFull it returns io.EOF for a
 // clean end however many bytes were read, so a truncated stream's own io.ErrUnexpectedEOF
