@@ -248,21 +248,39 @@ func dedent(lines []line) []line {
 	return out
 }
 
-// reCIStamp is the timestamp a GitHub Actions or Azure DevOps log puts before every line it
-// stores (RFC 3339 in UTC with seven fractional digits, the .NET round-trip format, then a space,
-// or nothing on a blank line).
-var reCIStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z(?: |$)`)
+// reCIStamp is the timestamp a collector puts before every line it stores, which the line's
+// own source never wrote: RFC 3339 in UTC with seven to nine fractional digits (a GitHub Actions
+// or Azure DevOps runner's .NET round-trip format; `kubectl logs --timestamps` and `docker logs
+// -t`, RFC 3339 with nanoseconds), then a space, or nothing on a blank line. A component's own
+// ISO 8601 stamp (Karpenter's milliseconds, a journal's microseconds with an offset) is not one
+// of these.
+var reCIStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7,9}Z(?: |$)`)
 
-// unprefixCI removes the CI runner's timestamp from every line when most non-blank lines carry
-// it: the output of eksctl, Terraform or kubectl copied out of a CI job's log then reads as the
-// tool printed it (a Terraform plan's columns, a YAML document's indentation).
+// reCRIPrefix is the CRI log format of /var/log/containers and /var/log/pods: a stamp, the
+// stream and a full or partial tag ("2024-05-01T10:00:00.123456789Z stderr F "). Its lines are
+// read as they are: the log reader knows the format, and its stamp dates a klog line that
+// carries no year.
+var reCRIPrefix = regexp.MustCompile(`^\S+ (?:stdout|stderr) [FP] `)
+
+// reCIStampTrimmed is reCIStamp as RFC 3339 with nanoseconds prints it when the fraction ends in
+// zeros, which it drops (".12345Z", or none): removed once most lines carry the full stamp.
+var reCIStampTrimmed = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z(?: |$)`)
+
+// unprefixCI removes the collector's timestamp from every line when most non-blank lines carry
+// it: the output of eksctl, Terraform or kubectl copied out of a CI job's log, or a component's
+// log read with `kubectl logs --timestamps`, then reads as the tool printed it (a Terraform
+// plan's columns, a YAML document's indentation, a klog header, a journal line, a message
+// wrapped onto indented lines). The collector's time is dropped with it; the line's own
+// timestamp, when it has one, is what dates it.
 func unprefixCI(lines []line) []line {
-	if !mostly(lines, reCIStamp.MatchString) {
+	if !mostly(lines, reCIStamp.MatchString) || mostly(lines, reCRIPrefix.MatchString) {
 		return lines
 	}
 	out := make([]line, len(lines))
 	for i, l := range lines {
 		if loc := reCIStamp.FindStringIndex(l.text); loc != nil {
+			l.text = l.text[loc[1]:]
+		} else if loc := reCIStampTrimmed.FindStringIndex(l.text); loc != nil {
 			l.text = l.text[loc[1]:]
 		}
 		out[i] = l

@@ -297,6 +297,14 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 		// "[   27.562077] sundog[1145]: …": a JSON value followed by text is not JSON
 		return nil, false
 	}
+	if msgs, ok := logEvents(docs); ok {
+		// CloudWatch Logs output (filter-log-events, get-log-events, a Logs Insights result or
+		// export): the messages are the log, one event per line
+		s := seg(TypeLog, "CloudWatch Logs events", lines)
+		s.Text = []byte(strings.Join(msgs, "\n") + "\n")
+		s.compacted = true
+		return []Segment{s}, true
+	}
 	if allLogRecords(docs) {
 		// pretty-printed log records (a Karpenter or IPAMD line run through jq): one line each
 		var b bytes.Buffer
@@ -677,6 +685,86 @@ func allLogRecords(docs []any) bool {
 		}
 	}
 	return len(docs) > 0
+}
+
+// logEvents returns the messages of CloudWatch Logs output in docs: the "events" of `aws logs
+// filter-log-events` or `get-log-events` (objects with a "message" and a "timestamp",
+// "ingestionTime", "logStreamName" or "eventId"), the "@message" fields of `aws logs
+// get-query-results` ("results": rows of {"field", "value"}), or a Logs Insights export (objects
+// with "@message"). A message that is a log shipper's record (Fluent Bit or Fluentd: {"log": …,
+// "stream" | "time" | "kubernetes": …}) gives its "log" text. ok is false when docs hold no event.
+func logEvents(docs []any) (msgs []string, ok bool) {
+	var events []any
+	for _, d := range docs {
+		switch v := d.(type) {
+		case map[string]any:
+			if ev, isList := v["events"].([]any); isList {
+				if controlPlaneEvents(ev) {
+					return nil, false // the control plane's log group: read as a snapshot's (aws:logs/…)
+				}
+				events = append(events, ev...)
+			} else if rows, isList := v["results"].([]any); isList {
+				for _, r := range rows {
+					fields, _ := r.([]any)
+					for _, f := range fields {
+						if m, _ := f.(map[string]any); m != nil && m["field"] == "@message" {
+							events = append(events, map[string]any{"@message": m["value"]})
+						}
+					}
+				}
+			} else {
+				events = append(events, v)
+			}
+		case []any:
+			events = append(events, v...)
+		default:
+			return nil, false
+		}
+	}
+	for _, e := range events {
+		m, _ := e.(map[string]any)
+		msg, isText := m["@message"].(string)
+		if !isText {
+			if msg, isText = m["message"].(string); !isText || !hasAny(m, "timestamp", "ingestionTime", "logStreamName", "eventId") {
+				return nil, false
+			}
+		}
+		msgs = append(msgs, shippedLog(strings.TrimRight(msg, "\r\n")))
+	}
+	return msgs, len(msgs) > 0
+}
+
+// controlPlaneEvents reports whether filter-log-events events come from the cluster's own log
+// group (/aws/eks/CLUSTER/cluster): authenticator or kube-apiserver audit streams, or audit
+// events as messages. Those are read as the snapshot's control-plane logs are, which keep each
+// event's time, decode audit events and keep only lines about a node's role.
+func controlPlaneEvents(events []any) bool {
+	for _, e := range events {
+		m, _ := e.(map[string]any)
+		stream, _ := m["logStreamName"].(string)
+		msg, _ := m["message"].(string)
+		if !strings.HasPrefix(stream, "authenticator") && !strings.HasPrefix(stream, "kube-apiserver-audit") && !strings.Contains(msg, `"auditID"`) {
+			return false
+		}
+	}
+	return len(events) > 0
+}
+
+// shippedLog returns the "log" text of a log shipper's record (Fluent Bit, Fluentd: {"log":
+// "E0501 …\n", "stream": "stderr", "kubernetes": {…}}), and other text unchanged.
+func shippedLog(s string) string {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "{") || !strings.Contains(t, `"log"`) {
+		return s
+	}
+	var m map[string]any
+	if json.Unmarshal([]byte(t), &m) != nil {
+		return s
+	}
+	if l, ok := m["log"].(string); ok && hasAny(m, "stream", "time", "date", "kubernetes", "@timestamp") {
+		return strings.TrimRight(l, "\r\n")
+	}
+	return s
 }
 
 // logRecord reports whether a decoded object is a log record: a message with a level, a time or

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -405,5 +406,77 @@ func TestPipeNumberedAndHTMLEscapedPastes(t *testing.T) {
 	shell := "#!/bin/bash\n/etc/eks/bootstrap.sh prod && echo done &amp; wait\n"
 	if got := Read([]byte(shell), "stdin", Options{}).Segments; len(got) != 1 || !strings.Contains(string(got[0].Text), "&amp;") {
 		t.Errorf("a single entity in a script was unescaped: %v", types(got))
+	}
+}
+
+// TestCollectorStampsAreRemoved: a log read with `kubectl logs --timestamps` (RFC 3339 with
+// nanoseconds, trailing zeros dropped on some lines) is read as the component wrote it: a
+// `systemctl status` block keeps its layout. A component's own ISO 8601 stamp with milliseconds
+// (Karpenter) and the CRI format's prefix (which dates a klog line) are left where they are.
+func TestCollectorStampsAreRemoved(t *testing.T) {
+	status := []string{"● kubelet.service - Kubernetes Kubelet",
+		"   Loaded: loaded (/etc/systemd/system/kubelet.service; enabled; vendor preset: disabled)",
+		"   Active: activating (auto-restart) (Result: exit-code) since Wed 2020-12-30 14:16:36 UTC; 4s ago",
+		"  Process: 22376 ExecStart=/usr/bin/kubelet --node-ip=${NODE_IP} (code=exited, status=255)",
+		" Main PID: 22376 (code=exited, status=255)"}
+	for name, stamp := range map[string]func(i int) string{
+		"kubectl --timestamps": func(i int) string {
+			if i == 2 {
+				return "2024-05-01T10:00:02.1Z " // RFC 3339 with nanoseconds drops trailing zeros
+			}
+			return fmt.Sprintf("2024-05-01T10:00:0%d.12345678%dZ ", i, i)
+		},
+	} {
+		var b strings.Builder
+		for i, l := range status {
+			b.WriteString(stamp(i) + l + "\n")
+		}
+		r := Read([]byte(b.String()), "stdin", Options{})
+		if !hasSignature(r.Evidence.NodeLogs, "systemd-status-kubelet-failed") {
+			t.Errorf("%s: the kubelet's failed status was not matched: %v", name, types(r.Segments))
+		}
+	}
+	karpenter := []line{{1, "2024-05-01T10:00:00.123Z\tERROR\tcontroller\tfailed"}, {2, "2024-05-01T10:00:01.456Z\tINFO\tcontroller\tok"}}
+	cri := []line{{1, "2024-07-24T15:30:01.118732123Z stderr F E0724 15:30:01.118732 2841 kubelet.go:1] x"}, {2, "2024-07-24T15:30:02.118732123Z stderr F E0724 15:30:02.118732 2841 kubelet.go:1] y"}}
+	for _, in := range [][]line{karpenter, cri} {
+		if got := unprefixCI(in); got[0].text != in[0].text {
+			t.Errorf("a stamp that is not a collector's was removed: %q", got[0].text)
+		}
+	}
+}
+
+// TestCloudWatchEventsAreTheLog: CloudWatch Logs output pasted as JSON — filter-log-events
+// events, a Logs Insights query result, a Fluent Bit record inside a message — is read as the
+// messages it holds, one per line and in order, so a kubelet line's quoted err="Unauthorized" is
+// matched as the kubelet wrote it and a `systemctl status` block keeps its layout.
+func TestCloudWatchEventsAreTheLog(t *testing.T) {
+	kubelet := `E0501 10:00:00.000000    2863 kubelet_node_status.go:92] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-1-2.ec2.internal"`
+	status := []string{"● kubelet.service - Kubernetes Kubelet",
+		"   Loaded: loaded (/etc/systemd/system/kubelet.service; enabled; vendor preset: disabled)",
+		"   Active: activating (auto-restart) (Result: exit-code) since Wed 2020-12-30 14:16:36 UTC; 4s ago",
+		" Main PID: 22376 (code=exited, status=255)"}
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	events := func(msgs ...string) string {
+		var b strings.Builder
+		b.WriteString("{\n    \"events\": [\n")
+		for i, m := range msgs {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			fmt.Fprintf(&b, "        {\n            \"logStreamName\": \"kubelet/i-0abc\",\n            \"timestamp\": %d,\n            \"message\": %s,\n            \"ingestionTime\": %d,\n            \"eventId\": \"38%d\"\n        }", 1714557600000+i, q(m), 1714557600500+i, i)
+		}
+		b.WriteString("\n    ],\n    \"searchedLogStreams\": []\n}\n")
+		return b.String()
+	}
+	for _, tc := range []struct{ name, in, signature string }{
+		{"filter-log-events", events(kubelet), "kubelet-register-unauthorized"},
+		{"filter-log-events of systemctl status", events(status...), "systemd-status-kubelet-failed"},
+		{"get-query-results", `{"results": [[{"field": "@timestamp", "value": "2024-05-01 10:00:00.000"}, {"field": "@message", "value": ` + q(kubelet) + `}]], "status": "Complete"}`, "kubelet-register-unauthorized"},
+		{"Fluent Bit record", events(`{"log":` + q(kubelet+"\n") + `,"stream":"stderr","kubernetes":{"host":"ip-10-0-1-2"}}`), "kubelet-register-unauthorized"},
+	} {
+		r := Read([]byte(tc.in), "stdin", Options{})
+		if !hasSignature(r.Evidence.NodeLogs, tc.signature) {
+			t.Errorf("%s: %s not matched: %v", tc.name, tc.signature, types(r.Segments))
+		}
 	}
 }
