@@ -146,11 +146,12 @@ type region struct {
 // regions splits lines at Markdown fences; fence lines themselves are dropped. HTML character
 // references are decoded (unescapeHTML), line numbers removed (unnumber). Lines quoted
 // with "> " (an e-mail or Markdown quote) are unquoted first, a CI runner's timestamps removed
-// (unprefixCI), and the indentation every
+// (unprefixCI: a CI runner's, `kubectl logs --timestamps`' or `aws logs tail`'s), a log
+// shipper's records replaced by the lines they carry (unship), and the indentation every
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unnumber(unprefixCI(unquote(unnumber(unbox(unescapeHTML(lines))))))
+	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(unescapeHTML(lines)))))))
 	var out []region
 	var cur []line
 	fence := ""
@@ -262,6 +263,23 @@ var reCIStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7,9}Z(?:
 // carries no year.
 var reCRIPrefix = regexp.MustCompile(`^\S+ (?:stdout|stderr) [FP] `)
 
+// reLogsTail is what `aws logs tail` prints before each event's message: the event's time in
+// ISO 8601 with microseconds and a UTC offset, and the log stream's name
+// ("2024-05-01T10:00:00.123000+00:00 ip-10-0-1-2.ec2.internal-kubelet.service ").
+var reLogsTail = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00 \S+ `)
+
+// unprefix removes re's match from the start of every line that has one.
+func unprefix(lines []line, re *regexp.Regexp) []line {
+	out := make([]line, len(lines))
+	for i, l := range lines {
+		if loc := re.FindStringIndex(l.text); loc != nil {
+			l.text = l.text[loc[1]:]
+		}
+		out[i] = l
+	}
+	return out
+}
+
 // reCIStampTrimmed is reCIStamp as RFC 3339 with nanoseconds prints it when the fraction ends in
 // zeros, which it drops (".12345Z", or none): removed once most lines carry the full stamp.
 var reCIStampTrimmed = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z(?: |$)`)
@@ -273,6 +291,9 @@ var reCIStampTrimmed = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\
 // wrapped onto indented lines). The collector's time is dropped with it; the line's own
 // timestamp, when it has one, is what dates it.
 func unprefixCI(lines []line) []line {
+	if mostly(lines, reLogsTail.MatchString) {
+		return unprefix(lines, reLogsTail)
+	}
 	if !mostly(lines, reCIStamp.MatchString) || mostly(lines, reCRIPrefix.MatchString) {
 		return lines
 	}
@@ -283,6 +304,31 @@ func unprefixCI(lines []line) []line {
 		} else if loc := reCIStampTrimmed.FindStringIndex(l.text); loc != nil {
 			l.text = l.text[loc[1]:]
 		}
+		out[i] = l
+	}
+	return out
+}
+
+// unship replaces each log shipper's record by the line it carries (shippedLog: a Fluent Bit
+// or Fluentd record's "log", a shipped journald entry's "message") when the first non-blank line
+// and most others are such records: a node log exported from a log pipeline one JSON record per
+// line then reads as the component wrote it, its quotes no longer escaped.
+func unship(lines []line) []line {
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		if shippedLog(l.text) == l.text {
+			return lines
+		}
+		break
+	}
+	if !mostly(lines, func(t string) bool { return shippedLog(t) != t }) {
+		return lines
+	}
+	out := make([]line, len(lines))
+	for i, l := range lines {
+		l.text = strings.ReplaceAll(shippedLog(l.text), "\n", " ") // one record stays one line
 		out[i] = l
 	}
 	return out

@@ -751,10 +751,11 @@ func controlPlaneEvents(events []any) bool {
 }
 
 // shippedLog returns the "log" text of a log shipper's record (Fluent Bit, Fluentd: {"log":
-// "E0501 …\n", "stream": "stderr", "kubernetes": {…}}), and other text unchanged.
+// "E0501 …\n", "stream": "stderr", "kubernetes": {…}}) or the message of a journald entry it
+// shipped (a "systemd_unit" and a "message"), and other text unchanged.
 func shippedLog(s string) string {
 	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "{") || !strings.Contains(t, `"log"`) {
+	if !strings.HasPrefix(t, "{") || !strings.Contains(t, `"log"`) && !strings.Contains(t, "systemd_unit") && !strings.Contains(t, "_SYSTEMD_UNIT") && !strings.Contains(t, "SYSLOG_IDENTIFIER") {
 		return s
 	}
 	var m map[string]any
@@ -763,6 +764,13 @@ func shippedLog(s string) string {
 	}
 	if l, ok := m["log"].(string); ok && hasAny(m, "stream", "time", "date", "kubernetes", "@timestamp") {
 		return strings.TrimRight(l, "\r\n")
+	}
+	// a journald entry shipped by Container Insights or Fluent Bit's systemd input
+	// ({"hostname": …, "systemd_unit": "kubelet.service", "message": "I0501 …"})
+	for _, k := range []string{"message", "MESSAGE"} {
+		if l, ok := m[k].(string); ok && hasAny(m, "systemd_unit", "_SYSTEMD_UNIT", "SYSLOG_IDENTIFIER") {
+			return strings.TrimRight(l, "\r\n")
+		}
 	}
 	return s
 }

@@ -446,7 +446,8 @@ func TestCollectorStampsAreRemoved(t *testing.T) {
 }
 
 // TestCloudWatchEventsAreTheLog: CloudWatch Logs output pasted as JSON — filter-log-events
-// events, a Logs Insights query result, a Fluent Bit record inside a message — is read as the
+// events, a Logs Insights query result, a Fluent Bit record or shipped journald entry inside a
+// message — as `aws logs tail` prints it, or a shipper's records one per line, is read as the
 // messages it holds, one per line and in order, so a kubelet line's quoted err="Unauthorized" is
 // matched as the kubelet wrote it and a `systemctl status` block keeps its layout.
 func TestCloudWatchEventsAreTheLog(t *testing.T) {
@@ -473,6 +474,15 @@ func TestCloudWatchEventsAreTheLog(t *testing.T) {
 		{"filter-log-events of systemctl status", events(status...), "systemd-status-kubelet-failed"},
 		{"get-query-results", `{"results": [[{"field": "@timestamp", "value": "2024-05-01 10:00:00.000"}, {"field": "@message", "value": ` + q(kubelet) + `}]], "status": "Complete"}`, "kubelet-register-unauthorized"},
 		{"Fluent Bit record", events(`{"log":` + q(kubelet+"\n") + `,"stream":"stderr","kubernetes":{"host":"ip-10-0-1-2"}}`), "kubelet-register-unauthorized"},
+		{"Container Insights journald entry", events(`{"hostname":"ip-10-0-1-2.ec2.internal","systemd_unit":"kubelet.service","message":` + q(kubelet) + `}`), "kubelet-register-unauthorized"},
+		{"Fluent Bit records one per line", `{"log":` + q(kubelet+"\n") + `,"stream":"stderr","time":"2024-05-01T10:00:00.000000001Z"}` + "\n" + `{"log":"I0501 10:00:01.000000    2863 kubelet.go:1] ok\n","stream":"stderr","time":"2024-05-01T10:00:01Z"}` + "\n", "kubelet-register-unauthorized"},
+		{"aws logs tail", strings.Join(func() []string {
+			var out []string
+			for i, l := range status {
+				out = append(out, fmt.Sprintf("2024-05-01T10:00:0%d.123000+00:00 ip-10-0-1-2.ec2.internal-kubelet.service %s", i, l))
+			}
+			return out
+		}(), "\n") + "\n", "systemd-status-kubelet-failed"},
 	} {
 		r := Read([]byte(tc.in), "stdin", Options{})
 		if !hasSignature(r.Evidence.NodeLogs, tc.signature) {
