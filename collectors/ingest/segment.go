@@ -280,9 +280,9 @@ func unprefix(lines []line, re *regexp.Regexp) []line {
 	return out
 }
 
-// reCIStampTrimmed is reCIStamp as RFC 3339 with nanoseconds prints it when the fraction ends in
+// reCIStampAny is reCIStamp with the fraction RFC 3339 with nanoseconds prints when it ends in
 // zeros, which it drops (".12345Z", or none): removed once most lines carry the full stamp.
-var reCIStampTrimmed = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z(?: |$)`)
+var reCIStampAny = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z(?: |$)`)
 
 // unprefixCI removes the collector's timestamp from every line when most non-blank lines carry
 // it: the output of eksctl, Terraform or kubectl copied out of a CI job's log, or a component's
@@ -297,16 +297,7 @@ func unprefixCI(lines []line) []line {
 	if !mostly(lines, reCIStamp.MatchString) || mostly(lines, reCRIPrefix.MatchString) {
 		return lines
 	}
-	out := make([]line, len(lines))
-	for i, l := range lines {
-		if loc := reCIStamp.FindStringIndex(l.text); loc != nil {
-			l.text = l.text[loc[1]:]
-		} else if loc := reCIStampTrimmed.FindStringIndex(l.text); loc != nil {
-			l.text = l.text[loc[1]:]
-		}
-		out[i] = l
-	}
-	return out
+	return unprefix(lines, reCIStampAny)
 }
 
 // unship replaces each log shipper's record by the line it carries (shippedLog: a Fluent Bit
@@ -406,14 +397,7 @@ func unnumber(lines []line) []line {
 	if nonBlank < 3 && (barred < nonBlank || nonBlank == 0) || numbered*10 < nonBlank*9 || steps*10 < numbered*8 {
 		return lines
 	}
-	out := make([]line, len(lines))
-	for i, l := range lines {
-		if loc := reLineNumber.FindStringSubmatchIndex(l.text); loc != nil {
-			l.text = l.text[loc[1]:]
-		}
-		out[i] = l
-	}
-	return out
+	return unprefix(lines, reLineNumber)
 }
 
 // reHTMLEntity is an HTML character reference a page's source carries for a quote, an angle
