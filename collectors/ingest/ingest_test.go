@@ -281,6 +281,9 @@ func TestDataFragmentLinesAreScanned(t *testing.T) {
 }
 
 func hasSignature(nl *evidence.NodeLogs, name string) bool {
+	if nl == nil {
+		return false
+	}
 	for _, h := range nl.Hits {
 		if h.Signature == name {
 			return true

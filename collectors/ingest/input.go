@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strings"
 	"unicode/utf16"
 
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
@@ -48,7 +49,8 @@ var magics = []struct {
 
 // Text turns raw input into UTF-8 text: a UTF-16 input (with a byte-order mark, or without one
 // but with the NUL pattern of ASCII text in UTF-16) is decoded, a UTF-8 byte-order mark is
-// dropped, CRLF line ends become LF; terminal escape sequences (stripANSI) and the spaces that
+// dropped, CRLF line ends become LF; typographic substitutions of a chat client or web page
+// are undone (untypeset); terminal escape sequences (stripANSI) and the spaces that
 // pad line ends (trimLineEnds) are removed. It returns a Problem for binary input: a known
 // non-text format (named), or data with NUL bytes or mostly invalid UTF-8.
 func Text(raw []byte) ([]byte, *Problem) {
@@ -76,7 +78,31 @@ func Text(raw []byte) ([]byte, *Problem) {
 	if bytes.IndexByte(raw, '\r') >= 0 {
 		raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
 	}
-	return trimLineEnds(stripANSI(raw)), nil
+	return trimLineEnds(stripANSI(untypeset(raw))), nil
+}
+
+// typeset maps what a chat client, word processor or web page substitutes when text passes
+// through it back to what the machine printed: non-breaking and other Unicode spaces become a
+// space, zero-width characters and soft hyphens go, curly quotes become straight ones. Logs,
+// YAML and user data are ASCII in these places; a signature anchored on "Unauthorized" or a
+// YAML key would otherwise not see the line. Dashes are kept: an en dash in user data can be
+// what the node actually received.
+var typeset = strings.NewReplacer(
+	"\u00a0", " ", "\u2007", " ", "\u202f", " ", "\u2002", " ", "\u2003", " ", "\u2009", " ", "\u200a", " ", "\u3000", " ",
+	"\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "", "\u00ad", "",
+	"\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u2033", `"`,
+	"\u2018", "'", "\u2019", "'", "\u201a", "'", "\u2032", "'",
+)
+
+// untypeset applies typeset when the text holds any byte outside ASCII (every character it
+// maps is multi-byte in UTF-8), so ASCII input is returned as it is.
+func untypeset(b []byte) []byte {
+	for _, c := range b {
+		if c >= 0x80 {
+			return []byte(typeset.Replace(string(b)))
+		}
+	}
+	return b
 }
 
 // trimLineEnds removes spaces and tabs at the end of every line: text copied out of a terminal

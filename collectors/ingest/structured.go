@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
 
@@ -48,8 +51,8 @@ func unparsed(segs []Segment) bool {
 // rejoinCut joins every line exactly as long as the longest (of at least 60 characters) with
 // the line after it: the cut of a hard wrap, which falls at the same column every time. With
 // dedented, only when every such cut is indented and its rest starts at column 0 with no YAML
-// key, list item or document marker: a document cannot go on that way. The joined line keeps
-// the first line's number.
+// key, list item, document marker or closing JSON bracket: a document cannot go on that way.
+// The joined line keeps the first line's number.
 func rejoinCut(lines []line, dedented bool) ([]line, bool) {
 	width := 0
 	for _, l := range lines {
@@ -66,7 +69,7 @@ func rejoinCut(lines []line, dedented bool) ([]line, bool) {
 			}
 			next := lines[i+1].text
 			rest := i > 0 && len(lines[i-1].text) == width // this line is itself a cut's rest
-			if !strings.HasPrefix(l.text, " ") && !rest || next == "" || next[0] == ' ' || next[0] == '\t' || reYAMLLineStart.MatchString(next) {
+			if !strings.HasPrefix(l.text, " ") && !rest || next == "" || strings.ContainsRune(" \t}]", rune(next[0])) || reYAMLLineStart.MatchString(next) {
 				return lines, false
 			}
 			cuts++
@@ -318,8 +321,16 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 		s.compacted = true
 		return []Segment{s}, true
 	}
+	if out, ok := consoleOutput(docs, lines); ok {
+		return out, true
+	}
 	s := seg(TypeData, "JSON", lines)
 	s.Type, s.Detail = docType(docs[0])
+	if s.Type == TypeData {
+		if out, ok := embedded(docs, lines); ok {
+			return out, true
+		}
+	}
 	if len(docs) > 1 {
 		s.value = docs
 	} else {
@@ -810,4 +821,84 @@ func eksctlNodeGroups(d map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// consoleOutput reads `aws ec2 get-console-output` as printed in JSON (the CLI's default
+// output: {"InstanceId", "Timestamp", "Output"}, Output decoded by the CLI, or base64 as the
+// API and SDKs return it) as the serial console log it carries, one line per console line; the
+// segment covers the JSON document's lines. ok is false for any other document.
+func consoleOutput(docs []any, lines []line) ([]Segment, bool) {
+	if len(docs) != 1 {
+		return nil, false
+	}
+	m, _ := docs[0].(map[string]any)
+	out, isText := m["Output"].(string)
+	if !isText || !hasAny(m, "InstanceId") || strings.TrimSpace(out) == "" {
+		return nil, false
+	}
+	if !strings.ContainsAny(out, " \n") {
+		if b, err := base64.StdEncoding.DecodeString(out); err == nil && utf8.Valid(b) {
+			out = string(b)
+		}
+	}
+	s := seg(TypeLog, "serial console output (aws ec2 get-console-output)", lines)
+	s.Text = []byte(strings.TrimRight(out, "\r\n") + "\n")
+	s.compacted = true
+	return []Segment{s}, true
+}
+
+// embedded reads the text inside a JSON document no type knows — a log, user data or a
+// ConfigMap carried as one escaped string value ({"message": "line\nline…"}, a tool's JSON
+// report quoting a command's output, a log line whose quotes JSON escaped) — as a paste of its
+// own: the string values with a line break or a space, in key order, split into segments that
+// all cover the JSON document's lines. ok is false when no value holds a line break or an
+// escaped quote or backslash. Each level of nesting doubles the escaping,
+// so the recursion through Segments is shallow whatever the input.
+func embedded(docs []any, lines []line) ([]Segment, bool) {
+	var texts []string
+	multi := false
+	var walk func(v any)
+	walk = func(v any) {
+		switch d := v.(type) {
+		case string:
+			if t := strings.TrimSpace(d); strings.Contains(t, "\n") {
+				texts = append(texts, strings.TrimRight(d, "\r\n"))
+				multi = true
+			} else if strings.Contains(t, " ") {
+				texts = append(texts, t)
+			}
+		case []any:
+			for _, e := range d {
+				walk(e)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(d))
+			for k := range d {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(d[k])
+			}
+		}
+	}
+	for _, d := range docs {
+		walk(d)
+	}
+	if !multi && !slices.ContainsFunc(texts, func(t string) bool { return strings.ContainsAny(t, `"\`) }) {
+		// phrases without escapes read the same in the JSON's own lines (a health issue's
+		// "code" and "message" quoted on their own), which are scanned as they are
+		return nil, false
+	}
+	inner := Segments([]byte(strings.Join(texts, "\n\n") + "\n"))
+	for i := range inner {
+		inner[i].First, inner[i].Last = lines[0].n, lines[len(lines)-1].n
+		inner[i].compacted = true
+		if inner[i].Detail == "" {
+			inner[i].Detail = "text inside JSON"
+		} else {
+			inner[i].Detail += " (inside JSON)"
+		}
+	}
+	return inner, len(inner) > 0
 }

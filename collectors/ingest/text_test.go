@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -488,5 +489,69 @@ func TestCloudWatchEventsAreTheLog(t *testing.T) {
 		if !hasSignature(r.Evidence.NodeLogs, tc.signature) {
 			t.Errorf("%s: %s not matched: %v", tc.name, tc.signature, types(r.Segments))
 		}
+	}
+}
+
+// TestTypographicSubstitutionsAreUndone: text that went through a chat client, a word processor
+// or a web page — non-breaking spaces for indentation and between words, zero-width spaces,
+// curly quotes — is read as the machine printed it: the kubelet line is matched and aws-auth
+// parses to its one mapping, with no parse problem.
+func TestTypographicSubstitutionsAreUndone(t *testing.T) {
+	kubelet := "E0501 10:00:00.000000\u00a0\u00a0\u00a0 2863 kubelet_node_status.go:92] \u201cUnable to register node with API server\u201d err=\u201cUn\u200bauthorized\u201d node=\u201cip-10-0-1-2.ec2.internal\u201d\n"
+	text, p := Text([]byte(kubelet))
+	if p != nil {
+		t.Fatal(p.Message)
+	}
+	if r := Read(text, "stdin", Options{}); !hasSignature(r.Evidence.NodeLogs, "kubelet-register-unauthorized") {
+		t.Errorf("kubelet line with typographic substitutions not matched: %q read as %v", text, types(r.Segments))
+	}
+	nbsp := strings.NewReplacer("  ", "\u00a0\u00a0", "'", "\u2019").Replace(awsAuthYAML)
+	text, _ = Text([]byte(nbsp))
+	r := Read(text, "stdin", Options{})
+	a := r.Evidence.AWSAuth
+	if a == nil || len(a.Roles) != 1 || len(a.Problems) != 0 {
+		t.Fatalf("aws-auth indented with non-breaking spaces: %+v (segments %v)", a, types(r.Segments))
+	}
+	if plain, _ := Text([]byte("ascii only\n")); string(plain) != "ascii only\n" {
+		t.Errorf("ASCII text changed: %q", plain)
+	}
+	if dash, _ := Text([]byte("  \u2013 rolearn: x\n")); !strings.Contains(string(dash), "\u2013") {
+		t.Errorf("an en dash was rewritten: %q", dash)
+	}
+}
+
+// TestTextInsideJSONIsRead: `aws ec2 get-console-output` in the CLI's default JSON output (Output
+// decoded, or base64 as the API returns it) is the serial console's log; the text inside a JSON
+// document no type knows — a multi-line string, or a log line whose quotes JSON escaped — is
+// read as a paste of its own; a health issue quoted as JSON stays lines of data. Nesting JSON in
+// JSON strings fourteen deep (about 100 KiB of backslashes: each level doubles the escaping, so depth is logarithmic in the input) ends.
+func TestTextInsideJSONIsRead(t *testing.T) {
+	kubelet := `E0501 10:00:00.000000    2863 kubelet_node_status.go:92] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-1-2.ec2.internal"`
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	console := "[   12.345678] cloud-init[1234]: Cloud-init v. 19.3 running 'modules:final'\n" + kubelet + "\n"
+	for _, tc := range []struct{ name, in, signature string }{
+		{"get-console-output", "{\n    \"InstanceId\": \"i-0abc\",\n    \"Timestamp\": \"2024-05-01T10:00:00+00:00\",\n    \"Output\": " + q(console) + "\n}\n", "kubelet-register-unauthorized"},
+		{"get-console-output base64", `{"InstanceId": "i-0abc", "Output": "` + base64.StdEncoding.EncodeToString([]byte(console)) + `"}` + "\n", "kubelet-register-unauthorized"},
+		{"multi-line message", `{"message": ` + q("node logs:\n"+kubelet+"\nI0501 10:00:01.000000    2863 kubelet.go:1] next\n") + `, "source": "ticket"}` + "\n", "kubelet-register-unauthorized"},
+		{"escaped log line", `{"error": ` + q(kubelet) + `, "node": "ip-10-0-1-2"}` + "\n", "kubelet-register-unauthorized"},
+	} {
+		r := Read([]byte(tc.in), "stdin", Options{})
+		if !hasSignature(r.Evidence.NodeLogs, tc.signature) {
+			t.Errorf("%s: %s not matched: %v", tc.name, tc.signature, types(r.Segments))
+			continue
+		}
+		for _, s := range r.Segments {
+			if s.First != 1 || s.Last != strings.Count(tc.in, "\n") {
+				t.Errorf("%s: segment %s covers lines %d-%d, want the JSON document's 1-%d", tc.name, s.Type, s.First, s.Last, strings.Count(tc.in, "\n"))
+			}
+		}
+	}
+	deep := kubelet
+	for range 14 {
+		deep = `{"message": ` + q(deep+"\nnext line") + `}`
+	}
+	r := Read([]byte(deep+"\n"), "stdin", Options{})
+	if len(r.Segments) == 0 {
+		t.Error("nested JSON strings gave no segment")
 	}
 }
