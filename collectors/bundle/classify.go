@@ -1,13 +1,8 @@
 package bundle
 
 import (
-	"bufio"
-	"io"
 	"path"
 	"strings"
-
-	"golang.org/x/text/encoding/unicode"
-	"golang.org/x/text/transform"
 )
 
 type role int
@@ -81,18 +76,4 @@ func classify(rel string) (role, string) {
 		return roleLog, "windows-events"
 	}
 	return roleIgnore, ""
-}
-
-// decodeText turns UTF-16 text with a byte-order mark (Windows PowerShell 5.1 redirection,
-// docs/bundle-formats.md §4.4) into UTF-8 and strips a UTF-8 BOM; other input passes through.
-func decodeText(r io.Reader) io.Reader {
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(3)
-	switch {
-	case len(head) >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF):
-		return transform.NewReader(br, unicode.BOMOverride(unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder()))
-	case len(head) == 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF:
-		_, _ = br.Discard(3)
-	}
-	return br
 }

@@ -29,6 +29,7 @@ import (
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+	"github.com/eksdoctor/eksdoctor/collectors/textenc"
 )
 
 // Bundle kinds (docs/bundle-formats.md §1).
@@ -536,8 +537,8 @@ func (rd *reader) handle(m member) error {
 	}
 	if role == roleConfig || role == roleBoth {
 		if m.size <= rd.lim.MaxConfigBytes {
-			// a configuration or log saved by PowerShell is UTF-16 like the logs (decodeText)
-			data, err := io.ReadAll(io.LimitReader(decodeText(in), rd.lim.MaxConfigBytes+1))
+			// a configuration or log saved by PowerShell is UTF-16 like the logs (textenc.Reader)
+			data, err := io.ReadAll(io.LimitReader(textenc.Reader(in), rd.lim.MaxConfigBytes+1))
 			if err != nil {
 				return rd.memberErr(m, rel, outer, inner, err)
 			}
@@ -555,7 +556,7 @@ func (rd *reader) handle(m member) error {
 			return nil
 		}
 	}
-	if err := rd.scan(decodeText(in), rel, stream); err != nil {
+	if err := rd.scan(textenc.Reader(in), rel, stream); err != nil {
 		return rd.memberErr(m, rel, outer, inner, err)
 	}
 	rd.read++

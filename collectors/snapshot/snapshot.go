@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
+	"github.com/eksdoctor/eksdoctor/collectors/textenc"
 )
 
 // Limits bound what Open reads.
@@ -259,9 +260,10 @@ func (s *Snapshot) content(p string) ([]byte, bool, error) {
 		}
 		defer r.Close()
 		b, err := readSized(r)
-		return b, true, err
+		return textenc.Bytes(b), true, err
 	}
-	return b, true, nil
+	// a file saved on Windows (PowerShell 5.1's `aws … > file` is UTF-16) reads as UTF-8
+	return textenc.Bytes(b), true, nil
 }
 
 // stream returns a reader of the file at snapshot path p without reading a large file whole
@@ -273,9 +275,15 @@ func (s *Snapshot) stream(p string) (r io.ReadCloser, ok bool, err error) {
 	}
 	if open := s.lazy[p]; open != nil {
 		r, err := open()
-		return r, true, err
+		if err != nil {
+			return nil, true, err
+		}
+		return struct {
+			io.Reader
+			io.Closer
+		}{textenc.Reader(r), r}, true, nil
 	}
-	return io.NopCloser(bytes.NewReader(b)), true, nil
+	return io.NopCloser(bytes.NewReader(textenc.Bytes(b))), true, nil
 }
 
 // tarMember opens member number n (counting every header, as readTarGz does) of the
@@ -729,7 +737,9 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 		}
 		return readGap, e.reason() + " (" + p + ")"
 	}
-	if strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") {
+	if strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") || !json.Valid(b) && cliYAML(b) {
+		// a .json file the AWS CLI wrote with `--output yaml` (or output = yaml in its
+		// config), or kubectl with -o yaml, holds the same document
 		docs := splitYAML(b)
 		if len(docs) == 0 {
 			s.problem(p, "empty file")
@@ -778,6 +788,9 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			err = each(raw)
 		}
 		if err != nil {
+			if hint := cliOutputFormat(b); hint != "" {
+				err = fmt.Errorf("%s, not JSON: collect it again with --output json", hint)
+			}
 			s.problem(p, err.Error())
 			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 		}
@@ -789,6 +802,42 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 	}
 	return readOK, ""
 }
+
+// reYAMLTop is the first line of a YAML document as the AWS CLI (`--output yaml`) or kubectl
+// (-o yaml) prints one: a top-level key ("Reservations:", "apiVersion: v1") or a list item.
+var reYAMLTop = regexp.MustCompile(`^(?:[A-Za-z][\w.-]*:(?:\s|$)|- |---\s*$)`)
+
+// cliYAML reports whether b, which is not JSON, starts as a YAML document does (after blank
+// and comment lines).
+func cliYAML(b []byte) bool {
+	for _, l := range bytes.Split(b[:min(len(b), 4096)], []byte("\n")) {
+		l = bytes.TrimRight(l, "\r")
+		if t := bytes.TrimSpace(l); len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		return reYAMLTop.Match(l)
+	}
+	return false
+}
+
+// cliOutputFormat names the AWS CLI's other output formats by their first line — `--output
+// table` (a rule of dashes, then "|  DescribeInstances  |") and `--output text` (upper-case
+// record names and tab-separated values: "RESERVATIONS\t111122223333…") — and returns "" for
+// anything else.
+func cliOutputFormat(b []byte) string {
+	first, _, _ := bytes.Cut(bytes.TrimLeft(b[:min(len(b), 4096)], " \t\r\n"), []byte("\n"))
+	first = bytes.TrimRight(first, "\r")
+	switch {
+	case len(first) > 4 && len(bytes.Trim(first, "-+")) == 0:
+		return "the AWS CLI's table output (--output table)"
+	case bytes.IndexByte(first, '\t') > 0 && reTextRecord.Match(first):
+		return "the AWS CLI's text output (--output text)"
+	}
+	return ""
+}
+
+// reTextRecord is the start of a line of `--output text`: an upper-case record name and a tab.
+var reTextRecord = regexp.MustCompile(`^[A-Z][A-Z0-9_]*\t`)
 
 func splitYAML(b []byte) [][]byte {
 	var out [][]byte
