@@ -129,8 +129,12 @@ func bootstrapChecks() []Check {
 			Eval: func(ev *evidence.Evidence) []Finding {
 				fam, from := amiFamily(ev)
 				b := ev.Bootstrap
+				if fam == FamilyUnknown && !ev.Have(evidence.KindImage) {
+					// the image was not read: its family could be any, so the format is unjudged
+					return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "missing evidence: " + missingReasons(ev, evidence.KindImage)})
+				}
 				if fam == FamilyUnknown {
-					return one(notApplicable(ev.Target.InstanceID, "the AMI family is unknown (custom AMI or image not collected)"))
+					return one(notApplicable(ev.Target.InstanceID, "the AMI family is unknown (a custom AMI)"))
 				}
 				want := expectedFormat(fam)
 				it := item(ev.Source(evidence.KindImage)+ev.Source(evidence.KindNodegroups), "%s → %s expects %s; user data format %s", from, fam, want, b.Format)

@@ -40,12 +40,14 @@ type NodeState struct {
 	Evidence string `json:"evidence"`
 }
 
-// JoinPath reports whether a check judges a cause that keeps a node from joining: critical
-// checks of the stages up to certificates, judged from AWS, cluster or configuration evidence.
+// JoinPath reports whether a check judges a cause that keeps a node from joining: critical and
+// high checks of the stages up to certificates (a fail-closed webhook, the control plane's
+// security group rule, a pending CSR block a join as surely as a missing role), judged from AWS,
+// cluster or configuration evidence.
 // Checks judged only from testimony (node logs, recorded mapping changes) can find a cause, but
 // their silence is no proof, so they do not make a run inconclusive.
 func JoinPath(m Meta) bool {
-	if m.Severity != SeverityCritical || m.Stage > StageCerts {
+	if m.Severity != SeverityCritical && m.Severity != SeverityHigh || m.Stage > StageCerts {
 		return false
 	}
 	for _, k := range append(append([]evidence.Kind(nil), m.Needs...), m.NeedsAny...) {

@@ -606,6 +606,15 @@ func (m *Model) serviceFlow(svc string) Flow {
 	if !m.ev.Have(evidence.KindVPCEndpoints) {
 		w.add(Hop{Name: "vpc endpoint", Verdict: Unknown, Detail: m.missing(evidence.KindVPCEndpoints), Check: CheckEndpointsMissing}, false)
 		m.internetPath(w, CheckNoEgressRoute)
+		// A hop that blocks the way out blocks this flow only when no VPC endpoint carries it,
+		// and the endpoints were not seen: the hop is unverified, not a cause.
+		for i := range f.Hops {
+			if f.Hops[i].Verdict == Blocked {
+				f.Hops[i].Verdict = Unknown
+				f.Hops[i].Detail += " (this blocks " + svc + " only if no VPC endpoint serves it; the VPC endpoints are not in the evidence)"
+				f.Verdict = Unknown
+			}
+		}
 		return f
 	}
 	iface, gw := m.endpointsFor(svc)

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -40,6 +41,14 @@ func (s *Snapshot) loadNodegroups(ev *evidence.Evidence) {
 			ev.AddGap(evidence.KindNodegroups, reason)
 		}
 	}
+	if name := nodegroupTag(ev); ok && name != "" && !slices.ContainsFunc(ev.Nodegroups, func(ng evidence.Nodegroup) bool { return ng.Name == name }) {
+		// the node's own group (its eks:nodegroup-name tag) was not described: what the
+		// node group checks would judge for this node is not in the evidence
+		if p := "eks/describe-nodegroup/" + name + ".json"; !slices.Contains(files, p) {
+			ok = false
+			ev.AddGap(evidence.KindNodegroups, "the node's managed node group "+name+" is not described: "+s.missing(p))
+		}
+	}
 	switch {
 	case ok && len(files) > 0:
 		ev.Mark(evidence.KindNodegroups, s.src("eks/describe-nodegroup/"))
@@ -48,6 +57,15 @@ func (s *Snapshot) loadNodegroups(ev *evidence.Evidence) {
 	case len(files) == 0 || listRes == readGap:
 		ev.AddGap(evidence.KindNodegroups, listReason)
 	}
+}
+
+// nodegroupTag is the managed node group the target instance belongs to by its
+// eks:nodegroup-name tag ("" without an instance or the tag).
+func nodegroupTag(ev *evidence.Evidence) string {
+	if ev.Instance == nil {
+		return ""
+	}
+	return ev.Instance.Tags["eks:nodegroup-name"]
 }
 
 // loadAccessEntries reads the cluster's access entries (list-access-entries) and each entry's

@@ -1,0 +1,58 @@
+package snapshot
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/eksdoctor/eksdoctor/checks"
+)
+
+// TestMissingFileNeverNamesAnotherCause: a snapshot file left out never turns the run into a
+// confident answer it could not give. Without describe-vpc-endpoints the node's way out
+// through a NAT gateway or the internet cannot be the cause (an endpoint may carry the flow):
+// net.no-egress-route is unverified, not failing. Without one of the webhook configurations a
+// fail-closed webhook cannot be ruled out, without the AMI the user data's format cannot be
+// judged, without the node's own node group described its launch template's use cannot: the
+// run is inconclusive, not "no cause found".
+func TestMissingFileNeverNamesAnotherCause(t *testing.T) {
+	for _, tc := range []struct {
+		fixture, drop string
+		notFailing    string
+		verdict       checks.Verdict
+	}{
+		{"net-vpc-endpoints-missing", "ec2/describe-vpc-endpoints.json", "net.no-egress-route", checks.VerdictInconclusive},
+		{"net-vpc-endpoint-sg", "ec2/describe-vpc-endpoints.json", "net.no-egress-route", checks.VerdictInconclusive},
+		{"cluster-webhook-blocks-nodes", "kube/validatingwebhookconfigurations.json", "cluster.webhook-blocks-nodes", checks.VerdictInconclusive},
+		{"bootstrap-al2-userdata-on-al2023", "ec2/describe-images.json", "bootstrap.wrong-format-for-ami", checks.VerdictInconclusive},
+		{"nodegroup-lt-network-interfaces", "eks/describe-nodegroup/ng-al2023.json", "nodegroup.lt-network-interfaces", checks.VerdictInconclusive},
+	} {
+		files := fixtureFiles(t, "../../fixtures/snapshots/"+tc.fixture)
+		if _, ok := files[tc.drop]; !ok {
+			t.Fatalf("%s has no %s", tc.fixture, tc.drop)
+		}
+		delete(files, tc.drop)
+		s := FromFiles("test", files)
+		ev, err := s.Evidence(s.InstanceIDs()[0], "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		findings := checks.Run(checks.All(), ev)
+		metas := map[string]checks.Meta{}
+		for _, c := range checks.All() {
+			metas[c.Meta.ID] = c.Meta
+		}
+		d := checks.Conclude(findings, metas, ev)
+		if slices.Contains(d.Ranked, tc.notFailing) {
+			t.Errorf("%s without %s: %s fails (ranked %v)", tc.fixture, tc.drop, tc.notFailing, d.Ranked)
+		}
+		for _, f := range findings {
+			if f.ID == tc.notFailing && f.Status == checks.StatusSkipped && !strings.HasPrefix(f.Message, "missing evidence") && !strings.HasPrefix(f.Message, "cannot verify") {
+				t.Errorf("%s without %s: %s skipped as %q, want missing evidence", tc.fixture, tc.drop, f.ID, f.Message)
+			}
+		}
+		if d.Verdict != tc.verdict {
+			t.Errorf("%s without %s: verdict %s (%s), want %s", tc.fixture, tc.drop, d.Verdict, d.Summary, tc.verdict)
+		}
+	}
+}
