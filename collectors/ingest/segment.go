@@ -151,7 +151,7 @@ type region struct {
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(unescapeHTML(lines)))))))
+	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(unjoin(unescapeHTML(lines))))))))
 	var out []region
 	var cur []line
 	fence := ""
@@ -323,6 +323,85 @@ func unship(lines []line) []line {
 		out[i] = l
 	}
 	return out
+}
+
+// recordStarts are how a log record begins, one pattern per log shape: a journal or syslog
+// prefix, a klog header, an RFC 3339 or cloud-init stamp, a kernel or console stamp, a JSON
+// record. Each matches at the start of a record only.
+var recordStarts = []*regexp.Regexp{
+	regexp.MustCompile(`(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3]?\d \d\d:\d\d:\d\d(?:\.\d+)? [\w.-]+ [\w@./:-]+(?:\[\d+\])?: `),
+	regexp.MustCompile(`[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] `),
+	regexp.MustCompile(`\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? `),
+	regexp.MustCompile(`\[\s*\d+\.\d{6}\] `),
+	regexp.MustCompile(`\{"(?:level|lvl|ts|time|timestamp|@timestamp|msg|message|log)":`),
+}
+
+// recordStartsAt0 are recordStarts anchored at the start of the text.
+var recordStartsAt0 = func() []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(recordStarts))
+	for i, re := range recordStarts {
+		out[i] = regexp.MustCompile(`^(?:` + re.String() + `)`)
+	}
+	return out
+}()
+
+// minJoined is the length (bytes) from which a line is looked at as several log records that
+// lost the line breaks between them.
+const minJoined = 300
+
+// unjoin splits a line that is several log records run together — text whose line breaks a web
+// page, chat client or ticket tool collapsed into spaces — back into one record per line: a
+// line of at least minJoined bytes that starts with a record of one shape (recordStarts) and
+// holds at least two more of that shape, each after a space, is cut before each. The pieces keep
+// the line's number. Lines of any other form are kept as they are.
+func unjoin(lines []line) []line {
+	var out []line
+	for i, l := range lines {
+		cuts := joinedRecords(l.text)
+		if cuts == nil {
+			if out != nil {
+				out = append(out, l)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]line, 0, len(lines)+len(cuts)), lines[:i]...)
+		}
+		prev := 0
+		for _, c := range cuts {
+			out = append(out, line{n: l.n, text: strings.TrimRight(l.text[prev:c], " ")})
+			prev = c
+		}
+		out = append(out, line{n: l.n, text: l.text[prev:]})
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
+
+// joinedRecords returns the offsets at which t, a line that is log records run together, is
+// cut (nil for any other line): where a record of the shape t starts with begins after a space.
+func joinedRecords(t string) []int {
+	if len(t) < minJoined {
+		return nil
+	}
+	for i, re := range recordStarts {
+		if !recordStartsAt0[i].MatchString(t) {
+			continue
+		}
+		var cuts []int
+		for _, loc := range re.FindAllStringIndex(t, -1) {
+			if loc[0] > 0 && t[loc[0]-1] == ' ' {
+				cuts = append(cuts, loc[0])
+			}
+		}
+		if len(cuts) >= 2 {
+			return cuts
+		}
+		return nil
+	}
+	return nil
 }
 
 // unbox removes the frame a terminal UI draws around its panes (k9s, a rich table: "│ Events: …

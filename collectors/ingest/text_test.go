@@ -555,3 +555,44 @@ func TestTextInsideJSONIsRead(t *testing.T) {
 		t.Error("nested JSON strings gave no segment")
 	}
 }
+
+// TestJoinedLogRecordsAreSplit: log records whose line breaks a web page or chat client turned
+// into spaces are read one per line again — journal lines cut before each journal prefix (not
+// before the klog header inside them), JSON records before each record — so a registration after
+// an Unauthorized is seen and the line numbers stay the input's. A long line of prose that
+// mentions a date, or holds fewer than three records, is kept whole.
+func TestJoinedLogRecordsAreSplit(t *testing.T) {
+	j := func(ts, klog string) string {
+		return "May 20 12:30:" + ts + " ip-192-168-218-117.us-east-2.compute.internal kubelet[4502]: " + klog
+	}
+	joined := strings.Join([]string{
+		j("57", `E0520 12:30:57.379123    4502 kubelet_node_status.go:107] "Unable to register node with API server" err="Unauthorized" node="ip-192-168-218-117.us-east-2.compute.internal"`),
+		j("58", `I0520 12:30:58.100000    4502 kubelet_node_status.go:70] "Attempting to register node" node="ip-192-168-218-117.us-east-2.compute.internal"`),
+		j("59", `I0520 12:30:59.100000    4502 kubelet_node_status.go:78] "Successfully registered node" node="ip-192-168-218-117.us-east-2.compute.internal"`),
+	}, " ")
+	got := unjoin([]line{{1, "before"}, {2, joined}})
+	if len(got) != 4 || got[1].n != 2 || got[3].n != 2 || !strings.HasPrefix(got[3].text, "May 20 12:30:59 ") || strings.HasSuffix(got[1].text, " ") {
+		t.Fatalf("unjoin = %+v", got)
+	}
+	r := Read([]byte(joined+"\n"), "stdin", Options{})
+	if !hasSignature(r.Evidence.NodeLogs, "kubelet-registered") {
+		t.Fatalf("the registration inside the joined line was not read: %v", types(r.Segments))
+	}
+	for _, h := range r.Evidence.NodeLogs.Hits {
+		if h.Signature == "kubelet-registered" && !strings.HasPrefix(h.Last.Text, "May 20 12:30:59 ") {
+			t.Errorf("the registration is quoted as %q, want its own record", h.Last.Text)
+		}
+	}
+	rec := `{"level":"info","ts":"2022-01-24T01:37:48.103Z","caller":"entrypoint.sh","msg":"Validating env variables ..."}`
+	if got := unjoin([]line{{1, strings.Repeat(rec+" ", 3) + rec}}); len(got) != 4 || got[0].text != rec {
+		t.Errorf("JSON records: %+v", got)
+	}
+	for _, keep := range []string{
+		"We upgraded on 2024-05-01 10:00:00 and again " + strings.Repeat("x ", 150) + "then 2024-05-02 10:00:00 and 2024-05-03 10:00:00 ",
+		j("57", strings.Repeat("y", 300)) + " " + j("58", "z"),
+	} {
+		if got := unjoin([]line{{1, keep}}); len(got) != 1 {
+			t.Errorf("split a line that is not joined records: %+v", got)
+		}
+	}
+}
