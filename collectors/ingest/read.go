@@ -107,6 +107,11 @@ func Read(text []byte, name string, opt Options) *Result {
 		segs = []Segment{s}
 	} else {
 		segs = Segments(text)
+		for i := range segs {
+			if lostLineBreaks(segs[i]) {
+				segs[i].Type, segs[i].Detail = typeUnknownText, fmt.Sprintf("%s on one line of %d bytes: its line breaks were lost on the way (a web page, chat or ticket tool), so it is not judged; paste it again as the file has it", segs[i].Type, len(segs[i].Text))
+			}
+		}
 	}
 	r := &Result{Segments: segs}
 	ev := &evidence.Evidence{}
@@ -167,6 +172,20 @@ func Read(text []byte, name string, opt Options) *Result {
 	}
 	r.Evidence = ev
 	return r
+}
+
+// lineConfigTypes are the configuration documents whose YAML, MIME or TOML structure lives in
+// line breaks.
+var lineConfigTypes = map[Type]bool{TypeAWSAuth: true, TypeUserData: true, TypeNodeConfig: true, TypeKubeconfig: true,
+	TypeKubeletConfig: true, TypeBottlerocketSettings: true, TypeEksctlConfig: true, TypeEC2NodeClass: true, TypeNodePool: true}
+
+// lostLineBreaks reports whether s is a configuration document of at least 200 bytes written on
+// one line with at least three "key: value" pairs in it: YAML, MIME headers or TOML tables run
+// together, which no file holds (a JSON document or a base64 blob on one line is whole).
+func lostLineBreaks(s Segment) bool {
+	t := bytes.TrimSpace(s.Text)
+	return lineConfigTypes[s.Type] && s.First == s.Last && len(t) >= 200 && bytes.IndexByte(t, '\n') < 0 &&
+		t[0] != '{' && t[0] != '[' && bytes.Count(t, []byte(": ")) >= 3
 }
 
 type reader struct {

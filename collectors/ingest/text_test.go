@@ -596,3 +596,25 @@ func TestJoinedLogRecordsAreSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigurationThatLostItsLineBreaksIsNotJudged: aws-auth or MIME user data whose line
+// breaks a web page or chat collapsed is one line no file holds: it is reported as such and not
+// judged (no malformed aws-auth, no user data without bootstrap), while aws-auth as compact JSON
+// on one line is read as the document it is.
+func TestConfigurationThatLostItsLineBreaksIsNotJudged(t *testing.T) {
+	flat := "mapRoles: | - rolearn: arn:aws:iam::111122223333:role/node-role username: system:node:{{EC2PrivateDNSName}} groups: - system:bootstrappers - system:nodes - rolearn: arn:aws:iam::111122223333:role/other-node-role username: system:node:{{EC2PrivateDNSName}} groups: - system:bootstrappers - system:nodes"
+	mime := "MIME-Version: 1.0 Content-Type: multipart/mixed; boundary=\"//\" --// Content-Type: text/x-shellscript; charset=\"us-ascii\" #!/bin/bash set -ex /etc/eks/bootstrap.sh prod --kubelet-extra-args '--max-pods=20' --//--"
+	for _, in := range []string{flat, mime} {
+		r := Read([]byte(in+"\n"), "stdin", Options{})
+		if len(r.Segments) != 1 || r.Segments[0].Type != typeUnknownText || !strings.Contains(r.Segments[0].Detail, "line breaks were lost") {
+			t.Errorf("%.40q…: segments %+v", in, r.Segments)
+		}
+		if r.Evidence.AWSAuth != nil || r.Evidence.Bootstrap != nil {
+			t.Errorf("%.40q…: judged as configuration: aws-auth %+v, bootstrap %+v", in, r.Evidence.AWSAuth, r.Evidence.Bootstrap)
+		}
+	}
+	compact := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"aws-auth","namespace":"kube-system"},"data":{"mapRoles":"- rolearn: arn:aws:iam::111122223333:role/node-role\n  username: system:node:{{EC2PrivateDNSName}}\n  groups:\n    - system:bootstrappers\n    - system:nodes\n"}}`
+	if r := Read([]byte(compact+"\n"), "stdin", Options{}); r.Evidence.AWSAuth == nil || len(r.Evidence.AWSAuth.Roles) != 1 {
+		t.Errorf("compact JSON aws-auth not read: %v", types(r.Segments))
+	}
+}
