@@ -60,55 +60,101 @@ func newMulti(anchors [][]byte, counted int) *multi {
 	mt.stride = uint32(stride)
 	mt.recip = (1<<32 + uint64(stride) - 1) / uint64(stride)
 
-	// trie: rows[s*stride+c] is the goto edge of state s on class c while building (0: none;
-	// the root is no state's child), completed breadth-first below into the full transition
-	// function (in trie numbering); each anchor byte adds at most one state
+	// trie with sparse goto edges (a dense row per state would be most×stride entries, most of
+	// them empty, allocated and cleared only to be copied into trans): the root's edges in a
+	// row of their own, every other state's in a list threaded through edges (head[s] is the
+	// index of its first edge plus one); each anchor byte adds at most one state
 	most := 1
 	for _, a := range anchors {
 		most += len(a)
 	}
-	rows := make([]int32, most*stride)
+	type edge struct {
+		c        uint8
+		to, next int32
+	}
+	rootRow := make([]int32, stride)
+	head := make([]int32, 1, most)
+	edges := make([]edge, 0, most)
+	goTo := func(s int32, c uint8) int32 {
+		if s == 0 {
+			return rootRow[c]
+		}
+		for e := head[s]; e != 0; e = edges[e-1].next {
+			if edges[e-1].c == c {
+				return edges[e-1].to
+			}
+		}
+		return 0
+	}
 	outs := make([][]int32, 1, most) // outs[s]: the anchors ending at s, own and (below) through failure links
 	for ai, a := range anchors {
 		s := int32(0)
 		for _, b := range a {
-			at := int(s)*stride + int(mt.cls[b])
-			if rows[at] == 0 {
-				rows[at] = int32(len(outs))
+			c := mt.cls[b]
+			next := goTo(s, c)
+			if next == 0 {
+				next = int32(len(outs))
 				outs = append(outs, nil)
+				head = append(head, 0)
+				if s == 0 {
+					rootRow[c] = next
+				} else {
+					edges = append(edges, edge{c: c, to: next, next: head[s]})
+					head[s] = int32(len(edges))
+				}
 			}
-			s = rows[at]
+			s = next
 		}
 		outs[s] = append(outs[s], int32(ai))
 		mt.lens = append(mt.lens, int32(len(a)))
 	}
 	nstates := len(outs)
 
-	// breadth-first: a state's goto edges are the non-zero entries of its row until it is
-	// visited; then its missing entries are copied from its failure state's row, complete
-	// because that state is shallower. Children are visited in class order, so the numbering
-	// does not depend on anything but the anchors.
+	// breadth-first, children in class order (so the numbering depends on nothing but the
+	// anchors): a child's failure state is the goto of the nearest failure state of its parent
+	// that has an edge on its class, else the root; it is shallower, so its outputs are
+	// complete when the child inherits them
 	fail := make([]int32, nstates)
 	order := make([]int32, 0, nstates)
 	order = append(order, 0)
+	var kids []edge
 	for q := 0; q < len(order); q++ {
 		s := order[q]
-		row := rows[int(s)*stride : int(s+1)*stride]
-		frow := rows[int(fail[s])*stride : int(fail[s]+1)*stride]
-		for c, child := range row {
-			if child == 0 {
-				if s != 0 {
-					row[c] = frow[c]
+		kids = kids[:0]
+		if s == 0 {
+			for c, child := range rootRow {
+				if child != 0 {
+					kids = append(kids, edge{c: uint8(c), to: child})
 				}
-				continue
 			}
+		} else {
+			for e := head[s]; e != 0; e = edges[e-1].next {
+				kids = append(kids, edges[e-1])
+			}
+			for i := 1; i < len(kids); i++ { // insertion sort: a state has few children
+				for j := i; j > 0 && kids[j].c < kids[j-1].c; j-- {
+					kids[j], kids[j-1] = kids[j-1], kids[j]
+				}
+			}
+		}
+		for _, k := range kids {
 			if s != 0 {
-				fail[child] = frow[c]
+				f := fail[s]
+				for {
+					if g := goTo(f, k.c); g != 0 {
+						fail[k.to] = g
+						break
+					}
+					if f == 0 {
+						break
+					}
+					f = fail[f]
+				}
 			}
-			if f := fail[child]; len(outs[f]) > 0 {
-				outs[child] = append(outs[child], outs[f]...)
+			if f := fail[k.to]; len(outs[f]) > 0 {
+				outs[k.to] = append(outs[k.to], outs[f]...)
 			}
-			order = append(order, child)
+			order = append(order, k.to)
 		}
 	}
 
@@ -145,11 +191,23 @@ func newMulti(anchors [][]byte, counted int) *multi {
 			}
 		}
 	}
+	// the full transition function, in the final numbering and pre-multiplied: a state's row
+	// is its failure state's (filled earlier: shallower, so earlier in order) with its own goto
+	// edges over it; the root's missing edges lead back to the root (0)
 	mt.trans = make([]uint32, nstates*stride)
-	for s := 0; s < nstates; s++ {
-		base := int(id[s]) * stride
-		for c := 0; c < stride; c++ {
-			mt.trans[base+c] = id[rows[s*stride+c]] * mt.stride
+	for _, s := range order {
+		row := mt.trans[int(id[s])*stride : int(id[s]+1)*stride]
+		if s == 0 {
+			for c, child := range rootRow {
+				if child != 0 {
+					row[c] = id[child] * mt.stride
+				}
+			}
+			continue
+		}
+		copy(row, mt.trans[int(id[fail[s]])*stride:int(id[fail[s]]+1)*stride])
+		for e := head[s]; e != 0; e = edges[e-1].next {
+			row[edges[e-1].c] = id[edges[e-1].to] * mt.stride
 		}
 	}
 	return mt
