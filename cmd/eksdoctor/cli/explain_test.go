@@ -29,7 +29,7 @@ func TestExplainRendering(t *testing.T) {
 				t.Errorf("%s: plain output holds %q:\n%s", id, marker, out)
 			}
 		}
-		for _, want := range []string{id, "Why it blocks the join", "What to do", "References"} {
+		for _, want := range []string{id, "Why it blocks the join", "What to do", "References", "- "} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: no %q in\n%s", id, want, out)
 			}
@@ -40,9 +40,13 @@ func TestExplainRendering(t *testing.T) {
 			}
 		}
 	}
-	styled, err := renderMarkdown(page, true, 100)
-	if err != nil || !strings.Contains(styled, "\x1b[") {
-		t.Fatalf("colour rendering has no styling (%v):\n%s", err, styled)
+	// a code span and the punctuation after it are one word: never a line starting with ","
+	if code, out, _ = run("explain", "auth.role-path"); !strings.Contains(out, "auth.role-not-mapped,") || strings.Contains(out, "\n,") {
+		t.Errorf("code span cut from its comma:\n%s", out)
+	}
+	styled := renderMarkdown(page, true, 100)
+	if !strings.Contains(styled, "\x1b[") {
+		t.Fatalf("colour rendering has no styling:\n%s", styled)
 	}
 	if code, _, errOut := run("explain", "auth.role-path", "-o", "json"); code != ExitUsage || !strings.Contains(errOut, "unknown --output") {
 		t.Fatalf("-o json: exit %d %s", code, errOut)
