@@ -48,6 +48,10 @@ func structuredKarpenter(list []Check) []Check {
 		m.Needs, m.NeedsAny = nil, []evidence.Kind{evidence.KindNodeLogs, u.kind}
 		m.ClusterWide = u.clusterWide
 		m.AppliesTo = karpenterLike
+		if u.kind == evidence.KindEC2NodeClasses {
+			// EKS Auto Mode launches from its own NodeClasses (automode.* checks)
+			m.AppliesTo = []string{evidence.ProvisionerKarpenter}
+		}
 		if m.ID == "karpenter.instance-profile" {
 			// an unmapped node role launches nodes that never register
 			m.Optional = append(m.Optional, evidence.KindAccessEntries, evidence.KindAWSAuth)
@@ -61,7 +65,22 @@ func structuredKarpenter(list []Check) []Check {
 		eval, kind := u.eval, u.kind
 		list[i].Eval = func(ev *evidence.Evidence) []Finding {
 			if !ev.Have(kind) {
-				return logs(ev)
+				// without the object only Karpenter's log can tell; when it says nothing either,
+				// for a node Karpenter launched the object is the evidence missing (Judge:
+				// inconclusive, not "no cause"); for a node nothing shows Karpenter launched
+				// (a log bundle alone), the check has nothing to judge
+				out := logs(ev)
+				launched := ev.Provisioner.Kind == evidence.ProvisionerKarpenter || ev.Provisioner.Kind == evidence.ProvisionerAutoMode
+				for j, f := range out {
+					switch {
+					case f.Status != StatusSkipped || strings.HasPrefix(f.Message, "missing evidence") || strings.HasPrefix(f.Message, "not applicable"):
+					case launched:
+						out[j].Message = fmt.Sprintf("missing evidence: %s (%s), and %s", kind, ev.GapFor(kind).Reason, f.Message)
+					default:
+						out[j].Message = "not applicable: nothing in the evidence shows Karpenter launched this node (no karpenter.sh tag, NodeClaim or Karpenter log line)"
+					}
+				}
+				return out
 			}
 			out := eval(ev)
 			if ev.Have(evidence.KindNodeLogs) {

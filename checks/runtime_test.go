@@ -96,6 +96,16 @@ func runtimeCases() []checkCase {
 		}
 	}
 	for id, line := range samples {
+		silent := "no log lines of"
+		if strings.HasPrefix(id, "karpenter.") {
+			// judged from Karpenter's objects too: on a node nothing shows Karpenter launched it
+			// has nothing to judge; on a Karpenter node the missing object is a gap
+			silent = "not applicable: nothing in the evidence shows Karpenter launched this node"
+			out = append(out, checkCase{id, "karpenter node, no object and no lines", func(ev *evidence.Evidence) {
+				withLogs("an unrelated line\n")(ev)
+				ev.Provisioner = evidence.Provisioner{Kind: evidence.ProvisionerKarpenter, Name: "default", Because: "tag karpenter.sh/nodepool"}
+			}, StatusSkipped, "missing evidence: kube:"})
+		}
 		out = append(out,
 			// ten lines: more than any signature's minCount (a loop, not a first attempt)
 			checkCase{id, "signature", withLogs(strings.Repeat(line+"\n", 10)), StatusFail, ""},
@@ -104,7 +114,7 @@ func runtimeCases() []checkCase {
 				withLogs("an unrelated line\n")(ev)
 				ev.AWSNode = nil
 				ev.AddGapForce(evidence.KindAWSNode, "not collected")
-			}, StatusSkipped, "no log lines of"})
+			}, StatusSkipped, silent})
 	}
 	bottlerocket := func(ca string) func(ev *evidence.Evidence) {
 		return func(ev *evidence.Evidence) {

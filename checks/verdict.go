@@ -44,13 +44,23 @@ type NodeState struct {
 // high checks of the stages up to certificates (a fail-closed webhook, the control plane's
 // security group rule, a pending CSR block a join as surely as a missing role), judged from AWS,
 // cluster or configuration evidence.
-// Checks judged only from testimony (node logs, recorded mapping changes) can find a cause, but
-// their silence is no proof, so they do not make a run inconclusive.
+// Checks judged from testimony (node logs, recorded mapping changes, CloudTrail events) can find
+// a cause, but their silence is no proof, so they do not make a run inconclusive; the exception
+// is a check that also judges from a provisioner's own object (the Karpenter checks: a
+// NodeClaim, an EC2NodeClass): for a node that provisioner launched, the object could have been
+// read, and its absence is a gap.
 func JoinPath(m Meta) bool {
 	if m.Severity != SeverityCritical && m.Severity != SeverityHigh || m.Stage > StageCerts {
 		return false
 	}
-	for _, k := range append(append([]evidence.Kind(nil), m.Needs...), m.NeedsAny...) {
+	kinds := append(append([]evidence.Kind(nil), m.Needs...), m.NeedsAny...)
+	for _, k := range kinds {
+		switch k {
+		case evidence.KindNodeClaims, evidence.KindEC2NodeClasses, evidence.KindNodeClasses:
+			return true
+		}
+	}
+	for _, k := range kinds {
 		if k == evidence.KindNodeLogs || k == evidence.KindMappingChanges {
 			return false // testimony: it can show a cause, its absence proves nothing
 		}

@@ -13,8 +13,9 @@ import (
 // through a NAT gateway or the internet cannot be the cause (an endpoint may carry the flow):
 // net.no-egress-route is unverified, not failing. Without one of the webhook configurations a
 // fail-closed webhook cannot be ruled out, without the AMI the user data's format cannot be
-// judged, without the node's own node group described its launch template's use cannot: the
-// run is inconclusive, not "no cause found".
+// judged, without the node's own node group described its launch template's use cannot, without
+// the NodeClaims (and no Karpenter log) a Karpenter node's registration cannot: the run is
+// inconclusive, not "no cause found".
 func TestMissingFileNeverNamesAnotherCause(t *testing.T) {
 	for _, tc := range []struct {
 		fixture, drop string
@@ -26,6 +27,7 @@ func TestMissingFileNeverNamesAnotherCause(t *testing.T) {
 		{"cluster-webhook-blocks-nodes", "kube/validatingwebhookconfigurations.json", "cluster.webhook-blocks-nodes", checks.VerdictInconclusive},
 		{"bootstrap-al2-userdata-on-al2023", "ec2/describe-images.json", "bootstrap.wrong-format-for-ami", checks.VerdictInconclusive},
 		{"nodegroup-lt-network-interfaces", "eks/describe-nodegroup/ng-al2023.json", "nodegroup.lt-network-interfaces", checks.VerdictInconclusive},
+		{"karpenter-nodeclaim-not-registered", "kube/nodeclaims.json", "karpenter.nodeclaim-not-registered", checks.VerdictInconclusive},
 	} {
 		files := fixtureFiles(t, "../../fixtures/snapshots/"+tc.fixture)
 		if _, ok := files[tc.drop]; !ok {
