@@ -60,6 +60,12 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 		d.Summary = fmt.Sprintf("inconclusive: no check failed, but %d check%s of the join path could not run (%s)", len(ids), plural(int64(len(ids))), strings.Join(ids, ", "))
 	case VerdictNoCauseFound:
 		d.Summary = "no cause found: every check of the join path ran and none failed"
+		if ev != nil && ev.Instance != nil && !ev.Have(evidence.KindNodes) {
+			// nothing blocks the join as far as the evidence goes, but the outcome itself was
+			// not seen: the instance may have joined, or still be failing for a cause only
+			// its own logs would show
+			d.Summary += fmt.Sprintf("; %s: %s, so whether the node registered is unknown", evidence.KindNodes, ev.GapFor(evidence.KindNodes).Reason)
+		}
 	}
 	return d
 }

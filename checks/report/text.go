@@ -124,7 +124,11 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 	case checks.VerdictCauseFound:
 		cause("Most likely cause:")
 	case checks.VerdictNoCauseFound:
-		para(w, width, p.paint("No cause found.", color.FgGreen, color.Bold)+" ", "Every check of the join path ran and none failed.")
+		rest := "Every check of the join path ran and none failed."
+		if _, unseen, ok := strings.Cut(d.Summary, "; "); ok { // the outcome was not seen (Conclude)
+			rest = strings.TrimSuffix(rest, ".") + "; " + unseen + "."
+		}
+		para(w, width, p.paint("No cause found.", color.FgGreen, color.Bold)+" ", rest)
 	default:
 		para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", fmt.Sprintf("No check failed, but %s of the join path could not run, for want of evidence:", nOf(len(d.Unchecked), "check", "checks")))
 		for _, g := range groupUnchecked(d.Unchecked) {

@@ -58,3 +58,29 @@ func TestMissingFileNeverNamesAnotherCause(t *testing.T) {
 		}
 	}
 }
+
+// TestNodesNotReadNeverSaysAllClear: a healthy node's snapshot without kube/nodes.json finds no
+// cause, and says that whether the node registered was not seen (not a bare "no cause found").
+func TestNodesNotReadNeverSaysAllClear(t *testing.T) {
+	files := fixtureFiles(t, "../../fixtures/snapshots/healthy-al2023")
+	metas := map[string]checks.Meta{}
+	for _, c := range checks.All() {
+		metas[c.Meta.ID] = c.Meta
+	}
+	conclude := func() checks.Diagnosis {
+		s := FromFiles("test", files)
+		ev, err := s.Evidence(s.InstanceIDs()[0], "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return checks.Conclude(checks.Run(checks.All(), ev), metas, ev)
+	}
+	if d := conclude(); d.Verdict != checks.VerdictJoined {
+		t.Fatalf("healthy-al2023: verdict %s, want joined", d.Verdict)
+	}
+	delete(files, "kube/nodes.json")
+	d := conclude()
+	if d.Verdict != checks.VerdictNoCauseFound || !strings.Contains(d.Summary, "kube:nodes") || !strings.Contains(d.Summary, "whether the node registered is unknown") {
+		t.Fatalf("healthy-al2023 without kube/nodes.json: %s %q", d.Verdict, d.Summary)
+	}
+}
