@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -276,5 +277,34 @@ func BenchmarkReadEKSLinuxBundle(b *testing.B) {
 		if err != nil || len(bd.Logs.Hits) != 1 {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestZipDeclaredMembers: a zip's declared member count is read from its end records (the
+// ZIP64 one past 65,535 members) and a count over --max-members is refused before archive/zip
+// holds the central directory.
+func TestZipDeclaredMembers(t *testing.T) {
+	for _, n := range []int{20, 70000} {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for i := 0; i < n; i++ {
+			if _, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("f%d", i), Method: zip.Store}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data := buf.Bytes()
+		if got, ok := zipEntries(bytes.NewReader(data), int64(len(data))); !ok || got != uint64(n) {
+			t.Fatalf("%d members: zipEntries = %d, %v", n, got, ok)
+		}
+		_, err := ReadZip(bytes.NewReader(data), int64(len(data)), "many.zip", Limits{MaxMembers: n - 1})
+		if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), fmt.Sprintf("declares %d members", n)) {
+			t.Fatalf("%d members, limit %d: %v", n, n-1, err)
+		}
+	}
+	if _, ok := zipEntries(bytes.NewReader([]byte("not a zip at all")), 16); ok {
+		t.Fatal("a text file has an end of central directory record")
 	}
 }
