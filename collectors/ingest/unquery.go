@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/google/shlex"
+
+	"github.com/eksdoctor/eksdoctor/collectors/layout"
 )
 
 // AWS CLI output narrowed with --query is a piece of the command's document: `aws ec2
@@ -288,6 +290,9 @@ func textValue(lines []line) any {
 
 // requeried turns a JSON segment that is not recognisable output into the command's output
 // when its command line narrowed it with --query and the value fits back into place.
+//
+// Without a command line, a value that is the items of exactly one AWS CLI output (a list of
+// instances, one cluster object: layout.RewrapAny) is read as that output.
 func requeried(segs []Segment, command string) {
 	if len(segs) != 1 || segs[0].Type != TypeData {
 		return
@@ -296,6 +301,13 @@ func requeried(segs []Segment, command string) {
 		segs[0].value = doc
 		segs[0].Type, segs[0].Detail = docType(doc)
 		segs[0].Detail += detail
+		return
+	}
+	if e, doc, ok := layout.RewrapAny(segs[0].value); ok {
+		if t, detail := docType(doc); strings.HasPrefix(string(t), "aws:") {
+			segs[0].value = doc
+			segs[0].Type, segs[0].Detail = t, detail+", without its "+e.PasteKey+" wrapper (narrowed by a --query)"
+		}
 	}
 }
 

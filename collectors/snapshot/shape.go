@@ -35,6 +35,34 @@ func checkShape(p string, raw json.RawMessage) error {
 	return nil
 }
 
+// shaped returns doc when it has the shape of the command output the layout puts at p
+// (checkShape), else the command's output rebuilt from it when it is that output narrowed by a
+// --query (`aws ec2 describe-instances --query 'Reservations[].Instances[]'`, `aws eks
+// describe-cluster --query cluster`: layout.Entry.Rewrap), else checkShape's error.
+func shaped(p string, doc json.RawMessage) (json.RawMessage, error) {
+	err := checkShape(p, doc)
+	if err == nil {
+		return doc, nil
+	}
+	e, ok := layout.Match(p)
+	if !ok || strings.HasPrefix(e.Path, "kube/") {
+		return nil, err
+	}
+	var v any
+	if json.Unmarshal(doc, &v) != nil {
+		return nil, err
+	}
+	full, ok := e.Rewrap(v)
+	if !ok {
+		return nil, err
+	}
+	b, merr := json.Marshal(full)
+	if merr != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
 // checkKubeShape accepts an object of the entry's kind, or a List ("List" or "<Kind>List")
 // whose items are objects. A document without "kind" must at least carry metadata.
 func checkKubeShape(e layout.Entry, top map[string]rawRef) error {

@@ -748,7 +748,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 		for _, doc := range docs {
 			js, err := yaml.YAMLToJSON(doc)
 			if err == nil {
-				err = checkShape(p, js)
+				js, err = shaped(p, js)
 			}
 			if err == nil {
 				err = each(js)
@@ -762,9 +762,9 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 	}
 	if json.Valid(b) {
 		// One document (the usual case): judged in place, without the decoder's copy.
-		err := checkShape(p, b)
+		doc, err := shaped(p, b)
 		if err == nil {
-			err = each(b)
+			err = each(doc)
 		}
 		if err != nil {
 			s.problem(p, err.Error())
@@ -782,7 +782,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			break
 		}
 		if err == nil {
-			err = checkShape(p, raw)
+			raw, err = shaped(p, raw)
 		}
 		if err == nil {
 			err = each(raw)
