@@ -26,6 +26,14 @@ var (
 func kubectlText(lines []line, command string) ([]Segment, bool) {
 	cmd := strings.ToLower(command)
 	if reDescribeName.MatchString(lines[0].text) || reCutName.MatchString(lines[0].text) && describeLike(lines) {
+		// what follows a blank line and is no part of describe output (prose, a log, another
+		// tool's output pasted under it) is another document, read on its own
+		if end := describeEnd(lines); end < len(lines) {
+			if rest := trimBlank(lines[end:]); len(rest) > 0 {
+				head, _ := kubectlText(trimBlank(lines[:end]), command)
+				return append(head, classify(rest, false, "")...), true
+			}
+		}
 		var out []Segment
 		start := 0
 		for i := 1; i <= len(lines); i++ {
@@ -102,6 +110,43 @@ func karpenterTable(cmd string) string {
 		}
 	}
 	return ""
+}
+
+// describeEnd returns the index of the first line after a blank line that cannot belong to
+// kubectl describe output (describeContinues), or len(lines).
+func describeEnd(lines []line) int {
+	blank := false
+	for i := 1; i < len(lines); i++ {
+		t := lines[i].text
+		if strings.TrimSpace(t) == "" {
+			blank = true
+			continue
+		}
+		if blank && !describeContinues(t) {
+			return i
+		}
+		blank = false
+	}
+	return len(lines)
+}
+
+// describeContinues reports whether a line after a blank one may still be kubectl describe
+// output: indented, a field or section (Name:, Events:, Data, BinaryData), the ----/==== rules
+// under them, or a line of a ConfigMap value printed at column 0 (YAML keys and list items,
+// JSON, comments, PEM armour, the "[]" and "<none>" of empty values).
+func describeContinues(t string) bool {
+	switch {
+	case t[0] == ' ' || t[0] == '\t',
+		reDescribeName.MatchString(t) || reDescribeField.MatchString(t) || reYAMLish.MatchString(t),
+		strings.Trim(t, "-=") == "",
+		strings.ContainsRune("-[{\"#<", rune(t[0])):
+		return true
+	}
+	switch strings.TrimSpace(t) {
+	case "Data", "BinaryData", "Events:", "null":
+		return true
+	}
+	return false
 }
 
 // describeSegment types one kubectl describe object by the command and the fields it shows.

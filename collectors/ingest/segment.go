@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
 
 // Type names what a document is. Types of text documents start with "log:" (scanned for
@@ -674,12 +676,46 @@ func classify(lines []line, fenced bool, command string) []Segment {
 		}
 	}
 	if segs, ok := structured(lines, command); ok {
+		if cut := foreignAfterBlank(lines); cut > 0 && unreadable(segs) {
+			// a document that does not parse as a whole, whose part before a blank line and
+			// foreign text ("and", an events table) does: two documents pasted one under the
+			// other
+			if head, ok := structured(trimBlank(lines[:cut]), command); ok && !unreadable(head) {
+				return append(head, classify(lines[cut:], fenced, "")...)
+			}
+		}
 		return segs
 	}
 	if fenced || command != "" {
 		return []Segment{seg(TypeLog, logDetail(lines), lines)}
 	}
 	return paragraphs(lines)
+}
+
+// foreignAfterBlank returns the index of the first line that follows a blank line at column
+// 0 and cannot continue a YAML or JSON document (no key, list item, bracket, comment or document
+// marker), or 0.
+func foreignAfterBlank(lines []line) int {
+	for i := 1; i < len(lines); i++ {
+		t := lines[i].text
+		if strings.TrimSpace(lines[i-1].text) != "" || strings.TrimSpace(t) == "" || t[0] == ' ' || t[0] == '\t' {
+			continue
+		}
+		if !reYAMLish.MatchString(t) && !reYAMLLineStart.MatchString(t) && !strings.ContainsRune("{}[]-#\"", rune(t[0])) {
+			return i
+		}
+	}
+	return 0
+}
+
+// unreadable reports whether any of segs was recognised but could not be read.
+func unreadable(segs []Segment) bool {
+	for _, s := range segs {
+		if s.Problem != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // paragraphs reads unfenced text paragraph by paragraph (blank-line separated); consecutive
@@ -702,6 +738,10 @@ func paragraphs(lines []line) []Segment {
 		paras = append(paras, cur)
 	}
 	paras = splitAtHeaders(paras)
+	pos := make(map[int]int, len(lines)) // line number → index in lines
+	for k, l := range lines {
+		pos[l.n] = k
+	}
 	var out []Segment
 	for i := 0; i < len(paras); i++ {
 		p := paras[i]
@@ -712,8 +752,14 @@ func paragraphs(lines []line) []Segment {
 			if segs, ok := structured(p, ""); ok {
 				best, bestJ = segs, i
 			}
-			for ; j < len(paras) && j < i+20 && !proseLike(paras[j]); j++ {
-				joined := append(append([]line{}, p...), flatten(paras[i+1:j+1])...)
+			// MIME user data holds part bodies of any shape (a shell script reads as prose):
+			// its paragraphs up to the closing boundary belong to it
+			closing := mimeClosing(p, paras[i+1:min(len(paras), i+20)])
+			for ; j < len(paras) && j < i+20 && (j <= i+closing || !proseLike(paras[j])); j++ {
+				// with the blank lines between the paragraphs: MIME needs the one that ends
+				// its headers, and a script or a YAML block scalar keeps its own
+				last := paras[j][len(paras[j])-1]
+				joined := lines[pos[p[0].n] : pos[last.n]+1]
 				if segs, ok := structured(joined, ""); ok {
 					best, bestJ = segs, j
 				}
@@ -727,6 +773,40 @@ func paragraphs(lines []line) []Segment {
 		out = append(out, logOrProse(p)...)
 	}
 	return mergeAdjacent(out)
+}
+
+// reBoundary is the boundary parameter of a multipart Content-Type header (RFC 2046 5.1.1).
+var reBoundary = regexp.MustCompile(`(?i)boundary="?([^";\s]+)"?`)
+
+// mimeClosing returns, when paragraph p starts MIME multipart user data (MIME-Version or a
+// multipart Content-Type header, or a boundary line opening parts cut from one), how many of the paragraphs after it reach its closing
+// boundary line ("--BOUNDARY--"), else 0.
+func mimeClosing(p []line, next [][]line) int {
+	first := strings.ToLower(strings.TrimSpace(p[0].text))
+	var boundary string
+	switch {
+	case strings.HasPrefix(first, "mime-version:") || strings.HasPrefix(first, "content-type: multipart/"):
+		for _, l := range p {
+			if m := reBoundary.FindStringSubmatch(l.text); m != nil {
+				boundary = m[1]
+				break
+			}
+		}
+	case strings.HasPrefix(first, "--") && userdata.PartsFragment(joinLines(p)):
+		// parts cut from a multipart document: their first line is the boundary
+		boundary = strings.TrimPrefix(strings.TrimSpace(p[0].text), "--")
+	}
+	if boundary == "" {
+		return 0
+	}
+	for k, q := range next {
+		for _, l := range q {
+			if strings.TrimSpace(l.text) == "--"+boundary+"--" {
+				return k + 1
+			}
+		}
+	}
+	return 0
 }
 
 // splitAtHeaders cuts a paragraph where kubectl output starts inside it (a get table header or
@@ -884,8 +964,13 @@ func structuredStart(p []line) bool {
 	t := strings.TrimSpace(p[0].text)
 	return reYAMLish.MatchString(p[0].text) || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "#!") ||
 		strings.HasPrefix(strings.ToLower(t), "mime-version") || strings.HasPrefix(t, "<powershell>") || reTableHeader.MatchString(p[0].text) ||
-		strings.HasPrefix(t, "apiVersion") || strings.HasPrefix(t, "Content-Type")
+		strings.HasPrefix(t, "apiVersion") || strings.HasPrefix(t, "Content-Type") ||
+		reHCLAttribute.MatchString(p[0].text) || t == "---" ||
+		strings.HasPrefix(p[0].text, "--") && userdata.PartsFragment(joinLines(p)) // not parts indented in a YAML block
 }
+
+// reHCLAttribute is a Terraform attribute assignment ("kubelet_extra_args = \"--node-labels=…\"").
+var reHCLAttribute = regexp.MustCompile(`^\s*[a-z_][a-z0-9_]*\s*=\s*\S`)
 
 // Log line shapes: timestamps of journald, syslog, klog, ISO 8601 (CRI, eksctl, bootstrap.sh,
 // CloudWatch exports), console boot lines, JSON and logfmt records, and the error lines of the
