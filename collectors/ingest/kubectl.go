@@ -135,9 +135,12 @@ func describeEnd(lines []line) int {
 // under them, or a line of a ConfigMap value printed at column 0 (YAML keys and list items,
 // JSON, comments, PEM armour, the "[]" and "<none>" of empty values).
 func describeContinues(t string) bool {
+	// a field name is at most a few words ("Non-terminated Pods:"); a sentence ending in a
+	// colon ("And here is another node that works fine:") is not one
+	key, _, _ := strings.Cut(t, ":")
 	switch {
 	case t[0] == ' ' || t[0] == '\t',
-		reDescribeName.MatchString(t) || reDescribeField.MatchString(t) || reYAMLish.MatchString(t),
+		reDescribeName.MatchString(t) || reDescribeField.MatchString(t) && len(strings.Fields(key)) <= 3 || reYAMLish.MatchString(t),
 		strings.Trim(t, "-=") == "",
 		strings.ContainsRune("-[{\"#<", rune(t[0])):
 		return true

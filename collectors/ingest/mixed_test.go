@@ -26,6 +26,7 @@ func TestMixedPasteKeepsDocumentsApart(t *testing.T) {
 		first, last int    // its lines
 		detail      string // part of its detail
 	}{
+		{"describe configmap, then a sentence ending in a colon", "Here is everything:\n\n" + describeCM + "\n\nAnd here is another node that works fine:\n\n" + eksctl, TypeAWSAuth, 3, 20, "kubectl describe configmap aws-auth"},
 		{"describe configmap, then a tool's output", "Here is everything:\n\n" + describeCM + "\n\nand\n\n" + eksctl, TypeAWSAuth, 3, 20, "kubectl describe configmap aws-auth"},
 		{"YAML aws-auth, then kubectl events", "Here is everything:\n\n" + yamlCM + "\n\nand\n\n" + events, TypeAWSAuth, 4, 15, "aws-auth ConfigMap"},
 		{"a log, then MIME user data", "Here is everything:\n\n" + coredns + "\n\nand\n\n" + mime, TypeUserData, 9, 18, "MIME multipart user data"},
