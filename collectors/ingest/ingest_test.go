@@ -426,3 +426,22 @@ func TestFullerNodeConfigurationWins(t *testing.T) {
 		}
 	}
 }
+
+// TestCutDescribeClusterIsNotAWSAuth: a describe-cluster output cut short (no longer JSON) names
+// the cluster role under "roleArn"; without a username or groups beside it, that is no mapRoles
+// entry, and reading it as one judged a healthy ticket's cluster as an aws-auth.
+func TestCutDescribeClusterIsNotAWSAuth(t *testing.T) {
+	in := "{\n    \"cluster\": {\n        \"name\": \"int1\",\n        \"arn\": \"arn:aws:eks:us-east-1:111122223333:cluster/int1\",\n" +
+		"        \"version\": \"1.13\",\n        \"roleArn\": \"arn:aws:iam::111122223333:role/eks-cluster\",\n        \"resourcesVpcConfig\": {\n" +
+		"            \"subnetIds\": [\n                \"subnet-0a1\"\n            ],\n"
+	for _, s := range Segments([]byte(in)) {
+		if s.Type == TypeAWSAuth {
+			t.Fatalf("cut describe-cluster read as %s (%s)", s.Type, s.Label())
+		}
+	}
+	// a real fragment keeps being read: a rolearn with its username
+	frag := "    - rolearn: arn:aws:iam::111122223333:role/nodes\n      username: system:node:{{EC2PrivateDNSName}}\n"
+	if segs := Segments([]byte(frag)); len(segs) != 1 || segs[0].Type != TypeAWSAuth {
+		t.Fatalf("fragment: %v", types(segs))
+	}
+}

@@ -177,13 +177,26 @@ func mapRolesFragment(lines []line) (Segment, bool) {
 		return Segment{}, false
 	}
 	list := fragmentEntries(lines, false)
-	if len(list) == 0 {
+	if !anyMapping(list) {
 		return Segment{}, false
 	}
 	s := seg(TypeAWSAuth, "aws-auth mapRoles fragment", lines)
 	s.value = list
 	s.cutFirst = startsInsideEntry(lines)
 	return s, true
+}
+
+// anyMapping reports whether a fragment's entries map a role to anything: a username or groups
+// beside a rolearn. A lone "roleArn" key is as likely another output's field (describe-cluster's
+// cluster role, cut short so it no longer parses as JSON) as a mapping.
+func anyMapping(entries []any) bool {
+	for _, e := range entries {
+		m, _ := e.(map[string]any)
+		if m["username"] != nil || m["groups"] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // startsInsideEntry reports whether a mapRoles fragment begins inside an entry: its first key
