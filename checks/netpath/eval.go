@@ -149,11 +149,52 @@ func EvalNACL(acl *evidence.NetworkACL, egress bool, proto int, ports PortRange,
 	return NACLResult{Allowed: false, Partial: sawAllowPart, Rule: 32767}
 }
 
+// privateIPv4 are the IPv4 ranges no host on the internet has: RFC 1918 private space, RFC 6598
+// shared (carrier-grade NAT) space, loopback and link-local (RFC 6890).
+var privateIPv4 = []netip.Prefix{
+	netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("172.16.0.0/12"),
+	netip.MustParsePrefix("192.168.0.0/16"), netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("169.254.0.0/16"),
+}
+
+// EvalNACLPublic is EvalNACL for traffic with a host on the internet (the public cluster
+// endpoint, a public AWS service endpoint, anything past a NAT gateway): the peer is some public
+// IPv4 address, so a rule whose CIDR lies wholly inside private space never decides it and does
+// not make the verdict partial. A NAT gateway translates only the node's side of a flow; the
+// remote address the subnet's ACL sees stays public
+// (https://docs.aws.amazon.com/vpc/latest/userguide/nat-gateway-basics.html).
+func EvalNACLPublic(acl *evidence.NetworkACL, egress bool, proto int, ports PortRange) NACLResult {
+	pub := &evidence.NetworkACL{ID: acl.ID, VpcID: acl.VpcID, Default: acl.Default, SubnetIDs: acl.SubnetIDs}
+	for _, e := range acl.Entries {
+		if !insidePrivate(e.CIDR) {
+			pub.Entries = append(pub.Entries, e)
+		}
+	}
+	return EvalNACL(pub, egress, proto, ports, netip.MustParsePrefix("0.0.0.0/0"))
+}
+
+// insidePrivate reports whether an IPv4 CIDR lies wholly inside one of privateIPv4.
+func insidePrivate(cidr string) bool {
+	p, err := netip.ParsePrefix(cidr)
+	if err != nil || !p.Addr().Is4() {
+		return false
+	}
+	for _, r := range privateIPv4 {
+		if r.Bits() <= p.Bits() && r.Contains(p.Addr()) {
+			return true
+		}
+	}
+	return false
+}
+
 // Peer is the remote side of a security group rule check: addresses and/or security groups.
 type Peer struct {
 	Prefixes []netip.Prefix
 	// Groups are the security groups of the peer (rules may reference them).
 	Groups []string
+	// PrefixLists says, for the prefix lists whose contents are known, whether they hold the
+	// peer (true) or not (false); a rule naming only lists missing here leaves the verdict unknown.
+	PrefixLists map[string]bool
 }
 
 // SGMatch is the outcome of a security group evaluation.
@@ -216,7 +257,15 @@ func EvalSG(groups []*evidence.SecurityGroup, egress bool, proto, port int, peer
 					}
 				}
 			}
-			if len(r.PrefixListIDs) > 0 && !unknown.Unknown {
+			unseen := false
+			for _, pl := range r.PrefixListIDs {
+				holds, known := peer.PrefixLists[pl]
+				if holds {
+					return SGMatch{Allowed: true, Group: g.ID, Rule: fmt.Sprintf("%s %s %s prefix list %s", g.ID, dir, ruleText(r, port), pl)}
+				}
+				unseen = unseen || !known
+			}
+			if unseen && !unknown.Unknown {
 				unknown = SGMatch{Unknown: true, Group: g.ID, Rule: fmt.Sprintf("%s %s %s prefix list %s", g.ID, dir, ruleText(r, port), strings.Join(r.PrefixListIDs, ","))}
 			}
 		}

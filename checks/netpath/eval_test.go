@@ -93,6 +93,49 @@ func TestEvalNACL(t *testing.T) {
 	}
 }
 
+// TestEvalNACLPublic: traffic with a host on the internet has a public address at the subnet's
+// ACL (a NAT gateway rewrites only the node's side), so a rule for the VPC's private range does not
+// make the internet's verdict partial: the first rule that covers public space decides it.
+func TestEvalNACLPublic(t *testing.T) {
+	acl := &evidence.NetworkACL{ID: "acl-1", Entries: []evidence.NACLEntry{
+		entry(100, false, "-1", 0, 0, "10.60.0.0/16", true),
+		entry(110, false, "6", 1024, 65535, "0.0.0.0/0", false),
+		entry(200, false, "-1", 0, 0, "0.0.0.0/0", true),
+		entry(100, true, "6", 443, 443, "100.64.0.0/10", true),
+		entry(110, true, "6", 443, 443, "0.0.0.0/1", false),
+		entry(120, true, "-1", 0, 0, "0.0.0.0/0", true),
+	}}
+	if r := EvalNACLPublic(acl, false, ProtoTCP, EphemeralAWS); r.Allowed || r.Partial || r.Rule != 110 {
+		t.Errorf("return from the internet: %+v, want denied by 110, not partial", r)
+	}
+	// half of public space denied first: still partial
+	if r := EvalNACLPublic(acl, true, ProtoTCP, PortRange{443, 443}); !r.Allowed || !r.Partial || r.Rule != 120 {
+		t.Errorf("egress to the internet: %+v, want allowed by 120, partial", r)
+	}
+	// the VPC's own range is still judged whole
+	if r := EvalNACL(acl, false, ProtoTCP, EphemeralAWS, pfx("10.60.1.0/24")); !r.Allowed || r.Rule != 100 {
+		t.Errorf("return from the VPC: %+v", r)
+	}
+}
+
+// TestEvalSGKnownPrefixLists: a rule naming a prefix list whose contents are known decides the
+// verdict (a gateway endpoint's S3 list holds S3, and nothing else); an unknown list leaves it open.
+func TestEvalSGKnownPrefixLists(t *testing.T) {
+	node := []*evidence.SecurityGroup{{ID: "sg-node", Egress: []evidence.SGRule{
+		{Protocol: "tcp", FromPort: 443, ToPort: 443, PrefixListIDs: []string{"pl-s3"}},
+	}}}
+	internet := []netip.Prefix{pfx("0.0.0.0/0")}
+	if r := EvalSG(node, true, ProtoTCP, 443, Peer{Prefixes: internet, PrefixLists: map[string]bool{"pl-s3": false}}); r.Allowed || r.Unknown {
+		t.Errorf("API endpoint past an S3-only rule: %+v, want blocked", r)
+	}
+	if r := EvalSG(node, true, ProtoTCP, 443, Peer{Prefixes: internet, PrefixLists: map[string]bool{"pl-s3": true}}); !r.Allowed {
+		t.Errorf("S3 through its own list: %+v, want allowed", r)
+	}
+	if r := EvalSG(node, true, ProtoTCP, 443, Peer{Prefixes: internet}); r.Allowed || !r.Unknown {
+		t.Errorf("unknown list: %+v, want unknown", r)
+	}
+}
+
 func TestEvalSG(t *testing.T) {
 	node := &evidence.SecurityGroup{ID: "sg-node", Egress: []evidence.SGRule{
 		{Protocol: "tcp", FromPort: 443, ToPort: 443, CIDRs: []string{"10.0.0.0/16"}},

@@ -72,6 +72,10 @@ type Model struct {
 	naclBySubnet map[string]*evidence.NetworkACL
 	defaultNACL  map[string]*evidence.NetworkACL
 	nats         map[string]*evidence.NATGateway
+	// gatewayLists maps the prefix list of each S3 or DynamoDB gateway endpoint (the destination
+	// of the routes to it) to the endpoint's service name: AWS-managed lists of those services'
+	// public ranges, which hold no other service's address.
+	gatewayLists map[string]string
 
 	node       *evidence.Instance
 	nodeSubnet *evidence.Subnet
@@ -115,6 +119,7 @@ func New(ev *evidence.Evidence) *Model {
 	for i := range ev.NATGateways {
 		m.nats[ev.NATGateways[i].ID] = &ev.NATGateways[i]
 	}
+	m.gatewayLists = gatewayPrefixLists(ev)
 	if m.node != nil {
 		m.nodeSubnet = m.subnets[m.node.SubnetID]
 		if a, err := netip.ParseAddr(m.node.PrivateIP); err == nil {
@@ -201,6 +206,8 @@ func (w *walk) add(h Hop, structural bool) bool {
 	return !w.stop
 }
 
+// anyIPv4 is the peer of the flows to the internet (the public endpoint, public AWS service
+// endpoints, past a NAT gateway); naclCheck judges it as public address space.
 var anyIPv4 = netip.MustParsePrefix("0.0.0.0/0")
 
 // Analyze evaluates every flow a joining node needs. It returns nil when the instance or its
@@ -249,10 +256,10 @@ func (m *Model) dnsHop(w *walk, needHostnames bool) {
 // internetPath walks node → default route → gateway, NACLs and security groups to an internet
 // destination on TCP 443. noRoute names the check blamed when there is no default route. It
 // returns the node's egress addresses (public IP or NAT Elastic IPs) when known.
-func (m *Model) internetPath(w *walk, noRoute string) []string {
+func (m *Model) internetPath(w *walk, noRoute, svc string) []string {
 	ev := m.ev
 	var egress []string
-	m.sgEgress(w, Peer{Prefixes: []netip.Prefix{anyIPv4}}, 443, "0.0.0.0/0")
+	m.sgEgress(w, Peer{Prefixes: []netip.Prefix{anyIPv4}, PrefixLists: m.knownLists(svc)}, 443, "0.0.0.0/0")
 	m.naclPair(w, m.nodeSubnet, anyIPv4, PortRange{443, 443}, m.ephemeral, "0.0.0.0/0")
 	if !ev.Have(evidence.KindRouteTables) {
 		w.add(Hop{Name: "route", Verdict: Unknown, Detail: m.missing(evidence.KindRouteTables)}, true)
@@ -357,6 +364,10 @@ func (m *Model) naclCheck(w *walk, sn *evidence.Subnet, egress bool, proto int, 
 		return
 	}
 	res := EvalNACL(acl, egress, proto, ports, peer)
+	if peer == anyIPv4 {
+		// every flow the model gives the peer 0.0.0.0/0 has a host on the internet at its far end
+		res = EvalNACLPublic(acl, egress, proto, ports)
+	}
 	portText := fmt.Sprintf("%s %d", ProtoName(proto), ports.From)
 	if ports.From != ports.To {
 		portText = fmt.Sprintf("%s %d-%d", ProtoName(proto), ports.From, ports.To)
@@ -448,7 +459,7 @@ func (m *Model) vpcPath(w *walk, destSubnets []string, destGroups []string, port
 		w.add(Hop{Name: "route", Verdict: Unknown, Detail: "the destination subnets " + strings.Join(destSubnets, ",") + " are not in the evidence"}, true)
 		return
 	}
-	m.sgEgress(w, Peer{Prefixes: prefixes, Groups: destGroups}, port, strings.Join(destGroups, ","))
+	m.sgEgress(w, Peer{Prefixes: prefixes, Groups: destGroups, PrefixLists: m.knownLists("")}, port, strings.Join(destGroups, ","))
 	nodeSubnetPrefix, _ := netip.ParsePrefix(m.nodeSubnet.CIDR)
 	if m.ev.Have(evidence.KindRouteTables) {
 		rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID)
@@ -512,7 +523,7 @@ func (m *Model) apiFlow() Flow {
 	case c.EndpointPublicAccess:
 		w.add(Hop{Name: "endpoint access", Resource: c.Arn, Verdict: Reachable, Detail: "public endpoint: the node reaches it through the internet", Check: CheckEndpointUnreachable}, false)
 		m.dnsHop(w, false)
-		egress := m.internetPath(w, CheckEndpointUnreachable)
+		egress := m.internetPath(w, CheckEndpointUnreachable, "")
 		if !w.stop && len(egress) > 0 {
 			m.publicCIDRHop(w, egress)
 		}
@@ -583,6 +594,41 @@ func (m *Model) endpointsFor(svc string) (iface, gateway *evidence.VPCEndpoint) 
 	return iface, gateway
 }
 
+// gatewayPrefixLists maps the prefix lists routed to S3 and DynamoDB gateway endpoints to the
+// endpoints' service names (com.amazonaws.REGION.s3). A gateway endpoint's routes name the
+// AWS-managed prefix list of its service as their destination
+// (https://docs.aws.amazon.com/vpc/latest/privatelink/gateway-endpoints.html).
+func gatewayPrefixLists(ev *evidence.Evidence) map[string]string {
+	svc := map[string]string{}
+	for _, e := range ev.VPCEndpoints {
+		if e.Type == "Gateway" && (strings.HasSuffix(e.ServiceName, ".s3") || strings.HasSuffix(e.ServiceName, ".dynamodb")) {
+			svc[e.ID] = e.ServiceName
+		}
+	}
+	out := map[string]string{}
+	for _, rt := range ev.RouteTables {
+		for _, r := range rt.Routes {
+			if name, ok := svc[r.Target]; ok && r.DestinationPrefixID != "" {
+				out[r.DestinationPrefixID] = name
+			}
+		}
+	}
+	return out
+}
+
+// knownLists says which known prefix lists hold a flow's destination: a gateway endpoint's list
+// holds it only when the flow goes to that endpoint's service (svc "s3" or "" for none).
+func (m *Model) knownLists(svc string) map[string]bool {
+	if len(m.gatewayLists) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(m.gatewayLists))
+	for pl, name := range m.gatewayLists {
+		out[pl] = svc != "" && name == ServiceName(m.region, svc)
+	}
+	return out
+}
+
 // hasInterfaceEndpoints reports whether the VPC has any interface endpoint (a sign the design
 // relies on private access).
 func (m *Model) hasInterfaceEndpoints() bool {
@@ -605,7 +651,7 @@ func (m *Model) serviceFlow(svc string) Flow {
 	w := &walk{f: &f}
 	if !m.ev.Have(evidence.KindVPCEndpoints) {
 		w.add(Hop{Name: "vpc endpoint", Verdict: Unknown, Detail: m.missing(evidence.KindVPCEndpoints), Check: CheckEndpointsMissing}, false)
-		m.internetPath(w, CheckNoEgressRoute)
+		m.internetPath(w, CheckNoEgressRoute, svc)
 		// A hop that blocks the way out blocks this flow only when no VPC endpoint carries it,
 		// and the endpoints were not seen: the hop is unverified, not a cause.
 		for i := range f.Hops {
@@ -622,7 +668,7 @@ func (m *Model) serviceFlow(svc string) Flow {
 	case gw != nil:
 		w.add(Hop{Name: "vpc endpoint", Resource: gw.ID, Verdict: Reachable, Detail: fmt.Sprintf("gateway endpoint %s is routed from the node's route table", gw.ID), Check: CheckEndpointsMissing}, false)
 		m.s3PolicyHop(w, gw)
-		m.sgEgress(w, Peer{Prefixes: []netip.Prefix{anyIPv4}}, 443, "S3 (0.0.0.0/0 or the S3 prefix list)")
+		m.sgEgress(w, Peer{Prefixes: []netip.Prefix{anyIPv4}, PrefixLists: m.knownLists(svc)}, 443, "S3 (0.0.0.0/0 or the S3 prefix list)")
 		m.naclPair(w, m.nodeSubnet, anyIPv4, PortRange{443, 443}, m.ephemeral, "S3")
 	case iface != nil && iface.PrivateDNSEnabled:
 		w.add(Hop{Name: "vpc endpoint", Resource: iface.ID, Verdict: Reachable, Detail: "interface endpoint " + iface.ID + " with private DNS", Check: CheckEndpointPrivateDNS}, false)
@@ -639,7 +685,7 @@ func (m *Model) serviceFlow(svc string) Flow {
 				blame = CheckEndpointsMissing
 			}
 		}
-		m.internetPath(w, blame)
+		m.internetPath(w, blame, svc)
 	}
 	return f
 }
