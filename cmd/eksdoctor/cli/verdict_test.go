@@ -58,6 +58,12 @@ func TestVerdicts(t *testing.T) {
 	if code != ExitNothingChecked || r.Diagnosis.Verdict != "inconclusive" || len(r.Diagnosis.Unchecked) == 0 || !strings.Contains(r.Diagnosis.Summary, "could not run") {
 		t.Errorf("no cluster side: exit %d %+v", code, r.Diagnosis)
 	}
+	// the same snapshot analysed whole (every instance without a Node): an inconclusive instance
+	// and none with a cause is exit 3 too, not "no failing check"
+	code, out, _ = run("analyze", snap, "-o", "json")
+	if code != ExitNothingChecked || !strings.Contains(out, `"inconclusive": 1`) {
+		t.Errorf("fleet with an inconclusive instance: exit %d\n%s", code, out)
+	}
 	code, text, _ = run("why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", snap)
 	if !strings.Contains(text, "Inconclusive.") || strings.Contains(text, "No failing check") {
 		t.Errorf("inconclusive text:\n%s", text)

@@ -297,7 +297,7 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
-	return o.exitFor(fleet.Summary.Failing > 0, false, partial)
+	return o.exitFor(fleet.Summary.Failing > 0, fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0, partial)
 }
 
 // diagnoseFleet diagnoses every instance of the snapshot that has no Node object.
