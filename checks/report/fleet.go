@@ -16,13 +16,15 @@ import (
 // Fleet is the report of many instances of one cluster (why-not-joining --all-pending).
 type Fleet struct {
 	SchemaVersion string `json:"schemaVersion"`
-	// Kind is "fleet": the instances of a cluster that have not joined (docs/schema/fleet.json).
+	// Kind is "fleet": the instances of a cluster that have not joined or are NotReady
+	// (docs/schema/fleet.json).
 	Kind    string `json:"kind" jsonschema:"enum=fleet"`
 	Cluster string `json:"cluster"`
 	Source  string `json:"source"`
-	// Instances are the per-instance reports of the instances that have not joined.
+	// Instances are the per-instance reports of the instances that have not joined, and of those
+	// whose Node is NotReady (their verdict is joined, with the cause it is not Ready).
 	Instances []*Report `json:"instances"`
-	// Joined lists the instances skipped because a Node object exists for them.
+	// Joined lists the instances a Node object exists for (Ready ones are not diagnosed).
 	Joined  []string     `json:"joined"`
 	Summary FleetSummary `json:"summary"`
 }
@@ -31,6 +33,8 @@ type Fleet struct {
 type FleetSummary struct {
 	Diagnosed int `json:"diagnosed"`
 	Joined    int `json:"joined"`
+	// NotReady counts the diagnosed instances whose Node exists but is not Ready (also in Joined).
+	NotReady int `json:"notReady"`
 	// Failing counts instances with at least one failing finding.
 	Failing int `json:"failing"`
 	// Causes counts instances by most likely cause.
@@ -66,6 +70,9 @@ func (f *Fleet) Summarize() {
 	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Causes: map[string]int{}, Verdicts: map[string]int{}}
 	for _, r := range f.Instances {
 		f.Summary.Verdicts[string(r.Diagnosis.Verdict)]++
+		if r.Diagnosis.Verdict == checks.VerdictJoined {
+			f.Summary.NotReady++
+		}
 		if r.Summary.Fail > 0 {
 			f.Summary.Failing++
 		}
@@ -73,6 +80,16 @@ func (f *Fleet) Summarize() {
 			f.Summary.Causes[*c]++
 		}
 	}
+}
+
+// counts says how many instances have not joined and how many joined ("2 not joined, 5 joined",
+// and ", 1 of them NotReady" when a joined one was diagnosed).
+func (s FleetSummary) counts() string {
+	text := fmt.Sprintf("%d not joined, %d joined", s.Diagnosed-s.NotReady, s.Joined)
+	if s.NotReady > 0 {
+		text += fmt.Sprintf(", %d of them NotReady", s.NotReady)
+	}
+	return text
 }
 
 // FleetJSON writes the fleet report as indented JSON.
@@ -213,7 +230,7 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 	if f.Cluster != "" {
 		head += " of cluster " + f.Cluster
 	}
-	text := fmt.Sprintf("%d not joined, %d joined", f.Summary.Diagnosed, f.Summary.Joined)
+	text := f.Summary.counts()
 	if f.Source != "" {
 		text += " (evidence: " + f.Source + ")"
 	}
@@ -241,15 +258,19 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 	if f.Summary.Failing == 1 {
 		verb = "has"
 	}
+	what := nOf(f.Summary.Diagnosed, "not-joined instance", "not-joined instances")
+	if f.Summary.NotReady > 0 {
+		what = nOf(f.Summary.Diagnosed, "instance not joined or NotReady", "instances not joined or NotReady")
+	}
 	para(w, width, "", fmt.Sprintf("%d of %s %s a failing check; 'eksdoctor why-not-joining ID' explains one in full.",
-		f.Summary.Failing, nOf(f.Summary.Diagnosed, "not-joined instance", "not-joined instances"), verb))
+		f.Summary.Failing, what, verb))
 	return nil
 }
 
 // FleetMarkdown writes the fleet report for a ticket.
 func FleetMarkdown(w io.Writer, f *Fleet) error {
 	safe(f, true)
-	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%d not joined, %d joined.\n\n", codeOr(f.Cluster, "the cluster"), f.Summary.Diagnosed, f.Summary.Joined)
+	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%s.\n\n", codeOr(f.Cluster, "the cluster"), f.Summary.counts())
 	if len(f.Instances) > 0 { // no header-only table
 		fmt.Fprintf(w, "| Instance | Most likely cause | Seen |\n|---|---|---|\n")
 	}

@@ -43,7 +43,7 @@ type ScanSummary struct {
 
 // Summarize fills Summary.
 func (s *Scan) Summarize() {
-	s.Summary = ScanSummary{Unjoined: s.Fleet.Summary.Diagnosed, Failing: s.Fleet.Summary.Failing, Joined: s.Fleet.Summary.Joined}
+	s.Summary = ScanSummary{Unjoined: s.Fleet.Summary.Diagnosed - s.Fleet.Summary.NotReady, Failing: s.Fleet.Summary.Failing, Joined: s.Fleet.Summary.Joined}
 	for _, f := range s.ClusterFindings {
 		switch f.Status {
 		case checks.StatusFail:

@@ -247,7 +247,10 @@ func TestScan200InstancesLive(t *testing.T) {
 			RoleRef: rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: name}}, metav1.CreateOptions{})
 	}
 	for _, n := range joinedNames {
-		if _, err := cs.CoreV1().Nodes().Create(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n, Labels: map[string]string{"kubernetes.io/os": "linux"}}}, metav1.CreateOptions{}); err != nil && !strings.Contains(err.Error(), "already exists") {
+		// Ready: a NotReady Node is diagnosed as well
+		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n, Labels: map[string]string{"kubernetes.io/os": "linux"}},
+			Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}}}
+		if _, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil && !strings.Contains(err.Error(), "already exists") {
 			t.Fatal(err)
 		}
 	}

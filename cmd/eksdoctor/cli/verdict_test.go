@@ -37,6 +37,18 @@ func TestVerdicts(t *testing.T) {
 		r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.cni-not-ready" {
 		t.Errorf("joined NotReady: exit %d %+v", code, r.Diagnosis)
 	}
+	// the same snapshot analysed whole: the NotReady node is diagnosed, not counted as joined and
+	// skipped
+	code, out, _ = run("analyze", filepath.Join(snaps, "runtime-cni-taint-not-tolerated"), "-o", "json")
+	var fleet struct {
+		Instances []jsonReport
+		Summary   struct{ Diagnosed, Joined, NotReady int }
+	}
+	if err := json.Unmarshal([]byte(out), &fleet); err != nil || code != ExitFindings || len(fleet.Instances) != 1 ||
+		fleet.Summary.NotReady != 1 || fleet.Summary.Joined != 1 || fleet.Instances[0].Diagnosis.Verdict != "joined" ||
+		fleet.Instances[0].Diagnosis.MostLikelyCause == nil || *fleet.Instances[0].Diagnosis.MostLikelyCause != "runtime.cni-not-ready" {
+		t.Errorf("fleet with a NotReady node: exit %d %v\n%s", code, err, out)
+	}
 	// a cause: cause-found, exit 1
 	code, out, _ = run("why-not-joining", "i-0a1b2c3d4e5f60006", "--snapshot", filepath.Join(snaps, "auth-role-path"), "-o", "json")
 	if r = verdictOf(t, out); code != ExitFindings || r.Diagnosis.Verdict != "cause-found" {

@@ -95,7 +95,7 @@ it saw, why it blocks the join and the fix.`,
 	o.addOutputFlag(cmd)
 	cmd.Flags().StringVar(&o.Snapshot, "snapshot", "", "analyse this snapshot directory or .tar.gz instead of the live account")
 	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (default: inferred from instance tags or user data)")
-	cmd.Flags().BoolVar(&o.AllPending, "all-pending", false, "diagnose every instance of the cluster that has no Node object (all of them when nodes are unknown)")
+	cmd.Flags().BoolVar(&o.AllPending, "all-pending", false, "diagnose every instance of the cluster that has no Node object or a NotReady one (all of them when nodes are unknown)")
 	o.Live.addFlags(cmd)
 	return cmd
 }
@@ -339,9 +339,12 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 					continue
 				}
 				out[i].cluster = ev.Target.Cluster
-				if checks.JoinedNode(ev) != nil {
+				if n := checks.JoinedNode(ev); n != nil {
+					// a Node that never became Ready is diagnosed too: it registered but runs no pod
 					out[i].joined = true
-					continue
+					if n.Ready {
+						continue
+					}
 				}
 				// the snapshot's problems are added once every file was decoded (below)
 				out[i].report = diagnose(reg, selected, ev, nil, denied).ForFleet()
@@ -366,6 +369,8 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		}
 		if o.joined {
 			fleet.Joined = append(fleet.Joined, ids[i])
+		}
+		if o.report == nil {
 			continue
 		}
 		partial = partial || len(o.report.DeniedPermissions) > 0
