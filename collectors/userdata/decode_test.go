@@ -247,3 +247,20 @@ spec:
 		t.Fatalf("activation code kept: %s", b)
 	}
 }
+
+// TestDecodeKarpenterQuotedNodeLabels: Karpenter writes the NodeConfig's label flag with the
+// value in double quotes (--node-labels="k=v,…", karpenter-provider-aws's bootstrap options); the
+// quotes are not part of the first key or the last value, and such nodes join.
+func TestDecodeKarpenterQuotedNodeLabels(t *testing.T) {
+	nc := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n" +
+		"    apiServerEndpoint: https://ABC.gr7.us-east-1.eks.amazonaws.com\n    certificateAuthority: Q0E=\n    cidr: 10.100.0.0/16\n" +
+		"  kubelet:\n    flags:\n    - --node-labels=\"karpenter.k8s.aws/ec2nodeclass=default,karpenter.sh/nodepool=general\"\n" +
+		"    - --register-with-taints='dedicated=gpu:NoSchedule'\n"
+	c := Decode([]byte(nc))
+	if c.Labels["karpenter.k8s.aws/ec2nodeclass"] != "default" || c.Labels["karpenter.sh/nodepool"] != "general" || len(c.Labels) != 2 {
+		t.Errorf("labels = %q", c.Labels)
+	}
+	if !reflect.DeepEqual(c.Taints, []string{"dedicated=gpu:NoSchedule"}) {
+		t.Errorf("taints = %q", c.Taints)
+	}
+}

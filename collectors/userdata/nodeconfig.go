@@ -271,11 +271,14 @@ func valueOr(v any) any {
 }
 
 // splitFlags turns NodeConfig kubelet.flags entries (each "--name=value", sometimes several
-// separated by blanks) into single flags.
+// separated by blanks) into single flags as the kubelet receives them: nodeadm joins the entries
+// into the kubelet unit's NODEADM_KUBELET_ARGS, which kubelet.service expands unbraced, so blanks
+// split and quotes anywhere are removed (systemdSplit). Karpenter writes
+// --node-labels="k=v,…" (its bootstrap options quote the value); the kubelet sees k=v,….
 func splitFlags(in []string) []string {
 	var out []string
 	for _, f := range in {
-		out = append(out, strings.Fields(strings.Trim(f, `"`))...)
+		out = append(out, systemdSplit(f)...)
 	}
 	return out
 }
