@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// blindCase is a fixtures/blind/snapshots scenario's expected.yaml: written from the shared
+// snapshot layout and finding catalog by authors who never saw this code or its fixtures.
+type blindCase struct {
+	// Expected are IDs of which one must fail and rank first ([] for a healthy node).
+	Expected []string `json:"expected"`
+	// Verdict is cause-found, joined or inconclusive.
+	Verdict string `json:"verdict"`
+	// MustNotFail are IDs the report must not fail (a cause the evidence cannot show).
+	MustNotFail []string `json:"mustNotFail"`
+}
+
+// TestBlindSnapshots diagnoses the instance each blind scenario's manifest names, as
+// why-not-joining ID --snapshot DIR does: an expected ID fails and is the most likely cause, a
+// healthy node has no failing check, an inconclusive scenario says so (exit 3), and no ID the
+// scenario rules out fails.
+func TestBlindSnapshots(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join(fixtures, "blind", "snapshots", "*"))
+	if len(dirs) < 40 {
+		t.Fatalf("%d blind scenarios", len(dirs))
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var c blindCase
+			b, err := os.ReadFile(filepath.Join(dir, "expected.yaml"))
+			if err != nil || yaml.Unmarshal(b, &c) != nil {
+				t.Fatalf("expected.yaml: %v", err)
+			}
+			var m struct {
+				InstanceIDs []string `json:"instanceIds"`
+			}
+			b, _ = os.ReadFile(filepath.Join(dir, "snapshot", "manifest.json"))
+			if json.Unmarshal(b, &m) != nil || len(m.InstanceIDs) != 1 {
+				t.Fatalf("manifest: %s", b)
+			}
+			code, out, errOut := run("why-not-joining", m.InstanceIDs[0], "--snapshot", filepath.Join(dir, "snapshot"), "-o", "json")
+			var r struct {
+				Diagnosis struct {
+					Verdict         string  `json:"verdict"`
+					MostLikelyCause *string `json:"mostLikelyCause"`
+				} `json:"diagnosis"`
+				Findings []struct{ ID, Status string } `json:"findings"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("exit %d: %v\n%s", code, err, errOut)
+			}
+			var failing []string
+			for _, f := range r.Findings {
+				if f.Status == "fail" && !slices.Contains(failing, f.ID) {
+					failing = append(failing, f.ID)
+				}
+			}
+			top := ""
+			if r.Diagnosis.MostLikelyCause != nil {
+				top = *r.Diagnosis.MostLikelyCause
+			}
+			switch {
+			case len(c.Expected) > 0:
+				// a joined, Ready node with a remaining problem exits 0 (it joined)
+				if !slices.Contains(c.Expected, top) || (code != ExitFindings && r.Diagnosis.Verdict != "joined") {
+					t.Errorf("expected %v first, got %q (failing %v, verdict %s, exit %d)", c.Expected, top, failing, r.Diagnosis.Verdict, code)
+				}
+			case c.Verdict == "inconclusive":
+				if r.Diagnosis.Verdict != "inconclusive" || len(failing) > 0 || (code != ExitNothingChecked && code != ExitPartial) {
+					t.Errorf("want inconclusive, got %s (failing %v, exit %d)", r.Diagnosis.Verdict, failing, code)
+				}
+			default:
+				if len(failing) > 0 || r.Diagnosis.Verdict != c.Verdict {
+					t.Errorf("healthy: verdict %s, failing %v", r.Diagnosis.Verdict, failing)
+				}
+			}
+			for _, id := range c.MustNotFail {
+				if slices.Contains(failing, id) {
+					t.Errorf("%s fails, but the scenario's evidence cannot show it", id)
+				}
+			}
+		})
+	}
+}
