@@ -32,6 +32,8 @@ func TestMixedPasteKeepsDocumentsApart(t *testing.T) {
 		{"a log, then MIME user data", "Here is everything:\n\n" + coredns + "\n\nand\n\n" + mime, TypeUserData, 9, 18, "MIME multipart user data"},
 		{"MIME parts after a sentence", "Hi team, our nodes are not joining. Here is what I see:\n\n" + parts, TypeUserData, 3, 9, "MIME parts"},
 		{"EC2NodeClass with MIME user data after a sentence", "Here is everything:\n\n" + nodeClass + "\n\nand\n\n" + coredns, TypeEC2NodeClass, 4, 27, "EC2NodeClass"},
+		{"a mapRoles fragment between sentences, an events table after", "Hi team, our nodes are not joining. Here is what I see:\n\n...\n- \"groups\":\n  - \"system:masters\"\n  \"rolearn\": \"arn:aws:iam::111122223333:role/node-role\"\n  \"username\": \"test\"\n...\n\n\nAnd here is another node that works fine:\n\n" + events, TypeAWSAuth, 3, 8, "mapRoles fragment"},
+		{"an error line, then a sentence and a ConfigMap", "Hi team, our nodes are not joining. Here is what I see:\n\nVcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 64 allows.\n\n\nAnd here is another node that works fine:\n\n" + yamlCM, TypeAWSAuth, 9, 20, "aws-auth ConfigMap"},
 		{"Terraform argument after a sentence", "Hi team, our nodes are not joining. Here is what I see:\n\nkubelet_extra_args  = \"--node-labels=kubernetes.io/lifecycle=spot\"\n", TypeUserData, 3, 3, "Terraform"},
 	}
 	for _, c := range cases {

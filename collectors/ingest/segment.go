@@ -675,6 +675,15 @@ func classify(lines []line, fenced bool, command string) []Segment {
 			return append(classify(lines[:i], fenced, command), classify(lines[i:], fenced, command)...)
 		}
 	}
+	if !fenced && command == "" {
+		if i, j := introSentence(lines); j > 0 {
+			// a sentence of the poster's between artefacts ("And here is another node that works
+			// fine:"): the documents on either side are read apart, never as one
+			out := classify(lines[:i], false, "")
+			out = append(out, seg(TypeProse, "", lines[i:j]))
+			return append(out, classify(lines[j:], false, "")...)
+		}
+	}
 	if segs, ok := structured(lines, command); ok {
 		if cut := foreignAfterBlank(lines); cut > 0 && unreadable(segs) {
 			// a document that does not parse as a whole, whose part before a blank line and
@@ -690,6 +699,47 @@ func classify(lines []line, fenced bool, command string) []Segment {
 		return []Segment{seg(TypeLog, logDetail(lines), lines)}
 	}
 	return paragraphs(lines)
+}
+
+// introSentence finds a paragraph of one or two sentences standing between blank lines with
+// other text around it — a poster's words introducing what follows ("Here is what I see:") —
+// and returns its lines [i, j), or j = 0. A sentence starts with a capital letter, has at least
+// four words, ends in '.', ':', '!' or '?', and is neither a log line nor a "key: value" line; a
+// leading one may end the text's first paragraph, others need text before and after them.
+func introSentence(lines []line) (int, int) {
+	blank := func(k int) bool { return k < 0 || k >= len(lines) || strings.TrimSpace(lines[k].text) == "" }
+	sentence := func(t string) bool {
+		t = strings.TrimSpace(t)
+		if len(t) < 12 || t[0] < 'A' || t[0] > 'Z' || !strings.ContainsAny(t[len(t)-1:], ".:!?") ||
+			len(strings.Fields(t)) < 4 || logLine(t) || reYAMLish.MatchString(t) {
+			return false
+		}
+		return sentences([]byte(t))
+	}
+	for i := 0; i < len(lines); i++ {
+		if !blank(i-1) || blank(i) {
+			continue
+		}
+		j := i
+		for j < len(lines) && !blank(j) && j-i < 3 {
+			j++
+		}
+		if j-i > 2 || !blank(j) {
+			continue
+		}
+		all := true
+		for k := i; k < j; k++ {
+			all = all && sentence(lines[k].text)
+		}
+		rest := false
+		for k := j; k < len(lines); k++ {
+			rest = rest || !blank(k)
+		}
+		if all && rest && (i > 0 || j < len(lines)) {
+			return i, j
+		}
+	}
+	return 0, 0
 }
 
 // foreignAfterBlank returns the index of the first line that follows a blank line at column
