@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -19,12 +20,14 @@ type blindCase struct {
 	Verdict string `json:"verdict"`
 	// MustNotFail are IDs the report must not fail (a cause the evidence cannot show).
 	MustNotFail []string `json:"mustNotFail"`
+	// MustMention are snapshot files whose absence or damage the report must name.
+	MustMention []string `json:"mustMention"`
 }
 
 // TestBlindSnapshots diagnoses the instance each blind scenario's manifest names, as
 // why-not-joining ID --snapshot DIR does: an expected ID fails and is the most likely cause, a
-// healthy node has no failing check, an inconclusive scenario says so (exit 3), and no ID the
-// scenario rules out fails.
+// healthy node has no failing check, an inconclusive scenario says so (exit 3, or 5 when the
+// evidence was denied) and names the file it lacked, and no ID the scenario rules out fails.
 func TestBlindSnapshots(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join(fixtures, "blind", "snapshots", "*"))
 	if len(dirs) < 40 {
@@ -78,6 +81,11 @@ func TestBlindSnapshots(t *testing.T) {
 			default:
 				if len(failing) > 0 || r.Diagnosis.Verdict != c.Verdict {
 					t.Errorf("healthy: verdict %s, failing %v", r.Diagnosis.Verdict, failing)
+				}
+			}
+			for _, m := range c.MustMention {
+				if !strings.Contains(out, filepath.Base(m)) {
+					t.Errorf("the report does not name %s", m)
 				}
 			}
 			for _, id := range c.MustNotFail {
