@@ -244,7 +244,8 @@ func networkChecks() []Check {
 			kinds(evidence.KindVPCEndpoints, evidence.KindRouteTables),
 			"ECR serves image layers from the S3 bucket prod-<region>-starport-layer-bucket; when the node's S3 traffic goes through a gateway endpoint whose policy does not allow s3:GetObject on it, every image pull (pause, aws-node, kube-proxy) fails.",
 			"Add a statement to the endpoint policy: {\"Effect\":\"Allow\",\"Principal\":\"*\",\"Action\":\"s3:GetObject\",\"Resource\":\"arn:aws:s3:::prod-REGION-starport-layer-bucket/*\"} (aws ec2 modify-vpc-endpoint --vpc-endpoint-id VPCE --policy-document file://policy.json).",
-			[]string{docECREndpoints}, "runtime.image-pull"),
+			// no layer of the aws-node image either: the CNI never comes up, the node stays NotReady
+			[]string{docECREndpoints}, "runtime.image-pull", "runtime.cni-not-ready"),
 			Eval: flowEval(netpath.CheckS3Policy)},
 		{Meta: netMeta(netpath.CheckSGNodeEgress, "Node security groups block HTTPS out", SeverityCritical,
 			kinds(evidence.KindSecurityGroups),
