@@ -32,6 +32,10 @@ func runtimeChecks() []Check {
 		return Check{Meta: Meta{ID: id, Title: title, Severity: sev, Needs: logs, Stage: stage, Why: why, Remediation: fix, Docs: docs,
 			Explains: ex}, Eval: evalSignatures(id)}
 	}
+	withExplains := func(c Check, ids ...string) Check {
+		c.Meta.Explains = append(c.Meta.Explains, explains(ids...)...)
+		return c
+	}
 	return []Check{
 		mk("runtime.unauthorized", "The API server rejects the kubelet's credentials (401 Unauthorized)", SeverityCritical, StageAuth,
 			"The kubelet authenticates with a token for the node's IAM role; when the role is not mapped (aws-auth mapRoles or an EC2_LINUX/EC2_WINDOWS access entry) or mapped with the wrong username or groups, every registration attempt is rejected and the Node never appears.",
@@ -73,10 +77,11 @@ func runtimeChecks() []Check {
 			"The kubelet gets ECR pull credentials from the ecr-credential-provider binary named in its credential provider config; when the binary or config is missing, private ECR images (including add-ons) cannot be pulled.",
 			"Use an EKS optimized AMI (it ships /etc/eks/image-credential-provider/ecr-credential-provider), or install the binary and point --image-credential-provider-config and --image-credential-provider-bin-dir at it.",
 			docKubeletCreds),
-		mk("runtime.disk-pressure", "A filesystem on the node is full", SeverityHigh, StagePostJoin,
+		// a full disk fails every image pull too (containerd cannot unpack the layers)
+		withExplains(mk("runtime.disk-pressure", "A filesystem on the node is full", SeverityHigh, StagePostJoin,
 			"With the root or data volume (or its inodes) full, containerd cannot unpack images and the kubelet evicts pods or reports DiskPressure.",
 			"Grow the root/data volume in the launch template, clean images (crictl rmi --prune), and check container log rotation.",
-			docEviction),
+			docEviction), "runtime.image-pull"),
 		mk("runtime.clock-skew", "The node's clock is wrong", SeverityHigh, StageIdentity,
 			"AWS rejects signatures more than 5 minutes off and TLS rejects certificates that are not yet valid, so STS tokens and API calls fail.",
 			"Let chronyd use the Amazon Time Sync Service (169.254.169.123 / fd00:ec2::123) and allow it in the instance's network path.",

@@ -20,6 +20,10 @@ var (
 // "ts" / time= fields of VPC CNI JSON and containerd logfmt lines. Journal text is taken to be in
 // UTC, the default on EKS AMIs and Bottlerocket (docs/bundle-formats.md §0).
 func ParseTime(line string, ref time.Time) time.Time {
+	// an event log row exported as CSV (the Windows collector's kubelet-service.csv) starts with
+	// its Message field's quote; Get-WinEvent writes the newest row first, so the lines' own
+	// times, not their order, say what came later
+	line = strings.TrimPrefix(line, `"`)
 	if m := reJournal.FindStringSubmatch(line); m != nil {
 		return withYear(m[1]+" "+strings.TrimSpace(m[2])+" "+m[3], "Jan 2 15:04:05.999999999", ref)
 	}

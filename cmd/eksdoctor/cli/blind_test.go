@@ -96,3 +96,53 @@ func TestBlindSnapshots(t *testing.T) {
 		})
 	}
 }
+
+// TestBlindBundles analyses each fixtures/blind/bundles archive (node log bundles of the three
+// kinds, written blind from the bundle formats and the components' own messages): an expected ID
+// fails and is the most likely cause, and a healthy node's bundle fails nothing.
+func TestBlindBundles(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join(fixtures, "blind", "bundles", "*"))
+	if len(dirs) < 10 {
+		t.Fatalf("%d blind bundles", len(dirs))
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var c blindCase
+			b, err := os.ReadFile(filepath.Join(dir, "expected.yaml"))
+			if err != nil || yaml.Unmarshal(b, &c) != nil {
+				t.Fatalf("expected.yaml: %v", err)
+			}
+			archives, _ := filepath.Glob(filepath.Join(dir, "*.*z*"))
+			if len(archives) != 1 {
+				t.Fatalf("archives: %v", archives)
+			}
+			code, out, errOut := run("analyze", archives[0], "-o", "json")
+			var r struct {
+				Diagnosis struct {
+					Verdict         string  `json:"verdict"`
+					MostLikelyCause *string `json:"mostLikelyCause"`
+				} `json:"diagnosis"`
+				Findings []struct{ ID, Status string } `json:"findings"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("exit %d: %v\n%s", code, err, errOut)
+			}
+			var failing []string
+			for _, f := range r.Findings {
+				if f.Status == "fail" && !slices.Contains(failing, f.ID) {
+					failing = append(failing, f.ID)
+				}
+			}
+			top := ""
+			if r.Diagnosis.MostLikelyCause != nil {
+				top = *r.Diagnosis.MostLikelyCause
+			}
+			if len(c.Expected) > 0 && !slices.Contains(c.Expected, top) {
+				t.Errorf("expected %v first, got %q (failing %v, verdict %s)", c.Expected, top, failing, r.Diagnosis.Verdict)
+			}
+			if len(c.Expected) == 0 && (len(failing) > 0 || r.Diagnosis.Verdict != "joined") {
+				t.Errorf("healthy: verdict %s, failing %v", r.Diagnosis.Verdict, failing)
+			}
+		})
+	}
+}
