@@ -266,6 +266,10 @@ func bootstrapChecks() []Check {
 						}
 					}
 					it := bootstrapItem(ev, "Bottlerocket settings: cluster-name %q, api-server %q, cluster-certificate set %v", b.ClusterName, b.APIServerEndpoint, b.CertificateAuthority != "")
+					if len(missing) > 0 && b.Fragment {
+						return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Evidence: []EvidenceItem{it},
+							Message: "only some settings were shown (" + strings.Join(missing, ", ") + " not among them), so whether they are set is unknown"})
+					}
 					if len(missing) > 0 {
 						return one(fail(ev.Target.InstanceID, "Bottlerocket settings lack "+strings.Join(missing, ", "), it))
 					}

@@ -162,6 +162,9 @@ func TestChecks(t *testing.T) {
 		{"cluster.not-active", "active", nil, StatusPass, "ACTIVE"},
 		{"cluster.not-active", "creating", func(ev *evidence.Evidence) { ev.Cluster.Status = "CREATING" }, StatusFail, "CREATING, not ACTIVE"},
 		{"cluster.not-active", "no cluster", func(ev *evidence.Evidence) { ev.AddGapForce(evidence.KindCluster, "not in snapshot") }, StatusSkipped, "not in snapshot"},
+		// describe-cluster narrowed by --query (cluster.accessConfig) says nothing of the status
+		{"cluster.not-active", "status not shown", func(ev *evidence.Evidence) { ev.Cluster.Status = "" }, StatusSkipped, "status is not in the evidence"},
+		{"cluster.updating", "status not shown", func(ev *evidence.Evidence) { ev.Cluster.Status = "" }, StatusSkipped, "status is not in the evidence"},
 		{"cluster.updating", "updating", func(ev *evidence.Evidence) { ev.Cluster.Status = "UPDATING" }, StatusWarn, "UPDATING"},
 		{"cluster.updating", "active", nil, StatusPass, ""},
 		{"cluster.health-issues", "issue", func(ev *evidence.Evidence) {
@@ -249,6 +252,10 @@ func TestChecks(t *testing.T) {
 			ev.AWSAuth.Problems = []evidence.AuthProblem{{Key: "mapRoles", Line: 3, Message: "mapRoles is not valid YAML"}}
 		}, StatusFail, "not valid YAML"},
 		{"auth.aws-auth-malformed", "ok", nil, StatusPass, ""},
+		// a misspelled placeholder in a username parses: the username is wrong (auth.wrong-username)
+		{"auth.aws-auth-malformed", "username placeholder", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Problems = []evidence.AuthProblem{{Key: "mapRoles", Username: true, Message: "entry 1: {{EC2PrivateDnsName}} is not a placeholder"}}
+		}, StatusPass, "parses"},
 		{"auth.aws-auth-malformed", "absent", func(ev *evidence.Evidence) { ev.AWSAuth = &evidence.AWSAuth{} }, StatusSkipped, "does not exist"},
 		{"auth.access-mode", "config map with only entry", func(ev *evidence.Evidence) {
 			ev.Cluster.AuthenticationMode = "CONFIG_MAP"
@@ -348,6 +355,13 @@ func TestChecks(t *testing.T) {
 		{"bootstrap.private-cluster-args", "public", nil, StatusSkipped, "public"},
 		{"bootstrap.nodeconfig-incomplete", "no cidr", func(ev *evidence.Evidence) { ev.Bootstrap.ServiceCIDR = "" }, StatusFail, "spec.cluster.cidr"},
 		{"bootstrap.nodeconfig-incomplete", "ok", nil, StatusPass, ""},
+		{"bootstrap.nodeconfig-incomplete", "bottlerocket without the CA", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Format, ev.Bootstrap.CallsBootstrap, ev.Bootstrap.CertificateAuthority = evidence.FormatBottlerocket, true, ""
+		}, StatusFail, "settings.kubernetes.cluster-certificate"},
+		// `apiclient get` of two keys: the CA was not asked for, so it is not known to be missing
+		{"bootstrap.nodeconfig-incomplete", "bottlerocket keys shown in part", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Format, ev.Bootstrap.CallsBootstrap, ev.Bootstrap.CertificateAuthority, ev.Bootstrap.Fragment = evidence.FormatBottlerocket, true, "", true
+		}, StatusSkipped, "only some settings were shown"},
 		{"bootstrap.nodeconfig-incomplete", "al2", makeSelfManagedAL2, StatusSkipped, "not a NodeConfig"},
 		{"bootstrap.dns-ip", "outside", func(ev *evidence.Evidence) { ev.Bootstrap.ClusterDNS = []string{"10.100.0.10"} }, StatusFail, "outside the service CIDR"},
 		{"bootstrap.dns-ip", "wrong nodeconfig cidr", func(ev *evidence.Evidence) {

@@ -19,6 +19,16 @@ const (
 	docManagedNodeGroups = "https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html"
 )
 
+// statusUnknown is the finding of a status check when the cluster's description holds no status:
+// describe-cluster narrowed by --query (cluster.accessConfig, cluster.endpoint) leaves it out,
+// and an empty status is no state the cluster is in.
+func statusUnknown(ev *evidence.Evidence) Finding {
+	c := ev.Cluster
+	return Finding{Status: StatusSkipped, Resource: c.Arn,
+		Message:  "the cluster's status is not in the evidence (its description was narrowed to other fields)",
+		Evidence: []EvidenceItem{item(ev.Source(evidence.KindCluster), "no status field")}}
+}
+
 func clusterChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "cluster.not-active", ClusterWide: true, Title: "Cluster is not ACTIVE", Severity: SeverityCritical,
@@ -28,6 +38,9 @@ func clusterChecks() []Check {
 			Docs:        []string{docClusterAPI, docEKSTroubleshoot}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				c := ev.Cluster
+				if c.Status == "" {
+					return one(statusUnknown(ev))
+				}
 				it := item(ev.Source(evidence.KindCluster), "cluster %s status %s", c.Name, c.Status)
 				if c.Status == "ACTIVE" || c.Status == "UPDATING" {
 					return one(pass(c.Arn, fmt.Sprintf("cluster %s is %s", c.Name, c.Status), it))
@@ -41,6 +54,9 @@ func clusterChecks() []Check {
 			Docs:        []string{docClusterAPI, "https://docs.aws.amazon.com/eks/latest/userguide/update-cluster.html"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				c := ev.Cluster
+				if c.Status == "" {
+					return one(statusUnknown(ev))
+				}
 				it := item(ev.Source(evidence.KindCluster), "cluster %s status %s", c.Name, c.Status)
 				if c.Status == "UPDATING" {
 					return one(warn(c.Arn, fmt.Sprintf("cluster %s is UPDATING", c.Name), it))

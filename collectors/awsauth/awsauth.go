@@ -106,7 +106,7 @@ var knownTemplates = map[string]bool{"{{EC2PrivateDNSName}}": true, "{{AccountID
 // checkTemplates records a problem for every {{...}} in a username or group that the
 // authenticator does not substitute: it stays in the Kubernetes name literally.
 func checkTemplates(a *evidence.AWSAuth, key string, i int, username string, groups []string) {
-	for _, v := range append([]string{username}, groups...) {
+	for k, v := range append([]string{username}, groups...) {
 		rest := v
 		for {
 			start := strings.Index(rest, "{{")
@@ -120,7 +120,7 @@ func checkTemplates(a *evidence.AWSAuth, key string, i int, username string, gro
 			tpl := rest[start : start+end+2]
 			rest = rest[start+end+2:]
 			if !knownTemplates[tpl] {
-				a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Message: fmt.Sprintf("entry %d: %s in %q is not a placeholder the authenticator substitutes (it knows %s, case-sensitive, without blanks); it stays in the name literally", i+1, tpl, v, templateList())})
+				a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Username: k == 0, Message: fmt.Sprintf("entry %d: %s in %q is not a placeholder the authenticator substitutes (it knows %s, case-sensitive, without blanks); it stays in the name literally", i+1, tpl, v, templateList())})
 			}
 		}
 	}

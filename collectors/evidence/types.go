@@ -250,6 +250,9 @@ type AuthProblem struct {
 	Key     string // mapRoles, mapUsers, mapAccounts or "" for the object
 	Line    int    // 1-based line inside the key's value, 0 when unknown
 	Message string
+	// Username marks a problem inside a mapping's username (a placeholder the authenticator does
+	// not substitute): the ConfigMap parses, and the name is judged as a username, not as syntax.
+	Username bool `json:",omitempty"`
 }
 
 // Node is a Kubernetes Node.

@@ -445,3 +445,17 @@ func TestCutDescribeClusterIsNotAWSAuth(t *testing.T) {
 		t.Fatalf("fragment: %v", types(segs))
 	}
 }
+
+// TestApiclientGetSomeKeysIsPartial: `apiclient get` of two keys prints only them; the
+// settings read from it do not lack the others (cluster-certificate was not asked for).
+func TestApiclientGetSomeKeysIsPartial(t *testing.T) {
+	paste := "bash-5.1# apiclient get settings.kubernetes.api-server settings.kubernetes.cluster-name\n{\n  \"settings\": {\n    \"kubernetes\": {\n      \"api-server\": \"https://ABC.gr7.us-west-2.eks.amazonaws.com\",\n      \"cluster-name\": \"geo\"\n    }\n  }\n}\n"
+	ev := Read([]byte(paste), "stdin", Options{}).Evidence
+	if ev.Bootstrap == nil || ev.Bootstrap.ClusterName != "geo" || !ev.Bootstrap.Fragment {
+		t.Fatalf("bootstrap %+v", ev.Bootstrap)
+	}
+	whole := strings.Replace(paste, "apiclient get settings.kubernetes.api-server settings.kubernetes.cluster-name", "apiclient get settings.kubernetes", 1)
+	if ev := Read([]byte(whole), "stdin", Options{}).Evidence; ev.Bootstrap == nil || ev.Bootstrap.Fragment {
+		t.Fatalf("the whole settings.kubernetes read as partial: %+v", ev.Bootstrap)
+	}
+}

@@ -23,6 +23,8 @@ type pastedRole struct {
 	nodeUse, otherUse bool
 	// trustServices are the trust policy's service principals (nil when no get-role was pasted).
 	trustServices []string
+	// profile is the pasted get-instance-profile file that names the role, or "".
+	profile string
 }
 
 // reNodeRoleName is how node role names read when the tool that made them named them:
@@ -35,7 +37,7 @@ var reNodeRoleName = regexp.MustCompile(`(?i)node|worker`)
 var otherRoleServices = []string{"ssm.amazonaws.com", "rolesanywhere.amazonaws.com", "eks-fargate-pods.amazonaws.com"}
 
 // notePastedRole records a pasted get-role or list-attached-role-policies document under the
-// role's name.
+// role's name, and the roles of a pasted get-instance-profile under theirs.
 func (rd *reader) notePastedRole(path string, v any) {
 	name := strings.TrimSuffix(path[strings.LastIndexByte(path, '/')+1:], ".json")
 	if name == "" || name == "pasted" {
@@ -73,6 +75,27 @@ func (rd *reader) notePastedRole(path string, v any) {
 		}
 		if len(r.trustServices) == 0 && federated {
 			r.otherUse = true // IRSA or Pod Identity: a workload's role
+		}
+	case strings.HasPrefix(path, "iam/get-instance-profile/"):
+		// the profile's role is what an instance launched with it runs as: an EC2 role (the
+		// profile itself is recorded under its own name, which names no role)
+		delete(rd.roles, name)
+		roles, _ := layout.LookupAny(v, "InstanceProfile.Roles").([]any)
+		for _, ro := range roles {
+			rn := layout.Lookup(ro, "RoleName")
+			if rn == "" {
+				continue
+			}
+			pr := rd.roles[rn]
+			if pr == nil {
+				pr = &pastedRole{}
+				rd.roles[rn] = pr
+			}
+			if a := layout.Lookup(ro, "Arn"); a != "" {
+				pr.arn = a
+			}
+			pr.nodeUse = true
+			pr.profile = path
 		}
 	case strings.HasPrefix(path, "iam/list-attached-role-policies/"):
 		policies, _ := layout.LookupAny(v, "AttachedPolicies").([]any)
@@ -128,7 +151,11 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 		}
 		if _, named := cands[name]; named || r.nodeUse || reNodeRoleName.MatchString(name) {
 			if _, named := cands[name]; !named {
-				cands[name] = cand{r.arn, ""}
+				why := ""
+				if r.profile != "" {
+					why = rd.fileOrigin[r.profile] + " (the role of instance profile " + strings.TrimSuffix(r.profile[strings.LastIndexByte(r.profile, '/')+1:], ".json") + ")"
+				}
+				cands[name] = cand{r.arn, why}
 			}
 		}
 	}

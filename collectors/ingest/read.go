@@ -433,7 +433,10 @@ func (rd *reader) document(s *Segment) {
 			return
 		}
 		b, _ := json.Marshal(v)
-		rd.bootstrap(bundle.SettingsBootstrap(b), origin, s)
+		cfg := bundle.SettingsBootstrap(b)
+		// `apiclient get` of some keys: the others are not shown, not missing
+		cfg.Fragment = cfg.Fragment || s.partial
+		rd.bootstrap(cfg, origin, s)
 	case s.Type == TypeKubeconfig:
 		rd.bootstrap(kubeconfigBootstrap(s.Text), origin, s)
 	case s.Type == TypeKubeletConfig:

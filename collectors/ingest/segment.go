@@ -75,6 +75,9 @@ type Segment struct {
 	compacted bool
 	// cutFirst is true for a mapRoles fragment whose first entry begins above the paste.
 	cutFirst bool
+	// partial is true for Bottlerocket settings printed by `apiclient get KEY…` for keys inside
+	// settings.kubernetes: the keys not asked for are not shown, not unset.
+	partial bool
 }
 
 // line is one input line with its 1-based number.

@@ -27,15 +27,40 @@ func structured(lines []line, command string) ([]Segment, bool) {
 		lines = joined
 	}
 	segs, ok := structuredOnce(lines, command)
-	if ok && !unparsed(segs) {
-		return segs, ok
+	if ok && unparsed(segs) {
+		if joined, changed := rejoinCut(lines, false); changed {
+			if js, jok := structuredOnce(joined, command); jok && !unparsed(js) {
+				segs = js
+			}
+		}
 	}
-	if joined, changed := rejoinCut(lines, false); changed {
-		if js, jok := structuredOnce(joined, command); jok && !unparsed(js) {
-			return js, true
+	if ok && apiclientSome(command) {
+		for i := range segs {
+			segs[i].partial = segs[i].Type == TypeBottlerocketSettings
 		}
 	}
 	return segs, ok
+}
+
+// apiclientSome reports whether command is `apiclient get` of keys that each name less than the
+// whole of settings.kubernetes ("apiclient get settings.kubernetes.api-server
+// settings.kubernetes.cluster-name"): what it prints holds only those keys.
+func apiclientSome(command string) bool {
+	f := strings.Fields(command)
+	if len(f) < 3 || f[0] != "apiclient" || f[1] != "get" {
+		return false
+	}
+	some := false
+	for _, a := range f[2:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if !strings.HasPrefix(a, "settings.kubernetes.") {
+			return false
+		}
+		some = true
+	}
+	return some
 }
 
 // unparsed reports whether a document of segs was recognised but did not parse.

@@ -79,6 +79,8 @@ func TestPastedNodeRole(t *testing.T) {
 	byPolicy := strings.NewReplacer("eks-node-role", "platform-default", "eks.amazonaws.com", "ec2.amazonaws.com").Replace(nodeRoleEKSTrust) +
 		"$ aws iam list-attached-role-policies --role-name platform-default\n{\"AttachedPolicies\": [{\"PolicyName\": \"AmazonEKSWorkerNodePolicy\", \"PolicyArn\": \"arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy\"}]}\n"
 	nodegroup := "$ aws eks describe-nodegroup --cluster-name c --nodegroup-name ng --query nodegroup.nodeRole --output text\narn:aws:iam::111122223333:role/ng-role\n"
+	// an instance profile's role is an EC2 instance's role, whatever its name
+	profile := "$ aws iam get-instance-profile --instance-profile-name platform-v2\n{\"InstanceProfile\": {\"Path\": \"/\", \"InstanceProfileName\": \"platform-v2\", \"InstanceProfileId\": \"AIPAEXAMPLE\", \"Arn\": \"arn:aws:iam::111122223333:instance-profile/platform-v2\", \"CreateDate\": \"2026-05-27T08:41:12+00:00\", \"Roles\": [{\"Path\": \"/\", \"RoleName\": \"platform-v2\", \"RoleId\": \"AROAEXAMPLE\", \"Arn\": \"arn:aws:iam::111122223333:role/platform-v2\", \"CreateDate\": \"2026-05-27T08:41:10+00:00\"}]}}\n"
 	cases := []struct {
 		name, paste, role string
 		policies          int
@@ -89,6 +91,7 @@ func TestPastedNodeRole(t *testing.T) {
 		{"two node-like roles", nodeRoleEKSTrust + strings.ReplaceAll(nodeRoleEKSTrust, "eks-node-role", "other-node-role"), "", -1},
 		{"node policy, neutral name", byPolicy, "arn:aws:iam::111122223333:role/platform-default", 1},
 		{"node group's nodeRole", nodegroup, "arn:aws:iam::111122223333:role/ng-role", -1},
+		{"instance profile's role", profile, "arn:aws:iam::111122223333:role/platform-v2", -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

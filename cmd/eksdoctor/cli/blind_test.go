@@ -22,6 +22,9 @@ type blindCase struct {
 	MustNotFail []string `json:"mustNotFail"`
 	// MustMention are snapshot files whose absence or damage the report must name.
 	MustMention []string `json:"mustMention"`
+	// AlsoRight are IDs accepted as the first cause besides Expected: the cause the author's notes
+	// name but judged not provable from the input (added after the blind measurement, with why).
+	AlsoRight []string `json:"alsoRight"`
 }
 
 // TestBlindSnapshots diagnoses the instance each blind scenario's manifest names, as
@@ -142,6 +145,55 @@ func TestBlindBundles(t *testing.T) {
 			}
 			if len(c.Expected) == 0 && (len(failing) > 0 || r.Diagnosis.Verdict != "joined") {
 				t.Errorf("healthy: verdict %s, failing %v", r.Diagnosis.Verdict, failing)
+			}
+		})
+	}
+}
+
+// TestBlindPastes analyses each fixtures/blind/pastes input.txt (support-ticket bodies: prose,
+// fences, prompts, redactions and the components' own messages, written blind): an expected ID
+// fails and one of it or AlsoRight is the most likely cause; a healthy node's paste fails nothing.
+func TestBlindPastes(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join(fixtures, "blind", "pastes", "*"))
+	if len(dirs) < 20 {
+		t.Fatalf("%d blind pastes", len(dirs))
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var c blindCase
+			b, err := os.ReadFile(filepath.Join(dir, "expected.yaml"))
+			if err != nil || yaml.Unmarshal(b, &c) != nil {
+				t.Fatalf("expected.yaml: %v", err)
+			}
+			code, out, errOut := run("analyze", filepath.Join(dir, "input.txt"), "-o", "json")
+			var r struct {
+				Diagnosis struct {
+					MostLikelyCause *string `json:"mostLikelyCause"`
+				} `json:"diagnosis"`
+				Findings []struct{ ID, Status string } `json:"findings"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("exit %d: %v\n%s", code, err, errOut)
+			}
+			var failing []string
+			for _, f := range r.Findings {
+				if f.Status == "fail" && !slices.Contains(failing, f.ID) {
+					failing = append(failing, f.ID)
+				}
+			}
+			top := ""
+			if r.Diagnosis.MostLikelyCause != nil {
+				top = *r.Diagnosis.MostLikelyCause
+			}
+			found := false
+			for _, id := range c.Expected {
+				found = found || slices.Contains(failing, id)
+			}
+			switch {
+			case len(c.Expected) == 0 && len(failing) > 0:
+				t.Errorf("healthy: failing %v", failing)
+			case len(c.Expected) > 0 && (!found || !slices.Contains(append(c.Expected, c.AlsoRight...), top)):
+				t.Errorf("expected %v (first: also %v), got %q first, failing %v", c.Expected, c.AlsoRight, top, failing)
 			}
 		})
 	}
