@@ -117,6 +117,12 @@ func bootstrapChecks() []Check {
 				if b.Fragment {
 					return one(notApplicable(ev.Target.InstanceID, "the user data shown is parts cut out of a multipart document; the parts not shown may bootstrap the node"))
 				}
+				if rejectedUserData(ev) {
+					// the node refused its user data (Bottlerocket's settings API, nodeadm): the
+					// settings left lack what it held, they do not show it held nothing
+					return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: ConsequencePrefix + "bootstrap.userdata-unparseable",
+						Evidence: []EvidenceItem{bootstrapItem(ev, "the node's settings after its user data was refused")}})
+				}
 				return one(fail(ev.Target.InstanceID, "user data never calls bootstrap.sh, has no NodeConfig, no Bottlerocket settings.kubernetes and no Start-EKSBootstrap.ps1",
 					bootstrapItem(ev, "parts: %s", quoteList(b.Parts))))
 			}},
@@ -409,4 +415,19 @@ func bootstrapShDNS(cidr string) string {
 		return cidr[:i] + ".10"
 	}
 	return cidr + ".10"
+}
+
+// rejectedUserData reports whether the node's logs show its user data refused as a whole (a
+// failing bootstrap.userdata-unparseable signature: the settings API or nodeadm would not take it).
+func rejectedUserData(ev *evidence.Evidence) bool {
+	logs := ev.NodeLogs
+	if logs == nil {
+		return false
+	}
+	for _, h := range logs.Hits {
+		if h.Finding == "bootstrap.userdata-unparseable" && logs.Failing(h) {
+			return true
+		}
+	}
+	return false
 }

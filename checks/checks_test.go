@@ -303,6 +303,11 @@ func TestChecks(t *testing.T) {
 		{"bootstrap.no-bootstrap", "fragment", func(ev *evidence.Evidence) {
 			ev.Bootstrap.CallsBootstrap, ev.Bootstrap.Format, ev.Bootstrap.Fragment = false, evidence.FormatNone, true
 		}, StatusSkipped, "parts not shown may bootstrap"},
+		// Bottlerocket refused the user data: the settings left show nothing of what it held
+		{"bootstrap.no-bootstrap", "user data refused", func(ev *evidence.Evidence) {
+			ev.Bootstrap.CallsBootstrap, ev.Bootstrap.Format = false, evidence.FormatBottlerocket
+			ev.NodeLogs = &evidence.NodeLogs{Hits: []evidence.SignatureHit{{Signature: "bottlerocket-userdata-settings-rejected-status", Finding: "bootstrap.userdata-unparseable", Count: 1}}}
+		}, StatusSkipped, "follow from bootstrap.userdata-unparseable"},
 		{"bootstrap.no-bootstrap", "ok", nil, StatusPass, ""},
 		{"bootstrap.wrong-format-for-ami", "bootstrap.sh on al2023", func(ev *evidence.Evidence) {
 			ev.Bootstrap.Format = evidence.FormatBootstrapSh

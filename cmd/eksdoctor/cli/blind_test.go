@@ -146,6 +146,11 @@ func TestBlindBundles(t *testing.T) {
 			if len(c.Expected) == 0 && (len(failing) > 0 || r.Diagnosis.Verdict != "joined") {
 				t.Errorf("healthy: verdict %s, failing %v", r.Diagnosis.Verdict, failing)
 			}
+			for _, id := range c.MustNotFail {
+				if slices.Contains(failing, id) {
+					t.Errorf("%s fails, but the bundle cannot show it", id)
+				}
+			}
 		})
 	}
 }
