@@ -11,8 +11,9 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// blindCase is a fixtures/blind/snapshots scenario's expected.yaml: written from the shared
-// snapshot layout and finding catalog by authors who never saw this code or its fixtures.
+// blindCase is the expected.yaml of a fixtures/blind scenario, bundle or paste: written from the
+// shared snapshot layout, bundle formats and finding catalog by authors who never saw this code
+// or its fixtures.
 type blindCase struct {
 	// Expected are IDs of which one must fail and rank first ([] for a healthy node).
 	Expected []string `json:"expected"`
@@ -27,73 +28,115 @@ type blindCase struct {
 	AlsoRight []string `json:"alsoRight"`
 }
 
+// blindRun is what one eksdoctor run on a blind input said.
+type blindRun struct {
+	code    int
+	out     string
+	verdict string
+	// top is the most likely cause ("" when none); failing the failing IDs in report order.
+	top     string
+	failing []string
+}
+
+// blindDirs lists fixtures/blind/<kind>/*, failing when fewer than min are there.
+func blindDirs(t *testing.T, kind string, min int) []string {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(fixtures, "blind", kind, "*"))
+	if len(dirs) < min {
+		t.Fatalf("%d blind %s", len(dirs), kind)
+	}
+	return dirs
+}
+
+// readBlindCase reads dir's expected.yaml.
+func readBlindCase(t *testing.T, dir string) blindCase {
+	t.Helper()
+	var c blindCase
+	b, err := os.ReadFile(filepath.Join(dir, "expected.yaml"))
+	if err != nil || yaml.Unmarshal(b, &c) != nil {
+		t.Fatalf("expected.yaml: %v", err)
+	}
+	return c
+}
+
+// runBlind runs eksdoctor with args (ending in -o json) and reads its single-instance report.
+func runBlind(t *testing.T, args ...string) blindRun {
+	t.Helper()
+	code, out, errOut := run(args...)
+	var r struct {
+		Diagnosis struct {
+			Verdict         string  `json:"verdict"`
+			MostLikelyCause *string `json:"mostLikelyCause"`
+		} `json:"diagnosis"`
+		Findings []struct{ ID, Status string } `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("exit %d: %v\n%s", code, err, errOut)
+	}
+	br := blindRun{code: code, out: out, verdict: r.Diagnosis.Verdict}
+	for _, f := range r.Findings {
+		if f.Status == "fail" && !slices.Contains(br.failing, f.ID) {
+			br.failing = append(br.failing, f.ID)
+		}
+	}
+	if r.Diagnosis.MostLikelyCause != nil {
+		br.top = *r.Diagnosis.MostLikelyCause
+	}
+	return br
+}
+
+// judge checks a run against the case: an expected ID fails and it (or an AlsoRight ID) ranks
+// first; a healthy node fails nothing; no ID the case rules out fails.
+func (c blindCase) judge(t *testing.T, r blindRun) {
+	t.Helper()
+	found := false
+	for _, id := range c.Expected {
+		found = found || slices.Contains(r.failing, id)
+	}
+	switch {
+	case len(c.Expected) > 0 && (!found || !slices.Contains(append(c.Expected, c.AlsoRight...), r.top)):
+		t.Errorf("expected %v first (also %v), got %q first, failing %v, verdict %s", c.Expected, c.AlsoRight, r.top, r.failing, r.verdict)
+	case len(c.Expected) == 0 && len(r.failing) > 0:
+		t.Errorf("healthy: verdict %s, failing %v", r.verdict, r.failing)
+	}
+	for _, id := range c.MustNotFail {
+		if slices.Contains(r.failing, id) {
+			t.Errorf("%s fails, but the input cannot show it", id)
+		}
+	}
+}
+
 // TestBlindSnapshots diagnoses the instance each blind scenario's manifest names, as
 // why-not-joining ID --snapshot DIR does: an expected ID fails and is the most likely cause, a
 // healthy node has no failing check, an inconclusive scenario says so (exit 3, or 5 when the
 // evidence was denied) and names the file it lacked, and no ID the scenario rules out fails.
 func TestBlindSnapshots(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join(fixtures, "blind", "snapshots", "*"))
-	if len(dirs) < 40 {
-		t.Fatalf("%d blind scenarios", len(dirs))
-	}
-	for _, dir := range dirs {
+	for _, dir := range blindDirs(t, "snapshots", 40) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			var c blindCase
-			b, err := os.ReadFile(filepath.Join(dir, "expected.yaml"))
-			if err != nil || yaml.Unmarshal(b, &c) != nil {
-				t.Fatalf("expected.yaml: %v", err)
-			}
+			c := readBlindCase(t, dir)
 			var m struct {
 				InstanceIDs []string `json:"instanceIds"`
 			}
-			b, _ = os.ReadFile(filepath.Join(dir, "snapshot", "manifest.json"))
+			b, _ := os.ReadFile(filepath.Join(dir, "snapshot", "manifest.json"))
 			if json.Unmarshal(b, &m) != nil || len(m.InstanceIDs) != 1 {
 				t.Fatalf("manifest: %s", b)
 			}
-			code, out, errOut := run("why-not-joining", m.InstanceIDs[0], "--snapshot", filepath.Join(dir, "snapshot"), "-o", "json")
-			var r struct {
-				Diagnosis struct {
-					Verdict         string  `json:"verdict"`
-					MostLikelyCause *string `json:"mostLikelyCause"`
-				} `json:"diagnosis"`
-				Findings []struct{ ID, Status string } `json:"findings"`
-			}
-			if err := json.Unmarshal([]byte(out), &r); err != nil {
-				t.Fatalf("exit %d: %v\n%s", code, err, errOut)
-			}
-			var failing []string
-			for _, f := range r.Findings {
-				if f.Status == "fail" && !slices.Contains(failing, f.ID) {
-					failing = append(failing, f.ID)
-				}
-			}
-			top := ""
-			if r.Diagnosis.MostLikelyCause != nil {
-				top = *r.Diagnosis.MostLikelyCause
-			}
+			r := runBlind(t, "why-not-joining", m.InstanceIDs[0], "--snapshot", filepath.Join(dir, "snapshot"), "-o", "json")
+			c.judge(t, r)
 			switch {
-			case len(c.Expected) > 0:
+			case len(c.Expected) > 0 && r.code != ExitFindings && r.verdict != "joined":
 				// a joined, Ready node with a remaining problem exits 0 (it joined)
-				if !slices.Contains(c.Expected, top) || (code != ExitFindings && r.Diagnosis.Verdict != "joined") {
-					t.Errorf("expected %v first, got %q (failing %v, verdict %s, exit %d)", c.Expected, top, failing, r.Diagnosis.Verdict, code)
+				t.Errorf("a cause: exit %d", r.code)
+			case len(c.Expected) == 0 && c.Verdict == "inconclusive":
+				if r.verdict != "inconclusive" || (r.code != ExitNothingChecked && r.code != ExitPartial) {
+					t.Errorf("want inconclusive, got %s (exit %d)", r.verdict, r.code)
 				}
-			case c.Verdict == "inconclusive":
-				if r.Diagnosis.Verdict != "inconclusive" || len(failing) > 0 || (code != ExitNothingChecked && code != ExitPartial) {
-					t.Errorf("want inconclusive, got %s (failing %v, exit %d)", r.Diagnosis.Verdict, failing, code)
-				}
-			default:
-				if len(failing) > 0 || r.Diagnosis.Verdict != c.Verdict {
-					t.Errorf("healthy: verdict %s, failing %v", r.Diagnosis.Verdict, failing)
-				}
+			case len(c.Expected) == 0 && r.verdict != c.Verdict:
+				t.Errorf("healthy: verdict %s, want %s", r.verdict, c.Verdict)
 			}
 			for _, m := range c.MustMention {
-				if !strings.Contains(out, filepath.Base(m)) {
+				if !strings.Contains(r.out, filepath.Base(m)) {
 					t.Errorf("the report does not name %s", m)
-				}
-			}
-			for _, id := range c.MustNotFail {
-				if slices.Contains(failing, id) {
-					t.Errorf("%s fails, but the scenario's evidence cannot show it", id)
 				}
 			}
 		})
@@ -102,54 +145,19 @@ func TestBlindSnapshots(t *testing.T) {
 
 // TestBlindBundles analyses each fixtures/blind/bundles archive (node log bundles of the three
 // kinds, written blind from the bundle formats and the components' own messages): an expected ID
-// fails and is the most likely cause, and a healthy node's bundle fails nothing.
+// fails and is the most likely cause, and a healthy node's bundle fails nothing and says joined.
 func TestBlindBundles(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join(fixtures, "blind", "bundles", "*"))
-	if len(dirs) < 10 {
-		t.Fatalf("%d blind bundles", len(dirs))
-	}
-	for _, dir := range dirs {
+	for _, dir := range blindDirs(t, "bundles", 10) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			var c blindCase
-			b, err := os.ReadFile(filepath.Join(dir, "expected.yaml"))
-			if err != nil || yaml.Unmarshal(b, &c) != nil {
-				t.Fatalf("expected.yaml: %v", err)
-			}
+			c := readBlindCase(t, dir)
 			archives, _ := filepath.Glob(filepath.Join(dir, "*.*z*"))
 			if len(archives) != 1 {
 				t.Fatalf("archives: %v", archives)
 			}
-			code, out, errOut := run("analyze", archives[0], "-o", "json")
-			var r struct {
-				Diagnosis struct {
-					Verdict         string  `json:"verdict"`
-					MostLikelyCause *string `json:"mostLikelyCause"`
-				} `json:"diagnosis"`
-				Findings []struct{ ID, Status string } `json:"findings"`
-			}
-			if err := json.Unmarshal([]byte(out), &r); err != nil {
-				t.Fatalf("exit %d: %v\n%s", code, err, errOut)
-			}
-			var failing []string
-			for _, f := range r.Findings {
-				if f.Status == "fail" && !slices.Contains(failing, f.ID) {
-					failing = append(failing, f.ID)
-				}
-			}
-			top := ""
-			if r.Diagnosis.MostLikelyCause != nil {
-				top = *r.Diagnosis.MostLikelyCause
-			}
-			if len(c.Expected) > 0 && !slices.Contains(c.Expected, top) {
-				t.Errorf("expected %v first, got %q (failing %v, verdict %s)", c.Expected, top, failing, r.Diagnosis.Verdict)
-			}
-			if len(c.Expected) == 0 && (len(failing) > 0 || r.Diagnosis.Verdict != "joined") {
-				t.Errorf("healthy: verdict %s, failing %v", r.Diagnosis.Verdict, failing)
-			}
-			for _, id := range c.MustNotFail {
-				if slices.Contains(failing, id) {
-					t.Errorf("%s fails, but the bundle cannot show it", id)
-				}
+			r := runBlind(t, "analyze", archives[0], "-o", "json")
+			c.judge(t, r)
+			if len(c.Expected) == 0 && r.verdict != "joined" {
+				t.Errorf("healthy: verdict %s", r.verdict)
 			}
 		})
 	}
@@ -159,47 +167,9 @@ func TestBlindBundles(t *testing.T) {
 // fences, prompts, redactions and the components' own messages, written blind): an expected ID
 // fails and one of it or AlsoRight is the most likely cause; a healthy node's paste fails nothing.
 func TestBlindPastes(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join(fixtures, "blind", "pastes", "*"))
-	if len(dirs) < 20 {
-		t.Fatalf("%d blind pastes", len(dirs))
-	}
-	for _, dir := range dirs {
+	for _, dir := range blindDirs(t, "pastes", 20) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			var c blindCase
-			b, err := os.ReadFile(filepath.Join(dir, "expected.yaml"))
-			if err != nil || yaml.Unmarshal(b, &c) != nil {
-				t.Fatalf("expected.yaml: %v", err)
-			}
-			code, out, errOut := run("analyze", filepath.Join(dir, "input.txt"), "-o", "json")
-			var r struct {
-				Diagnosis struct {
-					MostLikelyCause *string `json:"mostLikelyCause"`
-				} `json:"diagnosis"`
-				Findings []struct{ ID, Status string } `json:"findings"`
-			}
-			if err := json.Unmarshal([]byte(out), &r); err != nil {
-				t.Fatalf("exit %d: %v\n%s", code, err, errOut)
-			}
-			var failing []string
-			for _, f := range r.Findings {
-				if f.Status == "fail" && !slices.Contains(failing, f.ID) {
-					failing = append(failing, f.ID)
-				}
-			}
-			top := ""
-			if r.Diagnosis.MostLikelyCause != nil {
-				top = *r.Diagnosis.MostLikelyCause
-			}
-			found := false
-			for _, id := range c.Expected {
-				found = found || slices.Contains(failing, id)
-			}
-			switch {
-			case len(c.Expected) == 0 && len(failing) > 0:
-				t.Errorf("healthy: failing %v", failing)
-			case len(c.Expected) > 0 && (!found || !slices.Contains(append(c.Expected, c.AlsoRight...), top)):
-				t.Errorf("expected %v (first: also %v), got %q first, failing %v", c.Expected, c.AlsoRight, top, failing)
-			}
+			readBlindCase(t, dir).judge(t, runBlind(t, "analyze", filepath.Join(dir, "input.txt"), "-o", "json"))
 		})
 	}
 }
