@@ -177,6 +177,12 @@ func TestChecks(t *testing.T) {
 			ev.Nodes, ev.Nodegroups = nil, nil
 			ev.Image.Name = "amazon-eks-node-1.27-v20230601"
 		}, StatusFail, "4 minor versions older"},
+		// no one instance (a pasted kubectl get nodes): every listed Node is judged
+		{"cluster.version-skew", "cluster-wide, one Node newer", func(ev *evidence.Evidence) {
+			ev.Instance = nil
+			ev.Nodes = append(ev.Nodes, evidence.Node{Name: "ip-10-0-9-9.ec2.internal", KubeletVersion: "v1.33.13-eks-9d0e3f2"})
+		}, StatusFail, "kubelet 1.33 is newer than the control plane 1.31"},
+		{"cluster.version-skew", "cluster-wide, all within", func(ev *evidence.Evidence) { ev.Instance = nil }, StatusPass, "no kubelet of the 1 listed Node is outside"},
 		{"cluster.version-skew", "unknown", func(ev *evidence.Evidence) {
 			ev.Nodes, ev.Nodegroups, ev.Image = nil, nil, &evidence.Image{Name: "my-custom"}
 		}, StatusSkipped, "not applicable"},
@@ -284,6 +290,10 @@ func TestChecks(t *testing.T) {
 			makeSelfManagedAL2(ev)
 			ev.Instance.Tags = map[string]string{"Name": "x"}
 		}, StatusFail, "kubernetes.io/cluster/prod"},
+		{"subnet.cluster-tag", "tags not in a narrowed output", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Instance.Tags, ev.Instance.Unreported = nil, []string{"Tags"}
+		}, StatusSkipped, "narrowed by a --query"},
 		{"bootstrap.userdata-unparseable", "closed early", func(ev *evidence.Evidence) {
 			ev.Bootstrap.Issues = []evidence.ParseIssue{{Level: evidence.IssueError, Part: "user data", Line: 17, Message: "closing boundary --B-- on line 17 ends the MIME document"}}
 		}, StatusFail, "line 17"},

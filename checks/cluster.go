@@ -119,6 +119,9 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 			}
 		}
 	}
+	if ev.Instance == nil && (ev.NodeOS == nil || ev.NodeOS.KubeletVersion == "") && len(ev.Nodes) > 0 {
+		return nodesVersionSkew(ev)
+	}
 	if nodeVer == "" && ev.NodeOS != nil && ev.NodeOS.KubeletVersion != "" {
 		// the node's own report (bundle: nodeadm status, package list, Bottlerocket variant)
 		nodeVer, from, src = kubeMinor(ev.NodeOS.KubeletVersion), "the node's kubelet "+ev.NodeOS.KubeletVersion, ev.Source(evidence.KindNodeOS)
@@ -134,10 +137,47 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 	if nodeVer == "" {
 		return one(notApplicable(ev.Target.InstanceID, "the node's kubelet version is unknown (no Node object, managed node group version or EKS AMI name)"))
 	}
-	cm, nm := minorNumber(c.Version), minorNumber(nodeVer)
-	it := item(src, "%s; control plane %s", from, c.Version)
+	return one(skewFinding(ev.Target.InstanceID, nodeVer, c.Version, item(src, "%s; control plane %s", from, c.Version)))
+}
+
+// nodesVersionSkew judges every listed Node's kubelet when there is no one instance to judge
+// (a pasted `kubectl get nodes`, a cluster-wide run): a failure per Node outside the skew
+// policy, else one pass naming how many were judged.
+func nodesVersionSkew(ev *evidence.Evidence) []Finding {
+	c := ev.Cluster
+	if minorNumber(c.Version) < 0 {
+		return one(notApplicable(ev.Target.Cluster, "the control plane's version is unknown"))
+	}
+	var out []Finding
+	judged := 0
+	for _, n := range ev.Nodes {
+		v := kubeMinor(n.KubeletVersion)
+		if minorNumber(v) < 0 {
+			continue
+		}
+		judged++
+		f := skewFinding(n.Name, v, c.Version, item(ev.Source(evidence.KindNodes), "Node %s kubeletVersion %s; control plane %s", n.Name, n.KubeletVersion, c.Version))
+		if f.Status == StatusFail {
+			out = append(out, f)
+		}
+	}
+	if judged == 0 {
+		return one(notApplicable(ev.Target.Cluster, "no listed Node reports a kubelet version"))
+	}
+	if len(out) == 0 {
+		out = append(out, pass(ev.Target.Cluster, fmt.Sprintf("no kubelet of the %d listed Node%s is outside the skew policy of control plane %s", judged, plural(int64(judged)), c.Version),
+			item(ev.Source(evidence.KindNodes), "kubeletVersion of %d Node%s; control plane %s", judged, plural(int64(judged)), c.Version)))
+	}
+	return out
+}
+
+// skewFinding judges kubelet minor version nodeVer ("1.31") against the control plane's
+// (clusterVersion) by the version skew policy (docVersionSkew): never newer, at most three
+// minors older from 1.28 (two before).
+func skewFinding(resource, nodeVer, clusterVersion string, it EvidenceItem) Finding {
+	cm, nm := minorNumber(clusterVersion), minorNumber(nodeVer)
 	if cm < 0 || nm < 0 {
-		return one(notApplicable(ev.Target.InstanceID, "versions do not parse"))
+		return notApplicable(resource, "versions do not parse")
 	}
 	maxOld := 3
 	if cm < 28 {
@@ -145,11 +185,11 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 	}
 	switch {
 	case nm > cm:
-		return one(fail(ev.Target.InstanceID, fmt.Sprintf("kubelet %s is newer than the control plane %s", nodeVer, c.Version), it))
+		return fail(resource, fmt.Sprintf("kubelet %s is newer than the control plane %s", nodeVer, clusterVersion), it)
 	case cm-nm > maxOld:
-		return one(fail(ev.Target.InstanceID, fmt.Sprintf("kubelet %s is %d minor versions older than the control plane %s (at most %d allowed)", nodeVer, cm-nm, c.Version, maxOld), it))
+		return fail(resource, fmt.Sprintf("kubelet %s is %d minor versions older than the control plane %s (at most %d allowed)", nodeVer, cm-nm, clusterVersion, maxOld), it)
 	}
-	return one(pass(ev.Target.InstanceID, fmt.Sprintf("kubelet %s is within the skew policy of control plane %s", nodeVer, c.Version), it))
+	return pass(resource, fmt.Sprintf("kubelet %s is within the skew policy of control plane %s", nodeVer, clusterVersion), it)
 }
 
 // scopedNodegroups returns the node groups to judge: the instance's when there is an instance,

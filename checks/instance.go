@@ -135,6 +135,9 @@ func subnetChecks() []Check {
 				if in.Tags["eks:nodegroup-name"] != "" {
 					return one(notApplicable(in.ID, "managed node group instances are tagged by EKS"))
 				}
+				if !in.Reported("Tags") {
+					return one(notApplicable(in.ID, "the instance's tags were not in its output (narrowed by a --query)"))
+				}
 				cluster := ev.Target.Cluster
 				if cluster == "" {
 					return one(notApplicable(in.ID, "the cluster name is unknown"))

@@ -91,6 +91,22 @@ type Instance struct {
 	SecurityGroupIDs   []string
 	Tags               map[string]string
 	Metadata           MetadataOptions
+	// Unreported names the DescribeInstances fields ("IamInstanceProfile", "Tags",
+	// "SecurityGroups") the output did not carry because a --query picked other fields (a
+	// pasted `--query 'Reservations[].Instances[].[InstanceId,State.Name]'`): their zero values
+	// above mean unknown, not absent. Nil for whole outputs.
+	Unreported []string
+}
+
+// Reported reports whether the instance's output carried field (a DescribeInstances field
+// name, see Unreported).
+func (in *Instance) Reported(field string) bool {
+	for _, f := range in.Unreported {
+		if f == field {
+			return false
+		}
+	}
+	return true
 }
 
 // MetadataOptions mirrors EC2 InstanceMetadataOptionsResponse

@@ -718,3 +718,55 @@ func describeLike(lines []line) bool {
 	}
 	return n >= 3 && common
 }
+
+var (
+	// reVersionLine is a line of `kubectl version`: "Server Version: v1.31.13-eks-5e7f0a1",
+	// the --short form, or the version.Info{…} struct older clients print; and the warning a
+	// client outside the supported skew adds.
+	reVersionLine = regexp.MustCompile(`^(?:(Client|Kustomize|Server) Version: (\S.*)|WARNING: version difference between client .*)$`)
+	// reGitVersion is the GitVersion field of an old client's version.Info{…}.
+	reGitVersion = regexp.MustCompile(`GitVersion:"(v[0-9][^"]*)"`)
+)
+
+// kubectlVersion reads `kubectl version` text: every line one of its own, one of them the
+// server's. The segment's value is the server's gitVersion.
+func kubectlVersion(lines []line) (Segment, bool) {
+	server := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			continue
+		}
+		m := reVersionLine.FindStringSubmatch(t)
+		if m == nil {
+			return Segment{}, false
+		}
+		if m[1] == "Server" {
+			server = strings.TrimSpace(m[2])
+			if g := reGitVersion.FindStringSubmatch(server); g != nil {
+				server = g[1]
+			}
+		}
+	}
+	if !strings.HasPrefix(server, "v") || minorOf(server) == "" {
+		return Segment{}, false
+	}
+	s := seg(TypeServerVersion, "kubectl version", lines)
+	s.value = server
+	return s, true
+}
+
+// minorOf returns "MAJOR.MINOR" of a Kubernetes gitVersion ("v1.31.13-eks-5e7f0a1" → "1.31"),
+// "" when it has none.
+func minorOf(gitVersion string) string {
+	f := strings.SplitN(strings.TrimPrefix(gitVersion, "v"), ".", 3)
+	if len(f) < 2 {
+		return ""
+	}
+	for _, p := range f[:2] {
+		if _, err := strconv.Atoi(p); err != nil {
+			return ""
+		}
+	}
+	return f[0] + "." + f[1]
+}

@@ -66,7 +66,7 @@ var typeLabels = map[Type]string{
 	TypeNodes: "kubectl JSON", TypeCSRs: "kubectl JSON", TypeEC2NodeClass: "Karpenter object", TypeNodePool: "Karpenter object", TypeNodeClaim: "Karpenter object",
 	TypeDescribeNode: "kubectl output", TypeDescribeCSR: "kubectl output", TypeDescribePod: "kubectl output", TypeDescribeConfigMap: "kubectl output",
 	TypeDescribeNodeClaim: "kubectl output", TypeGetNodes: "kubectl output", TypeGetCSR: "kubectl output", TypeGetEvents: "kubectl output",
-	TypeGetNodeClasses: "kubectl output", TypeGetNodeClaims: "kubectl output", TypeDescribeNodeClass: "kubectl output",
+	TypeGetNodeClasses: "kubectl output", TypeGetNodeClaims: "kubectl output", TypeDescribeNodeClass: "kubectl output", TypeServerVersion: "kubectl output",
 	TypeTerraformAWSAuth: "Terraform plan", TypeEksctlConfig: "eksctl ClusterConfig", TypeData: "data", typeUnknownText: "unrecognised text",
 }
 
@@ -133,8 +133,10 @@ func Read(text []byte, name string, opt Options) *Result {
 			}
 		}
 	}
+	rd.clusterVersion()
 	if len(rd.files) > 0 {
 		r.Snapshot = snapshot.FromFiles("paste:"+name, rd.files)
+		r.Snapshot.Selected = rd.selected
 		r.Snapshot.Source = func(p string) string {
 			if o, ok := rd.fileOrigin[p]; ok {
 				return o
@@ -197,6 +199,10 @@ type reader struct {
 	roles      map[string]*pastedRole
 	// bootSeg is the segment whose node configuration ev.Bootstrap holds.
 	bootSeg *Segment
+	// serverVersion is the API server's version `kubectl version` printed, and where.
+	serverVersion, serverVersionOrigin string
+	// selected are the snapshot paths of AWS CLI output whose --query picked some fields.
+	selected map[string]bool
 }
 
 // scannedTypes are read by the signature scanner (kubectl's human output carries the
@@ -528,6 +534,14 @@ func (rd *reader) document(s *Segment) {
 		ev.Mark(evidence.KindNodeClaims, origin)
 	case s.Type == TypeEksctlConfig:
 		rd.eksctlConfig(s, origin)
+	case s.Type == TypeServerVersion:
+		v, _ := s.value.(string)
+		if v == "" {
+			v, _ = layout.LookupAny(s.value, "serverVersion.gitVersion").(string)
+		}
+		if rd.serverVersion == "" && v != "" {
+			rd.serverVersion, rd.serverVersionOrigin = v, origin
+		}
 	case s.Type == TypeTerraformAWSAuth:
 		plan := s.value.(*tfPlan)
 		ev.MappingChanges = append(ev.MappingChanges, plan.changes("terraform plan of "+strings.Join(plan.resources, ", "))...)
@@ -640,6 +654,12 @@ func (rd *reader) awsFile(s *Segment, origin string) {
 			p = e.PathFor(name)
 		}
 		rd.file(p, s.value, origin, s)
+		if s.selected && s.Problem == "" {
+			if rd.selected == nil {
+				rd.selected = map[string]bool{}
+			}
+			rd.selected[p] = true
+		}
 		rd.notePastedRole(p, s.value)
 		return
 	}
@@ -1107,4 +1127,31 @@ func openness(b []byte, depth int, inStr bool) (int, bool) {
 		}
 	}
 	return depth, inStr
+}
+
+// clusterVersion gives the cluster the Kubernetes version `kubectl version` printed for the
+// API server when no pasted describe-cluster says it: a describe-cluster of that version alone,
+// so the checks that compare node and control plane versions can run, and those that need the
+// cluster's other fields skip. A describe-cluster in the paste wins.
+func (rd *reader) clusterVersion() {
+	const p = "eks/describe-cluster.json"
+	minor := minorOf(rd.serverVersion)
+	if minor == "" {
+		return
+	}
+	if b, ok := rd.files[p]; ok {
+		var doc map[string]any
+		if json.Unmarshal(b, &doc) != nil {
+			return
+		}
+		c, _ := doc["cluster"].(map[string]any)
+		if c == nil || c["version"] != nil {
+			return
+		}
+		c["version"] = minor
+		rd.files[p], _ = json.Marshal(doc)
+		rd.fileOrigin[p] += " and " + rd.serverVersionOrigin + " (kubectl version)"
+		return
+	}
+	rd.file(p, map[string]any{"cluster": map[string]any{"version": minor}}, rd.serverVersionOrigin+" (kubectl version's Server Version "+rd.serverVersion+")", &Segment{})
 }

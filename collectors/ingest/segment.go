@@ -40,8 +40,11 @@ const (
 	// TypeDescribeNodeClass is kubectl describe ec2nodeclass (or Auto Mode nodeclass) with a status.
 	TypeDescribeNodeClass Type = "text:kubectl-describe-nodeclass"
 	TypeGetNodes          Type = "text:kubectl-get-nodes"
-	TypeGetCSR            Type = "text:kubectl-get-csr"
-	TypeGetEvents         Type = "text:kubectl-get-events"
+	// TypeServerVersion is `kubectl version` output (text, or -o json / yaml); its value is
+	// the API server's gitVersion ("v1.31.13-eks-5e7f0a1").
+	TypeServerVersion Type = "kube:version"
+	TypeGetCSR        Type = "text:kubectl-get-csr"
+	TypeGetEvents     Type = "text:kubectl-get-events"
 	// TypeGetNodeClasses is kubectl get ec2nodeclasses (or Auto Mode nodeclasses): names and READY.
 	TypeGetNodeClasses Type = "text:kubectl-get-nodeclasses"
 	// TypeGetNodeClaims is kubectl get nodeclaims: instance type, node and READY per claim.
@@ -75,6 +78,9 @@ type Segment struct {
 	compacted bool
 	// cutFirst is true for a mapRoles fragment whose first entry begins above the paste.
 	cutFirst bool
+	// selected is true for AWS CLI output narrowed by a --query that picked fields (a
+	// multi-select hash or list): a field it lacks was not asked for, not absent.
+	selected bool
 	// partial is true for Bottlerocket settings printed by `apiclient get KEY…` for keys inside
 	// settings.kubernetes: the keys not asked for are not shown, not unset.
 	partial bool

@@ -158,6 +158,9 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 	if s, ok := base64Blob(lines); ok {
 		return []Segment{s}, true
 	}
+	if s, ok := kubectlVersion(lines); ok {
+		return []Segment{s}, true
+	}
 	if s, ok := kubectlText(lines, command); ok {
 		return s, true
 	}
@@ -436,6 +439,9 @@ func docType(v any) (Type, string) {
 			return TypeData, "empty List"
 		}
 		if kind == "" {
+			if g, _ := layout.LookupAny(d, "serverVersion.gitVersion").(string); minorOf(g) != "" {
+				return TypeServerVersion, "kubectl version"
+			}
 			if hasAny(d, "mapRoles", "mapUsers") {
 				return TypeAWSAuth, "aws-auth data block"
 			}

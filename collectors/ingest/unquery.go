@@ -15,10 +15,11 @@ import (
 // document reads as the command's own output (with only the fields the query kept).
 //
 // Only the JMESPath forms people write to narrow output are inverted: field names, indexes
-// ([0], [-1]), projections ([*], []) and a final multi-select hash ({Name: Field, …}) whose
-// values are field paths. Anything else is left as data: a filter ([?…]) drops items, so the
-// rebuilt list would say that what it dropped is absent; functions, pipes and multi-select
-// lists do not say where a value came from.
+// ([0], [-1]), projections ([*], []) and a final multi-select hash ({Name: Field, …}) or
+// multi-select list ([Name, State.Name], its values in the order of the paths) whose values are
+// field paths. Anything else is left as data: a filter ([?…]) drops items, so the rebuilt list
+// would say that what it dropped is absent; functions and pipes do not say where a value came
+// from.
 
 // awsQuery returns the --query expression and the --output format of an aws CLI command line;
 // ok is false when the command is not `aws` or has no --query.
@@ -49,13 +50,14 @@ func awsQuery(command string) (expr, output string, ok bool) {
 }
 
 // qStep is one step of a narrowing expression: a field, an index, a projection, or a final
-// multi-select hash (keys → field paths).
+// multi-select hash (keys → field paths) or list (field paths, in order).
 type qStep struct {
 	field   string
 	index   bool
 	project bool
 	flatten bool
 	hash    map[string][]qStep
+	list    [][]qStep
 }
 
 // parseQuery splits a narrowing JMESPath expression into steps; ok is false for anything
@@ -80,8 +82,19 @@ func parseQuery(expr string) ([]qStep, bool) {
 				steps = append(steps, qStep{project: true, flatten: true})
 			case isInt(in):
 				steps = append(steps, qStep{index: true})
+			case len(steps) > 0 && strings.TrimSpace(expr[end+1:]) == "":
+				// a final multi-select list of field paths
+				var list [][]qStep
+				for _, part := range splitTop(in) {
+					sub, ok := fieldPath(part)
+					if !ok {
+						return nil, false
+					}
+					list = append(list, sub)
+				}
+				steps = append(steps, qStep{list: list})
 			default:
-				return nil, false // a multi-select list or a slice
+				return nil, false // a slice, a filter, a list that is not last
 			}
 			expr = expr[end+1:]
 		case expr[0] == '{':
@@ -95,14 +108,9 @@ func parseQuery(expr string) ([]qStep, bool) {
 				if !found {
 					return nil, false
 				}
-				sub, ok := parseQuery(v)
-				if !ok || len(sub) == 0 {
+				sub, ok := fieldPath(v)
+				if !ok {
 					return nil, false
-				}
-				for _, s := range sub {
-					if s.field == "" {
-						return nil, false // only field paths inside a hash
-					}
 				}
 				h[strings.Trim(strings.TrimSpace(k), `"`)] = sub
 			}
@@ -121,6 +129,21 @@ func parseQuery(expr string) ([]qStep, bool) {
 		}
 	}
 	return steps, len(steps) > 0
+}
+
+// fieldPath parses a dotted field path (State.Name) inside a multi-select; ok is false for
+// anything else.
+func fieldPath(expr string) ([]qStep, bool) {
+	sub, ok := parseQuery(expr)
+	if !ok {
+		return nil, false
+	}
+	for _, s := range sub {
+		if s.field == "" {
+			return nil, false
+		}
+	}
+	return sub, true
 }
 
 func isIdent(c byte) bool {
@@ -244,6 +267,22 @@ func unquery(steps []qStep, v any) (any, bool) {
 			merge(out, inner.(map[string]any))
 		}
 		return out, true
+	case st.list != nil:
+		vals, isList := v.([]any)
+		if !isList || len(vals) != len(st.list) {
+			return nil, false
+		}
+		out := map[string]any{}
+		for i, path := range st.list {
+			// null in JSON, None in text: the field was asked for and is absent (a null at
+			// its path says so: a profile with no ARN is no profile)
+			inner, ok := unquery(path, vals[i])
+			if !ok {
+				return nil, false
+			}
+			merge(out, inner.(map[string]any))
+		}
+		return out, true
 	}
 	return nil, false
 }
@@ -272,8 +311,31 @@ func merge(dst, src map[string]any) {
 
 // textValue reads `--output text` of a narrowing query: one value per line, tab-separated
 // values on a line (the CLI prints a list of scalars on one line, tab-separated). One value
-// is returned as a string, several as a list.
-func textValue(lines []line) any {
+// is returned as a string, several as a list. When the query ends in a multi-select list,
+// its values keep their places (None is null): one list for the line of a single object,
+// one list per line under a projection.
+func textValue(lines []line, steps []qStep) any {
+	if n := len(steps); n > 0 && steps[n-1].list != nil {
+		var rows []any
+		for _, l := range lines {
+			if strings.TrimSpace(l.text) == "" {
+				continue
+			}
+			var row []any
+			for _, f := range strings.Split(strings.TrimSpace(l.text), "\t") {
+				if f = strings.TrimSpace(f); f != "None" {
+					row = append(row, f)
+				} else {
+					row = append(row, nil)
+				}
+			}
+			rows = append(rows, row)
+		}
+		if !projects(steps) && len(rows) == 1 {
+			return rows[0]
+		}
+		return rows
+	}
 	var vals []any
 	for _, l := range lines {
 		for _, f := range strings.Split(strings.TrimSpace(l.text), "\t") {
@@ -298,6 +360,7 @@ func requeried(segs []Segment, command string) {
 		return
 	}
 	if doc, detail, ok := requery(segs[0].value, command); ok {
+		segs[0].selected = selects(command, segs[0].value)
 		segs[0].value = doc
 		segs[0].Type, segs[0].Detail = docType(doc)
 		segs[0].Detail += detail
@@ -314,10 +377,16 @@ func requeried(segs []Segment, command string) {
 // queriedText reads the `--output text` of a narrowing --query (at most a few lines) as the
 // command's output.
 func queriedText(lines []line, command string) (Segment, bool) {
-	if _, output, ok := awsQuery(command); !ok || output != "text" || len(lines) > 50 {
+	expr, output, ok := awsQuery(command)
+	if !ok || output != "text" || len(lines) > 50 {
 		return Segment{}, false
 	}
-	doc, detail, ok := requery(textValue(lines), command)
+	steps, ok := parseQuery(expr)
+	if !ok {
+		return Segment{}, false
+	}
+	v := textValue(lines, steps)
+	doc, detail, ok := requery(v, command)
 	if !ok {
 		return Segment{}, false
 	}
@@ -325,7 +394,41 @@ func queriedText(lines []line, command string) (Segment, bool) {
 	s.value = doc
 	s.Type, s.Detail = docType(doc)
 	s.Detail += detail
+	s.selected = selects(command, v)
 	return s, true
+}
+
+// selects reports whether command's --query picked fields, so the document rebuilt from v, its
+// output, holds only those: a multi-select hash or list, or a path to values that are no
+// objects (Reservations[].Instances[].InstanceId). A path to whole objects
+// (Reservations[].Instances[], cluster) keeps them whole.
+func selects(command string, v any) bool {
+	expr, _, _ := awsQuery(command)
+	steps, ok := parseQuery(expr)
+	if !ok {
+		return false
+	}
+	for _, st := range steps {
+		if st.hash != nil || st.list != nil {
+			return true
+		}
+	}
+	return len(steps) > 1 && !holdsObject(v)
+}
+
+// holdsObject reports whether v is an object or a list holding one.
+func holdsObject(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return true
+	case []any:
+		for _, e := range x {
+			if holdsObject(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // requery puts v back into the document its command's --query took it from; ok is false

@@ -28,6 +28,13 @@ func TestQueriedOutputIsPutBack(t *testing.T) {
 			"aws:eks/describe-nodegroup/<nodegroup>.json", "nodegroup.nodeRole", "arn:aws:iam::111122223333:role/ng-role"},
 		{"flattened projections", "$ aws ec2 describe-instances --instance-ids i-1 --query \"Reservations[].Instances[].{State: State.Name, Id: InstanceId}\"\n[\n  {\"State\": \"running\", \"Id\": \"i-0abc\"}\n]\n",
 			"aws:ec2/describe-instances.json", "Reservations.0.Instances.0.State.Name", "running"},
+		{"multi-select list as text", "$ aws eks describe-cluster --name c --query 'cluster.[name,version,platformVersion,status]' --output text\nc\t1.31\teks.42\tACTIVE\n",
+			"aws:eks/describe-cluster.json", "cluster.version", "1.31"},
+		{"multi-select list as JSON", "$ aws eks describe-cluster --name c --query \"cluster.[name, resourcesVpcConfig.endpointPrivateAccess]\"\n[\n  \"c\",\n  false\n]\n",
+			"aws:eks/describe-cluster.json", "cluster.resourcesVpcConfig.endpointPrivateAccess", "false"},
+		{"projected multi-select list as text", "$ aws ec2 describe-instances --instance-ids i-0abc i-0def --query 'Reservations[].Instances[].[InstanceId,State.Name,IamInstanceProfile.Arn]' --output text\ni-0abc\trunning\tNone\ni-0def\tpending\tarn:aws:iam::111122223333:instance-profile/p\n",
+			"aws:ec2/describe-instances.json", "Reservations.0.Instances.1.State.Name", "pending"},
+		{"multi-select list of the wrong length", "$ aws eks describe-cluster --name c --query 'cluster.[name,version]' --output text\nc\t1.31\tACTIVE\n", TypeLog, "", ""},
 		{"filter drops items", "$ aws iam list-attached-role-policies --role-name r --query \"AttachedPolicies[?PolicyName=='AmazonEKS_CNI_Policy']\"\n[]\n",
 			TypeData, "", ""},
 		{"function", "$ aws ec2 describe-subnets --query 'length(Subnets)'\n[\n 3\n]\n", TypeData, "", ""},
@@ -110,6 +117,78 @@ func TestPastedNodeRole(t *testing.T) {
 			}
 			if c.policies >= 0 && (!ev.Have(evidence.KindNodeRolePolicies) || len(ev.NodeRolePolicies) != c.policies) {
 				t.Errorf("policies %v, want %d", ev.NodeRolePolicies, c.policies)
+			}
+		})
+	}
+}
+
+// TestSelectedFieldsAreUnknown: describe-instances output narrowed by a --query that picked
+// fields says nothing of the fields it left out: no instance profile is "not collected", not
+// "absent", and its tags are unreported; a field the query asked for and found empty (None,
+// null) is absent; whole items (Reservations[].Instances[]) stay whole.
+func TestSelectedFieldsAreUnknown(t *testing.T) {
+	const id = "i-0abc1234def567890"
+	cases := []struct {
+		name, paste string
+		haveProfile bool // KindInstanceProfile known (a profile, or known to be none)
+		tags        bool // Tags reported
+	}{
+		{"list without the profile", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[].[InstanceId,State.Name,SubnetId]' --output text\n" + id + "\trunning\tsubnet-0123\n", false, false},
+		{"hash without the profile", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[].{Id: InstanceId, State: State.Name}'\n[{\"Id\": \"" + id + "\", \"State\": \"running\"}]\n", false, false},
+		{"profile asked for, None", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[].[InstanceId,IamInstanceProfile.Arn]' --output text\n" + id + "\tNone\n", true, false},
+		{"whole instances", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[]'\n[{\"InstanceId\": \"" + id + "\", \"State\": {\"Name\": \"running\"}}]\n", true, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ev := Read([]byte(c.paste), "stdin", Options{}).Evidence
+			if !ev.Have(evidence.KindInstance) {
+				t.Fatalf("no instance (gap %q)", ev.GapFor(evidence.KindInstance).Reason)
+			}
+			if got := ev.Have(evidence.KindInstanceProfile); got != c.haveProfile {
+				t.Errorf("instance profile known = %v (gap %q), want %v", got, ev.GapFor(evidence.KindInstanceProfile).Reason, c.haveProfile)
+			}
+			if !c.haveProfile && !strings.Contains(ev.GapFor(evidence.KindInstanceProfile).Reason, "--query") {
+				t.Errorf("gap %q does not name the narrowing", ev.GapFor(evidence.KindInstanceProfile).Reason)
+			}
+			if c.haveProfile && ev.Instance.InstanceProfileArn != "" {
+				t.Errorf("profile %q, want none", ev.Instance.InstanceProfileArn)
+			}
+			if got := ev.Instance.Reported("Tags"); got != c.tags {
+				t.Errorf("tags reported = %v, want %v", got, c.tags)
+			}
+		})
+	}
+}
+
+// TestKubectlVersionGivesTheClusterVersion: `kubectl version` in each form clients print (the
+// current one, --short, an old client's version.Info{…}, -o json) is read as the API server's
+// version, and gives the cluster its Kubernetes version when no describe-cluster says it; a
+// pasted describe-cluster that does wins; client lines alone say nothing of the cluster.
+func TestKubectlVersionGivesTheClusterVersion(t *testing.T) {
+	cases := []struct{ name, paste, want string }{
+		{"current", "$ kubectl version\nClient Version: v1.32.3\nKustomize Version: v5.5.0\nServer Version: v1.31.13-eks-5e7f0a1\n", "1.31"},
+		{"with the skew warning", "Client Version: v1.33.1\nKustomize Version: v5.6.0\nServer Version: v1.29.15-eks-b707fbb\nWARNING: version difference between client (1.33) and server (1.29) exceeds the supported minor version skew of +/-1\n", "1.29"},
+		{"old client", "Client Version: version.Info{Major:\"1\", Minor:\"21\", GitVersion:\"v1.21.2\", GitCommit:\"092fbfbf\", GitTreeState:\"clean\", BuildDate:\"2021-06-16T12:59:11Z\", GoVersion:\"go1.16.5\", Compiler:\"gc\", Platform:\"darwin/amd64\"}\nServer Version: version.Info{Major:\"1\", Minor:\"20+\", GitVersion:\"v1.20.15-eks-18ef993\", GitCommit:\"18ef993\", GitTreeState:\"clean\", BuildDate:\"2022-07-06T18:11:15Z\", GoVersion:\"go1.15.15\", Compiler:\"gc\", Platform:\"linux/amd64\"}\n", "1.20"},
+		{"json", "$ kubectl version -o json\n{\n  \"clientVersion\": {\"major\": \"1\", \"minor\": \"32\", \"gitVersion\": \"v1.32.3\"},\n  \"serverVersion\": {\"major\": \"1\", \"minor\": \"30+\", \"gitVersion\": \"v1.30.14-eks-931bdca\"}\n}\n", "1.30"},
+		{"describe-cluster wins", "$ aws eks describe-cluster --name c --query cluster.version --output text\n1.32\n\n$ kubectl version\nClient Version: v1.32.3\nServer Version: v1.31.13-eks-5e7f0a1\n", "1.32"},
+		{"describe-cluster without a version", "$ aws eks describe-cluster --name c --query 'cluster.{Name: name, Status: status}'\n{\"Name\": \"c\", \"Status\": \"ACTIVE\"}\n\n$ kubectl version\nClient Version: v1.32.3\nServer Version: v1.31.13-eks-5e7f0a1\n", "1.31"},
+		{"client only", "$ kubectl version --client\nClient Version: v1.32.3\nKustomize Version: v5.5.0\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := Read([]byte(c.paste), "stdin", Options{})
+			ev := r.Evidence
+			if c.want == "" {
+				if ev.Have(evidence.KindCluster) {
+					t.Fatalf("cluster %+v from %s", ev.Cluster, ev.Source(evidence.KindCluster))
+				}
+				return
+			}
+			if !ev.Have(evidence.KindCluster) || ev.Cluster.Version != c.want {
+				t.Fatalf("cluster %+v (segments %v), want version %s", ev.Cluster, types(r.Segments), c.want)
+			}
+			if c.name != "describe-cluster wins" && !strings.Contains(ev.Source(evidence.KindCluster), "kubectl version") {
+				t.Errorf("source %q does not name kubectl version", ev.Source(evidence.KindCluster))
 			}
 		})
 	}

@@ -27,6 +27,13 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence) {
 	if inst == nil {
 		return
 	}
+	if !ev.Instance.Reported("IamInstanceProfile") {
+		why := "the pasted describe-instances output was narrowed by a --query that did not keep IamInstanceProfile"
+		ev.AddGap(evidence.KindInstanceProfile, why)
+		ev.AddGap(evidence.KindNodeRole, why)
+		ev.AddGap(evidence.KindNodeRolePolicies, why)
+		return
+	}
 	if inst.IamInstanceProfile == nil || inst.IamInstanceProfile.Arn == "" {
 		ev.Mark(evidence.KindInstanceProfile, s.src("ec2/describe-instances.json")+" (no IamInstanceProfile)")
 		ev.AddGap(evidence.KindNodeRole, "the instance has no instance profile")

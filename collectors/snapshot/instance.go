@@ -54,6 +54,9 @@ func (s *Snapshot) loadInstance(ev *evidence.Evidence) {
 		return
 	}
 	ev.Instance = convertInstance(inst)
+	if s.Selected["ec2/describe-instances.json"] {
+		ev.Instance.Unreported = unreported(inst)
+	}
 	ev.Mark(evidence.KindInstance, s.src("ec2/describe-instances.json"))
 }
 
@@ -75,6 +78,22 @@ func convertInstance(i *EC2Instance) *evidence.Instance {
 	}
 	for _, sg := range i.SecurityGroups {
 		out.SecurityGroupIDs = append(out.SecurityGroupIDs, sg.GroupID)
+	}
+	return out
+}
+
+// unreported names the fields of an instance the checks read an absence from
+// (IamInstanceProfile, Tags, SecurityGroups) that its document does not hold.
+func unreported(i *EC2Instance) []string {
+	var out []string
+	if i.IamInstanceProfile == nil {
+		out = append(out, "IamInstanceProfile")
+	}
+	if i.Tags == nil {
+		out = append(out, "Tags")
+	}
+	if i.SecurityGroups == nil {
+		out = append(out, "SecurityGroups")
 	}
 	return out
 }

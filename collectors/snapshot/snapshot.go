@@ -72,6 +72,12 @@ type Snapshot struct {
 	// "snapshot:<path>".
 	Source func(path string) string
 
+	// Selected names the paths whose documents hold only the fields a --query picked (AWS CLI
+	// output pasted with `--query 'Reservations[].Instances[].[InstanceId,State.Name]'`): a
+	// field absent from them was not asked for, so it is unknown rather than absent. Nil for
+	// snapshots, whose files are whole outputs.
+	Selected map[string]bool
+
 	// lazy opens, on demand, files larger than lazyBytes: they are read (or re-read from the
 	// archive) each time they are split or streamed, so their bytes are not held for the whole
 	// run. A reader returns an error when the file passes the per-file limit.

@@ -65,8 +65,9 @@ not its name, and the report says what it was read as:
                       containerd, nodeadm, cloud-init, console, IPAMD, Karpenter, eksctl,
                       CloudFormation, Terraform …), user data in any encoding, aws-auth (a
                       ConfigMap, its mapRoles block or a fragment), kubelet kubeconfig and
-                      configuration, Bottlerocket settings, kubectl describe / get output and
-                      JSON, 'aws …' JSON of the snapshot layout, a Terraform plan of aws-auth.
+                      configuration, Bottlerocket settings, kubectl describe / get / version
+                      output and JSON, 'aws …' output of the snapshot layout (JSON, or text
+                      under its --query), a Terraform plan of aws-auth.
                       stderr lists each line range and what it was read as; --as forces one
                       reading. Input in which nothing is recognised exits 3.
 
