@@ -289,15 +289,21 @@ func authChecks() []Check {
 					item(src, "%d change%s", len(ev.MappingChanges), plural(int64(len(ev.MappingChanges))))))
 			}},
 		{Meta: Meta{ID: "auth.access-mode", Title: "Authentication mode ignores the mapping that exists", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries},
+			Needs: []evidence.Kind{evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindNodeRole, evidence.KindAWSAuth, evidence.KindAccessEntries},
 			Stage: StageAuth, Explains: explains("auth.role-not-mapped", "runtime.unauthorized"),
 			Why:         "With authenticationMode CONFIG_MAP EKS ignores access entries, and with API it ignores aws-auth; a node mapped only in the ignored source is Unauthorized.",
-			Remediation: "Switch to both sources: aws eks update-cluster-config --name CLUSTER --access-config authenticationMode=API_AND_CONFIG_MAP (modes can only move towards API), or create the mapping in the source the current mode reads.",
+			Remediation: "Create the mapping in the source the mode reads. Under API: aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (EC2_WINDOWS for Windows); a mode cannot move back from API. Under CONFIG_MAP: add the role to aws-auth mapRoles, or read both sources with aws eks update-cluster-config --name CLUSTER --access-config authenticationMode=API_AND_CONFIG_MAP (modes only move towards API).",
 			Docs:        []string{docSetAuthMode, docAccessEntries}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				if f, skip := missingAll(ev, roleArn, evidence.KindAWSAuth, evidence.KindAccessEntries); skip {
 					return one(f)
+				}
+				if roleArn == "" && ev.Instance == nil {
+					return ignoredNodeMappings(ev)
+				}
+				if !ev.Have(evidence.KindNodeRole) && roleArn == "" {
+					return one(Finding{Status: StatusSkipped, Message: "missing evidence: " + missingReasons(ev, evidence.KindNodeRole)})
 				}
 				mode := authMode(ev)
 				it := item(ev.Source(evidence.KindCluster), "accessConfig.authenticationMode %s", mode)
@@ -356,6 +362,71 @@ func authChecks() []Check {
 }
 
 // missingReasons lists the gaps of the kinds that were not collected.
+// ignoredNodeMappings judges auth.access-mode when no one node role is known (a pasted
+// describe-cluster, access entries and aws-auth; a cluster-wide run): under authenticationMode
+// API, each aws-auth mapping of a node role (groups system:nodes, or a system:node: username)
+// that has no access entry is ignored, so every node of that role is Unauthorized; under
+// CONFIG_MAP, each described EC2_LINUX / EC2_WINDOWS access entry whose role aws-auth does not
+// map is ignored. Both sources must have been read and the mode must be stated
+// (https://docs.aws.amazon.com/eks/latest/userguide/setting-up-access-entries.html).
+func ignoredNodeMappings(ev *evidence.Evidence) []Finding {
+	if !ev.Have(evidence.KindAWSAuth) || !ev.Have(evidence.KindAccessEntries) {
+		return one(Finding{Status: StatusSkipped, Message: "missing evidence: " + missingReasons(ev, evidence.KindNodeRole, evidence.KindAWSAuth, evidence.KindAccessEntries)})
+	}
+	if ev.Cluster == nil || ev.Cluster.AuthenticationMode == "" {
+		return one(notApplicable(ev.Target.Cluster, "the node role is unknown and the cluster's authenticationMode is not in the evidence"))
+	}
+	mode := ev.Cluster.AuthenticationMode
+	it := item(ev.Source(evidence.KindCluster), "accessConfig.authenticationMode %s", mode)
+	var out []Finding
+	judged := 0
+	switch mode {
+	case "API":
+		for _, m := range ev.AWSAuth.Roles {
+			if !nodeLike(m) {
+				continue
+			}
+			judged++
+			if nodeAccessEntry(ev, m.RoleArn) == nil {
+				out = append(out, fail(m.RoleArn, "node role "+m.RoleArn+" is mapped only in aws-auth, which authenticationMode API ignores: its nodes are Unauthorized", it,
+					item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d: rolearn %s, groups %s", m.Index+1, m.RoleArn, quoteList(m.Groups)),
+					item(ev.Source(evidence.KindAccessEntries), "no access entry for %s", m.RoleArn)))
+			}
+		}
+	case "CONFIG_MAP":
+		for _, e := range ev.AccessEntries {
+			if e.Type != "EC2_LINUX" && e.Type != "EC2_WINDOWS" {
+				continue
+			}
+			judged++
+			if exactRoleMapping(ev.AWSAuth, e.PrincipalArn) == nil {
+				out = append(out, fail(e.PrincipalArn, "node role "+e.PrincipalArn+" has only an "+e.Type+" access entry, which authenticationMode CONFIG_MAP ignores: its nodes are Unauthorized", it,
+					item(ev.Source(evidence.KindAccessEntries), "access entry %s type %s", e.PrincipalArn, e.Type)))
+			}
+		}
+	default:
+		return one(notApplicable(ev.Target.Cluster, "authenticationMode "+mode+" reads both aws-auth and access entries"))
+	}
+	if judged == 0 {
+		return one(notApplicable(ev.Target.Cluster, "the node role is unknown and no mapping in the source authenticationMode "+mode+" ignores is a node's"))
+	}
+	if len(out) == 0 {
+		out = append(out, pass(ev.Target.Cluster, fmt.Sprintf("authenticationMode %s admits the %d node mapping%s found", mode, judged, plural(int64(judged))), it))
+	}
+	return out
+}
+
+// nodeLike reports whether an aws-auth mapping is a node role's: it grants system:nodes or maps
+// to a system:node: username.
+func nodeLike(m evidence.RoleMapping) bool {
+	for _, g := range m.Groups {
+		if strings.TrimSpace(g) == "system:nodes" {
+			return true
+		}
+	}
+	return strings.HasPrefix(strings.TrimSpace(m.Username), "system:node:")
+}
+
 func missingReasons(ev *evidence.Evidence, kinds ...evidence.Kind) string {
 	var out []string
 	for _, k := range kinds {

@@ -272,6 +272,29 @@ func TestChecks(t *testing.T) {
 			ev.AccessEntries = nil
 		}, StatusFail, "ignores aws-auth"},
 		{"auth.access-mode", "both", nil, StatusPass, ""},
+		// no one node role (a paste of describe-cluster, access entries and aws-auth)
+		{"auth.access-mode", "cluster-wide, api, node role only in aws-auth", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.Cluster.AuthenticationMode = "API"
+			ev.AccessEntries = nil
+		}, StatusFail, "mapped only in aws-auth, which authenticationMode API ignores"},
+		{"auth.access-mode", "cluster-wide, api, entry too", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.Cluster.AuthenticationMode = "API"
+		}, StatusPass, "admits the 1 node mapping found"},
+		{"auth.access-mode", "cluster-wide, config map, entry only", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.Cluster.AuthenticationMode = "CONFIG_MAP"
+			ev.AWSAuth.Roles = nil
+		}, StatusFail, "which authenticationMode CONFIG_MAP ignores"},
+		{"auth.access-mode", "cluster-wide, mode not shown", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.Cluster.AuthenticationMode = ""
+		}, StatusSkipped, "authenticationMode is not in the evidence"},
+		{"auth.access-mode", "instance without a known role", func(ev *evidence.Evidence) {
+			ev.NodeRole, ev.InstanceProfile = nil, nil
+			ev.AddGapForce(evidence.KindNodeRole, "get-role denied")
+		}, StatusSkipped, "missing evidence: iam:node-role: get-role denied"},
 		{"auth.access-mode", "unmapped", func(ev *evidence.Evidence) { ev.AWSAuth.Roles, ev.AccessEntries = nil, nil }, StatusSkipped, "not applicable"},
 		{"auth.access-entry-type", "standard", func(ev *evidence.Evidence) { ev.AccessEntries[0].Type = "STANDARD" }, StatusFail, "STANDARD"},
 		{"auth.access-entry-type", "linux on windows", func(ev *evidence.Evidence) {
@@ -720,4 +743,11 @@ func scanCases() []checkCase {
 			clusterScope(ev)
 		}, StatusFail, "node subnet subnet-a"},
 	}
+}
+
+// clusterWide turns ev into a run with no one instance and no node role: a paste of the
+// cluster's side, or a cluster-wide scan.
+func clusterWide(ev *evidence.Evidence) {
+	ev.Instance, ev.NodeRole, ev.InstanceProfile = nil, nil, nil
+	ev.AddGapForce(evidence.KindNodeRole, "not in the input given")
 }
