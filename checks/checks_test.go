@@ -313,6 +313,7 @@ func TestChecks(t *testing.T) {
 			makeSelfManagedAL2(ev)
 			ev.Instance.Tags = map[string]string{"Name": "x"}
 		}, StatusFail, "kubernetes.io/cluster/prod"},
+		{"instance.not-running", "state not in a narrowed output", func(ev *evidence.Evidence) { ev.Instance.State = "" }, StatusSkipped, "narrowed by a --query"},
 		{"subnet.cluster-tag", "tags not in a narrowed output", func(ev *evidence.Evidence) {
 			makeSelfManagedAL2(ev)
 			ev.Instance.Tags, ev.Instance.Unreported = nil, []string{"Tags"}

@@ -38,6 +38,9 @@ func instanceChecks() []Check {
 				in := ev.Instance
 				it := item(ev.Source(evidence.KindInstance), "State.Name %s%s, launched %s", in.State, reasonSuffix(in.StateReason), in.LaunchTime.Format(time.RFC3339))
 				switch in.State {
+				case "":
+					// EC2 always reports a state: none means a --query left it out
+					return one(notApplicable(in.ID, "the instance's state is not in its output (narrowed by a --query)"))
 				case "running":
 					return one(pass(in.ID, "instance is running", it))
 				case "pending":

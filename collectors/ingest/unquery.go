@@ -360,7 +360,7 @@ func requeried(segs []Segment, command string) {
 		return
 	}
 	if doc, detail, ok := requery(segs[0].value, command); ok {
-		segs[0].selected = selects(command, segs[0].value)
+		segs[0].selected = selects(command)
 		segs[0].value = doc
 		segs[0].Type, segs[0].Detail = docType(doc)
 		segs[0].Detail += detail
@@ -394,41 +394,35 @@ func queriedText(lines []line, command string) (Segment, bool) {
 	s.value = doc
 	s.Type, s.Detail = docType(doc)
 	s.Detail += detail
-	s.selected = selects(command, v)
+	s.selected = selects(command)
 	return s, true
 }
 
-// selects reports whether command's --query picked fields, so the document rebuilt from v, its
-// output, holds only those: a multi-select hash or list, or a path to values that are no
-// objects (Reservations[].Instances[].InstanceId). A path to whole objects
-// (Reservations[].Instances[], cluster) keeps them whole.
-func selects(command string, v any) bool {
+// selects reports whether command's --query picked fields inside the output's items, so the
+// document rebuilt from it holds only those: a multi-select hash or list, or a path that goes
+// deeper than the items (Reservations[].Instances[].SecurityGroups[], Subnets[].SubnetId,
+// nodegroup.nodeRole). A path to the items (Reservations[].Instances[], Subnets, cluster) keeps
+// them whole.
+func selects(command string) bool {
 	expr, _, _ := awsQuery(command)
 	steps, ok := parseQuery(expr)
 	if !ok {
 		return false
 	}
+	fields := 0
 	for _, st := range steps {
 		if st.hash != nil || st.list != nil {
 			return true
 		}
-	}
-	return len(steps) > 1 && !holdsObject(v)
-}
-
-// holdsObject reports whether v is an object or a list holding one.
-func holdsObject(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		return true
-	case []any:
-		for _, e := range x {
-			if holdsObject(e) {
-				return true
-			}
+		if st.field != "" {
+			fields++
 		}
 	}
-	return false
+	depth := 1 // Subnets, cluster, nodegroup: the items are the top-level key's
+	if steps[0].field == "Reservations" {
+		depth = 2 // describe-instances: Reservations[].Instances[]
+	}
+	return fields > depth
 }
 
 // requery puts v back into the document its command's --query took it from; ok is false
@@ -449,5 +443,44 @@ func requery(v any, command string) (doc any, detail string, ok bool) {
 	if t, _ := docType(doc); !strings.HasPrefix(string(t), "aws:") {
 		return nil, "", false
 	}
+	namedInstance(doc, command)
 	return doc, ", narrowed by --query " + expr, true
+}
+
+// namedInstance gives the one instance of a rebuilt describe-instances document the ID its
+// command line asked for (--instance-ids i-0abc…) when the query did not keep InstanceId
+// (`--query 'Reservations[].Instances[].SecurityGroups[]'`): the output is that instance's.
+func namedInstance(doc any, command string) {
+	args, err := shlex.Split(command)
+	if err != nil || len(args) < 3 || args[1] != "ec2" || args[2] != "describe-instances" {
+		return
+	}
+	var ids []string
+	for i := 3; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--instance-ids":
+			for j := i + 1; j < len(args) && !strings.HasPrefix(args[j], "--"); j++ {
+				ids = append(ids, strings.Fields(args[j])...)
+			}
+		case strings.HasPrefix(a, "--instance-ids="):
+			ids = append(ids, strings.Fields(strings.TrimPrefix(a, "--instance-ids="))...)
+		}
+	}
+	if len(ids) != 1 || !strings.HasPrefix(ids[0], "i-") {
+		return
+	}
+	var instances []map[string]any
+	if res, ok := layout.LookupAny(doc, "Reservations").([]any); ok {
+		for _, r := range res {
+			list, _ := layout.LookupAny(r, "Instances").([]any)
+			for _, in := range list {
+				if m, ok := in.(map[string]any); ok {
+					instances = append(instances, m)
+				}
+			}
+		}
+	}
+	if len(instances) == 1 && instances[0]["InstanceId"] == nil {
+		instances[0]["InstanceId"] = ids[0]
+	}
 }

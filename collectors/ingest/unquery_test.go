@@ -136,6 +136,8 @@ func TestSelectedFieldsAreUnknown(t *testing.T) {
 		{"list without the profile", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[].[InstanceId,State.Name,SubnetId]' --output text\n" + id + "\trunning\tsubnet-0123\n", false, false},
 		{"hash without the profile", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[].{Id: InstanceId, State: State.Name}'\n[{\"Id\": \"" + id + "\", \"State\": \"running\"}]\n", false, false},
 		{"profile asked for, None", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[].[InstanceId,IamInstanceProfile.Arn]' --output text\n" + id + "\tNone\n", true, false},
+		// the command line names the one instance whose security groups were printed
+		{"path into the items", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[].SecurityGroups[]'\n[{\"GroupId\": \"sg-07b3d5f9a1c2e4680\", \"GroupName\": \"nodes\"}]\n", false, false},
 		{"whole instances", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[]'\n[{\"InstanceId\": \"" + id + "\", \"State\": {\"Name\": \"running\"}}]\n", true, true},
 	}
 	for _, c := range cases {
@@ -152,6 +154,9 @@ func TestSelectedFieldsAreUnknown(t *testing.T) {
 			}
 			if c.haveProfile && ev.Instance.InstanceProfileArn != "" {
 				t.Errorf("profile %q, want none", ev.Instance.InstanceProfileArn)
+			}
+			if ev.Instance.ID != id {
+				t.Errorf("instance %q, want %s", ev.Instance.ID, id)
 			}
 			if got := ev.Instance.Reported("Tags"); got != c.tags {
 				t.Errorf("tags reported = %v, want %v", got, c.tags)
