@@ -201,6 +201,8 @@ type reader struct {
 	bootSeg *Segment
 	// serverVersion is the API server's version `kubectl version` printed, and where.
 	serverVersion, serverVersionOrigin string
+	// fileSeg is the segment each file of files came from.
+	fileSeg map[string]*Segment
 	// selected are the snapshot paths of AWS CLI output whose --query picked some fields.
 	selected map[string]bool
 }
@@ -599,8 +601,15 @@ func configurationWeight(b *evidence.BootstrapConfig) int {
 // file stores a pasted JSON document as the snapshot file it is a copy of.
 func (rd *reader) file(path string, v any, origin string, s *Segment) {
 	if _, dup := rd.files[path]; dup {
-		s.Problem = "a second copy of " + path + " in the paste; the first one is used"
-		return
+		if !rd.selected[path] || s.selected {
+			s.Problem = "a second copy of " + path + " in the paste; the first one is used"
+			return
+		}
+		// the output whole beats the fields a --query picked from it
+		if prev := rd.fileSeg[path]; prev != nil {
+			prev.Problem = "a fuller copy of " + path + " follows in the paste; that one is used"
+		}
+		delete(rd.selected, path)
 	}
 	docs, multi := v.([]any)
 	var b []byte
@@ -617,9 +626,9 @@ func (rd *reader) file(path string, v any, origin string, s *Segment) {
 	}
 	rd.files[path] = b
 	if rd.fileOrigin == nil {
-		rd.fileOrigin = map[string]string{}
+		rd.fileOrigin, rd.fileSeg = map[string]string{}, map[string]*Segment{}
 	}
-	rd.fileOrigin[path] = origin
+	rd.fileOrigin[path], rd.fileSeg[path] = origin, s
 }
 
 // awsFile places pasted AWS CLI output at its snapshot path (layout.Entries), naming keyed

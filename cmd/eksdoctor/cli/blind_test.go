@@ -26,6 +26,9 @@ type blindCase struct {
 	// AlsoRight are IDs accepted as the first cause besides Expected: the cause the author's notes
 	// name but judged not provable from the input (added after the blind measurement, with why).
 	AlsoRight []string `json:"alsoRight"`
+	// KnownMiss says why the expected cause is not found yet (a limit of the evidence model, kept
+	// in view): the case then asserts it is still missed, so a fix must retire the note.
+	KnownMiss string `json:"knownMiss"`
 }
 
 // blindRun is what one eksdoctor run on a blind input said.
@@ -92,6 +95,19 @@ func (c blindCase) judge(t *testing.T, r blindRun) {
 	found := false
 	for _, id := range c.Expected {
 		found = found || slices.Contains(r.failing, id)
+	}
+	if c.KnownMiss != "" {
+		if found {
+			t.Errorf("%v is found now: remove knownMiss (%s)", c.Expected, c.KnownMiss)
+		}
+		t.Logf("known miss: %s", c.KnownMiss)
+		for _, id := range r.failing {
+			// the logs' symptoms may fail; any other cause would be a wrong one
+			if !strings.HasPrefix(id, "runtime.") {
+				t.Errorf("%s fails where the expected cause is a known miss", id)
+			}
+		}
+		return
 	}
 	switch {
 	case len(c.Expected) > 0 && (!found || !slices.Contains(append(c.Expected, c.AlsoRight...), r.top)):
@@ -167,7 +183,7 @@ func TestBlindBundles(t *testing.T) {
 // fences, prompts, redactions and the components' own messages, written blind): an expected ID
 // fails and one of it or AlsoRight is the most likely cause; a healthy node's paste fails nothing.
 func TestBlindPastes(t *testing.T) {
-	for _, dir := range blindDirs(t, "pastes", 20) {
+	for _, dir := range append(blindDirs(t, "pastes", 20), blindDirs(t, "pastes2", 20)...) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			readBlindCase(t, dir).judge(t, runBlind(t, "analyze", filepath.Join(dir, "input.txt"), "-o", "json"))
 		})
