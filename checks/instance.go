@@ -59,7 +59,7 @@ func instanceChecks() []Check {
 			Needs: []evidence.Kind{evidence.KindInstance}, Stage: StageInstance,
 			// with the endpoint off, everything on the node that reads IMDS fails: the bootstrap
 			// (region, instance ID, NodeConfig), the kubelet's and IPAMD's AWS credentials and calls
-			Explains: explains("bootstrap.private-cluster-args", "runtime.bootstrap-failed", "runtime.exec-credential-failed", "runtime.credential-provider", "runtime.image-pull", "runtime.ipamd-no-ec2"),
+			Explains:    explains("bootstrap.private-cluster-args", "runtime.bootstrap-failed", "runtime.exec-credential-failed", "runtime.credential-provider", "runtime.image-pull", "runtime.ipamd-no-ec2"),
 			Why:         "bootstrap.sh, nodeadm and Bottlerocket read the region, instance ID and role credentials from IMDS; with the endpoint disabled bootstrap fails. With IMDSv2 required and a hop limit of 1, pods that are not on the host network (and need IMDS) cannot reach it.",
 			Remediation: "aws ec2 modify-instance-metadata-options --instance-id ID --http-endpoint enabled --http-tokens required --http-put-response-hop-limit 2 (set MetadataOptions in the launch template for new nodes).",
 			Docs:        []string{docIMDSOptions, docEKSIMDS}},
