@@ -184,11 +184,19 @@ var lineConfigTypes = map[Type]bool{TypeAWSAuth: true, TypeUserData: true, TypeN
 // lostLineBreaks reports whether s is a configuration document of at least 200 bytes written on
 // one line with at least three "key: value" pairs in it: YAML, MIME headers or TOML tables run
 // together, which no file holds (a JSON document or a base64 blob on one line is whole).
+//
+// A shorter one counts when a YAML block scalar's indicator has its content on the same line
+// ("mapRoles: | - rolearn: …"): YAML refuses that, so no file holds it either.
 func lostLineBreaks(s Segment) bool {
 	t := bytes.TrimSpace(s.Text)
-	return lineConfigTypes[s.Type] && s.First == s.Last && len(t) >= 200 && bytes.IndexByte(t, '\n') < 0 &&
-		t[0] != '{' && t[0] != '[' && bytes.Count(t, []byte(": ")) >= 3
+	if !lineConfigTypes[s.Type] || s.First != s.Last || bytes.IndexByte(t, '\n') >= 0 || len(t) == 0 || t[0] == '{' || t[0] == '[' {
+		return false
+	}
+	return len(t) >= 200 && bytes.Count(t, []byte(": ")) >= 3 || reInlineBlock.Match(t) && bytes.Count(t, []byte(": ")) >= 2
 }
+
+// reInlineBlock is a YAML block scalar indicator followed by content on its line.
+var reInlineBlock = regexp.MustCompile(`:\s+\|[-+]?\s+[^\s#]`)
 
 type reader struct {
 	name       string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -338,14 +339,20 @@ func unship(lines []line) []line {
 
 // recordStarts are how a log record begins, one pattern per log shape: a journal or syslog
 // prefix, a klog header, an RFC 3339 or cloud-init stamp, a kernel or console stamp, a JSON
-// record. Each matches at the start of a record only.
+// record, a klog header's file:line alone. Each matches at the start of a record only.
 var recordStarts = []*regexp.Regexp{
 	regexp.MustCompile(`(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3]?\d \d\d:\d\d:\d\d(?:\.\d+)? [\w.-]+ [\w@./:-]+(?:\[\d+\])?: `),
 	regexp.MustCompile(`[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] `),
 	regexp.MustCompile(`\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? `),
 	regexp.MustCompile(`\[\s*\d+\.\d{6}\] `),
 	regexp.MustCompile(`\{"(?:level|lvl|ts|time|timestamp|@timestamp|msg|message|log)":`),
+	// a klog record whose severity, time and PID a selection left out ("kubelet.go:2397] …")
+	regexp.MustCompile(`[a-z][\w-]*\.go:\d+\] `),
 }
+
+// rePromptStart is a shell prompt at the start of a line: "$ ", "# ", "% ", "❯ ", "> ", or
+// "[root@ip-10-0-1-2 ~]# ", "user@host:~$ ".
+var rePromptStart = regexp.MustCompile(`^\s*(?:[$#%>❯]|\[[^\]]{1,80}\][$#]|[\w.-]+@[\w.-]+:\S*[$#])\s`)
 
 // recordStartsAt0 are recordStarts anchored at the start of the text.
 var recordStartsAt0 = func() []*regexp.Regexp {
@@ -392,27 +399,66 @@ func unjoin(lines []line) []line {
 }
 
 // joinedRecords returns the offsets at which t, a line that is log records run together, is
-// cut (nil for any other line): where a record of the shape t starts with begins after a space.
+// cut (nil for any other line): where a record of the shape t's records have begins after a
+// space. The line may start with a record, or with a little text before the first one (a shell
+// prompt and the command that printed them: "❯ k logs aws-node-x {"level":…} {"level":…}"); it
+// needs three records of the shape then. Records of another component with a header of its own
+// (a journal prefix, a klog header) interleaved with them are cut too: the last record would
+// otherwise run on into them.
 func joinedRecords(t string) []int {
 	if len(t) < minJoined {
 		return nil
 	}
-	for i, re := range recordStarts {
-		if !recordStartsAt0[i].MatchString(t) {
+	// records at the start of the line decide its shape; text before the first record is
+	// looked at only when no shape starts the line
+	for pass := 0; pass < 2; pass++ {
+		for i, re := range recordStarts {
+			if cuts := joinedShape(t, i, re, pass == 1); cuts != nil {
+				return cuts
+			}
+		}
+	}
+	return nil
+}
+
+// joinedShape returns the cuts of t for record shape i (see joinedRecords), nil when t is not
+// records of that shape run together; prefixed allows text before the first record.
+func joinedShape(t string, i int, re *regexp.Regexp, prefixed bool) []int {
+	var cuts []int
+	first := -1
+	for _, loc := range re.FindAllStringIndex(t, -1) {
+		if loc[0] == 0 && recordStartsAt0[i].MatchString(t) {
+			first = 0
 			continue
 		}
-		var cuts []int
-		for _, loc := range re.FindAllStringIndex(t, -1) {
-			if loc[0] > 0 && t[loc[0]-1] == ' ' {
+		if t[loc[0]-1] != ' ' {
+			continue
+		}
+		if first < 0 {
+			first = loc[0]
+		}
+		cuts = append(cuts, loc[0])
+	}
+	switch {
+	case first == 0 && len(cuts) >= 2 && !prefixed:
+	case first > 0 && first <= 200 && len(cuts) >= 3 && prefixed && (i == 0 || i == 1 || i == 4 || rePromptStart.MatchString(t)):
+		// shapes prose does not have (a journal prefix, a klog header, a JSON record) may follow
+		// any text; others (a sentence can hold dates) only a shell prompt's command
+	default:
+		return nil
+	}
+	for j, other := range recordStarts[:2] {
+		if j == i || i == 0 {
+			continue // a journal record carries a klog header inside it
+		}
+		for _, loc := range other.FindAllStringIndex(t, -1) {
+			if loc[0] > 0 && t[loc[0]-1] == ' ' && !slices.Contains(cuts, loc[0]) {
 				cuts = append(cuts, loc[0])
 			}
 		}
-		if len(cuts) >= 2 {
-			return cuts
-		}
-		return nil
 	}
-	return nil
+	slices.Sort(cuts)
+	return cuts
 }
 
 // unbox removes the frame a terminal UI draws around its panes (k9s, a rich table: "│ Events: …

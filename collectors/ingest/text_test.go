@@ -587,6 +587,18 @@ func TestJoinedLogRecordsAreSplit(t *testing.T) {
 	if got := unjoin([]line{{1, strings.Repeat(rec+" ", 3) + rec}}); len(got) != 4 || got[0].text != rec {
 		t.Errorf("JSON records: %+v", got)
 	}
+	// the command above the records, and another component's klog record after them, are
+	// lines of their own: the last JSON record does not run on into them
+	klog := `I0124 01:37:49.320455      14 request.go:621] Throttling request took 1.041851984s`
+	if got := unjoin([]line{{1, "❯ k logs aws-node-64sqt -n kube-system " + strings.Repeat(rec+" ", 3) + rec + " " + klog}}); len(got) != 6 ||
+		got[0].text != "❯ k logs aws-node-64sqt -n kube-system" || got[4].text != rec || got[5].text != klog {
+		t.Errorf("prompt, JSON records, klog: %+v", got)
+	}
+	// klog records whose severity, time and PID a selection left out
+	bare := `kubelet.go:2397] "Container runtime network not ready" networkReady="NetworkReady=false"`
+	if got := unjoin([]line{{1, strings.Repeat(bare+" ", 3) + `factory.go:145] Registering containerd factory`}}); len(got) != 4 || got[0].text != bare {
+		t.Errorf("bare klog records: %+v", got)
+	}
 	for _, keep := range []string{
 		"We upgraded on 2024-05-01 10:00:00 and again " + strings.Repeat("x ", 150) + "then 2024-05-02 10:00:00 and 2024-05-03 10:00:00 ",
 		j("57", strings.Repeat("y", 300)) + " " + j("58", "z"),
@@ -604,7 +616,9 @@ func TestJoinedLogRecordsAreSplit(t *testing.T) {
 func TestConfigurationThatLostItsLineBreaksIsNotJudged(t *testing.T) {
 	flat := "mapRoles: | - rolearn: arn:aws:iam::111122223333:role/node-role username: system:node:{{EC2PrivateDNSName}} groups: - system:bootstrappers - system:nodes - rolearn: arn:aws:iam::111122223333:role/other-node-role username: system:node:{{EC2PrivateDNSName}} groups: - system:bootstrappers - system:nodes"
 	mime := "MIME-Version: 1.0 Content-Type: multipart/mixed; boundary=\"//\" --// Content-Type: text/x-shellscript; charset=\"us-ascii\" #!/bin/bash set -ex /etc/eks/bootstrap.sh prod --kubelet-extra-args '--max-pods=20' --//--"
-	for _, in := range []string{flat, mime} {
+	// shorter than the long form's bound, but a block scalar with its content on its own line
+	short := `mapRoles: | - "groups": - "system:bootstrappers" - "system:nodes" "rolearn": "<node_role_arn>" "username": "system:node:{{EC2PrivateDNSName}}"`
+	for _, in := range []string{flat, mime, short} {
 		r := Read([]byte(in+"\n"), "stdin", Options{})
 		if len(r.Segments) != 1 || r.Segments[0].Type != typeUnknownText || !strings.Contains(r.Segments[0].Detail, "line breaks were lost") {
 			t.Errorf("%.40q…: segments %+v", in, r.Segments)
