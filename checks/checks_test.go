@@ -715,7 +715,7 @@ func scanCases() []checkCase {
 	failed := func(ev *evidence.Evidence) {
 		ev.ScalingActivities = append(ev.ScalingActivities, evidence.ScalingActivity{AutoScalingGroup: "eks-ng-1", StatusCode: "Failed",
 			StatusMessage: "We currently do not have sufficient m5.large capacity in the Availability Zone you requested (eu-west-1a).",
-			Description:   "Launching a new EC2 instance.  Status Reason: …", StartTime: tNow.Add(-2 * time.Hour)})
+			Description:   "Launching a new EC2 instance.  Status Reason: …", StartTime: tNow.Add(-10 * time.Minute)})
 	}
 	return []checkCase{
 		{"nodegroup.asg-launch-failures", "capacity", failed, StatusFail, "sufficient m5.large capacity"},
@@ -723,6 +723,12 @@ func scanCases() []checkCase {
 			failed(ev)
 			ev.ScalingActivities[1].StartTime = tNow.Add(-72 * time.Hour)
 		}, StatusPass, ""},
+		{"nodegroup.asg-launch-failures", "a later launch succeeded", func(ev *evidence.Evidence) {
+			failed(ev)
+			a := ev.ScalingActivities[1]
+			a.StatusCode, a.StatusMessage, a.Description, a.StartTime = "Successful", "", "Launching a new EC2 instance: i-2", a.StartTime.Add(5*time.Minute)
+			ev.ScalingActivities = append(ev.ScalingActivities, a)
+		}, StatusPass, "1 failures before a success"},
 		{"nodegroup.asg-launch-failures", "other group", func(ev *evidence.Evidence) {
 			failed(ev)
 			ev.ScalingActivities[1].AutoScalingGroup = "eks-other"

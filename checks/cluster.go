@@ -264,8 +264,21 @@ func nodegroupChecks() []Check {
 				}
 				var out []Finding
 				seen := map[string]bool{}
+				// a launch that succeeded after failures (capacity back, another Availability
+				// Zone) shows the group recovered: those failures are over
+				recovered := map[string]time.Time{}
+				for _, a := range ev.ScalingActivities {
+					if a.StatusCode == "Successful" && strings.HasPrefix(a.Description, "Launching a new EC2 instance") && a.StartTime.After(recovered[a.AutoScalingGroup]) {
+						recovered[a.AutoScalingGroup] = a.StartTime
+					}
+				}
+				superseded := 0
 				for _, a := range ev.ScalingActivities {
 					if len(groups) > 0 && !groups[a.AutoScalingGroup] || a.StatusCode != "Failed" && a.StatusCode != "Cancelled" {
+						continue
+					}
+					if r := recovered[a.AutoScalingGroup]; !a.StartTime.IsZero() && a.StartTime.Before(r) {
+						superseded++
 						continue
 					}
 					if !ev.CollectedAt.IsZero() && !a.StartTime.IsZero() && ev.CollectedAt.Sub(a.StartTime) > asgFailureWindow {
@@ -282,8 +295,11 @@ func nodegroupChecks() []Check {
 				if out != nil {
 					return out
 				}
-				return one(pass("auto scaling", fmt.Sprintf("no failed launch in the last %s (%d activities)", asgFailureWindow, len(ev.ScalingActivities)),
-					item(ev.Source(evidence.KindScalingActivities), "%d activities", len(ev.ScalingActivities))))
+				msg := fmt.Sprintf("no failed launch in the last %s (%d activities)", asgFailureWindow, len(ev.ScalingActivities))
+				if superseded > 0 {
+					msg = fmt.Sprintf("no failed launch in the last %s that a later successful launch did not follow (%d activities, %d failures before a success)", asgFailureWindow, len(ev.ScalingActivities), superseded)
+				}
+				return one(pass("auto scaling", msg, item(ev.Source(evidence.KindScalingActivities), "%d activities", len(ev.ScalingActivities))))
 			}},
 		{Meta: Meta{ID: "nodegroup.lt-network-interfaces", Title: "Launch template sets network interfaces for a managed node group", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodegroups, evidence.KindLaunchTemplate}, Optional: []evidence.Kind{evidence.KindInstance},
