@@ -468,6 +468,16 @@ func TestChecks(t *testing.T) {
 			ev.CSRs[0].Created = tNow.Add(-time.Minute)
 		}, StatusWarn, "not approved yet"},
 		{"csr.pending", "approved", nil, StatusPass, ""},
+		// no one instance: a serving CSR of a node missing from the whole node list is stale
+		{"csr.pending", "cluster-wide, node gone", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.CSRs[0].State = "Pending"
+			ev.Nodes[0].Name = "ip-10-0-9-9.ec2.internal"
+		}, StatusPass, "no longer exist"},
+		{"csr.pending", "cluster-wide, node listed", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.CSRs[0].State = "Pending"
+		}, StatusFail, "Pending for 20m"},
 		{"csr.pending", "matched by CN", func(ev *evidence.Evidence) {
 			ev.CSRs[0].Username, ev.CSRs[0].CommonName, ev.CSRs[0].State = "system:bootstrap:abc", "system:node:"+tNode, "Pending"
 		}, StatusFail, "csr-1"},

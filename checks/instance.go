@@ -261,8 +261,13 @@ func csrChecks() []Check {
 					return one(pass(name, "no certificate signing request of node "+name+" is pending", item(ev.Source(evidence.KindCSRs), "%d CSRs, none from system:node:%s", len(ev.CSRs), name)))
 				}
 				var out []Finding
+				var stale []string
 				for _, c := range csrs {
 					if c.State != "Pending" {
+						continue
+					}
+					if goneNode(ev, c) {
+						stale = append(stale, c.Name)
 						continue
 					}
 					it := item(ev.Source(evidence.KindCSRs), "CSR %s signer %s requestor %s created %s, no Approved/Denied condition", c.Name, c.SignerName, c.Username, c.Created.Format(time.RFC3339))
@@ -280,6 +285,10 @@ func csrChecks() []Check {
 					default:
 						out = append(out, warn(c.Name, fmt.Sprintf("%s was created %s before collection and is not approved yet", csrLabel(c), ev.CollectedAt.Sub(c.Created).Round(time.Second)), it))
 					}
+				}
+				if len(out) == 0 && len(stale) > 0 {
+					return one(pass(name, fmt.Sprintf("the Pending serving CSRs %s are of nodes that no longer exist (not in the node list): nothing waits on them", strings.Join(stale, ", ")),
+						item(ev.Source(evidence.KindNodes), "%d Nodes listed, none named by those CSRs' requestors", len(ev.Nodes))))
 				}
 				if len(out) == 0 {
 					return one(pass(name, fmt.Sprintf("no CSR of node %s is pending (%d found)", name, len(csrs)), item(ev.Source(evidence.KindCSRs), "%d CSRs from system:node:%s", len(csrs), name)))
@@ -420,4 +429,21 @@ func clusterSubnets(ev *evidence.Evidence) []Finding {
 		return one(pass("subnets", fmt.Sprintf("%s free addresses", nOf(n, "node subnet has", "node subnets have")), item(ev.Source(evidence.KindSubnets), "%d subnets", len(ev.Subnets))))
 	}
 	return out
+}
+
+// goneNode reports whether c, in a run with no one instance, is a kubelet-serving CSR of a node
+// that is not in the whole node list: only a registered kubelet asks for a serving certificate
+// (kubelet certificate manager), so its Node was deleted since (a reclaimed Spot instance) and
+// no node waits on the request.
+func goneNode(ev *evidence.Evidence, c evidence.CSR) bool {
+	if ev.Instance != nil || !servingCSR(c) || !strings.HasPrefix(c.Username, "system:node:") || !ev.Have(evidence.KindNodes) || ev.NodesPartial || len(ev.Nodes) == 0 {
+		return false
+	}
+	name := strings.TrimPrefix(c.Username, "system:node:")
+	for _, n := range ev.Nodes {
+		if n.Name == name {
+			return false
+		}
+	}
+	return true
 }

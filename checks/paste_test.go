@@ -46,8 +46,9 @@ func pasteCases() []checkCase {
 	profile.RoleArn = "arn:aws:iam::111122223333:instance-profile/node"
 	csrs := func(list ...evidence.CSR) func(ev *evidence.Evidence) {
 		return func(ev *evidence.Evidence) {
-			ev.Instance = nil
+			ev.Instance, ev.Nodes = nil, nil
 			ev.AddGapForce(evidence.KindInstance, "not in the input given")
+			ev.AddGapForce(evidence.KindNodes, "not in the input given") // a pasted CSR table alone
 			ev.CSRs = list
 		}
 	}
