@@ -362,9 +362,12 @@ func hasFormat(b *evidence.BootstrapConfig, f evidence.BootstrapFormat) bool {
 
 func evalDNSIP(ev *evidence.Evidence) []Finding {
 	b, c := ev.Bootstrap, ev.Cluster
-	cidr := c.ServiceIPv4CIDR
+	cidr, field := c.ServiceIPv4CIDR, "serviceIpv4Cidr"
 	if cidr == "" {
-		return one(notApplicable(ev.Target.InstanceID, "the cluster has no IPv4 service CIDR"))
+		cidr, field = c.ServiceIPv6CIDR, "serviceIpv6Cidr" // an IPv6 cluster
+	}
+	if cidr == "" {
+		return one(notApplicable(ev.Target.InstanceID, "the cluster's service CIDR is not in the evidence"))
 	}
 	var dns, from string
 	switch {
@@ -376,7 +379,7 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 		dns, from = dotTen(b.ServiceCIDR), "derived by nodeadm from spec.cluster.cidr "+b.ServiceCIDR
 		if b.ServiceCIDR != cidr {
 			return one(fail(ev.Target.InstanceID, fmt.Sprintf("NodeConfig spec.cluster.cidr %s is not the cluster's service CIDR %s", b.ServiceCIDR, cidr),
-				bootstrapItem(ev, "spec.cluster.cidr %s", b.ServiceCIDR), item(ev.Source(evidence.KindCluster), "kubernetesNetworkConfig.serviceIpv4Cidr %s", cidr)))
+				bootstrapItem(ev, "spec.cluster.cidr %s", b.ServiceCIDR), item(ev.Source(evidence.KindCluster), "kubernetesNetworkConfig.%s %s", field, cidr)))
 		}
 	case b.Format == evidence.FormatBootstrapSh && b.APIServerEndpoint != "" && b.CertificateAuthority != "" && b.ServiceCIDR != "":
 		// bootstrap.sh skips DescribeCluster and takes ${SERVICE_IPV4_CIDR%.*}.10.

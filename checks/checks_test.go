@@ -403,6 +403,14 @@ func TestChecks(t *testing.T) {
 		}, StatusSkipped, "only some settings were shown"},
 		{"bootstrap.nodeconfig-incomplete", "al2", makeSelfManagedAL2, StatusSkipped, "not a NodeConfig"},
 		{"bootstrap.dns-ip", "outside", func(ev *evidence.Evidence) { ev.Bootstrap.ClusterDNS = []string{"10.100.0.10"} }, StatusFail, "outside the service CIDR"},
+		{"bootstrap.dns-ip", "ipv6 cluster, nodeconfig cidr of another cluster", func(ev *evidence.Evidence) {
+			ev.Cluster.ServiceIPv4CIDR, ev.Cluster.ServiceIPv6CIDR = "", "fd4e:8a21:c3d0::/108"
+			ev.Bootstrap.ClusterDNS, ev.Bootstrap.ServiceCIDR = nil, "fd7c:19b2:5e40::/108"
+		}, StatusFail, "is not the cluster's service CIDR fd4e:8a21:c3d0::/108"},
+		{"bootstrap.dns-ip", "ipv6 cluster, clusterDNS outside", func(ev *evidence.Evidence) {
+			ev.Cluster.ServiceIPv4CIDR, ev.Cluster.ServiceIPv6CIDR = "", "fd4e:8a21:c3d0::/108"
+			ev.Bootstrap.ClusterDNS = []string{"fd7c:19b2:5e40::a"}
+		}, StatusFail, "kube-dns is fd4e:8a21:c3d0::a"},
 		{"bootstrap.dns-ip", "wrong nodeconfig cidr", func(ev *evidence.Evidence) {
 			ev.Bootstrap.ClusterDNS = nil
 			ev.Bootstrap.ServiceCIDR = "10.100.0.0/16"

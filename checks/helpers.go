@@ -270,12 +270,20 @@ func cidrContains(cidr, ip string) (contains, ok bool) {
 	return p.Contains(a), true
 }
 
-// dotTen returns the .10 address of an IPv4 CIDR, the cluster DNS IP EKS uses for the kube-dns
-// Service ("172.20.0.0/16" → "172.20.0.10").
+// dotTen returns the kube-dns Service address EKS uses in a service CIDR: the .10 address of an
+// IPv4 CIDR ("172.20.0.0/16" → "172.20.0.10"), the ::a address of an IPv6 one; "" when cidr
+// does not parse.
 func dotTen(cidr string) string {
 	p, err := netip.ParsePrefix(cidr)
-	if err != nil || !p.Addr().Is4() {
+	if err != nil {
 		return ""
+	}
+	if p.Addr().Is6() {
+		// an IPv6 service CIDR's kube-dns is its network address with a last group of a
+		// (fd4e:8a21:c3d0::/108 → fd4e:8a21:c3d0::a), as nodeadm derives clusterDNS
+		b := p.Masked().Addr().As16()
+		b[15] = 0xa
+		return netip.AddrFrom16(b).String()
 	}
 	b := p.Masked().Addr().As4()
 	b[3] = 10

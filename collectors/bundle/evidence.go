@@ -308,20 +308,35 @@ func loadedNodeConfig(log []byte) *nodeConfigLine {
 				continue
 			}
 		}
-		c := wrap.Config
-		out := &nodeConfigLine{}
-		if st, ok := c["status"].(map[string]any); ok {
-			if inst, ok := st["instance"].(map[string]any); ok {
-				out.instanceID, _ = inst["id"].(string)
-				out.region, _ = inst["region"].(string)
-			}
-			out.kubeletVersion, _ = st["kubeletVersion"].(string)
-		}
-		spec, _ := json.Marshal(c["spec"])
-		out.doc = []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: " + string(spec) + "\n")
-		found = out // the last one wins: it is the configuration of the latest boot
+		found = nodeConfigOf(wrap.Config) // the last one wins: it is the configuration of the latest boot
 	}
 	return found
+}
+
+// nodeConfigOf reads the configuration object nodeadm logs (spec, and status: the instance and
+// kubelet version it found) as a NodeConfig document.
+func nodeConfigOf(c map[string]any) *nodeConfigLine {
+	out := &nodeConfigLine{}
+	if st, ok := c["status"].(map[string]any); ok {
+		if inst, ok := st["instance"].(map[string]any); ok {
+			out.instanceID, _ = inst["id"].(string)
+			out.region, _ = inst["region"].(string)
+		}
+		out.kubeletVersion, _ = st["kubeletVersion"].(string)
+	}
+	spec, _ := json.Marshal(c["spec"])
+	out.doc = []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: " + string(spec) + "\n")
+	return out
+}
+
+// LoadedNodeConfig reads the object of nodeadm's "Loaded configuration" log line pasted on its
+// own ({"spec": {"cluster": …}, "status": …}, often pretty-printed) as the node's effective
+// bootstrap configuration, like NodeadmConfig.
+func LoadedNodeConfig(c map[string]any) *evidence.BootstrapConfig {
+	cfg := userdata.Decode(nodeConfigOf(c).doc)
+	cfg.RawBytes = 0
+	cfg.Effective = true
+	return cfg
 }
 
 // NodeadmConfig reads the configuration nodeadm loaded from its log (the "Loaded configuration"

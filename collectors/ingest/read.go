@@ -408,6 +408,12 @@ func (rd *reader) document(s *Segment) {
 	origin := Origin(rd.name, *s)
 	ev := rd.ev
 	switch {
+	case s.Type == TypeNodeConfig && s.Detail == detailLoadedConfig:
+		if d, ok := s.value.(map[string]any); ok {
+			if c, ok := loadedConfig(d); ok {
+				rd.bootstrap(bundle.LoadedNodeConfig(c), origin+" (nodeadm's loaded configuration)", s)
+			}
+		}
 	case s.Type == TypeUserData || s.Type == TypeNodeConfig:
 		raw := s.Text
 		if s.Detail == "base64 user data" {

@@ -442,6 +442,9 @@ func docType(v any) (Type, string) {
 			if g, _ := layout.LookupAny(d, "serverVersion.gitVersion").(string); minorOf(g) != "" {
 				return TypeServerVersion, "kubectl version"
 			}
+			if c, ok := loadedConfig(d); ok && c != nil {
+				return TypeNodeConfig, detailLoadedConfig
+			}
 			if hasAny(d, "mapRoles", "mapUsers") {
 				return TypeAWSAuth, "aws-auth data block"
 			}
@@ -945,4 +948,25 @@ func embedded(docs []any, lines []line) ([]Segment, bool) {
 		}
 	}
 	return inner, len(inner) > 0
+}
+
+// detailLoadedConfig is the detail of nodeadm's loaded configuration pasted on its own.
+const detailLoadedConfig = "nodeadm's loaded configuration (spec and status, without apiVersion and kind)"
+
+// loadedConfig reports whether d is the configuration object nodeadm logs when it loads it
+// ("Loaded configuration" {"config": {"spec": {"cluster": …}, "status": …}}), with or without
+// the config wrapper: no kind, a spec whose cluster names an endpoint, a CA or a service CIDR.
+func loadedConfig(d map[string]any) (map[string]any, bool) {
+	if c, ok := d["config"].(map[string]any); ok && len(d) == 1 {
+		d = c
+	}
+	if _, hasKind := d["kind"]; hasKind {
+		return nil, false
+	}
+	spec, _ := d["spec"].(map[string]any)
+	cluster, _ := spec["cluster"].(map[string]any)
+	if !hasAny(cluster, "apiServerEndpoint", "certificateAuthority", "cidr") {
+		return nil, false
+	}
+	return d, true
 }

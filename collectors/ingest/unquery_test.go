@@ -198,3 +198,19 @@ func TestKubectlVersionGivesTheClusterVersion(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadedConfigurationPastedAlone: the object of nodeadm's "Loaded configuration" line,
+// pretty-printed and pasted on its own (with or without its config wrapper), is the node's
+// effective NodeConfig; a spec without a cluster section is not.
+func TestLoadedConfigurationPastedAlone(t *testing.T) {
+	obj := `{"spec": {"cluster": {"name": "orders-stg", "apiServerEndpoint": "https://ABC.gr7.us-east-1.eks.amazonaws.com", "certificateAuthority": "Q0E=", "cidr": "10.100.0.0/16"}, "kubelet": {}}, "status": {"instance": {"id": "i-0e3f7a1c9d2b58604", "region": "us-east-1"}, "kubeletVersion": "v1.33.3-eks-3abbec1"}}`
+	for _, paste := range []string{"```json\n" + obj + "\n```\n", `{"config": ` + obj + "}\n"} {
+		ev := Read([]byte(paste), "stdin", Options{}).Evidence
+		if !ev.Have(evidence.KindBootstrap) || ev.Bootstrap.ClusterName != "orders-stg" || ev.Bootstrap.CertificateAuthority != "Q0E=" || !ev.Bootstrap.Effective {
+			t.Errorf("%.30q…: bootstrap %+v", paste, ev.Bootstrap)
+		}
+	}
+	if ev := Read([]byte(`{"spec": {"replicas": 3}, "status": {}}`+"\n"), "stdin", Options{}).Evidence; ev.Have(evidence.KindBootstrap) {
+		t.Errorf("a spec without a cluster read as a NodeConfig: %+v", ev.Bootstrap)
+	}
+}
