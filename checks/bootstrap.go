@@ -315,7 +315,7 @@ func bootstrapChecks() []Check {
 			Eval: evalDNSIP},
 		{Meta: Meta{ID: "bootstrap.max-pods", Title: "max-pods above what the instance's ENIs can address", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindInstanceType}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindInstance},
-			Stage:       StageBootstrap,
+			Stage: StageBootstrap, Explains: explains("runtime.ipamd-no-ips"),
 			Why:         "Without prefix delegation the VPC CNI can give pods at most ENIs × (IPv4 addresses per ENI − 1) + 2 addresses; a higher max-pods makes the scheduler place pods that then fail with 'failed to assign an IP address to container'.",
 			Remediation: "Remove the max-pods override or set it to the computed limit (amazon-eks-ami max-pods-calculator.sh --instance-type TYPE --cni-version VERSION), or enable prefix delegation on aws-node.",
 			Docs:        []string{docMaxPods, "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/AvailableIpPerENI.html"}},

@@ -155,6 +155,13 @@ func Read(text []byte, name string, opt Options) *Result {
 		// the paste's own documents are better evidence than what the CLI output lacks
 		sev.Adopt(ev)
 		rd.adoptNodeRole(sev, r.Snapshot)
+		if sev.Instance == nil && !sev.Have(evidence.KindInstanceType) {
+			// no instance names the node's type: the one type the paste describes is it
+			if it := r.Snapshot.SoleInstanceType(); it != nil {
+				sev.InstanceType = it
+				sev.Mark(evidence.KindInstanceType, r.Snapshot.Source("ec2/describe-instance-types.json")+" (the one instance type described)")
+			}
+		}
 		sev.Target.Source = ev.Target.Source
 		if ev.Target.Cluster != "" && sev.Target.Cluster == "" {
 			sev.Target.Cluster, sev.Target.ClusterSource = ev.Target.Cluster, ev.Target.ClusterSource

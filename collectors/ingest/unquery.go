@@ -444,6 +444,7 @@ func requery(v any, command string) (doc any, detail string, ok bool) {
 		return nil, "", false
 	}
 	namedInstance(doc, command)
+	namedInstanceType(doc, command)
 	return doc, ", narrowed by --query " + expr, true
 }
 
@@ -451,21 +452,7 @@ func requery(v any, command string) (doc any, detail string, ok bool) {
 // command line asked for (--instance-ids i-0abc…) when the query did not keep InstanceId
 // (`--query 'Reservations[].Instances[].SecurityGroups[]'`): the output is that instance's.
 func namedInstance(doc any, command string) {
-	args, err := shlex.Split(command)
-	if err != nil || len(args) < 3 || args[1] != "ec2" || args[2] != "describe-instances" {
-		return
-	}
-	var ids []string
-	for i := 3; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--instance-ids":
-			for j := i + 1; j < len(args) && !strings.HasPrefix(args[j], "--"); j++ {
-				ids = append(ids, strings.Fields(args[j])...)
-			}
-		case strings.HasPrefix(a, "--instance-ids="):
-			ids = append(ids, strings.Fields(strings.TrimPrefix(a, "--instance-ids="))...)
-		}
-	}
+	ids := cliValues(command, "describe-instances", "--instance-ids")
 	if len(ids) != 1 || !strings.HasPrefix(ids[0], "i-") {
 		return
 	}
@@ -483,4 +470,39 @@ func namedInstance(doc any, command string) {
 	if len(instances) == 1 && instances[0]["InstanceId"] == nil {
 		instances[0]["InstanceId"] = ids[0]
 	}
+}
+
+// namedInstanceType gives the one type of a rebuilt describe-instance-types document the name its
+// command line asked for (--instance-types m5.large) when the query did not keep InstanceType
+// (`--query 'InstanceTypes[0].NetworkInfo.{…}'`).
+func namedInstanceType(doc any, command string) {
+	names := cliValues(command, "describe-instance-types", "--instance-types")
+	list, _ := layout.LookupAny(doc, "InstanceTypes").([]any)
+	if len(names) != 1 || len(list) != 1 {
+		return
+	}
+	if m, ok := list[0].(map[string]any); ok && m["InstanceType"] == nil {
+		m["InstanceType"] = names[0]
+	}
+}
+
+// cliValues returns the values an `aws ec2 OPERATION` command line gives flag (space-separated
+// or repeated, --flag=v1 too); nil for another command.
+func cliValues(command, operation, flag string) []string {
+	args, err := shlex.Split(command)
+	if err != nil || len(args) < 3 || args[0] != "aws" || args[1] != "ec2" || args[2] != operation {
+		return nil
+	}
+	var vals []string
+	for i := 3; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == flag:
+			for j := i + 1; j < len(args) && !strings.HasPrefix(args[j], "--"); j++ {
+				vals = append(vals, strings.Fields(args[j])...)
+			}
+		case strings.HasPrefix(a, flag+"="):
+			vals = append(vals, strings.Fields(strings.TrimPrefix(a, flag+"="))...)
+		}
+	}
+	return vals
 }

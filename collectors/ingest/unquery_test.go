@@ -214,3 +214,17 @@ func TestLoadedConfigurationPastedAlone(t *testing.T) {
 		t.Errorf("a spec without a cluster read as a NodeConfig: %+v", ev.Bootstrap)
 	}
 }
+
+// TestPastedInstanceType: with no instance in the paste, the one instance type it describes is
+// the node's, named by the command line when the query dropped InstanceType; two types name none.
+func TestPastedInstanceType(t *testing.T) {
+	one := "$ aws ec2 describe-instance-types --instance-types m5.large --query 'InstanceTypes[0].NetworkInfo.{MaxENI:MaximumNetworkInterfaces,IPv4PerENI:Ipv4AddressesPerInterface}'\n{\n    \"MaxENI\": 3,\n    \"IPv4PerENI\": 10\n}\n"
+	ev := Read([]byte(one), "stdin", Options{}).Evidence
+	if !ev.Have(evidence.KindInstanceType) || ev.InstanceType.Name != "m5.large" || ev.InstanceType.MaxENIs != 3 || ev.InstanceType.IPv4PerENI != 10 {
+		t.Fatalf("instance type %+v (gap %q)", ev.InstanceType, ev.GapFor(evidence.KindInstanceType).Reason)
+	}
+	two := "$ aws ec2 describe-instance-types --instance-types m5.large c5.large --query 'InstanceTypes[].{T:InstanceType,E:NetworkInfo.MaximumNetworkInterfaces}'\n[{\"T\": \"m5.large\", \"E\": 3}, {\"T\": \"c5.large\", \"E\": 3}]\n"
+	if ev := Read([]byte(two), "stdin", Options{}).Evidence; ev.Have(evidence.KindInstanceType) {
+		t.Errorf("two types adopted as the node's: %+v", ev.InstanceType)
+	}
+}

@@ -214,6 +214,22 @@ func (s *Snapshot) loadInstanceType(ev *evidence.Evidence) {
 	s.markFound(ev, evidence.KindInstanceType, res, reason, p, ev.InstanceType != nil, "instance type "+inst.InstanceType)
 }
 
+// SoleInstanceType returns the one instance type ec2/describe-instance-types.json describes
+// (nil when it holds none, several, or does not parse), for inputs with no instance to name the
+// node's type: a paste that asked for the type it is about.
+func (s *Snapshot) SoleInstanceType() *evidence.InstanceType {
+	var out []*evidence.InstanceType
+	decodeInto(s, "ec2/describe-instance-types.json", func(o *DescribeInstanceTypesOutput) {
+		for _, it := range o.InstanceTypes {
+			out = append(out, &evidence.InstanceType{Name: it.InstanceType, MaxENIs: it.NetworkInfo.MaximumNetworkInterfaces, IPv4PerENI: it.NetworkInfo.IPv4AddressesPerInterface})
+		}
+	})
+	if len(out) != 1 || out[0].Name == "" {
+		return nil
+	}
+	return out[0]
+}
+
 // loadConsoleOutput reads the instance's serial console output (ec2 get-console-output) and
 // scans it with the signature catalog as the node's logs; a denied read is the node logs' gap
 // too. The cluster's evidence has no console.
