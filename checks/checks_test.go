@@ -496,6 +496,15 @@ func TestChecks(t *testing.T) {
 		{"csr.denied", "no csr data", func(ev *evidence.Evidence) { ev.AddGapForce(evidence.KindCSRs, "kubectl: Forbidden") }, StatusSkipped, "Forbidden"},
 		{"windows.ipam-disabled", "linux", nil, StatusSkipped, "not a Windows node"},
 		{"windows.ipam-disabled", "enabled", makeWindows, StatusPass, ""},
+		{"windows.ipam-disabled", "cluster-wide, a Windows node listed", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.Nodes = append(ev.Nodes, evidence.Node{Name: "ip-10-70-21-36.ec2.internal", OS: "windows"})
+			ev.VPCCNIConfig = map[string]string{"enable-network-policy-controller": "false"}
+		}, StatusFail, `enable-windows-ipam is "", not "true"`},
+		{"windows.ipam-disabled", "cluster-wide, Linux nodes only", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.VPCCNIConfig = map[string]string{}
+		}, StatusSkipped, "no Windows node in the evidence"},
 		{"windows.ipam-disabled", "missing key", func(ev *evidence.Evidence) {
 			makeWindows(ev)
 			ev.VPCCNIConfig = map[string]string{}

@@ -323,13 +323,18 @@ func windowsChecks() []Check {
 	}
 	return []Check{
 		{Meta: Meta{ID: "windows.ipam-disabled", Title: "Windows IPAM is not enabled in amazon-vpc-cni", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindVPCCNIConfig}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
+			Needs: []evidence.Kind{evidence.KindVPCCNIConfig}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindImage, evidence.KindNodegroups, evidence.KindNodes, evidence.KindNodeLogs},
 			Stage: StagePostJoin, Explains: []string{"runtime.windows-ipam-label"},
 			Why:         "Windows pods get their IPs from the VPC resource controller only when ConfigMap kube-system/amazon-vpc-cni has enable-windows-ipam: \"true\"; otherwise every Windows pod sandbox fails with 'does not have label vpc.amazonaws.com/PrivateIPv4Address'.",
 			Remediation: "kubectl patch configmap/amazon-vpc-cni -n kube-system --type merge -p '{\"data\":{\"enable-windows-ipam\":\"true\"}}' (create the ConfigMap if it does not exist).",
 			Docs:        []string{docWindows}},
 			Eval: func(ev *evidence.Evidence) []Finding {
-				if !isWindows(ev) {
+				switch {
+				case ev.Instance == nil && !clusterHasWindows(ev):
+					// no one instance (a paste, a cluster-wide run): the setting matters once the
+					// cluster has a Windows node
+					return one(notApplicable("kube-system/amazon-vpc-cni", "no Windows node in the evidence"))
+				case ev.Instance != nil && !isWindows(ev):
 					return notWindows(ev)
 				}
 				src := ev.Source(evidence.KindVPCCNIConfig)
@@ -446,4 +451,20 @@ func goneNode(ev *evidence.Evidence, c evidence.CSR) bool {
 		}
 	}
 	return true
+}
+
+// clusterHasWindows reports whether the evidence shows a Windows node without one instance to
+// judge: a listed Node whose OS is windows, or Windows pods failing for want of the IP label
+// the Windows IPAM gives them (runtime.windows-ipam-label in the logs or events).
+func clusterHasWindows(ev *evidence.Evidence) bool {
+	for _, n := range ev.Nodes {
+		if strings.EqualFold(n.OS, "windows") || n.Labels["kubernetes.io/os"] == "windows" {
+			return true
+		}
+	}
+	if ev.NodeLogs == nil {
+		return false
+	}
+	failing, _ := signatureHits(ev.NodeLogs, "runtime.windows-ipam-label")
+	return len(failing) > 0
 }

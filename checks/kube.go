@@ -63,7 +63,7 @@ func tolerates(tols []evidence.Toleration, taint string) bool {
 func kubeChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "cluster.webhook-blocks-nodes", ClusterWide: true, Title: "An admission webhook that fails closed blocks node registration", Severity: SeverityHigh,
-			Needs: []evidence.Kind{evidence.KindWebhooks}, Optional: []evidence.Kind{evidence.KindWebhookEndpoints}, Stage: StageCerts, Explains: explains("csr.pending", "runtime.node-name-not-found"),
+			Needs: []evidence.Kind{evidence.KindWebhooks}, Optional: []evidence.Kind{evidence.KindWebhookEndpoints}, Stage: StageCerts, Explains: explains("csr.pending", "runtime.node-name-not-found", "runtime.cni-not-ready", "nodegroup.health-issues"),
 			Why:         "A validating or mutating webhook with failurePolicy Fail that intercepts nodes, leases or certificate signing requests rejects every such request while its service has no ready endpoint — and its pods often cannot start until nodes join, so new nodes never register.",
 			Remediation: "Scope the webhook away from node objects (rules or namespaceSelector/objectSelector), set failurePolicy: Ignore, or restore its backing pods; in an emergency delete it: kubectl delete validatingwebhookconfiguration NAME.",
 			Docs:        []string{docWebhooks, docEKSWebhooks}},
