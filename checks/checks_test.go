@@ -272,6 +272,13 @@ func TestChecks(t *testing.T) {
 			ev.AccessEntries = nil
 		}, StatusFail, "ignores aws-auth"},
 		{"auth.access-mode", "both", nil, StatusPass, ""},
+		// a source the mode ignores: not collected, it is no gap
+		{"auth.wrong-username", "api mode, aws-auth not collected", func(ev *evidence.Evidence) {
+			ev.Cluster.AuthenticationMode = "API"
+			ev.AWSAuth = nil
+			ev.AddGapForce(evidence.KindAWSAuth, "not in snapshot")
+		}, StatusSkipped, "not applicable: authenticationMode API ignores kube:aws-auth"},
+		{"auth.access-entry-type", "config map mode", func(ev *evidence.Evidence) { ev.Cluster.AuthenticationMode = "CONFIG_MAP" }, StatusSkipped, "ignores eks:access-entries"},
 		// no one node role (a paste of describe-cluster, access entries and aws-auth)
 		{"auth.access-mode", "cluster-wide, api, node role only in aws-auth", func(ev *evidence.Evidence) {
 			clusterWide(ev)

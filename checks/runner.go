@@ -36,6 +36,9 @@ func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 	if f, skip := notForProvisioner(m, ev); skip {
 		return []Finding{f}
 	}
+	if f, skip := ignoredSource(m, ev); skip {
+		return []Finding{f}
+	}
 	var missing []string
 	for _, k := range m.Needs {
 		if !ev.Have(k) {
@@ -162,6 +165,30 @@ func sprintf(format string, args ...any) string {
 		return format
 	}
 	return fmt.Sprintf(format, args...)
+}
+
+// ignoredSource returns the not-applicable finding of a check that judges an identity mapping
+// source the cluster's authenticationMode ignores: aws-auth under API, access entries under
+// CONFIG_MAP (https://docs.aws.amazon.com/eks/latest/userguide/grant-k8s-access.html#set-cam).
+// A source that was not collected then leaves no gap: nothing the node needs is in it.
+func ignoredSource(m Meta, ev *evidence.Evidence) (Finding, bool) {
+	if !ev.Have(evidence.KindCluster) || ev.Cluster == nil {
+		return Finding{}, false
+	}
+	var src evidence.Kind
+	switch ev.Cluster.AuthenticationMode {
+	case "API":
+		src = evidence.KindAWSAuth
+	case "CONFIG_MAP":
+		src = evidence.KindAccessEntries
+	default:
+		return Finding{}, false
+	}
+	if !containsKindList(m.Needs, src) {
+		return Finding{}, false
+	}
+	why := fmt.Sprintf("not applicable: authenticationMode %s ignores %s", ev.Cluster.AuthenticationMode, src)
+	return complete(m, Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: why}), true
 }
 
 // notForProvisioner returns the not-applicable finding of a check whose Meta.AppliesTo does not
