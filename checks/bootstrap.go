@@ -291,6 +291,15 @@ func bootstrapChecks() []Check {
 					}
 				}
 				it := bootstrapItem(ev, "merged NodeConfig: name %q, apiServerEndpoint %q, certificateAuthority set %v, cidr %q", b.ClusterName, b.APIServerEndpoint, b.CertificateAuthority != "", b.ServiceCIDR)
+				if b.Hybrid {
+					// a hybrid node's nodeadm describes the cluster itself (with the hybrid
+					// role's credentials): its NodeConfig names the cluster and region only
+					// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-nodeadm.html)
+					if b.ClusterName == "" {
+						return one(fail(ev.Target.InstanceID, "hybrid NodeConfig lacks spec.cluster.name", it))
+					}
+					return one(pass(ev.Target.InstanceID, "hybrid NodeConfig names cluster "+b.ClusterName+"; nodeadm reads the rest from the cluster", it))
+				}
 				if len(missing) == 4 && len(b.Issues) == 0 && !b.Effective {
 					// no spec.cluster at all: the NodeConfig of a managed node group's launch template, which
 					// EKS completes with its own NodeConfig part (it carries only kubelet or containerd settings)

@@ -401,6 +401,10 @@ func TestChecks(t *testing.T) {
 		{"bootstrap.private-cluster-args", "public", nil, StatusSkipped, "public"},
 		{"bootstrap.nodeconfig-incomplete", "no cidr", func(ev *evidence.Evidence) { ev.Bootstrap.ServiceCIDR = "" }, StatusFail, "spec.cluster.cidr"},
 		{"bootstrap.nodeconfig-incomplete", "ok", nil, StatusPass, ""},
+		{"bootstrap.nodeconfig-incomplete", "hybrid: name and region only", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Hybrid = true
+			ev.Bootstrap.APIServerEndpoint, ev.Bootstrap.CertificateAuthority, ev.Bootstrap.ServiceCIDR = "", "", ""
+		}, StatusPass, "nodeadm reads the rest from the cluster"},
 		{"bootstrap.nodeconfig-incomplete", "bottlerocket without the CA", func(ev *evidence.Evidence) {
 			ev.Bootstrap.Format, ev.Bootstrap.CallsBootstrap, ev.Bootstrap.CertificateAuthority = evidence.FormatBottlerocket, true, ""
 		}, StatusFail, "settings.kubernetes.cluster-certificate"},
