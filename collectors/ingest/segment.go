@@ -400,9 +400,10 @@ func unjoin(lines []line) []line {
 
 // joinedRecords returns the offsets at which t, a line that is log records run together, is
 // cut (nil for any other line): where a record of the shape t's records have begins after a
-// space. The line may start with a record, or with a little text before the first one (a shell
-// prompt and the command that printed them: "❯ k logs aws-node-x {"level":…} {"level":…}"); it
-// needs three records of the shape then. Records of another component with a header of its own
+// space. The line may start with a record, or with text before the first one (the poster's words,
+// a shell prompt and the command that printed them: "❯ k logs aws-node-x {"level":…} …"); it
+// needs three records of the shape then, of a shape prose does not have unless a prompt starts
+// the line. Records of another component with a header of its own
 // (a journal prefix, a klog header) interleaved with them are cut too: the last record would
 // otherwise run on into them.
 func joinedRecords(t string) []int {
@@ -441,9 +442,11 @@ func joinedShape(t string, i int, re *regexp.Regexp, prefixed bool) []int {
 	}
 	switch {
 	case first == 0 && len(cuts) >= 2 && !prefixed:
-	case first > 0 && first <= 200 && len(cuts) >= 3 && prefixed && (i == 0 || i == 1 || i == 4 || rePromptStart.MatchString(t)):
+	case first > 0 && len(cuts) >= 3 && prefixed && (i == 0 || i == 1 || i == 4):
 		// shapes prose does not have (a journal prefix, a klog header, a JSON record) may follow
-		// any text; others (a sentence can hold dates) only a shell prompt's command
+		// any text: a whole ticket whose line breaks were lost starts with the poster's words
+	case first > 0 && first <= 200 && len(cuts) >= 3 && prefixed && rePromptStart.MatchString(t):
+		// others (a sentence can hold dates) only a shell prompt's command
 	default:
 		return nil
 	}

@@ -594,6 +594,11 @@ func TestJoinedLogRecordsAreSplit(t *testing.T) {
 		got[0].text != "❯ k logs aws-node-64sqt -n kube-system" || got[4].text != rec || got[5].text != klog {
 		t.Errorf("prompt, JSON records, klog: %+v", got)
 	}
+	// a whole ticket whose line breaks were lost: the poster's words, then journal records
+	words := "Our SOC forwards kubelet logs to the SIEM and every scale-out raises alerts for E-level kubelet lines; are these expected on a normal boot? Cluster 1.33, AL2023 managed node group, nothing custom; the first seconds of the unit follow. ```"
+	if got := unjoin([]line{{1, words + " " + joined}}); len(got) != 4 || got[0].text != words || !strings.HasPrefix(got[3].text, "May 20 12:30:59 ") {
+		t.Errorf("words, then journal records: %+v", got)
+	}
 	// klog records whose severity, time and PID a selection left out
 	bare := `kubelet.go:2397] "Container runtime network not ready" networkReady="NetworkReady=false"`
 	if got := unjoin([]line{{1, strings.Repeat(bare+" ", 3) + `factory.go:145] Registering containerd factory`}}); len(got) != 4 || got[0].text != bare {
