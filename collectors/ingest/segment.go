@@ -455,13 +455,13 @@ func joinedShape(t string, i int, re *regexp.Regexp, prefixed bool) []int {
 			continue // a journal record carries a klog header inside it
 		}
 		for _, loc := range other.FindAllStringIndex(t, -1) {
-			if loc[0] > 0 && t[loc[0]-1] == ' ' && !slices.Contains(cuts, loc[0]) {
+			if loc[0] > 0 && t[loc[0]-1] == ' ' {
 				cuts = append(cuts, loc[0])
 			}
 		}
 	}
 	slices.Sort(cuts)
-	return cuts
+	return slices.Compact(cuts)
 }
 
 // unbox removes the frame a terminal UI draws around its panes (k9s, a rich table: "│ Events: …
