@@ -493,6 +493,16 @@ func TestChecks(t *testing.T) {
 			ev.CSRs[0].State = "Pending"
 			ev.Nodes[0].Name = "ip-10-0-9-9.ec2.internal"
 		}, StatusPass, "no longer exist"},
+		{"csr.pending", "cluster-wide, another node than the one described", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.NodesPartial = true
+			ev.CSRs = append(ev.CSRs, evidence.CSR{Name: "csr-2", SignerName: "kubernetes.io/kubelet-serving", Username: "system:node:ip-10-0-9-9.ec2.internal", State: "Pending", Age: 68 * time.Hour})
+		}, StatusPass, "csr-2 are of nodes that no longer exist or that the input is not about"},
+		{"csr.pending", "cluster-wide, described node's own CSR pending", func(ev *evidence.Evidence) {
+			clusterWide(ev)
+			ev.NodesPartial = true
+			ev.CSRs[0].State = "Pending"
+		}, StatusFail, "Pending for 20m"},
 		{"csr.pending", "cluster-wide, node listed", func(ev *evidence.Evidence) {
 			clusterWide(ev)
 			ev.CSRs[0].State = "Pending"

@@ -287,7 +287,7 @@ func csrChecks() []Check {
 					}
 				}
 				if len(out) == 0 && len(stale) > 0 {
-					return one(pass(name, fmt.Sprintf("the Pending serving CSRs %s are of nodes that no longer exist (not in the node list): nothing waits on them", strings.Join(stale, ", ")),
+					return one(pass(name, fmt.Sprintf("the Pending serving CSRs %s are of nodes that no longer exist or that the input is not about (not among its nodes)", strings.Join(stale, ", ")),
 						item(ev.Source(evidence.KindNodes), "%d Nodes listed, none named by those CSRs' requestors", len(ev.Nodes))))
 				}
 				if len(out) == 0 {
@@ -437,20 +437,35 @@ func clusterSubnets(ev *evidence.Evidence) []Finding {
 }
 
 // goneNode reports whether c, in a run with no one instance, is a kubelet-serving CSR of a node
-// that is not in the whole node list: only a registered kubelet asks for a serving certificate
-// (kubelet certificate manager), so its Node was deleted since (a reclaimed Spot instance) and
-// no node waits on the request.
+// the input is not about. Only a registered kubelet asks for a serving certificate (kubelet
+// certificate manager), so: with the whole node list, a requestor missing from it is a node
+// deleted since (a reclaimed Spot instance), and no node waits on the request; with only the
+// nodes the input describes, whose own CSRs are listed too, a requestor not among them is
+// another node than the one asked about.
 func goneNode(ev *evidence.Evidence, c evidence.CSR) bool {
-	if ev.Instance != nil || !servingCSR(c) || !strings.HasPrefix(c.Username, "system:node:") || !ev.Have(evidence.KindNodes) || ev.NodesPartial || len(ev.Nodes) == 0 {
+	if ev.Instance != nil || !servingCSR(c) || !strings.HasPrefix(c.Username, "system:node:") || !ev.Have(evidence.KindNodes) || len(ev.Nodes) == 0 {
 		return false
 	}
-	name := strings.TrimPrefix(c.Username, "system:node:")
-	for _, n := range ev.Nodes {
-		if n.Name == name {
-			return false
+	listed := func(name string) bool {
+		for _, n := range ev.Nodes {
+			if n.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	if listed(strings.TrimPrefix(c.Username, "system:node:")) {
+		return false
+	}
+	if !ev.NodesPartial {
+		return true
+	}
+	for _, o := range ev.CSRs {
+		if servingCSR(o) && listed(strings.TrimPrefix(o.Username, "system:node:")) {
+			return true // the described nodes' own requests are in the list
 		}
 	}
-	return true
+	return false
 }
 
 // clusterHasWindows reports whether the evidence shows a Windows node without one instance to

@@ -168,6 +168,11 @@ func Read(text []byte, name string, opt Options) *Result {
 		}
 		ev = sev
 	}
+	if rd.instanceRole != "" && ev.Instance == nil && !ev.Have(evidence.KindNodeRole) {
+		// the identity the node itself answers with is its role
+		ev.NodeRole = &evidence.Role{Name: nameOfArn(rd.instanceRole), Arn: rd.instanceRole}
+		ev.Mark(evidence.KindNodeRole, rd.instanceRoleOrigin+" (the instance's assumed role)")
+	}
 	markSpecOnly(ev, r.Segments)
 	if ev.Bootstrap != nil && ev.Target.Cluster == "" && ev.Bootstrap.ClusterName != "" {
 		ev.Target.Cluster, ev.Target.ClusterSource = ev.Bootstrap.ClusterName, "the node's configuration"
@@ -214,6 +219,8 @@ type reader struct {
 	roles      map[string]*pastedRole
 	// bootSeg is the segment whose node configuration ev.Bootstrap holds.
 	bootSeg *Segment
+	// instanceRole is the role ARN an EC2 instance's get-caller-identity names, and where.
+	instanceRole, instanceRoleOrigin string
 	// serverVersion is the API server's version `kubectl version` printed, and where.
 	serverVersion, serverVersionOrigin string
 	// fileSeg is the segment each file of files came from.
@@ -557,6 +564,12 @@ func (rd *reader) document(s *Segment) {
 		ev.Mark(evidence.KindNodeClaims, origin)
 	case s.Type == TypeEksctlConfig:
 		rd.eksctlConfig(s, origin)
+	case s.Type == TypeCallerIdentity:
+		if arn, _ := layout.LookupAny(s.value, "Arn").(string); rd.instanceRole == "" {
+			if role := instanceRoleOf(arn); role != "" {
+				rd.instanceRole, rd.instanceRoleOrigin = role, origin
+			}
+		}
 	case s.Type == TypeServerVersion:
 		v, _ := s.value.(string)
 		if v == "" {
@@ -1184,4 +1197,19 @@ func (rd *reader) clusterVersion() {
 		return
 	}
 	rd.file(p, map[string]any{"cluster": map[string]any{"version": minor}}, rd.serverVersionOrigin+" (kubectl version's Server Version "+rd.serverVersion+")", &Segment{})
+}
+
+// reAssumedInstanceRole is the ARN an EC2 instance's credentials answer get-caller-identity
+// with: the instance profile's role assumed with the instance ID as session name
+// (https://docs.aws.amazon.com/IAM/latest/UserGuide/id_roles_use_switch-role-ec2.html).
+var reAssumedInstanceRole = regexp.MustCompile(`^arn:(aws[\w-]*):sts::(\d{12}):assumed-role/([\w+=,.@-]+)/i-[0-9a-f]{8,17}$`)
+
+// instanceRoleOf returns the IAM role ARN of an instance's assumed-role ARN ("" for any other
+// identity). STS drops the role's path; the authenticator matches roles without it.
+func instanceRoleOf(arn string) string {
+	m := reAssumedInstanceRole.FindStringSubmatch(arn)
+	if m == nil {
+		return ""
+	}
+	return "arn:" + m[1] + ":iam::" + m[2] + ":role/" + m[3]
 }

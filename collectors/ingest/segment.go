@@ -41,6 +41,8 @@ const (
 	// TypeDescribeNodeClass is kubectl describe ec2nodeclass (or Auto Mode nodeclass) with a status.
 	TypeDescribeNodeClass Type = "text:kubectl-describe-nodeclass"
 	TypeGetNodes          Type = "text:kubectl-get-nodes"
+	// TypeCallerIdentity is `aws sts get-caller-identity` output; its value is the document.
+	TypeCallerIdentity Type = "aws:sts/get-caller-identity"
 	// TypeServerVersion is `kubectl version` output (text, or -o json / yaml); its value is
 	// the API server's gitVersion ("v1.31.13-eks-5e7f0a1").
 	TypeServerVersion Type = "kube:version"
@@ -752,6 +754,15 @@ func classify(lines []line, fenced bool, command string) []Segment {
 			}
 		}
 		return segs
+	}
+	if command != "" {
+		if cut := foreignAfterBlank(lines); cut > 0 {
+			// a command's output, a blank line, then the poster's words ("and from my laptop:"):
+			// the output is read as the command's, the words on their own
+			if head, ok := structured(trimBlank(lines[:cut]), command); ok && !unreadable(head) {
+				return append(head, classify(lines[cut:], fenced, "")...)
+			}
+		}
 	}
 	if fenced || command != "" {
 		return []Segment{seg(TypeLog, logDetail(lines), lines)}

@@ -439,6 +439,9 @@ func docType(v any) (Type, string) {
 			return TypeData, "empty List"
 		}
 		if kind == "" {
+			if arn, _ := d["Arn"].(string); len(d) <= 3 && d["UserId"] != nil && strings.HasPrefix(arn, "arn:aws") && strings.Contains(arn, ":sts::") || len(d) <= 3 && d["UserId"] != nil && strings.Contains(arn, ":iam::") {
+				return TypeCallerIdentity, "aws sts get-caller-identity"
+			}
 			if g, _ := layout.LookupAny(d, "serverVersion.gitVersion").(string); minorOf(g) != "" {
 				return TypeServerVersion, "kubectl version"
 			}

@@ -228,3 +228,19 @@ func TestPastedInstanceType(t *testing.T) {
 		t.Errorf("two types adopted as the node's: %+v", ev.InstanceType)
 	}
 }
+
+// TestCallerIdentityOnTheNode: get-caller-identity run on an instance answers with the instance
+// profile's role assumed under the instance ID: with no instance in the paste it is the node
+// role, even with the poster's words after the output; a person's identity is not.
+func TestCallerIdentityOnTheNode(t *testing.T) {
+	out := func(arn string) string {
+		return "[root@ip-10-42-17-88 ~]# aws sts get-caller-identity\n{\n    \"UserId\": \"AROAEXAMPLE:i-0c3f9e1a7b2d84e65\",\n    \"Account\": \"381492750116\",\n    \"Arn\": \"" + arn + "\"\n}\n\nand from my laptop:\n"
+	}
+	ev := Read([]byte(out("arn:aws:sts::381492750116:assumed-role/eks-prod-workers-v2/i-0c3f9e1a7b2d84e65")), "stdin", Options{}).Evidence
+	if !ev.Have(evidence.KindNodeRole) || ev.NodeRole.Arn != "arn:aws:iam::381492750116:role/eks-prod-workers-v2" {
+		t.Fatalf("node role %+v (gap %q)", ev.NodeRole, ev.GapFor(evidence.KindNodeRole).Reason)
+	}
+	if ev := Read([]byte(out("arn:aws:sts::381492750116:assumed-role/AWSReservedSSO_Admin_abc/jane@example.com")), "stdin", Options{}).Evidence; ev.Have(evidence.KindNodeRole) {
+		t.Errorf("a person's session adopted as the node role: %+v", ev.NodeRole)
+	}
+}
