@@ -165,7 +165,7 @@ type region struct {
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(unjoin(unescapeHTML(lines))))))))
+	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(untable(unjoin(unescapeHTML(lines)))))))))
 	var out []region
 	var cur []line
 	fence := ""
@@ -464,6 +464,42 @@ func joinedShape(t string, i int, re *regexp.Regexp, prefixed bool) []int {
 	}
 	slices.Sort(cuts)
 	return slices.Compact(cuts)
+}
+
+// reInsightsHeader is the header row of a CloudWatch Logs Insights result copied from the
+// console: "#", then the query's fields, tab-separated, @message last.
+var reInsightsHeader = regexp.MustCompile(`^#\t@\w+(?:\t@?[\w.]+)*\t@message\s*$`)
+
+// untable reads a Logs Insights result copied from the console (a header row, then rows of a
+// row number, the other fields and the message, tab-separated) as its messages, one per line,
+// each keeping its line number: the rows' prefixes would hide the components' lines.
+func untable(lines []line) []line {
+	var out []line
+	cols := 0
+	for i, l := range lines {
+		switch {
+		case reInsightsHeader.MatchString(l.text):
+			if out == nil {
+				out = append(make([]line, 0, len(lines)), lines[:i]...)
+			}
+			cols = strings.Count(strings.TrimSpace(l.text), "\t") + 1
+			continue
+		case cols > 0:
+			f := strings.SplitN(l.text, "\t", cols)
+			if len(f) == cols && isInt(strings.TrimSpace(f[0])) {
+				l.text = f[cols-1]
+			} else {
+				cols = 0 // the table ended
+			}
+		}
+		if out != nil {
+			out = append(out, l)
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // unbox removes the frame a terminal UI draws around its panes (k9s, a rich table: "│ Events: …

@@ -637,3 +637,19 @@ func TestConfigurationThatLostItsLineBreaksIsNotJudged(t *testing.T) {
 		t.Errorf("compact JSON aws-auth not read: %v", types(r.Segments))
 	}
 }
+
+// TestLogsInsightsTableCopiedFromTheConsole: a Logs Insights result copied from the console (a
+// header row, then numbered rows with the timestamp and stream before the message) reads as its
+// messages; a tab-separated table without that header is left as it is.
+func TestLogsInsightsTableCopiedFromTheConsole(t *testing.T) {
+	msg := `E0814 09:04:31.775210    2398 kubelet_node_status.go:96] "Unable to register node with API server" err="Post \"https://B3D7.sk1.eu-central-1.eks.amazonaws.com/api/v1/nodes\": tls: failed to verify certificate: x509: certificate signed by unknown authority"`
+	in := []line{{1, "#\t@timestamp\t@logStream\t@message"}, {2, "1\t2024-08-14 09:04:31.775\ti-0a7e4c19d3b85f2e1.kubelet\t" + msg}, {3, ""}, {4, "after"}}
+	got := untable(in)
+	if len(got) != 3 || got[0].text != msg || got[0].n != 2 || got[2].text != "after" {
+		t.Fatalf("untable = %+v", got)
+	}
+	plain := []line{{1, "NAME\tSTATUS"}, {2, "1\tReady\tx"}}
+	if got := untable(plain); len(got) != 2 || got[1].text != "1\tReady\tx" {
+		t.Errorf("a table without the Insights header changed: %+v", got)
+	}
+}
