@@ -183,7 +183,11 @@ func TestBlindSnapshots(t *testing.T) {
 // kinds, written blind from the bundle formats and the components' own messages): an expected ID
 // fails and is the most likely cause, and a healthy node's bundle fails nothing and says joined.
 func TestBlindBundles(t *testing.T) {
-	for _, dir := range append(blindDirs(t, "bundles", 10), blindDirs(t, "bundles2", 12)...) {
+	var dirs []string
+	for _, set := range []string{"bundles", "bundles2", "bundles3"} {
+		dirs = append(dirs, blindDirs(t, set, 10)...)
+	}
+	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
 			archives, _ := filepath.Glob(filepath.Join(dir, "*.*z*"))
@@ -203,7 +207,11 @@ func TestBlindBundles(t *testing.T) {
 // fences, prompts, redactions and the components' own messages, written blind): an expected ID
 // fails and one of it or AlsoRight is the most likely cause; a healthy node's paste fails nothing.
 func TestBlindPastes(t *testing.T) {
-	for _, dir := range append(append(blindDirs(t, "pastes", 20), blindDirs(t, "pastes2", 20)...), blindDirs(t, "pastes3", 20)...) {
+	var dirs []string
+	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4"} {
+		dirs = append(dirs, blindDirs(t, set, 16)...)
+	}
+	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			readBlindCase(t, dir).judge(t, runBlind(t, "analyze", filepath.Join(dir, "input.txt"), "-o", "json"))
 		})
