@@ -185,6 +185,10 @@ func TestParseTime(t *testing.T) {
 		"2026-07-24T15:29:40+0000 [eks-bootstrap] INFO: x":       time.Date(2026, 7, 24, 15, 29, 40, 0, time.UTC),
 		`{"level":"info","ts":"2026-07-24T15:30:04.203Z","x":1}`: time.Date(2026, 7, 24, 15, 30, 4, 203000000, time.UTC),
 		"no time here": {},
+		// cloud-init.log (Python logging, no zone: UTC on EC2) and Go's log package
+		"2026-06-02 22:05:56,903 - __init__.py[WARNING]: Unhandled non-multipart": time.Date(2026, 6, 2, 22, 5, 56, 903000000, time.UTC),
+		"2026/06/02 22:05:57 Error: x":                                            time.Date(2026, 6, 2, 22, 5, 57, 0, time.UTC),
+		"2026-06-02 22:05:5 not a time":                                           {},
 		// a row of the Windows collector's kubelet-service.csv: the klog header after the
 		// field's opening quote
 		`"I1118 06:41:52.790655    5120 kubelet_node_status.go:78] ""Successfully registered node""","0"`: time.Date(2026, 11, 18, 6, 41, 52, 790655000, time.UTC),

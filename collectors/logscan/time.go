@@ -11,13 +11,18 @@ var (
 	reISO     = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d))`)
 	reEmbed   = regexp.MustCompile(`(?:"ts":"|time=")(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d))`)
 	reKlog    = regexp.MustCompile(`^[IWEF](\d\d)(\d\d) (\d\d:\d\d:\d\d(\.\d{1,6})?) `)
+	// reSpaced is a date and time without a zone, as Python's logging writes it (cloud-init.log:
+	// "2026-06-02 22:05:56,903 - util.py[DEBUG]: …") and Go's log package ("2026/06/02 22:05:56 …").
+	reSpaced = regexp.MustCompile(`^(\d{4})[-/](\d\d)[-/](\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:[ ,]|$)`)
 )
 
 // ParseTime returns the timestamp a log line starts with, in UTC, or the zero time. It knows
 // journal "short" and "short-precise" prefixes (no year: the year of ref is used, and the
 // previous year when that would put the line more than a day after ref — the December→January
 // rollover), RFC 3339 prefixes (CRI container logs, AL2 bootstrap output), klog headers and the
-// "ts" / time= fields of VPC CNI JSON and containerd logfmt lines. Journal text is taken to be in
+// "ts" / time= fields of VPC CNI JSON and containerd logfmt lines, and a zoneless
+// "2006-01-02 15:04:05,000" (cloud-init.log, Python logging) or "2006/01/02 15:04:05" (Go's log
+// package) prefix, read as UTC like the journal. Journal text is taken to be in
 // UTC, the default on EKS AMIs and Bottlerocket (docs/bundle-formats.md §0).
 func ParseTime(line string, ref time.Time) time.Time {
 	// an event log row exported as CSV (the Windows collector's kubelet-service.csv) starts with
@@ -29,6 +34,13 @@ func ParseTime(line string, ref time.Time) time.Time {
 	}
 	if m := reISO.FindStringSubmatch(line); m != nil {
 		return iso(m[1])
+	}
+	if m := reSpaced.FindStringSubmatch(line); m != nil {
+		frac := ""
+		if m[5] != "" {
+			frac = "." + m[5]
+		}
+		return iso(m[1] + "-" + m[2] + "-" + m[3] + "T" + m[4] + frac + "Z")
 	}
 	if m := reEmbed.FindStringSubmatch(line); m != nil {
 		return iso(m[1])
