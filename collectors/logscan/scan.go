@@ -409,6 +409,10 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 	text := strings.ToValidUTF8(string(ln[:min(len(ln), 400)]), "\uFFFD")
 	text = strings.TrimRight(text, "\r")
 	l := evidence.LogLine{Path: path, Line: lineNo, Text: text, Time: ParseTime(text, s.Ref), Seq: s.base + lineNo}
+	if l.Time.IsZero() && len(ln) > len(text) {
+		// a copied console row carries its time in a column after the long message
+		l.Time = ParseTime(string(ln), s.Ref)
+	}
 	h := s.hits[i]
 	sg := &s.sigs[i]
 	if h == nil {

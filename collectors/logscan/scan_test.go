@@ -3,6 +3,7 @@ package logscan
 import (
 	"bytes"
 	"fmt"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"io"
 	"strings"
 	"testing"
@@ -188,7 +189,12 @@ func TestParseTime(t *testing.T) {
 		// cloud-init.log (Python logging, no zone: UTC on EC2) and Go's log package
 		"2026-06-02 22:05:56,903 - __init__.py[WARNING]: Unhandled non-multipart": time.Date(2026, 6, 2, 22, 5, 56, 903000000, time.UTC),
 		"2026/06/02 22:05:57 Error: x":                                            time.Date(2026, 6, 2, 22, 5, 57, 0, time.UTC),
-		"2026-06-02 22:05:5 not a time":                                           {},
+		// a row of the EC2 console's Auto Scaling activity table: its start time column, else the
+		// time its cause names
+		"Successful\tLaunching a new EC2 instance: i-0b6e2d94f7a13c580\tAt 2025-04-29T08:14:21Z an instance was started in response to a difference between desired and actual capacity, increasing the capacity from 1 to 2.\t2025 April 29, 10:14:23 AM +02:00\t2025 April 29, 10:14:55 AM +02:00": time.Date(2025, 4, 29, 8, 14, 23, 0, time.UTC),
+		"Failed | Launching a new EC2 instance. | At 2025-04-29T08:13:41Z an instance was started in response to a difference":                                                                                                                                                                       time.Date(2025, 4, 29, 8, 13, 41, 0, time.UTC),
+		"CREATE_FAILED  April 29, 2025, 10:14:23 (UTC+02:00)  NodeGroup": time.Date(2025, 4, 29, 8, 14, 23, 0, time.UTC),
+		"2026-06-02 22:05:5 not a time":                                  {},
 		// a row of the Windows collector's kubelet-service.csv: the klog header after the
 		// field's opening quote
 		`"I1118 06:41:52.790655    5120 kubelet_node_status.go:78] ""Successfully registered node""","0"`: time.Date(2026, 11, 18, 6, 41, 52, 790655000, time.UTC),
@@ -402,5 +408,37 @@ func TestRowReciprocal(t *testing.T) {
 				t.Fatalf("stride %d: row(%d) = %d, want %d", stride, k*stride, got, k)
 			}
 		}
+	}
+}
+
+// TestConsoleRowTime: a copied Auto Scaling activity row carries its time in a column after a
+// message longer than the text a hit keeps; the hit is dated all the same, so the later
+// successful launch above it (the console lists the newest first) resolves the failure.
+func TestConsoleRowTime(t *testing.T) {
+	s := MustDefault()
+	rows := "Status\tDescription\tCause\tStart time\tEnd time\n" +
+		"Successful\tLaunching a new EC2 instance: i-0b6e2d94f7a13c580\tAt 2025-04-29T08:14:21Z an instance was started in response to a difference between desired and actual capacity, increasing the capacity from 1 to 2.\t2025 April 29, 10:14:23 AM +02:00\t2025 April 29, 10:14:55 AM +02:00\n" +
+		"Failed\tLaunching a new EC2 instance. Status Reason: We currently do not have sufficient c7i.2xlarge capacity in the Availability Zone you requested (eu-central-1b). Our system will be working on provisioning additional capacity. You can currently get c7i.2xlarge capacity by not specifying an Availability Zone in your request or choosing eu-central-1a, eu-central-1c. Launching EC2 instance failed.\tAt 2025-04-29T08:13:41Z an instance was started in response to a difference between desired and actual capacity, increasing the capacity from 1 to 2.\t2025 April 29, 10:13:43 AM +02:00\t2025 April 29, 10:13:43 AM +02:00\n"
+	if err := s.Scan(strings.NewReader(rows), "paste", "text"); err != nil {
+		t.Fatal(err)
+	}
+	var failed, ok *evidence.SignatureHit
+	res := s.Result("x")
+	for i, h := range res.Hits {
+		switch h.Signature {
+		case "asg-launch-failed":
+			failed = &res.Hits[i]
+		case "asg-launch-succeeded":
+			ok = &res.Hits[i]
+		}
+	}
+	if failed == nil || ok == nil {
+		t.Fatalf("hits %+v", res.Hits)
+	}
+	if want := time.Date(2025, 4, 29, 8, 13, 43, 0, time.UTC); !failed.First.Time.Equal(want) {
+		t.Errorf("failed row dated %v, want %v", failed.First.Time, want)
+	}
+	if !Later(ok.Last, failed.Last) {
+		t.Errorf("the successful launch (%v) is not later than the failure (%v)", ok.Last.Time, failed.Last.Time)
 	}
 }

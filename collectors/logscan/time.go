@@ -13,7 +13,14 @@ var (
 	reKlog    = regexp.MustCompile(`^[IWEF](\d\d)(\d\d) (\d\d:\d\d:\d\d(\.\d{1,6})?) `)
 	// reSpaced is a date and time without a zone, as Python's logging writes it (cloud-init.log:
 	// "2026-06-02 22:05:56,903 - util.py[DEBUG]: …") and Go's log package ("2026/06/02 22:05:56 …").
-	reSpaced = regexp.MustCompile(`^(\d{4})[-/](\d\d)[-/](\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:[ ,]|$)`)
+	// reConsole is a time as the AWS consoles print it inside a copied table row: the EC2 Auto
+	// Scaling activity table ("2025 April 29, 10:14:23 AM +02:00") and the newer consoles
+	// ("April 29, 2025, 10:14:23 (UTC+02:00)").
+	reConsole = regexp.MustCompile(`\b(?:\d{4} (?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{1,2}:\d\d:\d\d [AP]M [+-]\d\d:\d\d|(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}, \d\d:\d\d:\d\d \(UTC[+-]\d\d:\d\d\))`)
+	// reActivityCause is the time an Auto Scaling activity's cause starts with ("At
+	// 2025-04-29T08:13:41Z an instance was started …"), in a copied console row or CLI text.
+	reActivityCause = regexp.MustCompile(`\bAt (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ) (?:an?|the) `)
+	reSpaced        = regexp.MustCompile(`^(\d{4})[-/](\d\d)[-/](\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:[ ,]|$)`)
 )
 
 // ParseTime returns the timestamp a log line starts with, in UTC, or the zero time. It knows
@@ -22,7 +29,8 @@ var (
 // rollover), RFC 3339 prefixes (CRI container logs, AL2 bootstrap output), klog headers and the
 // "ts" / time= fields of VPC CNI JSON and containerd logfmt lines, and a zoneless
 // "2006-01-02 15:04:05,000" (cloud-init.log, Python logging) or "2006/01/02 15:04:05" (Go's log
-// package) prefix, read as UTC like the journal. Journal text is taken to be in
+// package) prefix, read as UTC like the journal; failing those, a time the AWS consoles print in
+// a copied table row, or the "At …Z" an Auto Scaling activity's cause starts with. Journal text is taken to be in
 // UTC, the default on EKS AMIs and Bottlerocket (docs/bundle-formats.md §0).
 func ParseTime(line string, ref time.Time) time.Time {
 	// an event log row exported as CSV (the Windows collector's kubelet-service.csv) starts with
@@ -47,6 +55,16 @@ func ParseTime(line string, ref time.Time) time.Time {
 	}
 	if m := reKlog.FindStringSubmatch(line); m != nil {
 		return withYear(m[1]+" "+m[2]+" "+m[3], "01 02 15:04:05.999999", ref)
+	}
+	if m := reConsole.FindString(line); m != "" {
+		for _, layout := range []string{"2006 January 2, 3:04:05 PM -07:00", "January 2, 2006, 15:04:05 (UTC-07:00)"} {
+			if t, err := time.Parse(layout, m); err == nil {
+				return t.UTC()
+			}
+		}
+	}
+	if m := reActivityCause.FindStringSubmatch(line); m != nil {
+		return iso(m[1])
 	}
 	return time.Time{}
 }
