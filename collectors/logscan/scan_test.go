@@ -3,12 +3,13 @@ package logscan
 import (
 	"bytes"
 	"fmt"
-	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"io"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
 
 // healthyLine returns a typical journal line of a healthy node (no signature matches).
