@@ -92,7 +92,7 @@ func subnetChecks() []Check {
 		{Meta: Meta{ID: "subnet.ip-exhausted", ClusterWide: true, Title: "Node subnet is out of IPv4 addresses", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindSubnets}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindInstanceType, evidence.KindAWSNode, evidence.KindNodegroups},
 			Stage: StageNetwork, Explains: explains("runtime.ipamd-no-ips", "runtime.cni-not-ready"),
-			Why:         "The VPC CNI gives every pod an address from the node's subnet and keeps a warm pool (by default a whole spare ENI's worth); with no free addresses aws-node cannot assign pod IPs, system pods stay pending and the node is useless or NotReady.",
+			Why:         "The VPC CNI gives every pod an address from the node's subnet (with custom networking, from the subnet of the ENIConfig for the node's zone) and keeps a warm pool (by default a whole spare ENI's worth); with no free addresses aws-node cannot assign pod IPs, system pods stay pending and the node is useless or NotReady.",
 			Remediation: "Free or add addresses: launch nodes in subnets with room, add a secondary VPC CIDR with custom networking, enable prefix delegation (kubectl set env -n kube-system ds/aws-node ENABLE_PREFIX_DELEGATION=true), or lower WARM_ENI_TARGET / set WARM_IP_TARGET and MINIMUM_IP_TARGET.",
 			Docs:        []string{docSubnetReqs, docIPOptimize}},
 			Eval: func(ev *evidence.Evidence) []Finding {
@@ -417,6 +417,10 @@ func clusterSubnets(ev *evidence.Evidence) []Finding {
 	}
 	var out []Finding
 	n := 0
+	what := "subnet" // every subnet given: with custom networking, pod subnets too
+	if len(want) > 0 {
+		what = "node subnet"
+	}
 	for _, sn := range ev.Subnets {
 		if len(want) > 0 && !want[sn.ID] {
 			continue
@@ -425,9 +429,9 @@ func clusterSubnets(ev *evidence.Evidence) []Finding {
 		it := item(ev.Source(evidence.KindSubnets), "subnet %s (%s) AvailableIpAddressCount %d", sn.ID, sn.CIDR, sn.AvailableIPs)
 		switch {
 		case sn.AvailableIPs == 0:
-			out = append(out, fail(sn.ID, fmt.Sprintf("node subnet %s has no free IPv4 address left", sn.ID), it))
+			out = append(out, fail(sn.ID, fmt.Sprintf("%s %s has no free IPv4 address left", what, sn.ID), it))
 		case sn.AvailableIPs < 16:
-			out = append(out, warn(sn.ID, fmt.Sprintf("node subnet %s has only %d free addresses", sn.ID, sn.AvailableIPs), it))
+			out = append(out, warn(sn.ID, fmt.Sprintf("%s %s has only %d free addresses", what, sn.ID, sn.AvailableIPs), it))
 		}
 	}
 	if out == nil {

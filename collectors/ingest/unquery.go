@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/google/shlex"
@@ -86,10 +87,9 @@ func parseQuery(expr string) ([]qStep, bool) {
 				// a final multi-select list of field paths
 				var list [][]qStep
 				for _, part := range splitTop(in) {
-					sub, ok := fieldPath(part)
-					if !ok {
-						return nil, false
-					}
+					// an element that is no field path (a filter, a pipe, a function:
+					// Tags[?Key==`Name`]|[0].Value) keeps its place; its value is dropped
+					sub, _ := fieldPath(part)
 					list = append(list, sub)
 				}
 				steps = append(steps, qStep{list: list})
@@ -108,10 +108,7 @@ func parseQuery(expr string) ([]qStep, bool) {
 				if !found {
 					return nil, false
 				}
-				sub, ok := fieldPath(v)
-				if !ok {
-					return nil, false
-				}
+				sub, _ := fieldPath(v) // nil: not placeable, dropped
 				h[strings.Trim(strings.TrimSpace(k), `"`)] = sub
 			}
 			steps = append(steps, qStep{hash: h})
@@ -216,6 +213,9 @@ func unquery(steps []qStep, v any) (any, bool) {
 	st, rest := steps[0], steps[1:]
 	switch {
 	case st.field != "":
+		if len(rest) == 0 {
+			v = typedText(st.field, v)
+		}
 		inner, ok := unquery(rest, v)
 		if !ok {
 			return nil, false
@@ -257,7 +257,7 @@ func unquery(steps []qStep, v any) (any, bool) {
 		out := map[string]any{}
 		for k, path := range st.hash {
 			val, present := m[k]
-			if !present {
+			if !present || path == nil {
 				continue
 			}
 			inner, ok := unquery(path, val)
@@ -274,6 +274,9 @@ func unquery(steps []qStep, v any) (any, bool) {
 		}
 		out := map[string]any{}
 		for i, path := range st.list {
+			if path == nil {
+				continue // an element that is no field path: its value has no place
+			}
 			// null in JSON, None in text: the field was asked for and is absent (a null at
 			// its path says so: a profile with no ARN is no profile)
 			inner, ok := unquery(path, vals[i])
@@ -374,18 +377,27 @@ func requeried(segs []Segment, command string) {
 	}
 }
 
-// queriedText reads the `--output text` of a narrowing --query (at most a few lines) as the
-// command's output.
+// queriedText reads the `--output text` or `--output table` of a narrowing --query (at most a
+// few lines) as the command's output.
 func queriedText(lines []line, command string) (Segment, bool) {
 	expr, output, ok := awsQuery(command)
-	if !ok || output != "text" || len(lines) > 50 {
+	if !ok || output != "text" && output != "table" || len(lines) > 50 {
 		return Segment{}, false
 	}
 	steps, ok := parseQuery(expr)
 	if !ok {
 		return Segment{}, false
 	}
-	v := textValue(lines, steps)
+	rows := lines
+	if output == "table" {
+		if steps[len(steps)-1].hash != nil {
+			return Segment{}, false // a hash's table puts its keys in a header row
+		}
+		if rows, ok = tableRows(lines); !ok {
+			return Segment{}, false
+		}
+	}
+	v := textValue(rows, steps)
 	doc, detail, ok := requery(v, command)
 	if !ok {
 		return Segment{}, false
@@ -505,4 +517,85 @@ func cliValues(command, operation, flag string) []string {
 		}
 	}
 	return vals
+}
+
+// tableRows reads the AWS CLI's `--output table` of a flat result (scalars, or rows of a
+// multi-select list) as the tab-separated rows `--output text` prints: border lines
+// (-----, +----+----+) and the title row (the operation's name, DescribeSubnets) are dropped,
+// each row's cells are trimmed. ok is false for nested sections ("||" rows: objects whose keys
+// the table puts in header rows) and for lines that are not table rows.
+func tableRows(lines []line) ([]line, bool) {
+	var out []line
+	title := true
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || strings.Trim(t, "-+|") == "" {
+			continue
+		}
+		if !strings.HasPrefix(t, "|") || !strings.HasSuffix(t, "|") || strings.HasPrefix(t, "||") {
+			return nil, false
+		}
+		cells := strings.Split(t[1:len(t)-1], "|")
+		if title {
+			title = false
+			if len(cells) == 1 && isOperationName(strings.TrimSpace(cells[0])) {
+				continue
+			}
+		}
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		out = append(out, line{n: l.n, text: strings.Join(cells, "\t")})
+	}
+	return out, len(out) > 0
+}
+
+// isOperationName reports whether s is an AWS API operation name as the table's title row
+// prints it (DescribeSubnets, ListAccessEntries).
+func isOperationName(s string) bool {
+	if len(s) < 4 || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isIdent(s[i]) || s[i] == '-' || s[i] == '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// textInts and textBools are the number and boolean fields of the AWS CLI outputs eksdoctor
+// reads (the botocore shapes' integer and boolean members it decodes), which `--output text`
+// and `--output table` print as bare words: 8152, True.
+var (
+	textInts = map[string]bool{"AvailableIpAddressCount": true, "FromPort": true, "ToPort": true, "DeviceIndex": true,
+		"HttpPutResponseHopLimit": true, "Ipv4AddressesPerInterface": true, "MaximumNetworkInterfaces": true, "RuleNumber": true,
+		"VersionNumber": true, "VolumeSize": true, "Code": true, "DesiredCapacity": true, "MinSize": true, "MaxSize": true,
+		"desiredSize": true, "minSize": true, "maxSize": true}
+	textBools = map[string]bool{"DefaultVersion": true, "Egress": true, "IsDefault": true, "Main": true, "MapPublicIpOnLaunch": true,
+		"PrivateDnsEnabled": true, "endpointPrivateAccess": true, "endpointPublicAccess": true, "DefaultForAz": true,
+		"EnableDnsSupport": true, "EnableDnsHostnames": true}
+)
+
+// typedText gives a value read from text or table output (always a string) the type its field
+// has in the JSON output, so it decodes like JSON output would; other values are unchanged.
+func typedText(field string, v any) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	switch {
+	case textInts[field]:
+		if n, err := strconv.Atoi(s); err == nil {
+			return float64(n)
+		}
+	case textBools[field]:
+		switch strings.ToLower(s) {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+	}
+	return v
 }

@@ -34,6 +34,14 @@ func TestQueriedOutputIsPutBack(t *testing.T) {
 			"aws:eks/describe-cluster.json", "cluster.resourcesVpcConfig.endpointPrivateAccess", "false"},
 		{"projected multi-select list as text", "$ aws ec2 describe-instances --instance-ids i-0abc i-0def --query 'Reservations[].Instances[].[InstanceId,State.Name,IamInstanceProfile.Arn]' --output text\ni-0abc\trunning\tNone\ni-0def\tpending\tarn:aws:iam::111122223333:instance-profile/p\n",
 			"aws:ec2/describe-instances.json", "Reservations.0.Instances.1.State.Name", "pending"},
+		{"projected multi-select list as a table, with a filter element", "$ aws ec2 describe-subnets --query 'Subnets[].[SubnetId,AvailabilityZone,AvailableIpAddressCount,Tags[?Key==`Name`]|[0].Value]' --output table\n" +
+			"----------------------------------------------------------------------\n|                          DescribeSubnets                           |\n+---------------------------+------------------+-------+-------------+\n" +
+			"|  subnet-0f2a9c7e1b4d3e608 |  ap-northeast-1a |  7911 |  private-1a |\n|  subnet-0e5b3f19c7a2d4860 |  ap-northeast-1c |  0    |  pods-1c    |\n+---------------------------+------------------+-------+-------------+\n",
+			"aws:ec2/describe-subnets.json", "Subnets.1.SubnetId", "subnet-0e5b3f19c7a2d4860"},
+		{"scalar as a table", "$ aws eks describe-cluster --name c --query cluster.status --output table\n----------------------\n|  DescribeCluster   |\n+--------------------+\n|  ACTIVE            |\n+--------------------+\n",
+			"aws:eks/describe-cluster.json", "cluster.status", "ACTIVE"},
+		{"nested table", "$ aws ec2 describe-subnets --query 'Subnets[].[SubnetId]' --output table\n-----------------\n| DescribeSubnets |\n+---------------+\n||  Subnets    ||\n|+-------------+|\n||  subnet-1   ||\n",
+			TypeLog, "", ""},
 		{"multi-select list of the wrong length", "$ aws eks describe-cluster --name c --query 'cluster.[name,version]' --output text\nc\t1.31\tACTIVE\n", TypeLog, "", ""},
 		{"filter drops items", "$ aws iam list-attached-role-policies --role-name r --query \"AttachedPolicies[?PolicyName=='AmazonEKS_CNI_Policy']\"\n[]\n",
 			TypeData, "", ""},
@@ -242,5 +250,21 @@ func TestCallerIdentityOnTheNode(t *testing.T) {
 	}
 	if ev := Read([]byte(out("arn:aws:sts::381492750116:assumed-role/AWSReservedSSO_Admin_abc/jane@example.com")), "stdin", Options{}).Evidence; ev.Have(evidence.KindNodeRole) {
 		t.Errorf("a person's session adopted as the node role: %+v", ev.NodeRole)
+	}
+}
+
+// TestTextOutputIsTyped: values read from --output text or table take the type the field has in
+// JSON output (a subnet's free addresses a number, an endpoint flag a boolean), so the output
+// decodes as its JSON would; other fields stay strings (an account ID is no number).
+func TestTextOutputIsTyped(t *testing.T) {
+	segs := Segments([]byte("$ aws ec2 describe-subnets --query 'Subnets[].[SubnetId,AvailableIpAddressCount,MapPublicIpOnLaunch,OwnerId]' --output text\nsubnet-1\t0\tFalse\t111122223333\n"))
+	if len(segs) != 1 || segs[0].Type != "aws:ec2/describe-subnets.json" {
+		t.Fatalf("segments %v", types(segs))
+	}
+	for path, want := range map[string]string{"Subnets.0.AvailableIpAddressCount": "float64 0", "Subnets.0.MapPublicIpOnLaunch": "bool false", "Subnets.0.OwnerId": "string 111122223333"} {
+		v := layout.LookupAny(segs[0].value, path)
+		if got := fmt.Sprintf("%T %v", v, v); got != want {
+			t.Errorf("%s = %s, want %s", path, got, want)
+		}
 	}
 }
