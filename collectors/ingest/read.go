@@ -503,8 +503,13 @@ func (rd *reader) document(s *Segment) {
 			a.Roles[0].Cut = true
 		}
 		if ev.Have(evidence.KindAWSAuth) {
-			s.Problem = "a second aws-auth in the paste; the first one is used"
-			return
+			if !(unresolvedRoles(ev.AWSAuth) && len(a.Roles) > 0 && !unresolvedRoles(a)) {
+				s.Problem = "a second aws-auth in the paste; the first one is used"
+				return
+			}
+			// the first named its roles by Terraform references (aws_iam_role.x.arn); this
+			// one, the ConfigMap as the cluster has it, names them by ARN
+			s.Detail += " — used instead of the aws-auth above, whose roles are Terraform references"
 		}
 		ev.AWSAuth = a
 		ev.Mark(evidence.KindAWSAuth, origin)
@@ -1212,4 +1217,19 @@ func instanceRoleOf(arn string) string {
 		return ""
 	}
 	return "arn:" + m[1] + ":iam::" + m[2] + ":role/" + m[3]
+}
+
+// unresolvedRoles reports whether a's role mappings name any role by something other than an
+// ARN: a Terraform reference (aws_iam_role.node.arn, module.eks.node_iam_role_arn) or an
+// interpolation, which only the ConfigMap Terraform wrote resolves.
+func unresolvedRoles(a *evidence.AWSAuth) bool {
+	if a == nil {
+		return false
+	}
+	for _, r := range a.Roles {
+		if !strings.HasPrefix(r.RoleArn, "arn:") {
+			return true
+		}
+	}
+	return false
 }

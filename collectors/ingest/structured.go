@@ -164,6 +164,9 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 	if s, ok := kubectlText(lines, command); ok {
 		return s, true
 	}
+	if s, ok := terraformCluster(lines); ok {
+		return []Segment{s}, true
+	}
 	if s, ok := terraformAWSAuth(lines); ok {
 		return []Segment{s}, true
 	}

@@ -313,3 +313,100 @@ func terraformNodeArgs(lines []line) (Segment, bool) {
 	s.value = tfNodeGroup{script: script + "\n", labels: labels}
 	return s, true
 }
+
+var (
+	// reTFEKSCluster opens an aws_eks_cluster resource in a plan or configuration
+	// (`~ resource "aws_eks_cluster" "this" {`).
+	reTFEKSCluster = regexp.MustCompile(`^\s*(?:[-+~]|-/\+|\+/-)?\s*resource\s+"aws_eks_cluster"\s+"[^"]+"\s*\{\s*$`)
+	// reTFPlanAttr is one attribute line of a plan or configuration, with its diff marker and,
+	// for a change, the value before and after the arrow.
+	reTFPlanAttr = regexp.MustCompile(`^\s*([-+~]|-/\+|\+/-)?\s*([a-z_][a-z0-9_]*)\s*=\s*(.*?)\s*(?:->\s*(.*?)\s*)?(?:#.*)?$`)
+)
+
+// terraformCluster reads an aws_eks_cluster resource of a Terraform plan or configuration as the
+// describe-cluster fields it sets: name (or the plan's id), version, access_config's
+// authentication_mode and vpc_config's endpoint access flags, each at its value after the change
+// ("API_AND_CONFIG_MAP" -> "API" is API). The lines must be the resource alone (its header
+// comment before it); ok is false when nothing but the name is known. The document is narrowed
+// (selected): the fields a plan hides are unknown, not absent.
+// https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/eks_cluster
+func terraformCluster(lines []line) (Segment, bool) {
+	start := -1
+	for i, l := range lines {
+		if reTFEKSCluster.MatchString(l.text) {
+			start = i
+			break
+		}
+		if t := strings.TrimSpace(l.text); t != "" && !reTFResource.MatchString(l.text) {
+			return Segment{}, false
+		}
+	}
+	if start < 0 {
+		return Segment{}, false
+	}
+	cluster := map[string]any{}
+	access, vpc := map[string]any{}, map[string]any{}
+	depth, end := 0, -1
+	var block []string
+	for i := start; i < len(lines) && end < 0; i++ {
+		t := strings.TrimSpace(lines[i].text)
+		switch {
+		case strings.HasSuffix(t, "{"):
+			depth++
+			f := strings.Fields(strings.TrimLeft(t, "-+~/ "))
+			block = append(block, f[0])
+			continue
+		case t == "}":
+			depth--
+			block = block[:len(block)-1]
+			if depth == 0 {
+				end = i
+			}
+			continue
+		}
+		m := reTFPlanAttr.FindStringSubmatch(lines[i].text)
+		if m == nil || m[1] == "-" {
+			continue // a removed attribute has no value after the change
+		}
+		v := m[3]
+		if m[4] != "" {
+			v = m[4]
+		}
+		s := reHCLString.FindStringSubmatch(v)
+		inner := block[len(block)-1]
+		switch {
+		case len(block) == 1 && s != nil && (m[2] == "name" || m[2] == "id" && cluster["name"] == nil):
+			cluster["name"] = s[1]
+		case len(block) == 1 && s != nil && m[2] == "version":
+			cluster["version"] = s[1]
+		case inner == "access_config" && s != nil && m[2] == "authentication_mode":
+			access["authenticationMode"] = s[1]
+		case inner == "vpc_config" && (v == "true" || v == "false") && (m[2] == "endpoint_private_access" || m[2] == "endpoint_public_access"):
+			vpc[map[string]string{"endpoint_private_access": "endpointPrivateAccess", "endpoint_public_access": "endpointPublicAccess"}[m[2]]] = v == "true"
+		}
+	}
+	if end < 0 {
+		return Segment{}, false
+	}
+	for _, l := range lines[end+1:] {
+		if strings.TrimSpace(l.text) != "" {
+			return Segment{}, false // what follows the resource (apply output, errors) is read on its own
+		}
+	}
+	if len(access) > 0 {
+		cluster["accessConfig"] = access
+	}
+	if len(vpc) > 0 {
+		cluster["resourcesVpcConfig"] = vpc
+	}
+	if len(access) == 0 && len(vpc) == 0 && cluster["version"] == nil {
+		return Segment{}, false
+	}
+	doc := map[string]any{"cluster": cluster}
+	s := seg(TypeData, "", lines)
+	s.value = doc
+	s.Type, s.Detail = docType(doc)
+	s.Detail += ", from a Terraform aws_eks_cluster resource (the fields it shows)"
+	s.selected = true
+	return s, true
+}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -95,6 +96,73 @@ func TestTerraformNodeGroupLabels(t *testing.T) {
 			}
 			if !b.CallsBootstrap || b.Format != evidence.FormatManaged || len(b.Issues) > 0 {
 				t.Errorf("format %s, bootstraps %v, issues %v: want a managed node group's, which EKS bootstraps", b.Format, b.CallsBootstrap, b.Issues)
+			}
+		})
+	}
+}
+
+// TestTerraformCluster: an aws_eks_cluster resource in a Terraform plan gives the cluster's
+// authentication mode, version and endpoint access after the change; the apply output after the
+// resource is still read as log, and a plan of another resource gives no cluster.
+func TestTerraformCluster(t *testing.T) {
+	plan := "  # module.eks.aws_eks_cluster.this[0] will be updated in-place\n" +
+		"  ~ resource \"aws_eks_cluster\" \"this\" {\n        id                            = \"analytics-dev\"\n        name                          = \"analytics-dev\"\n        # (13 unchanged attributes hidden)\n\n" +
+		"      ~ access_config {\n          ~ authentication_mode                         = \"API_AND_CONFIG_MAP\" -> \"API\"\n            # (1 unchanged attribute hidden)\n        }\n\n" +
+		"      ~ version                       = \"1.29\" -> \"1.30\"\n      ~ vpc_config {\n          ~ endpoint_public_access  = true -> false\n        }\n        # (5 unchanged blocks hidden)\n    }\n"
+	cases := []struct {
+		name, paste      string
+		mode, version    string
+		public, logLines bool
+	}{
+		{"plan", plan, "API", "1.30", false, false},
+		{"plan then an apply error", plan + "\n│ Error: waiting for EKS Node Group (analytics-dev:spot) create: unexpected state 'CREATE_FAILED', wanted target 'ACTIVE'. last error: i-0abc: NodeCreationFailure: Instances failed to join the kubernetes cluster\n", "API", "1.30", false, true},
+		{"configuration", "resource \"aws_eks_cluster\" \"main\" {\n  name     = \"prod\"\n  version  = \"1.31\"\n  role_arn = aws_iam_role.cluster.arn\n\n  access_config {\n    authentication_mode = \"CONFIG_MAP\"\n  }\n}\n", "CONFIG_MAP", "1.31", true, false},
+		{"another resource", "  # aws_eks_node_group.spot will be updated in-place\n  ~ resource \"aws_eks_node_group\" \"spot\" {\n      ~ version = \"1.29\" -> \"1.30\"\n    }\n", "", "", true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := Read([]byte(c.paste), "stdin", Options{})
+			cl := r.Evidence.Cluster
+			if c.mode == "" {
+				if cl != nil {
+					t.Fatalf("a cluster %+v from %v", cl, types(r.Segments))
+				}
+				return
+			}
+			if cl == nil {
+				t.Fatalf("no cluster (segments %v)", types(r.Segments))
+			}
+			if cl.AuthenticationMode != c.mode || cl.Version != c.version {
+				t.Errorf("mode %q version %q, want %q %q", cl.AuthenticationMode, cl.Version, c.mode, c.version)
+			}
+			if cl.EndpointPublicAccess != c.public && c.name != "configuration" {
+				t.Errorf("public access %v, want %v", cl.EndpointPublicAccess, c.public)
+			}
+			hits := r.Evidence.NodeLogs != nil && len(r.Evidence.NodeLogs.Hits) > 0
+			if hits != c.logLines {
+				t.Errorf("log hits %v, want %v (segments %v)", hits, c.logLines, types(r.Segments))
+			}
+		})
+	}
+}
+
+// TestTerraformAWSAuthGivesWay: an aws-auth whose roles are Terraform references gives way to a
+// later copy that names them by ARN (the ConfigMap as the cluster has it); otherwise the first
+// aws-auth of a paste is used.
+func TestTerraformAWSAuthGivesWay(t *testing.T) {
+	tf := "module \"aws_auth\" {\n  source  = \"terraform-aws-modules/eks/aws//modules/aws-auth\"\n  manage_aws_auth_configmap = true\n  aws_auth_roles = [\n    {\n      rolearn  = aws_iam_role.spot.arn\n      username = \"system:node:{{EC2PrivateDNSName}}\"\n      groups   = [\"system:bootstrappers\", \"system:nodes\"]\n    },\n  ]\n}\n"
+	cm := "$ kubectl -n kube-system get cm aws-auth -o jsonpath='{.data.mapRoles}'\n- \"groups\":\n  - \"system:bootstrappers\"\n  - \"system:nodes\"\n  \"rolearn\": \"arn:aws:iam::111122223333:role/spot-node\"\n  \"username\": \"system:node:{{EC2PrivateDNSName}}\"\n"
+	for name, c := range map[string]struct {
+		paste, want string
+	}{
+		"reference then ARN": {tf + "\n" + cm, "arn:aws:iam::111122223333:role/spot-node"},
+		"two by ARN":         {cm + "\n" + strings.ReplaceAll(cm, "spot-node", "other-node"), "arn:aws:iam::111122223333:role/spot-node"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := Read([]byte(c.paste), "stdin", Options{})
+			a := r.Evidence.AWSAuth
+			if a == nil || len(a.Roles) != 1 || a.Roles[0].RoleArn != c.want {
+				t.Fatalf("aws-auth %+v, want the role %s (segments %v)", a, c.want, types(r.Segments))
 			}
 		})
 	}
