@@ -662,7 +662,7 @@ func splitPrompts(lines []line) []subRegion {
 			cur = subRegion{command: cmd}
 			continue
 		}
-		if reBareCommand.MatchString(l.text) {
+		if reBareCommand.MatchString(reQuotedArg.ReplaceAllString(l.text, "Q")) {
 			flush()
 			cur = subRegion{command: strings.TrimSpace(l.text)}
 			continue
@@ -679,8 +679,13 @@ var reShellError = regexp.MustCompile(`^\s*(?:[\w.-]+\[\d+\]: )?/\S+\.sh: (?:lin
 
 // reBareCommand is a kubectl, eksctl or aws command that reads the cluster or the account,
 // alone on its line without a prompt ("kubectl get nodeclaims", "aws eks describe-nodegroup
-// --cluster-name prod …").
-var reBareCommand = regexp.MustCompile(`^\s*(?:kubectl\s+(?:-n\s+\S+\s+)?(?:get|describe)|eksctl\s+(?:get|utils\s+describe-stacks)|aws\s+(?:eks|ec2|iam|sts|ssm|autoscaling|cloudformation)\s+(?:get|describe|list)-[a-z-]+)\b(?:[^,;!?()]*[^,;!?().\s])?\s*$`)
+// --cluster-name prod …"); a comma inside an argument (Name=vpc-id,Values=vpc-1) is the
+// command's, a comma and a space a sentence's.
+var reBareCommand = regexp.MustCompile(`^\s*(?:kubectl\s+(?:-n\s+\S+\s+)?(?:get|describe)|eksctl\s+(?:get|utils\s+describe-stacks)|aws\s+(?:eks|ec2|iam|sts|ssm|autoscaling|cloudformation)\s+(?:get|describe|list)-[a-z-]+)\b(?:(?:[^,;!?()]|,[^\s,;!?()])*[^,;!?().\s])?\s*$`)
+
+// reQuotedArg is a quoted argument of a command line ('NatGateways[].{id:NatGatewayId,eip:…}'):
+// its commas and brackets are the query's, not a sentence's.
+var reQuotedArg = regexp.MustCompile(`'[^']*'|"[^"]*"`)
 
 // uncomment removes a "# " the poster put before every line of a command's output, when the
 // rest of the first line is output kubectl prints (a table header): a comment of a script
@@ -856,11 +861,18 @@ func foreignAfterBlank(lines []line) int {
 		if strings.TrimSpace(lines[i-1].text) != "" || strings.TrimSpace(t) == "" || t[0] == ' ' || t[0] == '\t' {
 			continue
 		}
-		if !reYAMLish.MatchString(t) && !reYAMLLineStart.MatchString(t) && !strings.ContainsRune("{}[]-#\"", rune(t[0])) {
-			return i
+		if !reYAMLish.MatchString(t) && !reYAMLLineStart.MatchString(t) && !strings.ContainsRune("{}[]-#\"", rune(t[0])) || proseKey(t) || longSentence(t) {
+			return i // a sentence, even one that starts like a key ("SGs: cluster SG is …")
 		}
 	}
 	return 0
+}
+
+// longSentence reports whether a line at column 0 reads as the poster's words: ten words or more
+// ending in a full stop or a question mark.
+func longSentence(t string) bool {
+	t = strings.TrimSpace(t)
+	return len(strings.Fields(t)) >= 10 && strings.ContainsAny(t[len(t)-1:], ".?")
 }
 
 // unreadable reports whether any of segs was recognised but could not be read.

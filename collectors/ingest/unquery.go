@@ -128,16 +128,16 @@ func parseQuery(expr string) ([]qStep, bool) {
 	return steps, len(steps) > 0
 }
 
-// fieldPath parses a dotted field path (State.Name) inside a multi-select; ok is false for
-// anything else.
+// fieldPath parses a dotted field path (State.Name, NatGatewayAddresses[0].PublicIp) inside a
+// multi-select; ok is false for anything else.
 func fieldPath(expr string) ([]qStep, bool) {
 	sub, ok := parseQuery(expr)
 	if !ok {
 		return nil, false
 	}
 	for _, s := range sub {
-		if s.field == "" {
-			return nil, false
+		if s.field == "" && !s.index {
+			return nil, false // a projection inside a multi-select: its grouping is lost
 		}
 	}
 	return sub, true
@@ -259,6 +259,9 @@ func unquery(steps []qStep, v any) (any, bool) {
 			val, present := m[k]
 			if !present || path == nil {
 				continue
+			}
+			if len(path) > 0 {
+				val = typedText(path[len(path)-1].field, val)
 			}
 			inner, ok := unquery(path, val)
 			if !ok {
@@ -388,16 +391,46 @@ func queriedText(lines []line, command string) (Segment, bool) {
 	if !ok {
 		return Segment{}, false
 	}
-	rows := lines
-	if output == "table" {
-		if steps[len(steps)-1].hash != nil {
-			return Segment{}, false // a hash's table puts its keys in a header row
-		}
-		if rows, ok = tableRows(lines); !ok {
+	var v any
+	switch last := steps[len(steps)-1]; {
+	case output == "table" && last.hash != nil:
+		// a hash's table puts its keys (sorted) in a header row above the values
+		rows, ok := tableRows(lines)
+		if !ok || len(rows) < 2 {
 			return Segment{}, false
 		}
+		header := strings.Split(rows[0].text, "\t")
+		for _, k := range header {
+			if _, known := last.hash[k]; !known {
+				return Segment{}, false
+			}
+		}
+		var items []any
+		for _, r := range rows[1:] {
+			cells := strings.Split(r.text, "\t")
+			if len(cells) != len(header) {
+				return Segment{}, false
+			}
+			item := map[string]any{}
+			for i, k := range header {
+				if cells[i] != "None" {
+					item[k] = cells[i]
+				}
+			}
+			items = append(items, item)
+		}
+		if v = items; !projects(steps) && len(items) == 1 {
+			v = items[0]
+		}
+	case output == "table":
+		rows, ok := tableRows(lines)
+		if !ok {
+			return Segment{}, false
+		}
+		v = textValue(rows, steps)
+	default:
+		v = textValue(lines, steps)
 	}
-	v := textValue(rows, steps)
 	doc, detail, ok := requery(v, command)
 	if !ok {
 		return Segment{}, false

@@ -38,6 +38,11 @@ func TestQueriedOutputIsPutBack(t *testing.T) {
 			"----------------------------------------------------------------------\n|                          DescribeSubnets                           |\n+---------------------------+------------------+-------+-------------+\n" +
 			"|  subnet-0f2a9c7e1b4d3e608 |  ap-northeast-1a |  7911 |  private-1a |\n|  subnet-0e5b3f19c7a2d4860 |  ap-northeast-1c |  0    |  pods-1c    |\n+---------------------------+------------------+-------+-------------+\n",
 			"aws:ec2/describe-subnets.json", "Subnets.1.SubnetId", "subnet-0e5b3f19c7a2d4860"},
+		{"projected hash as a table, under a bare command with commas", "aws ec2 describe-nat-gateways --filter Name=vpc-id,Values=vpc-1 --query 'NatGateways[].{id:NatGatewayId,subnet:SubnetId,state:State,eip:NatGatewayAddresses[0].PublicIp}' --output table\n" +
+			"-----------------------------------------------------------------------------------\n|                               DescribeNatGateways                               |\n+----------------+-------------------------+-------------+-------------------------+\n" +
+			"|       eip      |           id            |    state    |         subnet          |\n+----------------+-------------------------+-------------+-------------------------+\n" +
+			"|  54.249.31.177 |  nat-0c8e2a71d4f9b3e05  |  available  |  subnet-09d2f7a4c1e8b6350|\n+----------------+-------------------------+-------------+-------------------------+\n",
+			"aws:ec2/describe-nat-gateways.json", "NatGateways.0.NatGatewayAddresses.0.PublicIp", "54.249.31.177"},
 		{"scalar as a table", "$ aws eks describe-cluster --name c --query cluster.status --output table\n----------------------\n|  DescribeCluster   |\n+--------------------+\n|  ACTIVE            |\n+--------------------+\n",
 			"aws:eks/describe-cluster.json", "cluster.status", "ACTIVE"},
 		{"nested table", "$ aws ec2 describe-subnets --query 'Subnets[].[SubnetId]' --output table\n-----------------\n| DescribeSubnets |\n+---------------+\n||  Subnets    ||\n|+-------------+|\n||  subnet-1   ||\n",
