@@ -3,8 +3,10 @@ package checks
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 )
 
 const (
@@ -109,7 +111,19 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 		logs := ev.NodeLogs
 		target := targetName(ev)
 		src := ev.Source(evidence.KindNodeLogs)
-		if fs := testimonyFindings(id, judgeTestimony(logs, id), logs, target, src); fs != nil {
+		t := judgeTestimony(logs, id)
+		if name, ok := ListedReady(ev); ok && t.state == testimonyFailing && readyResolves(id) {
+			// the node list shows the Node Ready: what the logs said before is over
+			items := make([]EvidenceItem, 0, len(t.failing)+1)
+			var total int64
+			for _, h := range t.failing {
+				total += h.Count
+				items = append(items, hitItem(src, h))
+			}
+			items = append(items, item(ev.Source(evidence.KindNodes), "Node %s Ready", name))
+			return one(pass(target, fmt.Sprintf("%d line%s matched (%s) but Node %s is Ready in the node list: over", total, plural(total), t.failing[0].Meaning, name), items...))
+		}
+		if fs := testimonyFindings(id, t, logs, target, src); fs != nil {
 			return fs
 		}
 		comps := componentsOf(id)
@@ -164,4 +178,26 @@ func targetName(ev *evidence.Evidence) string {
 		return ev.Target.InstanceID
 	}
 	return "node"
+}
+
+var (
+	readyResolvesOnce sync.Once
+	readyResolved     map[string]bool
+)
+
+// readyResolves reports whether a Node becoming Ready shows finding id over: the findings the
+// catalog's Ready milestone signatures resolve (the CNI not ready, the kubelet's credentials or
+// connection refused, image pulls, …).
+func readyResolves(id string) bool {
+	readyResolvesOnce.Do(func() {
+		readyResolved = map[string]bool{}
+		for _, sg := range logscan.Catalog() {
+			if sg.Milestone == "ready" {
+				for _, r := range sg.Resolves {
+					readyResolved[r] = true
+				}
+			}
+		}
+	})
+	return readyResolved[id]
 }

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -193,6 +194,36 @@ func TestEndedTestimonyPasses(t *testing.T) {
 		f := Run([]Check{c}, ev)[0]
 		if f.Status != tc.want || !strings.Contains(f.Message, tc.msg) {
 			t.Errorf("%s: got %s %q", tc.name, f.Status, f.Message)
+		}
+	}
+}
+
+// TestListedReadyNodeEndsTestimony: the kubelet logged "cni plugin not initialized" after it
+// registered and the log ends there, but the node list pasted with it shows that Node Ready: the
+// CNI lines were the node's first seconds. Another node's readiness, or no readiness, leaves the
+// failure standing.
+func TestListedReadyNodeEndsTestimony(t *testing.T) {
+	log := "Jul 24 15:30:01 ip-10-0-1-2 kubelet[2289]: I0724 15:30:01.701486    2289 kubelet_node_status.go:78] \"Successfully registered node\" node=\"ip-10-0-1-2.ec2.internal\"\n"
+	for i := 0; i < 6; i++ {
+		log += fmt.Sprintf("Jul 24 15:3%d:02 ip-10-0-1-2 kubelet[2289]: E0724 15:3%d:02.271772    2289 kubelet.go:3117] \"Container runtime network not ready\" networkReady=\"NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\"\n", i, i)
+	}
+	c, _ := Default().Get("runtime.cni-not-ready")
+	for _, tc := range []struct {
+		name  string
+		nodes []evidence.Node
+		want  Status
+	}{
+		{"listed Ready", []evidence.Node{{Name: "ip-10-0-1-2.ec2.internal", Ready: true}}, StatusPass},
+		{"listed NotReady", []evidence.Node{{Name: "ip-10-0-1-2.ec2.internal"}}, StatusFail},
+		{"another node Ready", []evidence.Node{{Name: "ip-10-0-9-9.ec2.internal", Ready: true}}, StatusFail},
+	} {
+		ev := &evidence.Evidence{}
+		withLogs(log)(ev)
+		ev.Nodes = tc.nodes
+		ev.Mark(evidence.KindNodes, "paste:test")
+		f := Run([]Check{c}, ev)[0]
+		if f.Status != tc.want {
+			t.Errorf("%s: got %s %q, want %s", tc.name, f.Status, f.Message, tc.want)
 		}
 	}
 }

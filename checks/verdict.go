@@ -137,5 +137,43 @@ func JoinedNode(ev *evidence.Evidence) *NodeState {
 	if v := h.Facts["node"]; len(v) > 0 {
 		st.Name = v[0]
 	}
+	if n := listedNode(ev, st.Name); n != nil && n.Ready && !st.Ready {
+		// the node list given with the logs (kubectl get nodes, often a watch) shows it Ready
+		st.Ready, st.Evidence = true, fmt.Sprintf("%s: Node %s is Ready", ev.Source(evidence.KindNodes), n.Name)
+	}
 	return st
+}
+
+// listedNode returns the Node named name in the cluster's node list, or nil (no list, no name).
+func listedNode(ev *evidence.Evidence, name string) *evidence.Node {
+	if name == "" || !ev.Have(evidence.KindNodes) {
+		return nil
+	}
+	for i := range ev.Nodes {
+		if ev.Nodes[i].Name == name {
+			return &ev.Nodes[i]
+		}
+	}
+	return nil
+}
+
+// ListedReady returns the name of the node whose logs are judged when a node list pasted with
+// them (not the node's own log) shows it Ready: the Node the logs registered, by name. In one
+// ticket the list is what the poster saw after the logs they quote. Runs about an instance
+// (a snapshot and a bundle, collected apart) are left to the logs' own order.
+func ListedReady(ev *evidence.Evidence) (string, bool) {
+	if !ev.Have(evidence.KindNodes) || ev.Instance != nil || ev.NodeLogs == nil {
+		return "", false
+	}
+	for _, h := range ev.NodeLogs.Hits {
+		if h.Milestone != "registered" && h.Milestone != "ready" {
+			continue
+		}
+		for _, name := range h.Facts["node"] {
+			if n := listedNode(ev, name); n != nil && n.Ready {
+				return n.Name, true
+			}
+		}
+	}
+	return "", false
 }

@@ -240,13 +240,20 @@ func describedNodes(s *Segment) []evidence.Node {
 	if s.Type == TypeGetNodes {
 		header, rows := fieldsTable(strings.Split(strings.TrimSpace(text), "\n"))
 		var out []evidence.Node
+		at := map[string]int{}
 		for _, r := range rows {
 			st := column(header, r, "STATUS")
 			n := evidence.Node{Name: column(header, r, "NAME"), KubeletVersion: column(header, r, "VERSION"),
 				Ready: strings.HasPrefix(st, "Ready"), OS: osOfImage(column(header, r, "OS-IMAGE"))}
-			if n.Name != "" {
-				out = append(out, n)
+			if n.Name == "" {
+				continue
 			}
+			if i, seen := at[n.Name]; seen {
+				out[i] = n // kubectl get nodes -w: a later row is the node's newer state
+				continue
+			}
+			at[n.Name] = len(out)
+			out = append(out, n)
 		}
 		return out
 	}

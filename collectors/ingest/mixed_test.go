@@ -57,3 +57,22 @@ func TestMixedPasteKeepsDocumentsApart(t *testing.T) {
 		})
 	}
 }
+
+// TestLaterNodeStateWins: a node listed again — the rows of kubectl get nodes -w, or a second
+// kubectl get nodes pasted after waiting — takes its later readiness; Jira's {noformat} and
+// {code} blocks are fences, so the poster's words after one are not read as its log.
+func TestLaterNodeStateWins(t *testing.T) {
+	watch := "$ kubectl get nodes -w\nNAME                       STATUS     ROLES    AGE   VERSION\nip-10-0-1-2.ec2.internal   NotReady   <none>   14s   v1.33.5-eks-3cfe0ce\nip-10-0-1-2.ec2.internal   Ready      <none>   31s   v1.33.5-eks-3cfe0ce\n"
+	again := "$ kubectl get nodes\nNAME                       STATUS     ROLES    AGE   VERSION\nip-10-0-1-2.ec2.internal   NotReady   <none>   49s   v1.33.5-eks-3cfe0ce\n\nfour minutes later:\n\n$ kubectl get nodes\nNAME                       STATUS     ROLES    AGE   VERSION\nip-10-0-1-2.ec2.internal   Ready      <none>   5m1s  v1.33.5-eks-3cfe0ce\n"
+	for name, paste := range map[string]string{"watch": watch, "again": again} {
+		r := Read([]byte(paste), "stdin", Options{})
+		if n := r.Evidence.Nodes; len(n) != 1 || !n[0].Ready {
+			t.Errorf("%s: nodes %+v, want one Ready node", name, n)
+		}
+	}
+	jira := "{noformat}\nFeb 26 09:41:49 ip-10-0-1-2 kubelet[1689]: I0226 09:41:49.533656    1689 kubelet_node_status.go:78] \"Successfully registered node\" node=\"ip-10-0-1-2\"\n{noformat}\nThe first NodeClaim hit InsufficientInstanceCapacity in us-east-1b and was deleted.\n"
+	r := Read([]byte(jira), "stdin", Options{})
+	if len(r.Segments) < 2 || r.Segments[0].Last != 2 {
+		t.Errorf("Jira block read as %v (first segment ends at line %d), want the block alone", types(r.Segments), r.Segments[0].Last)
+	}
+}

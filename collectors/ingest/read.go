@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -533,7 +534,7 @@ func (rd *reader) document(s *Segment) {
 		if len(nodes) == 0 {
 			return
 		}
-		ev.Nodes = append(ev.Nodes, nodes...)
+		ev.Nodes = mergeNodes(ev.Nodes, nodes)
 		ev.NodesPartial = s.Type == TypeDescribeNode || ev.NodesPartial
 		ev.Mark(evidence.KindNodes, origin)
 	case s.Type == TypeDescribeCSR, s.Type == TypeGetCSR:
@@ -1232,4 +1233,32 @@ func unresolvedRoles(a *evidence.AWSAuth) bool {
 		}
 	}
 	return false
+}
+
+// mergeNodes adds nodes read from a later kubectl output to have: a node already listed takes the
+// later output's readiness (a poster runs kubectl get nodes again after waiting) and keeps what
+// only the earlier output gave (a describe's provider ID and labels).
+func mergeNodes(have, nodes []evidence.Node) []evidence.Node {
+	for _, n := range nodes {
+		i := slices.IndexFunc(have, func(h evidence.Node) bool { return h.Name == n.Name })
+		if i < 0 {
+			have = append(have, n)
+			continue
+		}
+		old := have[i]
+		if n.ProviderID == "" {
+			n.ProviderID = old.ProviderID
+		}
+		if n.KubeletVersion == "" {
+			n.KubeletVersion = old.KubeletVersion
+		}
+		if n.OS == "" {
+			n.OS = old.OS
+		}
+		if len(n.Labels) == 0 {
+			n.Labels = old.Labels
+		}
+		have[i] = n
+	}
+	return have
 }

@@ -100,6 +100,9 @@ const maxSegmentLines = 200000
 
 var (
 	reFence = regexp.MustCompile("^\\s{0,3}(```+|~~~+)")
+	// reJiraFence is a Jira code or preformatted block's marker line ({code}, {code:json},
+	// {noformat}), which both opens and closes the block.
+	reJiraFence = regexp.MustCompile(`^\s*\{(code|noformat)(?::[^}]*)?\}\s*$`)
 	// rePrompt is a shell prompt line: "$ kubectl …", "# journalctl …", "user@host:~$ aws …",
 	// "PS C:\> Get-…", and the arrow prompts of zsh themes ("(base) ➜  repo git:(main) ✗ kubectl …").
 	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]\n]{1,80}\]|[\w.@-]+(?:@[\w.-]+)?(?::[^\s$#]*)?)?\s*[$#%]|(?:\([\w.-]+\)\s+)?[➜❯]\s+(?:[^\s$#%]+\s+)?(?:git:\([^)\s]*\)\s+)?(?:✗\s*)?)\s+(?:sudo\s+)?(kubectl|aws|eksctl|journalctl|systemctl|cat|tail|head|less|grep|egrep|terraform|helm|nodeadm|apiclient|crictl|ctr|docker|curl|dmesg|sheltie|logdog|base64|echo|k|kc)\b(.*)$|^\s*PS [A-Z]:\\[^>]*>\s+(.*)$`)
@@ -179,6 +182,19 @@ func regions(lines []line) []region {
 	}
 	for _, l := range lines {
 		m := reFence.FindStringSubmatch(l.text)
+		if j := reJiraFence.FindStringSubmatch(l.text); j != nil {
+			// Jira's {code} / {noformat}: the same line opens and closes the block
+			switch {
+			case fence == "":
+				flush(false)
+				fence = "{" + j[1]
+				continue
+			case fence == "{"+j[1]:
+				flush(true)
+				fence = ""
+				continue
+			}
+		}
 		switch {
 		case m != nil && fence == "":
 			flush(false)
