@@ -207,6 +207,13 @@ func TestChecks(t *testing.T) {
 			ev.AWSNode.ProjectedTokenAudiences = []string{"sts.amazonaws.com"}
 		}, StatusPass, ""},
 		{"iam.node-role-policies", "cni missing no irsa", func(ev *evidence.Evidence) { ev.NodeRolePolicies = ev.NodeRolePolicies[:2] }, StatusFail, policyCNI},
+		{"iam.node-role-policies", "ipv6 cluster with the IPv6 CNI policy", func(ev *evidence.Evidence) {
+			ev.NodeRolePolicies = append(ev.NodeRolePolicies[:2], evidence.AttachedPolicy{Name: "AmazonEKS_CNI_IPv6_Policy"})
+			ev.Cluster.IPFamily = "ipv6"
+		}, StatusPass, ""},
+		{"iam.node-role-policies", "ipv4 cluster with only the IPv6 CNI policy", func(ev *evidence.Evidence) {
+			ev.NodeRolePolicies = append(ev.NodeRolePolicies[:2], evidence.AttachedPolicy{Name: "AmazonEKS_CNI_IPv6_Policy"})
+		}, StatusFail, policyCNI},
 		{"iam.node-role-policies", "cni missing aws-node unknown", func(ev *evidence.Evidence) {
 			ev.NodeRolePolicies = ev.NodeRolePolicies[:2]
 			ev.AddGapForce(evidence.KindAWSNode, "forbidden")

@@ -77,7 +77,7 @@ func iamChecks() []Check {
 				if !have[policyECRRead] && !have[policyECRPullOnly] {
 					missing = append(missing, policyECRRead+" (or "+policyECRPullOnly+")")
 				}
-				cniMissing := !have[policyCNI] && !autoMode
+				cniMissing := !have[policyCNI] && !autoMode && !(ev.Cluster != nil && ev.Cluster.IPFamily == "ipv6" && hasIPv6CNIPolicy(names))
 				cniNote := ""
 				if cniMissing {
 					switch {
@@ -170,4 +170,17 @@ func awsNodeHasOwnRole(ds *evidence.DaemonSet) bool {
 		}
 	}
 	return ds.Annotations["eks.amazonaws.com/role-arn"] != ""
+}
+
+// hasIPv6CNIPolicy reports whether names hold the customer-managed policy the EKS IPv6 guide has
+// one create for the VPC CNI in place of AmazonEKS_CNI_Policy (AmazonEKS_CNI_IPv6_Policy: its
+// name holds CNI and IPv6). https://docs.aws.amazon.com/eks/latest/userguide/cni-iam-role.html#cni-iam-role-create-ipv6-policy
+func hasIPv6CNIPolicy(names []string) bool {
+	for _, n := range names {
+		u := strings.ToUpper(n)
+		if strings.Contains(u, "CNI") && strings.Contains(u, "IPV6") {
+			return true
+		}
+	}
+	return false
 }
