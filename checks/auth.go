@@ -42,7 +42,7 @@ func authChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "auth.role-not-mapped", Title: "Node role is not mapped to a Kubernetes identity", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries, evidence.KindCluster},
-			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group", "auth.wrong-username", "auth.missing-groups", "auth.authenticator-denied"),
+			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group", "auth.wrong-username", "auth.missing-groups", "auth.authenticator-denied", "runtime.cni-not-ready"),
 			Why:         "EKS turns the node's IAM role into the Kubernetes user system:node:<private DNS name> only through an aws-auth mapRoles entry or an EC2_LINUX / EC2_WINDOWS access entry; without one the kubelet gets 401 Unauthorized and the node never registers.",
 			Remediation: "Create an access entry: aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (EC2_WINDOWS for Windows), or add to aws-auth mapRoles: '- rolearn: ROLE_ARN_WITHOUT_PATH / username: system:node:{{EC2PrivateDNSName}} / groups: [system:bootstrappers, system:nodes]' (kubectl edit -n kube-system configmap/aws-auth).",
 			Docs:        []string{docAWSAuth, docAccessEntries, docCreateAccessEntry}},
@@ -324,7 +324,7 @@ func authChecks() []Check {
 			}},
 		{Meta: Meta{ID: "auth.access-entry-type", Title: "Node role's access entry has the wrong type", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAccessEntries, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindImage},
-			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group"),
+			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group", "runtime.cni-not-ready"),
 			Why:         "Only EC2_LINUX and EC2_WINDOWS access entries make EKS map the role of an EC2 node to system:node:{{EC2PrivateDNSName}} with the node groups (type EC2 does it for EKS Auto Mode node roles, HYBRID_LINUX for hybrid nodes, and nothing else); a STANDARD entry cannot hold system:nodes, and a Windows node also needs the eks:kube-proxy-windows group that only EC2_WINDOWS adds.",
 			Remediation: "The type of an access entry cannot be changed: aws eks delete-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN, then aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (or EC2_WINDOWS).",
 			Docs:        []string{docAccessEntries, docCreateAccessEntry}},
