@@ -153,6 +153,9 @@ type Scanner struct {
 	lanes     scratch
 	// presenceSeen counts the occurrences of each presence literal in the current stream
 	presenceSeen []int64
+	// patternRuns counts the signature patterns run over lines (matching, and extracting facts
+	// from, a line), so tests can hold the scan to one run per signature and line
+	patternRuns int64
 }
 
 // New compiles sigs (normally Catalog()) and the presence literals of comps. It returns an
@@ -348,38 +351,47 @@ func lastTime(block []byte, ref time.Time) time.Time {
 func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence.LogStream) {
 	lineNo, counted := firstLine, 0
 	nsig := len(s.sigs)
-	// lastStart[i] is the start of the last line of this block signature i matched: the
+	// lastStart[i] is the start of the last line of this block signature i was tried on: the
 	// matcher reports occurrences by end offset, so one signature's two occurrences on a line
-	// may have another signature's between them
+	// may have another signature's between them. A line is tried once per signature whatever
+	// the result — it matches or not, its pattern says the same the next time — so a long line
+	// repeating an anchor costs one pattern run, not one per occurrence (each a pass over the
+	// whole line: quadratic).
 	if len(s.lastStart) != nsig {
 		s.lastStart = make([]int, nsig)
 	}
 	for i := range s.lastStart {
 		s.lastStart[i] = -1
 	}
+	// [start, end) is the line of the last occurrence (end: its newline, or the block's end);
+	// occurrences come line by line, so each line's ends are searched for once, not per
+	// occurrence
+	start, end := 0, -1
 	// presence literals (anchors from nsig on) are tallied in presenceSeen: one may occur on
 	// every line, so they are counted in a slice, folded into the map per stream
 	s.mt.each(block, &s.lanes, s.presenceSeen, func(i, at int) {
-		start := bytes.LastIndexByte(block[:at], '\n') + 1
+		if at < start || at > end {
+			start = bytes.LastIndexByte(block[:at], '\n') + 1
+			end = bytes.IndexByte(block[at:], '\n')
+			if end < 0 {
+				end = len(block)
+			} else {
+				end += at
+			}
+		}
 		if s.lastStart[i] == start {
-			return // the same signature twice on one line counts once
+			return // the same signature twice on one line is tried, and counts, once
 		}
-		end := bytes.IndexByte(block[at:], '\n')
-		if end < 0 {
-			end = len(block)
-		} else {
-			end += at
-		}
+		s.lastStart[i] = start
 		ln := block[start:end]
 		sg := &s.sigs[i]
-		if !sg.accept(ln) {
+		if !s.accept(sg, ln) {
 			return
 		}
 		if start > counted {
 			lineNo += int64(bytes.Count(block[counted:start], []byte{'\n'}))
 			counted = start
 		}
-		s.lastStart[i] = start
 		if st.Components == nil {
 			st.Components = map[string]int64{}
 		}
@@ -392,11 +404,34 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 	})
 }
 
-func (c *compiled) accept(ln []byte) bool {
+// accept is c.accept for a line being scanned, counting the pattern runs (patternRuns).
+func (s *Scanner) accept(c *compiled, ln []byte) bool {
+	if c.excluded(ln) {
+		return false
+	}
+	re := c.lazy.get()
+	if re == nil {
+		return true
+	}
+	s.patternRuns++
+	return re.Match(ln)
+}
+
+// excluded reports whether ln holds one of the signature's Exclude literals.
+func (c *compiled) excluded(ln []byte) bool {
 	for _, x := range c.exclude {
 		if bytes.Contains(ln, x) {
-			return false
+			return true
 		}
+	}
+	return false
+}
+
+// accept reports whether ln, a line holding the anchor, is matched by the signature: no
+// Exclude literal and the Pattern, if any, matches.
+func (c *compiled) accept(ln []byte) bool {
+	if c.excluded(ln) {
+		return false
 	}
 	re := c.lazy.get()
 	return re == nil || re.Match(ln)
@@ -428,6 +463,7 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 		h.Last = l
 	}
 	if re := sg.lazy.get(); re != nil && len(sg.lazy.groups) > 1 && countFacts(h) < maxFactValues*len(sg.lazy.groups) {
+		s.patternRuns++
 		if m := re.FindSubmatch(ln); m != nil {
 			for gi, name := range sg.lazy.groups {
 				if name == "" || gi >= len(m) || len(m[gi]) == 0 {

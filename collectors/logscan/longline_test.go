@@ -1,0 +1,67 @@
+package logscan
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// longLine returns one kubelet journal line (no newline) whose message, a registration
+// rejected with Unauthorized, is repeated to about size bytes: a logger that lost its newlines,
+// or the red-team's crafted paste.
+func longLine(size int) []byte {
+	const head = `Jul 24 15:30:01 ip-10-0-12-34 kubelet[2841]: E0724 15:30:01.118732    2841 kubelet_node_status.go:96] `
+	const rep = `"Unable to register node with API server" err="Unauthorized" node="ip-10-0-12-34" `
+	return []byte(head + strings.Repeat(rep, max(1, (size-len(head))/len(rep))))
+}
+
+// patternSignatures returns the signatures of s with a pattern whose anchor ln holds and
+// whose exclusions it does not: those a scan of ln has to run the pattern of.
+func patternSignatures(s *Scanner, ln []byte) int {
+	n := 0
+	for i := range s.sigs {
+		if c := &s.sigs[i]; c.lazy != nil && bytes.Contains(ln, c.anchor) && !c.excluded(ln) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLongLineRunsEachPatternOnce: a line repeating a matching message runs each candidate
+// signature's pattern once, not once per anchor occurrence (a pass over the whole line each:
+// quadratic, 14 minutes for a 1 MiB line), and is recorded as the short line is — one
+// matching line per signature, with the same facts.
+func TestLongLineRunsEachPatternOnce(t *testing.T) {
+	scan := func(ln []byte) *Scanner {
+		s := MustDefault()
+		s.Ref = time.Date(2026, 7, 25, 0, 0, 0, 0, time.UTC)
+		if err := s.Scan(bytes.NewReader(append(ln, '\n')), "k.log", "kubelet"); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// 64 KiB: about 780 occurrences of each anchor, yet a scan of seconds before the fix
+	long, short := longLine(64<<10), longLine(0)
+	s := scan(long)
+	cands := patternSignatures(s, long)
+	if cands == 0 {
+		t.Fatal("no signature with a pattern is a candidate for the line")
+	}
+	// each candidate runs its pattern to match, and a matching signature with facts once more
+	// to extract them
+	if max := int64(2 * cands); s.patternRuns > max {
+		t.Errorf("%d pattern runs over one line with %d candidate signatures, want at most %d", s.patternRuns, cands, max)
+	}
+	got, want := s.Result("x").Hits, scan(short).Result("x").Hits
+	if len(got) == 0 || len(got) != len(want) {
+		t.Fatalf("long line: %d hits, short line: %d", len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.Signature != w.Signature || g.Count != 1 || w.Count != 1 || !reflect.DeepEqual(g.Facts, w.Facts) || !g.First.Time.Equal(w.First.Time) {
+			t.Errorf("long line hit %s ×%d %v %v, short line %s ×%d %v %v", g.Signature, g.Count, g.Facts, g.First.Time, w.Signature, w.Count, w.Facts, w.First.Time)
+		}
+	}
+}
