@@ -2,6 +2,7 @@ package logscan
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -62,6 +63,44 @@ func TestLongLineRunsEachPatternOnce(t *testing.T) {
 		g, w := got[i], want[i]
 		if g.Signature != w.Signature || g.Count != 1 || w.Count != 1 || !reflect.DeepEqual(g.Facts, w.Facts) || !g.First.Time.Equal(w.First.Time) {
 			t.Errorf("long line hit %s ×%d %v %v, short line %s ×%d %v %v", g.Signature, g.Count, g.Facts, g.First.Time, w.Signature, w.Count, w.Facts, w.First.Time)
+		}
+	}
+}
+
+// BenchmarkScanLongLine scans one line repeating a matching message at three lengths: the
+// time per byte (MB/s) stays the same as the line grows, so a line costs O(length).
+func BenchmarkScanLongLine(b *testing.B) {
+	for _, size := range []int{64 << 10, 256 << 10, BlockSize - 1} {
+		data := append(longLine(size), '\n')
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s := MustDefault()
+				if err := s.Scan(bytes.NewReader(data), "k.log", "kubelet"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScanFailingJournal scans a journal of a node failing to register, every line a
+// matching Unauthorized line (a node that failed for days): the case where matching lines, not
+// the automaton, set the speed.
+func BenchmarkScanFailingJournal(b *testing.B) {
+	var buf bytes.Buffer
+	for i := 0; buf.Len() < 32<<20; i++ {
+		fmt.Fprintf(&buf, "Jul 24 15:%02d:%02d ip-10-0-12-34 kubelet[2841]: E0724 15:30:01.118732    2841 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-12-34\"\n", i/60%60, i%60)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := MustDefault()
+		if err := s.Scan(bytes.NewReader(data), "k.log", "kubelet"); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
