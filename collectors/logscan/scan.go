@@ -367,6 +367,9 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 	// occurrences come line by line, so each line's ends are searched for once, not per
 	// occurrence
 	start, end := 0, -1
+	// ll is the record of the line starting at llStart, shared by the signatures matching it
+	var ll evidence.LogLine
+	llStart := -1
 	// presence literals (anchors from nsig on) are tallied in presenceSeen: one may occur on
 	// every line, so they are counted in a slice, folded into the map per stream
 	s.mt.each(block, &s.lanes, s.presenceSeen, func(i, at int) {
@@ -384,10 +387,11 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 		}
 		s.lastStart[i] = start
 		ln := block[start:end]
-		sg := &s.sigs[i]
-		if !s.accept(sg, ln) {
+		ok, sub := s.accept(i, ln)
+		if !ok {
 			return
 		}
+		sg := &s.sigs[i]
 		if start > counted {
 			lineNo += int64(bytes.Count(block[counted:start], []byte{'\n'}))
 			counted = start
@@ -400,21 +404,44 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 			// started: it does not make the component's failure lines absent
 			st.Components[sg.Component]++
 		}
-		s.record(i, ln, path, lineNo)
+		if llStart != start {
+			ll, llStart = s.logLine(ln, path, lineNo), start
+		}
+		s.record(i, ll, ln, sub)
 	})
 }
 
-// accept is c.accept for a line being scanned, counting the pattern runs (patternRuns).
-func (s *Scanner) accept(c *compiled, ln []byte) bool {
+// accept reports whether ln, a line holding signature i's anchor, is matched by the signature
+// (c.accept), running its pattern once (counted in patternRuns): as a plain match when there
+// are no facts to take, else as a submatch whose positions, returned, record takes the facts
+// from.
+func (s *Scanner) accept(i int, ln []byte) (bool, []int) {
+	c := &s.sigs[i]
 	if c.excluded(ln) {
-		return false
+		return false, nil
 	}
 	re := c.lazy.get()
 	if re == nil {
-		return true
+		return true, nil
 	}
 	s.patternRuns++
-	return re.Match(ln)
+	if !s.wantFacts(i) {
+		return re.Match(ln), nil
+	}
+	sub := re.FindSubmatchIndex(ln)
+	return sub != nil, sub
+}
+
+// wantFacts reports whether a line signature i matches may still add a fact: its pattern has
+// a named group whose values are fewer than maxFactValues.
+func (s *Scanner) wantFacts(i int) bool {
+	h := s.hits[i]
+	for _, name := range s.sigs[i].lazy.groups {
+		if name != "" && (h == nil || len(h.Facts[name]) < maxFactValues) {
+			return true
+		}
+	}
+	return false
 }
 
 // excluded reports whether ln holds one of the signature's Exclude literals.
@@ -440,7 +467,8 @@ func (c *compiled) accept(ln []byte) bool {
 // maxFactValues bounds the distinct values kept per fact of one signature.
 const maxFactValues = 8
 
-func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
+// logLine returns the record of line ln, number lineNo of path: its first 400 bytes and its time.
+func (s *Scanner) logLine(ln []byte, path string, lineNo int64) evidence.LogLine {
 	text := strings.ToValidUTF8(string(ln[:min(len(ln), 400)]), "\uFFFD")
 	text = strings.TrimRight(text, "\r")
 	l := evidence.LogLine{Path: path, Line: lineNo, Text: text, Time: ParseTime(text, s.Ref), Seq: s.base + lineNo}
@@ -448,6 +476,12 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 		// a copied console row carries its time in a column after the long message
 		l.Time = ParseTime(string(ln), s.Ref)
 	}
+	return l
+}
+
+// record counts line l (ln its text) as matched by signature i; sub, when not nil, holds the
+// positions in ln of the pattern's submatches, the facts.
+func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 	h := s.hits[i]
 	sg := &s.sigs[i]
 	if h == nil {
@@ -462,25 +496,16 @@ func (s *Scanner) record(i int, ln []byte, path string, lineNo int64) {
 	if h.Count == 1 || later(l, h.Last) {
 		h.Last = l
 	}
-	if re := sg.lazy.get(); re != nil && len(sg.lazy.groups) > 1 && countFacts(h) < maxFactValues*len(sg.lazy.groups) {
-		s.patternRuns++
-		if m := re.FindSubmatch(ln); m != nil {
-			for gi, name := range sg.lazy.groups {
-				if name == "" || gi >= len(m) || len(m[gi]) == 0 {
-					continue
-				}
-				addFact(h, name, strings.ToValidUTF8(string(m[gi][:min(len(m[gi]), 200)]), "\uFFFD"))
-			}
+	if sub == nil {
+		return
+	}
+	for gi, name := range sg.lazy.groups {
+		if name == "" || 2*gi+1 >= len(sub) || sub[2*gi] < 0 || sub[2*gi] == sub[2*gi+1] {
+			continue
 		}
+		v := ln[sub[2*gi]:sub[2*gi+1]]
+		addFact(h, name, strings.ToValidUTF8(string(v[:min(len(v), 200)]), "\uFFFD"))
 	}
-}
-
-func countFacts(h *evidence.SignatureHit) int {
-	n := 0
-	for _, v := range h.Facts {
-		n += len(v)
-	}
-	return n
 }
 
 func addFact(h *evidence.SignatureHit, name, v string) {
