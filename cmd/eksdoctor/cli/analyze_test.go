@@ -3,10 +3,12 @@ package cli
 import (
 	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -322,5 +324,53 @@ func TestJunkExitsThree(t *testing.T) {
 		if code != ExitNothingChecked || out != "" || !strings.Contains(stderr, "recognised") {
 			t.Errorf("%s: exit %d, report %d bytes, stderr %q", name, code, len(out), stderr)
 		}
+	}
+}
+
+// TestAnalyzeCollectedSnapshotArchive: the .tar.gz eksdoctor collect and collect-snapshot.sh
+// write holds the layout below one folder, snapshot/; analyze reads it as a snapshot, not as a
+// bundle it cannot recognise.
+func TestAnalyzeCollectedSnapshotArchive(t *testing.T) {
+	src := filepath.Join(fixtures, "snapshots", "auth-role-path")
+	archive := filepath.Join(t.TempDir(), "snapshot.tar.gz")
+	f, err := os.Create(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	tw := tar.NewWriter(zw)
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: "snapshot/" + filepath.ToSlash(rel), Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg}); err != nil {
+			return err
+		}
+		_, err = tw.Write(b)
+		return err
+	})
+	if err != nil || tw.Close() != nil || zw.Close() != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	var o, e bytes.Buffer
+	cmd := NewRootCmd(&o, &e)
+	cmd.SetArgs([]string{"analyze", archive, "-o", "json"})
+	_ = cmd.Execute()
+	if !strings.Contains(e.String(), "snapshot of AWS CLI / kubectl outputs") {
+		t.Fatalf("stderr %q", e.String())
+	}
+	var fleet struct {
+		Instances []jsonReport `json:"instances"`
+	}
+	if err := json.Unmarshal(o.Bytes(), &fleet); err != nil || len(fleet.Instances) != 1 {
+		t.Fatalf("%v %s", err, o.String())
+	}
+	if c := fleet.Instances[0].Diagnosis.MostLikelyCause; c == nil || *c != "auth.role-path" {
+		t.Fatalf("cause %v", c)
 	}
 }
