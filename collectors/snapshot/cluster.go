@@ -111,3 +111,14 @@ func (s *Snapshot) loadCluster(ev *evidence.Evidence) {
 		ev.AddGap(evidence.KindCluster, reason)
 	}
 }
+
+// OfCluster returns the cluster the snapshot was collected for: its manifest's cluster, else the
+// name eks/describe-cluster.json gives; "" when neither says (a snapshot may hold instances only).
+func (s *Snapshot) OfCluster() string {
+	if s.Manifest != nil && s.Manifest.Cluster != "" {
+		return s.Manifest.Cluster
+	}
+	var name string
+	decodeInto(s, "eks/describe-cluster.json", func(o *DescribeClusterOutput) { name = o.Cluster.Name })
+	return name
+}

@@ -475,3 +475,27 @@ func checkGolden(t *testing.T, golden, out string) {
 		t.Errorf("output differs from %s; rerun with -update and review the diff", golden)
 	}
 }
+
+// TestSnapshotOfAnotherCluster: --cluster naming a cluster the snapshot was not collected for is
+// an input error (exit 4) in every command that reads one, not the snapshot's data judged as that
+// cluster's (a made-up bootstrap.cluster-name-mismatch).
+func TestSnapshotOfAnotherCluster(t *testing.T) {
+	snap := filepath.Join(fixtures, "snapshots", "auth-role-path")
+	var m struct {
+		InstanceIDs []string `json:"instanceIds"`
+	}
+	b, _ := os.ReadFile(filepath.Join(snap, "manifest.json"))
+	if err := json.Unmarshal(b, &m); err != nil || len(m.InstanceIDs) == 0 {
+		t.Fatalf("manifest: %v", err)
+	}
+	for _, args := range [][]string{
+		{"scan", "--cluster", "other", "--snapshot", snap},
+		{"why-not-joining", "--all-pending", "--cluster", "other", "--snapshot", snap},
+		{"why-not-joining", m.InstanceIDs[0], "--cluster", "other", "--snapshot", snap},
+	} {
+		code, out, stderr := run(args...)
+		if code != ExitInput || out != "" || !strings.Contains(stderr, "not other (--cluster)") {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q", args, code, len(out), stderr)
+		}
+	}
+}

@@ -165,6 +165,9 @@ func (o *ScanOptions) Run() error {
 		if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {
 			return inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
 		}
+		if err := snapshotOfCluster(snap, o.Snapshot, o.Cluster); err != nil {
+			return err
+		}
 	} else {
 		if o.Cluster == "" {
 			return usageErr("scan needs --cluster")
@@ -510,4 +513,17 @@ func failsOn(s *report.Scan, failOn string) bool {
 		}
 	}
 	return false
+}
+
+// snapshotOfCluster refuses a --cluster the snapshot was not collected for: its files describe
+// another cluster, and judging them as the flag's would report causes of the wrong cluster. An
+// input error (exit 4), like a scan of a cluster that does not exist.
+func snapshotOfCluster(snap *snapshot.Snapshot, path, cluster string) error {
+	if cluster == "" {
+		return nil
+	}
+	if of := snap.OfCluster(); of != "" && of != cluster {
+		return inputErr("snapshot %s is of cluster %s, not %s (--cluster)", path, of, cluster)
+	}
+	return nil
 }

@@ -125,6 +125,11 @@ func (o *WhyNotJoiningOptions) Run() error {
 	} else if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {
 		return inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
 	}
+	if o.Snapshot != "" {
+		if err := snapshotOfCluster(snap, o.Snapshot, o.Cluster); err != nil {
+			return err
+		}
+	}
 	var ev *evidence.Evidence
 	if claim {
 		ev, err = snap.NodeClaimEvidence(o.InstanceID, o.Cluster)
@@ -276,6 +281,11 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 		}
 	} else if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {
 		return inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
+	}
+	if o.Snapshot != "" {
+		if err := snapshotOfCluster(snap, o.Snapshot, o.Cluster); err != nil {
+			return err
+		}
 	}
 	fleet, partial, err := diagnoseFleet(snap, o.Cluster, reg, selected, denied)
 	if err != nil {
