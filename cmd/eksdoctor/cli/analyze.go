@@ -24,7 +24,6 @@ import (
 	"github.com/eksdoctor/eksdoctor/collectors/ingest"
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
-	"github.com/eksdoctor/eksdoctor/collectors/redact"
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
 
@@ -311,7 +310,7 @@ func (o *AnalyzeOptions) textInput(data []byte, name string, reg *checks.Registr
 		if !s.Recognised() {
 			note += " (not read)"
 		}
-		o.note("eksdoctor: %s lines %d-%d: %s%s\n", name, s.First, s.Last, what, note)
+		fmt.Fprintf(o.stderr, "eksdoctor: %s lines %d-%d: %s%s\n", name, s.First, s.Last, what, note)
 	}
 	if !res.Recognised() {
 		for _, s := range res.Segments {
@@ -352,7 +351,7 @@ func (o *AnalyzeOptions) largeLog(r io.Reader, name string, reg *checks.Registry
 	if len(logs.ComponentLines()) == 0 {
 		return nothingErr("nothing in %s is recognised: %d bytes with no line of a known component", name, logs.Streams[0].Bytes)
 	}
-	o.note("eksdoctor: read %s as one log (%d bytes, more than a paste)\n", name, logs.Streams[0].Bytes)
+	fmt.Fprintf(o.stderr, "eksdoctor: read %s as one log (%d bytes, more than a paste)\n", name, logs.Streams[0].Bytes)
 	ev := &evidence.Evidence{NodeLogs: logs}
 	ev.Target.Source = "log: " + name
 	ev.Mark(evidence.KindNodeLogs, "log:"+name)
@@ -391,7 +390,8 @@ func isSnapshotDir(p string) bool {
 	return false
 }
 
-// isSnapshotTar looks at the first members of a .tar.gz: snapshot directories or a bundle's.
+// isSnapshotTar looks at the first members of a .tar.gz: snapshot directories (at the top or below
+// one folder, as collect writes them) or a bundle's.
 func isSnapshotTar(p string) bool {
 	f, err := os.Open(p)
 	if err != nil {
@@ -418,6 +418,11 @@ func isSnapshotTar(p string) bool {
 			return false
 		}
 		if snapshotDirs[first] {
+			return true
+		}
+		// eksdoctor collect and docs/collect-snapshot.sh put the layout below one folder,
+		// snapshot/
+		if second, _, _ := strings.Cut(strings.TrimPrefix(name, first+"/"), "/"); strings.Contains(name, "/") && snapshotDirs[second] {
 			return true
 		}
 	}
@@ -469,7 +474,7 @@ func (o *AnalyzeOptions) bundleResult(b *bundle.Bundle, reg *checks.Registry, se
 	} else if o.Cluster != "" {
 		ev.Target.Cluster, ev.Target.ClusterSource = o.Cluster, "flag"
 	}
-	o.note("eksdoctor: read %s as %s\n", b.Name, withArticle(what))
+	fmt.Fprintf(o.stderr, "eksdoctor: read %s as %s\n", b.Name, withArticle(what))
 	ev.Target.Source = what + ": " + b.Name
 	err := o.renderOne(reg, selected, ev, problems)
 	if b.Damaged {
@@ -487,7 +492,7 @@ func (o *AnalyzeOptions) damaged(err error, b *bundle.Bundle) error {
 		first = p.Path + ": " + p.Problem
 		break
 	}
-	o.note("eksdoctor: %s is damaged and was read only in part (%s); the report covers what could be read\n", b.Name, first)
+	fmt.Fprintf(o.stderr, "eksdoctor: %s is damaged and was read only in part (%s); the report covers what could be read\n", b.Name, first)
 	var c codeOnly
 	if errors.As(err, &c) && int(c) == ExitFindings {
 		return err
@@ -505,16 +510,10 @@ func (o *AnalyzeOptions) damaged(err error, b *bundle.Bundle) error {
 // collected before the report warns that the account may have changed in between.
 const crossCheckSkew = 24 * time.Hour
 
-// note says a line on stderr, with secrets redacted as in the report: what it says about the
-// input (a segment's name, a parse problem, a member name) comes from the input.
-func (o *AnalyzeOptions) note(format string, args ...any) {
-	fmt.Fprint(o.stderr, redact.String(fmt.Sprintf(format, args...)))
-}
-
 // warn notes a warning for the report and says it on stderr at once.
 func (o *AnalyzeOptions) warn(msg string) {
 	o.warnings = append(o.warnings, msg)
-	o.note("eksdoctor: warning: %s\n", msg)
+	fmt.Fprintf(o.stderr, "eksdoctor: warning: %s\n", msg)
 }
 
 // humanDuration says a duration in days or hours ("3 days", "30 hours").
@@ -569,7 +568,7 @@ func (o *AnalyzeOptions) snapshotInput(p string, reg *checks.Registry, selected 
 	if err != nil {
 		return inputErr("cannot read snapshot %s: %v", p, err)
 	}
-	o.note("eksdoctor: read %s as a snapshot of AWS CLI / kubectl outputs (%s)\n", p, nOf(len(snap.InstanceIDs()), "instance", "instances"))
+	fmt.Fprintf(o.stderr, "eksdoctor: read %s as a snapshot of AWS CLI / kubectl outputs (%s)\n", p, nOf(len(snap.InstanceIDs()), "instance", "instances"))
 	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions, Snapshot: p, Cluster: o.Cluster, Registry: reg}
 	return w.RunAll()
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,7 +103,13 @@ func TestScanPublishesOpenReports(t *testing.T) {
 	dyn, _ := dynamic.NewForConfig(env.Config(kubetest.AdminToken))
 	var versions []string
 	for _, fx := range []string{"nodegroup-asg-launch-failures", "healthy-al2023"} {
-		code, _, errOut := run("scan", "--snapshot", filepath.Join(fixtures, "snapshots", fx), "--cluster", "openreports-test",
+		// a snapshot collected for the cluster the report is named after
+		snap := copyDir(t, filepath.Join(fixtures, "snapshots", fx))
+		m, _ := os.ReadFile(filepath.Join(snap, "manifest.json"))
+		if err := os.WriteFile(filepath.Join(snap, "manifest.json"), []byte(strings.Replace(string(m), `"cluster": "prod"`, `"cluster": "openreports-test"`, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := run("scan", "--snapshot", snap, "--cluster", "openreports-test",
 			"--publish", "openreports", "--kubeconfig", kubeconfig, "-o", "json", "--fail-on", "none")
 		if code != ExitOK || errOut != "" {
 			t.Fatalf("%s: exit %d: %s", fx, code, errOut)

@@ -122,6 +122,11 @@ func TestScanMissingCluster(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(snap, "eks", "describe-cluster.json"), []byte(notFound), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// collected for the cluster named: its manifest says so
+	m, _ := os.ReadFile(filepath.Join(snap, "manifest.json"))
+	if err := os.WriteFile(filepath.Join(snap, "manifest.json"), []byte(strings.Replace(string(m), `"cluster": "prod"`, `"cluster": "nope"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errOut := run("scan", "--cluster", "nope", "--snapshot", snap)
 	if code != ExitInput || out != "" || !strings.Contains(errOut, `cluster "nope" does not exist`) {
 		t.Errorf("exit %d %q %q", code, out, errOut)
