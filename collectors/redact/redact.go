@@ -8,11 +8,28 @@
 //     "V" (JSON), --name V, --name=V and -Name V (CLI and PowerShell parameters), and
 //     `aws configure set aws_secret_access_key V`;
 //   - the password of user:password@ in URLs, Bearer tokens, EKS tokens (k8s-aws-v1.…), JWTs and
-//     the body of PEM private keys.
+//     the body of PEM private keys (to the end of the text when a quoted line cut the key short);
+//   - the same settings as a log line quotes them: JSON whose quotes a log shipper escaped
+//     ({\"SecretAccessKey\": \"V\"}) or whose key holds \u escapes, URL-encoded
+//     (aws_secret_access_key%3DV), and the AWS credential names followed by a tab or spaces
+//     (aws_secret_access_key<TAB>V);
+//   - request signatures and secret query parameters and headers: a presigned URL's
+//     X-Amz-Security-Token and X-Amz-Signature (containerd quotes the URL of a refused layer
+//     pull; the access key ID of X-Amz-Credential goes as every access key ID does), SigV2
+//     Signature=, X-…-Token, X-Api-Key and other X- headers naming a secret, and
+//     Authorization: Basic/token credentials;
+//   - the "auth" (base64 of user:password) of Docker and containerd registry configurations,
+//     kubeconfig client keys (client-key-data, in any encoding), the password of mysql-style
+//     -pPASSWORD arguments, GitHub (ghp_…, github_pat_…), GitLab (glpat-…) and Slack (xoxb-…)
+//     tokens, and kubeadm bootstrap tokens (abcdef.0123456789abcdef: the token ID before the dot
+//     is public and stays).
 //
 // Secrets hidden in encodings are found too: base64 runs (inline, or a MIME part's wrapped
 // lines) are decoded, gunzipped when they hold gzip, redacted, and re-encoded in place only when
 // something was redacted, so CA bundles, MIME boundaries and every other byte stay as they were.
+// A base64 run cut short by a quoted line is decoded as far as it goes, and one that decodes to
+// a DER private key (PKCS#1, PKCS#8, SEC 1 or PKCS#12) is replaced whole. Certificates
+// (certificate-authority-data, client-certificate-data) are public and kept.
 // Variable references ($SECRET, ${TOKEN}) are kept: they are not secrets and they matter to the
 // diagnosis. Redaction is idempotent.
 package redact
@@ -39,26 +56,56 @@ const maxDepth = 4
 const maxInflate = 4 << 20
 
 // secretWord matches the part of a setting's name that makes its value a secret.
-const secretWord = `(?:secret|passw(?:or)?d|pwd|token|api[_-]?key|apikey|private[_-]?key)`
+const secretWord = `(?:secret|passw(?:or)?d|pwd|token|api[_-]?key|apikey|private[_-]?key|client[_-]?key(?:[_-]?data)?)`
+
+// Parts of the patterns below. A setting's name may be quoted, with the quotes escaped by a log
+// shipper that wrote the JSON into a string (\"SecretAccessKey\"), and may hold JSON \u escapes
+// (Secret\u0041ccessKey); a value ends at white space or an unescaped quote.
+const (
+	nameQuote = `(?:\\*["'])?`
+	nameChars = `[\w.\\]*`
+	valQuote  = `((?:\\*["'])?)`
+)
 
 var (
 	accessKeyRe = regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)
 	// aws configure set [profile.]aws_secret_access_key V
 	configureRe = regexp.MustCompile(`(?i)(aws\s+configure\s+set\s+(?:--[\w-]+\s+\S+\s+)*[\w.-]*` + secretWord + `[\w.-]*\s+)(["']?)([^\s"']+)`)
 	// --aws-secret-access-key V, --password=V, -SecretKey V (PowerShell)
-	flagRe = regexp.MustCompile(`(?i)((?:^|[\s"'(=])--?[\w-]*?` + secretWord + `[\w-]*)(=|:|[ \t]+)(["']?)([^\s"']+)`)
+	flagRe = regexp.MustCompile(`(?i)((?:^|[\s"'(=])--?[\w-]*?` + secretWord + `[\w-]*)(=|:|[ \t]+)` + valQuote + `((?:[^\s"'\\]|\\[^\s"'])+)`)
 	// NAME=V, name = 'V'
-	assignRe = regexp.MustCompile(`(?i)((?:^|[^\w-])["']?[\w.]*` + secretWord + `[\w.]*["']?[ \t]*=[ \t]*)(["']?)([^\s"',;}]+)`)
+	assignRe = regexp.MustCompile(`(?i)((?:^|[^\w-])` + nameQuote + nameChars + secretWord + nameChars + nameQuote + `[ \t]*=[ \t]*)` + valQuote + `((?:[^\s"',;}\\]|\\[^\s"'])+)`)
 	// NAME: V at the start of a line (YAML, headers)
-	keyLineRe = regexp.MustCompile(`(?im)^([ \t-]*["']?[\w.]*` + secretWord + `[\w.]*["']?[ \t]*:[ \t]*)(["']?)([^\s"',;}]+)`)
+	keyLineRe = regexp.MustCompile(`(?im)^([ \t-]*` + nameQuote + nameChars + secretWord + nameChars + nameQuote + `[ \t]*:[ \t]*)` + valQuote + `((?:[^\s"',;}\\]|\\[^\s"'])+)`)
 	// "Name": "V" or name: V inside a line: prose ("failed to get token: exit status 1") is
 	// told apart by the value, which must look like a secret
-	keyInlineRe = regexp.MustCompile(`(?i)((?:^|[^\w-])["']?[\w.]*` + secretWord + `[\w.]*["']?[ \t]*:[ \t]*)(["']?)([^\s"',;}]+)`)
+	keyInlineRe = regexp.MustCompile(`(?i)((?:^|[^\w-])` + nameQuote + nameChars + secretWord + nameChars + nameQuote + `[ \t]*:[ \t]*)` + valQuote + `((?:[^\s"',;}\\]|\\[^\s"'])+)`)
 	urlPassRe   = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"']+:)([^\s@"']+)(@)`)
 	bearerRe    = regexp.MustCompile(`(?i)(\bbearer[ \t]+)([A-Za-z0-9._~+/-]{8,}=*)`)
 	eksToken    = regexp.MustCompile(`\bk8s-aws-v1\.[A-Za-z0-9_-]{8,}`)
 	jwtRe       = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)
-	pemKeyRe    = regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)`)
+	// the body of a PEM private key, to its END line or, when a quoted line cut it short, to the end
+	pemKeyRe = regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)|[\s\S]+)`)
+	// aws_secret_access_key<TAB>V, aws_session_token   V: the AWS credential names, which need
+	// no = or : before their value (INI with a tab, `aws configure list`-like tables)
+	awsNameSpaceRe = regexp.MustCompile(`(?i)(\b(?:aws_secret_access_key|aws_secret_key|aws_session_token|aws_security_token|secret_access_key)[ \t]+)(["']?)([^\s"']+)`)
+	// aws_secret_access_key%3DV and %22password%22%3A%22V%22: URL-encoded settings
+	urlEncRe = regexp.MustCompile(`(?i)((?:^|[^\w-]|%[0-9a-f]{2})[\w.]*` + secretWord + `[\w.]*(?:%2[27])?%3[ad](?:%2[27])?)()((?:[\w.~/+-]|%2[bf]|%3d)+)`)
+	// ?X-Amz-Security-Token=V&X-Amz-Signature=V, ?Signature=V, ?sig=V, ?access_token=V
+	queryRe = regexp.MustCompile(`(?i)([?&;](?:[\w.-]*(?:signature|token|secret|passw(?:or)?d|api[_-]?key|apikey)|sig)=)()([^&\s"'#<>:]+)`)
+	// X-Amz-Security-Token: V, X-Api-Key: V, X-Amz-Signature=V (hyphenated names, which the
+	// setting patterns above do not take), and Signature= of an AWS4-HMAC-SHA256 Authorization
+	headerRe = regexp.MustCompile(`(?i)((?:^|[^\w-])(?:X-[A-Za-z0-9-]*?(?:token|api-?key|apikey|secret|signature|passw(?:or)?d)|private-token|signature)["']?[ \t]*[:=][ \t]*)(["']?)([^\s"',;&]+)`)
+	// Authorization: Basic V / Authorization: token V (Bearer is bearerRe)
+	authRe = regexp.MustCompile(`(?i)(\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:basic|token)[ \t]+)()([A-Za-z0-9._~+/-]{4,}=*)`)
+	// "auth": "base64 of user:password" of a Docker / containerd registry configuration
+	dockerAuthRe = regexp.MustCompile(`((?:^|[^\w-])\\*"auth\\*"[ \t]*:[ \t]*\\*")()([A-Za-z0-9+/]{4,}={0,2})`)
+	// mysql -uroot -pV: the password attached to -p of the MySQL tools and sshpass
+	dashPRe = regexp.MustCompile(`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump|sshpass)\b[^\n|;&]*?[ \t]-p)(["']?)([^\s"']+)`)
+	// GitHub, GitLab and Slack tokens: the prefix, which says what leaked, stays
+	vendorTokenRe = regexp.MustCompile(`\b(gh[pousr]_|github_pat_|glpat-|xox[abprs]-|xapp-)[A-Za-z0-9_-]{10,}`)
+	// kubeadm bootstrap tokens: a six-character public token ID, a dot, the secret
+	bootstrapTokenRe = regexp.MustCompile(`\b([a-z0-9]{6})\.([A-Za-z0-9]{16,})\b`)
 	// inline base64 runs long enough to hide a secret
 	b64Inline = regexp.MustCompile(`[A-Za-z0-9+/]{24,}={0,2}`)
 )
@@ -87,6 +134,15 @@ func redact(s string, depth int) string {
 	if strings.Contains(s, "PRIVATE KEY-----") {
 		s = pemKeyRe.ReplaceAllString(s, "${1}\n"+Marker+"\n${2}")
 	}
+	if strings.Contains(s, "-p") && (strings.Contains(s, "mysql") || strings.Contains(s, "mariadb") || strings.Contains(s, "sshpass")) {
+		s = dashPRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(dashPRe, m, 1, 2, 3) })
+	}
+	if hasVendorPrefix(s) {
+		s = vendorTokenRe.ReplaceAllStringFunc(s, vendorToken)
+	}
+	if maybeBootstrapToken(s) {
+		s = bootstrapTokens(s)
+	}
 	if strings.Contains(s, "AKIA") || strings.Contains(s, "ASIA") {
 		s = accessKeyRe.ReplaceAllString(s, Marker)
 	}
@@ -103,12 +159,50 @@ func redact(s string, depth int) string {
 	if strings.Contains(lower, "bearer") {
 		s = bearerRe.ReplaceAllString(s, "${1}"+Marker)
 	}
+	if strings.Contains(s, `auth\"`) || strings.Contains(s, `auth"`) {
+		s = dockerAuthRe.ReplaceAllStringFunc(s, func(m string) string {
+			g := dockerAuthRe.FindStringSubmatch(m)
+			if raw, err := base64.StdEncoding.DecodeString(g[3]); err != nil || !bytes.Contains(raw, []byte(":")) {
+				return m
+			}
+			return g[1] + Marker
+		})
+	}
+	if strings.Contains(lower, "authorization") {
+		s = authRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(authRe, m, 1, 2, 3) })
+	}
+	if strings.Contains(lower, "sig") {
+		s = queryRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(queryRe, m, 1, 2, 3) })
+		s = headerRe.ReplaceAllStringFunc(s, header)
+	}
 	if !hasSecretWord(lower) {
 		return s
 	}
+	if strings.Contains(s, "?") || strings.Contains(s, "&") {
+		s = queryRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(queryRe, m, 1, 2, 3) })
+	}
+	if strings.Contains(lower, "x-") || strings.Contains(lower, "private-token") {
+		s = headerRe.ReplaceAllStringFunc(s, header)
+	}
+	if strings.Contains(lower, "%3d") || strings.Contains(lower, "%3a") {
+		s = urlEncRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(urlEncRe, m, 1, 2, 3) })
+	}
+	if strings.Contains(lower, "aws_s") || strings.Contains(lower, "secret_access_key") {
+		s = awsNameSpaceRe.ReplaceAllStringFunc(s, func(m string) string {
+			if g := awsNameSpaceRe.FindStringSubmatch(m); g == nil || !secretLike(g[3]) {
+				return m
+			}
+			return keepRefs(awsNameSpaceRe, m, 1, 2, 3)
+		})
+	}
 	s = configureRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(configureRe, m, 1, 2, 3) })
 	s = flagRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(flagRe, m, 1, 3, 4, 2) })
-	s = assignRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(assignRe, m, 1, 2, 3) })
+	if strings.Contains(s, "=") {
+		s = assignRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(assignRe, m, 1, 2, 3) })
+	}
+	if !strings.Contains(s, ":") {
+		return s
+	}
 	s = keyLineRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(keyLineRe, m, 1, 2, 3) })
 	s = keyInlineRe.ReplaceAllStringFunc(s, func(m string) string {
 		if g := keyInlineRe.FindStringSubmatch(m); g == nil || !secretLike(g[3]) {
@@ -120,7 +214,98 @@ func redact(s string, depth int) string {
 }
 
 // secretWords are the literal triggers of secretWord (lower case).
-var secretWords = []string{"secret", "passw", "pwd", "token", "apikey", "api_key", "api-key", "private"}
+var secretWords = []string{"secret", "passw", "pwd", "token", "apikey", "api_key", "api-key", "private", "clientkey", "client_key", "client-key"}
+
+// header redacts the value of a header or parameter headerRe found. A bare "signature" (not an
+// X- header) is a setting only when its value looks like one: "signature: invalid" is prose.
+func header(m string) string {
+	g := headerRe.FindStringSubmatch(m)
+	if g == nil {
+		return m
+	}
+	name := strings.ToLower(strings.TrimLeft(g[1], " \t\"'(=,;{[&?"))
+	if !strings.HasPrefix(name, "x-") && !strings.HasPrefix(name, "private-token") && !secretLike(g[3]) {
+		return m
+	}
+	return keepRefs(headerRe, m, 1, 2, 3)
+}
+
+// hasVendorPrefix reports whether s holds the prefix of a GitHub, GitLab or Slack token.
+func hasVendorPrefix(s string) bool {
+	for _, p := range []string{"gh", "github_pat_", "glpat-", "xox", "xapp-"} {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// maybeBootstrapToken reports whether s may hold a kubeadm bootstrap token: a dot with six
+// lower-case letters or digits before it and sixteen letters or digits after it.
+func maybeBootstrapToken(s string) bool {
+	for i := strings.IndexByte(s, '.'); i >= 0; {
+		if i >= 6 && i+16 < len(s) {
+			ok := true
+			for k := i - 6; k < i && ok; k++ {
+				ok = s[k] >= 'a' && s[k] <= 'z' || s[k] >= '0' && s[k] <= '9'
+			}
+			for k := i + 1; k <= i+16 && ok; k++ {
+				ok = isAlnum(s[k])
+			}
+			if ok {
+				return true
+			}
+		}
+		j := strings.IndexByte(s[i+1:], '.')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// vendorToken redacts a GitHub, GitLab or Slack token, keeping its prefix.
+func vendorToken(m string) string {
+	g := vendorTokenRe.FindStringSubmatch(m)
+	if len(m)-len(g[1]) < 16 && !strings.ContainsAny(m[len(g[1]):], "0123456789") {
+		return m // a word such as xoxb-REDACTED, not a token
+	}
+	return g[1] + Marker
+}
+
+// bootstrapTokens redacts the secret of kubeadm bootstrap tokens (abcdef.0123456789abcdef).
+// A dotted name is told apart by the secret, which holds a digit, and by its place: a token is
+// not one label of a longer dotted or hyphenated name (a host name, a Go identifier).
+func bootstrapTokens(s string) string {
+	idx := bootstrapTokenRe.FindAllStringSubmatchIndex(s, -1)
+	if idx == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range idx {
+		start, end, secStart := m[0], m[1], m[4]
+		secret := s[secStart:end]
+		if !strings.ContainsAny(secret, "0123456789") || secret == Marker ||
+			start > 0 && strings.IndexByte(".-/", s[start-1]) >= 0 ||
+			end < len(s) && (s[end] == '-' || s[end] == '.' && end+1 < len(s) && isAlnum(s[end+1])) {
+			continue
+		}
+		b.WriteString(s[last:secStart])
+		b.WriteString(Marker)
+		last = end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 func hasSecretWord(lower string) bool {
 	for _, w := range secretWords {
@@ -261,15 +446,56 @@ func redactEncoded(run string, depth int) (string, bool) {
 	raw, err := enc.DecodeString(run)
 	if err != nil {
 		enc = base64.RawStdEncoding
-		if raw, err = enc.DecodeString(strings.TrimRight(run, "=")); err != nil {
-			return "", false
+		trimmed := strings.TrimRight(run, "=")
+		if raw, err = enc.DecodeString(trimmed); err != nil {
+			// a run cut short by a quoted line: decode as far as whole bytes go (the one
+			// character left over is dropped when the run is re-encoded)
+			if len(trimmed)%4 != 1 {
+				return "", false
+			}
+			if raw, err = enc.DecodeString(trimmed[:len(trimmed)-1]); err != nil {
+				return "", false
+			}
 		}
+	}
+	if derPrivateKey(raw) {
+		return Marker, true
 	}
 	out, ok := redactDocument(raw, depth+1)
 	if !ok {
 		return "", false
 	}
 	return enc.EncodeToString(out), true
+}
+
+// derPrivateKey reports whether b starts like a DER private key: a SEQUENCE whose first element
+// is the version INTEGER 0 followed by the modulus (PKCS#1) or the algorithm (PKCS#8), version 1
+// followed by the key OCTET STRING (SEC 1, EC keys), or version 3 followed by the content
+// (PKCS#12). Certificates start with a SEQUENCE in a SEQUENCE and are not taken.
+func derPrivateKey(b []byte) bool {
+	if len(b) < 8 || b[0] != 0x30 {
+		return false
+	}
+	h := 2
+	if b[1]&0x80 != 0 {
+		n := int(b[1] & 0x7f)
+		if n < 1 || n > 4 {
+			return false
+		}
+		h += n
+	}
+	if len(b) < h+4 || b[h] != 0x02 || b[h+1] != 0x01 {
+		return false
+	}
+	switch next := b[h+3]; b[h+2] {
+	case 0:
+		return next == 0x02 || next == 0x30
+	case 1:
+		return next == 0x04
+	case 3:
+		return next == 0x30
+	}
+	return false
 }
 
 // redactDocument redacts decoded bytes: gzip is inflated, redacted and deflated again; text is

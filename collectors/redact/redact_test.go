@@ -116,7 +116,14 @@ func decodeAll(s string) string {
 	for _, run := range b64Inline.FindAllString(joined, -1) {
 		raw, err := base64.StdEncoding.DecodeString(run)
 		if err != nil {
-			continue
+			// unpadded, or cut short by a quoted line
+			t := strings.TrimRight(run, "=")
+			if len(t)%4 == 1 {
+				t = t[:len(t)-1]
+			}
+			if raw, err = base64.RawStdEncoding.DecodeString(t); err != nil {
+				continue
+			}
 		}
 		if len(raw) > 2 && raw[0] == 0x1f && raw[1] == 0x8b {
 			if zr, err := gzip.NewReader(bytes.NewReader(raw)); err == nil {
