@@ -24,6 +24,7 @@ import (
 	"github.com/eksdoctor/eksdoctor/collectors/ingest"
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+	"github.com/eksdoctor/eksdoctor/collectors/redact"
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
 
@@ -310,7 +311,7 @@ func (o *AnalyzeOptions) textInput(data []byte, name string, reg *checks.Registr
 		if !s.Recognised() {
 			note += " (not read)"
 		}
-		fmt.Fprintf(o.stderr, "eksdoctor: %s lines %d-%d: %s%s\n", name, s.First, s.Last, what, note)
+		o.note("eksdoctor: %s lines %d-%d: %s%s\n", name, s.First, s.Last, what, note)
 	}
 	if !res.Recognised() {
 		for _, s := range res.Segments {
@@ -351,7 +352,7 @@ func (o *AnalyzeOptions) largeLog(r io.Reader, name string, reg *checks.Registry
 	if len(logs.ComponentLines()) == 0 {
 		return nothingErr("nothing in %s is recognised: %d bytes with no line of a known component", name, logs.Streams[0].Bytes)
 	}
-	fmt.Fprintf(o.stderr, "eksdoctor: read %s as one log (%d bytes, more than a paste)\n", name, logs.Streams[0].Bytes)
+	o.note("eksdoctor: read %s as one log (%d bytes, more than a paste)\n", name, logs.Streams[0].Bytes)
 	ev := &evidence.Evidence{NodeLogs: logs}
 	ev.Target.Source = "log: " + name
 	ev.Mark(evidence.KindNodeLogs, "log:"+name)
@@ -474,7 +475,7 @@ func (o *AnalyzeOptions) bundleResult(b *bundle.Bundle, reg *checks.Registry, se
 	} else if o.Cluster != "" {
 		ev.Target.Cluster, ev.Target.ClusterSource = o.Cluster, "flag"
 	}
-	fmt.Fprintf(o.stderr, "eksdoctor: read %s as %s\n", b.Name, withArticle(what))
+	o.note("eksdoctor: read %s as %s\n", b.Name, withArticle(what))
 	ev.Target.Source = what + ": " + b.Name
 	err := o.renderOne(reg, selected, ev, problems)
 	if b.Damaged {
@@ -492,7 +493,7 @@ func (o *AnalyzeOptions) damaged(err error, b *bundle.Bundle) error {
 		first = p.Path + ": " + p.Problem
 		break
 	}
-	fmt.Fprintf(o.stderr, "eksdoctor: %s is damaged and was read only in part (%s); the report covers what could be read\n", b.Name, first)
+	o.note("eksdoctor: %s is damaged and was read only in part (%s); the report covers what could be read\n", b.Name, first)
 	var c codeOnly
 	if errors.As(err, &c) && int(c) == ExitFindings {
 		return err
@@ -510,10 +511,16 @@ func (o *AnalyzeOptions) damaged(err error, b *bundle.Bundle) error {
 // collected before the report warns that the account may have changed in between.
 const crossCheckSkew = 24 * time.Hour
 
+// note says a line on stderr, with secrets redacted as in the report: what it says about the
+// input (a segment's name, a parse problem, a member name) comes from the input.
+func (o *AnalyzeOptions) note(format string, args ...any) {
+	fmt.Fprint(o.stderr, redact.String(fmt.Sprintf(format, args...)))
+}
+
 // warn notes a warning for the report and says it on stderr at once.
 func (o *AnalyzeOptions) warn(msg string) {
 	o.warnings = append(o.warnings, msg)
-	fmt.Fprintf(o.stderr, "eksdoctor: warning: %s\n", msg)
+	o.note("eksdoctor: warning: %s\n", msg)
 }
 
 // humanDuration says a duration in days or hours ("3 days", "30 hours").
@@ -568,7 +575,7 @@ func (o *AnalyzeOptions) snapshotInput(p string, reg *checks.Registry, selected 
 	if err != nil {
 		return inputErr("cannot read snapshot %s: %v", p, err)
 	}
-	fmt.Fprintf(o.stderr, "eksdoctor: read %s as a snapshot of AWS CLI / kubectl outputs (%s)\n", p, nOf(len(snap.InstanceIDs()), "instance", "instances"))
+	o.note("eksdoctor: read %s as a snapshot of AWS CLI / kubectl outputs (%s)\n", p, nOf(len(snap.InstanceIDs()), "instance", "instances"))
 	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions, Snapshot: p, Cluster: o.Cluster, Registry: reg}
 	return w.RunAll()
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/redact"
 )
 
 // Exit codes (one place; documented in README and --help).
@@ -107,7 +109,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &c) {
 		return int(c)
 	}
-	fmt.Fprintln(stderr, "eksdoctor: "+strings.TrimSpace(err.Error()))
+	// an error may quote its input (a file, a member or instance name): redacted as reports are
+	fmt.Fprintln(stderr, "eksdoctor: "+redact.String(strings.TrimSpace(err.Error())))
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		return ee.Code
