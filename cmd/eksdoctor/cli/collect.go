@@ -40,7 +40,8 @@ instances tagged kubernetes.io/cluster/NAME are collected, with their user data 
 their launch templates (a number of calls independent of the number of instances).
 
 Secrets (AWS access keys, secret keys, session tokens, passwords, tokens, the password of
-user:password@ URLs, private keys) are replaced by REDACTED in every file — user data decoded
+user:password@ URLs, presigned URL signatures, kubeconfig client keys, private keys) are
+replaced by REDACTED in every file — user data decoded
 from base64, gzip and MIME parts, the console output (set -x echoes), every other string —
 unless --no-redact is given; CA bundles and bootstrap flags are kept.`,
 		Example: `  eksdoctor collect --cluster prod --instance i-0abc1234def567890 --archive snap.tar.gz`,
