@@ -3,7 +3,9 @@ package main
 
 import (
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/eksdoctor/eksdoctor/cmd/eksdoctor/cli"
 )
@@ -27,6 +29,10 @@ const memoryLimit = 112 << 20
 const gcPercent = 800
 
 func main() {
+	// a reader that goes away (eksdoctor … | head) makes a write fail with EPIPE, which the
+	// report writers turn into exit 6 with a message, instead of the signal killing the process
+	// silently (exit 141 in a shell)
+	signal.Ignore(syscall.SIGPIPE)
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
