@@ -139,3 +139,8 @@ func cut(s string, n int) string {
 	}
 	return fmt.Sprintf("%s…[%d bytes]", s[:k], len(s))
 }
+
+// EscapeControls returns s with control characters (C0 but tab and newline, DEL, C1),
+// bidirectional overrides and invalid UTF-8 written as visible escapes (\x1b, \u202e), so text
+// taken from the input cannot drive the terminal it is printed to (stderr notes and errors).
+func EscapeControls(s string) string { return escapeControls(s) }

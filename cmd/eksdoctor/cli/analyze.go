@@ -514,7 +514,7 @@ const crossCheckSkew = 24 * time.Hour
 // note says a line on stderr, with secrets redacted as in the report: what it says about the
 // input (a segment's name, a parse problem, a member name) comes from the input.
 func (o *AnalyzeOptions) note(format string, args ...any) {
-	fmt.Fprint(o.stderr, redact.String(fmt.Sprintf(format, args...)))
+	fmt.Fprint(o.stderr, report.EscapeControls(redact.String(fmt.Sprintf(format, args...))))
 }
 
 // warn notes a warning for the report and says it on stderr at once.

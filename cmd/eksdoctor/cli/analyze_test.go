@@ -374,3 +374,18 @@ func TestAnalyzeCollectedSnapshotArchive(t *testing.T) {
 		t.Fatalf("cause %v", c)
 	}
 }
+
+// TestStderrEscapesControls: what analyze says on stderr about the input (a segment's name, an
+// error) shows the input's escape sequences escaped, so a paste copied from an untrusted issue
+// cannot set the terminal's title or clear it.
+func TestStderrEscapesControls(t *testing.T) {
+	paste := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"x\\e]0;PWNED\\a\\e[2J\"\n  namespace: default\ndata: {}\n"
+	// (YAML's own escapes: \e is ESC, \a BEL)
+	_, _, _, stderr := analyze(t, paste, "-")
+	if strings.ContainsAny(stderr, "\x1b\x07") {
+		t.Fatalf("raw control characters on stderr: %q", stderr)
+	}
+	if !strings.Contains(stderr, `\x1b]0;PWNED`) {
+		t.Errorf("stderr %q does not show the name escaped", stderr)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/eksdoctor/eksdoctor/checks/report"
 	"github.com/eksdoctor/eksdoctor/collectors/redact"
 )
 
@@ -110,7 +111,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return int(c)
 	}
 	// an error may quote its input (a file, a member or instance name): redacted as reports are
-	fmt.Fprintln(stderr, "eksdoctor: "+redact.String(strings.TrimSpace(err.Error())))
+	fmt.Fprintln(stderr, "eksdoctor: "+report.EscapeControls(redact.String(strings.TrimSpace(err.Error()))))
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		return ee.Code
