@@ -459,3 +459,29 @@ func TestApiclientGetSomeKeysIsPartial(t *testing.T) {
 		t.Fatalf("the whole settings.kubernetes read as partial: %+v", ev.Bootstrap)
 	}
 }
+
+// TestTextWithNULHoles: a log a crash left runs of NUL bytes in (trailing, or a hole between
+// lines) is text whose holes end lines; data whose other bytes are not text stays binary.
+func TestTextWithNULHoles(t *testing.T) {
+	line := "Jul 24 15:30:02 ip-10-0-1-2 kubelet[2841]: E0724 15:30:02.118732    2841 kubelet_node_status.go:107] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-2\"\n"
+	for name, in := range map[string]string{
+		"trailing": line + line + line + strings.Repeat("\x00", 10),
+		"hole":     "Jul 24 15:29:00 ip-10-0-1-2 systemd[1]: Started kubelet.\n" + strings.Repeat("\x00", 8192) + line + line + line,
+	} {
+		out, p := Text([]byte(in))
+		if p != nil {
+			t.Errorf("%s: %v", name, p)
+			continue
+		}
+		if bytes.IndexByte(out, 0) >= 0 || strings.Count(string(out), "Unauthorized") != 3 {
+			t.Errorf("%s: text %q", name, out)
+		}
+	}
+	bin := make([]byte, 4096)
+	for i := range bin {
+		bin[i] = byte(i * 7919 % 251) // every byte value, NULs and controls among them
+	}
+	if _, p := Text(bin); p == nil || !strings.Contains(p.Message, "binary") {
+		t.Errorf("binary data read as text (%v)", p)
+	}
+}

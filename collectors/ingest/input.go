@@ -70,7 +70,12 @@ func Text(raw []byte) ([]byte, *Problem) {
 	}
 	head := raw[:min(len(raw), 64<<10)]
 	if bytes.IndexByte(head, 0) >= 0 {
-		return nil, &Problem{Unsupported: true, Message: "the input is binary data (it holds NUL bytes), not text"}
+		if !textWithHoles(head) {
+			return nil, &Problem{Unsupported: true, Message: "the input is binary data (it holds NUL bytes), not text"}
+		}
+		// a log a crash left runs of NUL bytes in (the blocks it had not written): the holes
+		// end lines, the text around them is read
+		raw = reNULs.ReplaceAll(raw, []byte("\n"))
 	}
 	if bad := invalidUTF8(head); bad*10 > len(head) && len(head) > 0 {
 		return nil, &Problem{Unsupported: true, Message: fmt.Sprintf("the input is binary data (%d of its first %d bytes are not UTF-8), not text", bad, len(head))}
@@ -190,4 +195,30 @@ func invalidUTF8(b []byte) int {
 		b = b[size:]
 	}
 	return bad
+}
+
+// reNULs is a run of NUL bytes.
+var reNULs = regexp.MustCompile("\x00+")
+
+// textWithHoles reports whether b, which holds NUL bytes, is text apart from them: its other
+// bytes have lines (a newline) and almost no control characters (at most 1 in 100 besides
+// tab, CR and LF) or invalid UTF-8 (at most 1 in 10), as a log file a crash cut holes in has,
+// and binary data (an executable, compressed or random bytes) does not.
+func textWithHoles(b []byte) bool {
+	var text, ctl, lines int
+	for _, c := range b {
+		switch {
+		case c == 0:
+			continue
+		case c == '\n':
+			lines++
+		case c < 0x20 && c != '\t' && c != '\r', c == 0x7f:
+			ctl++
+		}
+		text++
+	}
+	if text == 0 || lines == 0 || ctl*100 > text {
+		return false
+	}
+	return invalidUTF8(bytes.ReplaceAll(b, []byte{0}, nil))*10 <= text
 }
