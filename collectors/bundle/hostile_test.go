@@ -316,3 +316,32 @@ func FuzzKubeconfig(f *testing.F) {
 		execCluster(data)
 	})
 }
+
+// TestHostileAppendedArchive: a second tar appended after the first's end-of-archive marker (cat
+// a.tar b.tar | gzip) is read too, and the report says so; its members are not lost unsaid.
+func TestHostileAppendedArchive(t *testing.T) {
+	tarOf := func(e entry) []byte {
+		var raw bytes.Buffer
+		tw := tar.NewWriter(&raw)
+		tw.WriteHeader(&tar.Header{Name: e.name, Typeflag: tar.TypeReg, Size: int64(len(e.body)), Mode: 0o644})
+		tw.Write([]byte(e.body))
+		tw.Close()
+		return raw.Bytes()
+	}
+	a := tarOf(entry{name: "./system/instance-id.txt", body: "i-0123456789abcdef0\n"})
+	b := tarOf(entry{name: "./kubelet/kubelet.log", body: strings.Repeat(unauthorized, 5)})
+	got, err := ReadTarGz(bytes.NewReader([]byte(gz(string(a)+string(b)))), "appended.tgz", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Damaged || !strings.Contains(fmt.Sprint(got.Problems), "another tar archive follows the end-of-archive marker") {
+		t.Errorf("damaged=%v problems=%+v; want the appended archive noted", got.Damaged, got.Problems)
+	}
+	if len(got.Logs.Hits) == 0 || got.Logs.Hits[0].Finding != "runtime.unauthorized" {
+		t.Errorf("the appended archive's log was not read: %+v", got.Logs.Hits)
+	}
+	// the end marker's zero padding alone is no second archive
+	if one, err := ReadTarGz(bytes.NewReader([]byte(gz(string(b)))), "one.tgz", DefaultLimits); err != nil || len(one.Problems) > 0 {
+		t.Errorf("one archive: %v %+v", err, one.Problems)
+	}
+}

@@ -254,6 +254,21 @@ func (rd *reader) readTarGz(r io.Reader) error {
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
+			// An archive appended after this one's end marker (cat a.tar b.tar | gzip, read by
+			// tar -i) holds members too: read them rather than lose them unsaid.
+			at := pos.n
+			next, err := afterEndMarker(&countingReader{r: pos, rd: rd})
+			switch {
+			case errors.Is(err, ErrLimit):
+				return err
+			case err != nil:
+				rd.damage(orArchive(last), fmt.Sprintf("the gzip stream is damaged after the last member, at byte %d of the uncompressed archive: %v (the CRC-32 or size in the gzip trailer does not match, or the file is cut inside it)", pos.n, err))
+				return nil
+			case next != nil:
+				rd.problem(orArchive(last), fmt.Sprintf("another tar archive follows the end-of-archive marker (at byte %d of the uncompressed archive); its members are read too", at))
+				tr = tar.NewReader(io.MultiReader(next, pos))
+				continue
+			}
 			// The tar end marker is not the end of the gzip stream: read on to the trailer so
 			// a bad CRC, a wrong size or a cut inside the last 8 bytes is not taken for a
 			// clean end (the padding after the marker counts against --max-bytes).
@@ -299,6 +314,34 @@ func (rd *reader) readTarGz(r io.Reader) error {
 			return err
 		}
 	}
+}
+
+// afterEndMarker reads the zero blocks after a tar's end-of-archive marker. It returns the
+// first block that is not zero (the header of an appended archive) to read on from, or nil at
+// the end of the stream (the caller then checks the gzip trailer).
+func afterEndMarker(r io.Reader) (io.Reader, error) {
+	block := make([]byte, 512)
+	for {
+		n, err := io.ReadFull(r, block)
+		if n == 512 && !allZero(block) {
+			return bytes.NewReader(block), nil
+		}
+		if err == io.EOF {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err // a tar is whole blocks: a part of one is a cut stream
+		}
+	}
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func orArchive(name string) string {
