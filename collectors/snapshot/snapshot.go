@@ -962,8 +962,18 @@ func (s *Snapshot) CollectedAt() time.Time {
 }
 
 // missing is the gap reason for a file the source does not hold, in the source's terms: a
-// snapshot lacks it, a live collection did not fetch it, a paste did not show it.
+// snapshot lacks it, a live collection did not fetch it, a paste did not show it; a file the
+// snapshot holds but set aside when it was opened (over the size limit) is unreadable, and why.
 func (s *Snapshot) missing(p string) string {
+	s.mu.Lock()
+	for _, x := range s.Problems {
+		if x.Path == p || strings.HasSuffix(x.Path, "/"+p) {
+			// held but set aside when read (over the size limit, a link): say why, not "not in"
+			s.mu.Unlock()
+			return "unreadable: " + x.Path + ": " + x.Err
+		}
+	}
+	s.mu.Unlock()
 	switch {
 	case strings.HasPrefix(s.Origin, "paste:"):
 		return "not in the input given (" + p + ")"

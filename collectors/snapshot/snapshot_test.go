@@ -198,3 +198,22 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// TestOversizedFileIsUnreadable: a file the snapshot holds but set aside for its size is reported
+// as unreadable, with the size and the limit, not as missing from the snapshot.
+func TestOversizedFileIsUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	big := `{"Reservations": [{"Instances": [{"InstanceId": "i-0a1b2c3d4e5f60006", "Padding": "` + strings.Repeat("x", 4096) + `"}]}]}`
+	os.MkdirAll(filepath.Join(dir, "ec2"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "eks"), 0o755)
+	os.WriteFile(filepath.Join(dir, "ec2", "describe-instances.json"), []byte(big), 0o644)
+	os.WriteFile(filepath.Join(dir, "eks", "describe-cluster.json"), []byte(`{"cluster": {"name": "prod"}}`), 0o644)
+	s, err := Open(dir, Limits{MaxFileBytes: 1024, MaxTotalBytes: 1 << 20, MaxFiles: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Evidence("i-0a1b2c3d4e5f60006", "")
+	if err == nil || !strings.Contains(err.Error(), "unreadable") || !strings.Contains(err.Error(), "over the 1024-byte limit") {
+		t.Errorf("err = %v, want the file named unreadable for its size", err)
+	}
+}
