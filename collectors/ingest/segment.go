@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"html"
 	"regexp"
@@ -426,6 +427,11 @@ func unjoin(lines []line) []line {
 // otherwise run on into them.
 func joinedRecords(t string) []int {
 	if len(t) < minJoined {
+		return nil
+	}
+	if tt := strings.TrimSpace(t); (tt[0] == '{' || tt[0] == '[' || tt[0] == '"') && json.Valid([]byte(tt)) {
+		// one JSON document (a log carried in a string: {"message": "…\n…"}): the records
+		// inside it are the JSON reader's to split, at its escaped line breaks
 		return nil
 	}
 	// records at the start of the line decide its shape; text before the first record is

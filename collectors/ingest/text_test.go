@@ -653,3 +653,18 @@ func TestLogsInsightsTableCopiedFromTheConsole(t *testing.T) {
 		t.Errorf("a table without the Insights header changed: %+v", got)
 	}
 }
+
+// TestJSONStringIsNotUnjoined: a log carried in one JSON string ({"message": "…\n…\n…"}) is one
+// JSON document, not records whose line breaks were lost: its klog headers after the journal
+// prefixes are not cut apart, so the JSON reader splits it at its escaped line breaks.
+func TestJSONStringIsNotUnjoined(t *testing.T) {
+	rec := `Jul 24 15:30:00 ip-10-0-12-34 kubelet[2841]: E0724 15:30:00.118732    2841 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-12-34\"`
+	doc := `{"message": "` + rec + `\n` + rec + `\n` + rec + `"}`
+	if got := unjoin([]line{{1, doc}}); len(got) != 1 {
+		t.Fatalf("cut into %d lines", len(got))
+	}
+	r := Read([]byte(doc+"\n"), "stdin", Options{})
+	if r.Evidence.NodeLogs == nil || len(r.Evidence.NodeLogs.Hits) == 0 || r.Evidence.NodeLogs.Hits[0].Finding != "runtime.unauthorized" {
+		t.Errorf("the log inside the string is not read (segments %v)", types(r.Segments))
+	}
+}
