@@ -1,0 +1,382 @@
+package ingest
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"sync/atomic"
+)
+
+// classify reads one block (a fenced block, or the text between prompts) as segments. A block
+// that is one structured document is read as that document; a fenced block that is not is log
+// text; unfenced text is cut into paragraphs, each read as a document, a run of log lines, or prose.
+//
+// A block is cut where a Terraform heredoc, a sentence after YAML, a shell's error under the
+// bootstrap call, kubectl output or a sentence of the poster's starts (see block.classify), and
+// each part is read again the same way. The places a part could be cut are looked up in an index
+// of the block's lines made once (newBlock), not searched for in the part: an issue that
+// alternates the poster's words and log excerpts is cut thousands of times, and searching every
+// remaining part again made that quadratic in its paragraphs.
+func classify(lines []line, fenced bool, command string) []Segment {
+	lines = trimBlank(lines)
+	if len(lines) == 0 {
+		return nil
+	}
+	b := newBlock(withFailedRequest(lines, command))
+	return b.classify(0, len(b.lines), fenced, command)
+}
+
+// splitScans counts the lines newBlock indexed: each line of a block once. Tests read it to
+// see that cutting a paste into parts is linear in its lines.
+var splitScans atomic.Int64
+
+// block is the lines of one classified block and, per line, where the next line of each kind
+// that cuts a block is (len(lines) when there is none). Parts of the block are ranges [lo, hi)
+// of its lines.
+type block struct {
+	lines []line
+	blank []bool
+	// nextNonBlank, nextBlank, nextProseKey, nextShellError and nextHeader have len(lines)+1
+	// entries: the first index at or after i holding such a line.
+	nextNonBlank, nextBlank []int
+	// prevNonBlank[i] is the last non-blank line before i, or -1.
+	prevNonBlank []int
+	// nextProseKey: a sentence that YAML would read as a key (proseKey).
+	nextProseKey []int
+	// nextShellError: bash's report of an error in a script (reShellError).
+	nextShellError []int
+	// nextHeader: a kubectl get table's header, or a describe Name line after a blank line.
+	nextHeader []int
+	// heredocs are the Terraform heredoc values' first lines, in order; heredocAt[i] is the
+	// index in heredocs of the first at or after line i.
+	heredocs  []heredoc
+	heredocAt []int
+	// plus are the lines of a plan's diff ("+ …"), in order.
+	plus []int
+	// bootEnd[i] is the first line at which a bootstrap call that starts at or after line i
+	// ends (reBootstrapCall), or len(lines); made when first asked for.
+	bootEnd []int
+	// nextIntro[i] is the first paragraph at or after line i that is one or two of the poster's
+	// sentences (introLine), or len(lines); made when first asked for.
+	nextIntro []int
+}
+
+// heredoc is the first line of a Terraform heredoc value and the first line after it that
+// ends the scan for its body: its terminator, a diff line ("+ …"), or none (len(lines)).
+type heredoc struct {
+	line, stop int
+	diff       bool // stop is a diff line: the value is a plan's diff, not shown whole
+	// deciding is the index in block.heredocs of the first heredoc at or after this one whose
+	// stop is not a diff line.
+	deciding int
+}
+
+var reTFHeredocStart = regexp.MustCompile(`^\s*[+~-]?\s*"?([\w.-]+)"?\s*=\s*<<-?([A-Z_]+)\s*$`)
+
+// reHeredocTerm is a line that can end a heredoc: its terminator word alone.
+var reHeredocTerm = regexp.MustCompile(`^[A-Z_]+$`)
+
+// newBlock indexes lines: one pass over them for each kind of line that cuts a block.
+func newBlock(lines []line) *block {
+	n := len(lines)
+	splitScans.Add(int64(n))
+	b := &block{lines: lines, blank: make([]bool, n)}
+	next := func(is func(i int) bool) []int {
+		out := make([]int, n+1)
+		out[n] = n
+		for i := n - 1; i >= 0; i-- {
+			if is(i) {
+				out[i] = i
+			} else {
+				out[i] = out[i+1]
+			}
+		}
+		return out
+	}
+	terms := map[string][]int{}
+	type start struct {
+		line int
+		term string
+	}
+	var starts []start
+	for i, l := range lines {
+		t := strings.TrimSpace(l.text)
+		b.blank[i] = t == ""
+		if strings.HasPrefix(t, "+ ") {
+			b.plus = append(b.plus, i)
+		}
+		if reHeredocTerm.MatchString(t) {
+			terms[t] = append(terms[t], i)
+		}
+		if m := reTFHeredocStart.FindStringSubmatch(l.text); m != nil && m[1] != "mapRoles" && m[1] != "mapUsers" && m[1] != "mapAccounts" {
+			// a plan's aws-auth mapRoles heredoc is left to the plan reader
+			starts = append(starts, start{i, m[2]})
+		}
+	}
+	b.nextNonBlank = next(func(i int) bool { return !b.blank[i] })
+	b.nextBlank = next(func(i int) bool { return b.blank[i] })
+	b.prevNonBlank = make([]int, n+1)
+	b.prevNonBlank[0] = -1
+	for i := 1; i <= n; i++ {
+		b.prevNonBlank[i] = b.prevNonBlank[i-1]
+		if !b.blank[i-1] {
+			b.prevNonBlank[i] = i - 1
+		}
+	}
+	b.nextProseKey = next(func(i int) bool { return proseKey(lines[i].text) })
+	b.nextShellError = next(func(i int) bool { return reShellError.MatchString(lines[i].text) })
+	b.nextHeader = next(func(i int) bool {
+		return reTableHeader.MatchString(lines[i].text) || i > 0 && reDescribeName.MatchString(lines[i].text) && b.blank[i-1]
+	})
+	after := func(list []int, i int) int { // the first entry of list after line i, or n
+		if k := sort.SearchInts(list, i+1); k < len(list) {
+			return list[k]
+		}
+		return n
+	}
+	b.heredocs = make([]heredoc, len(starts))
+	for k, s := range starts {
+		h := heredoc{line: s.line, stop: after(terms[s.term], s.line)}
+		if p := after(b.plus, s.line); p < h.stop {
+			h.stop, h.diff = p, true
+		}
+		b.heredocs[k] = h
+	}
+	deciding := len(starts)
+	for k := len(starts) - 1; k >= 0; k-- {
+		if !b.heredocs[k].diff {
+			deciding = k
+		}
+		b.heredocs[k].deciding = deciding
+	}
+	b.heredocAt = make([]int, n+1)
+	k := 0
+	for i := 0; i <= n; i++ {
+		for k < len(starts) && starts[k].line < i {
+			k++
+		}
+		b.heredocAt[i] = k
+	}
+	return b
+}
+
+// trim drops the blank lines at either end of [lo, hi).
+func (b *block) trim(lo, hi int) (int, int) {
+	lo = b.nextNonBlank[min(lo, len(b.lines))]
+	if lo >= hi {
+		return hi, hi
+	}
+	return lo, b.prevNonBlank[hi] + 1
+}
+
+// classify reads the part [lo, hi) of the block as classify reads a block.
+func (b *block) classify(lo, hi int, fenced bool, command string) []Segment {
+	var out []Segment
+	for {
+		// each turn reads the head of [lo, hi) and goes on with what follows it
+		if lo, hi = b.trim(lo, hi); lo >= hi {
+			return out
+		}
+		if s, end, eof, ok := b.heredoc(lo, hi); ok {
+			// a value Terraform prints as a heredoc: the document inside it, read on its own
+			out = append(out, b.classify(lo, s, fenced, command)...)
+			out = append(out, classify(dedent(b.lines[s+1:end]), false, "")...)
+			if eof {
+				return out
+			}
+			lo = end + 1
+			continue
+		}
+		if reYAMLish.MatchString(b.lines[lo].text) {
+			// a sentence after a YAML document ("One or more Amazon EC2 Subnets of […] does not
+			// … guide: https://…") is a message, not a key that happens to hold ": "
+			if i := b.nextProseKey[lo+1]; i < hi {
+				out = append(out, b.classify(lo, i, fenced, command)...)
+				lo = i
+				continue
+			}
+		}
+		if i := b.shellError(lo, hi); i < hi {
+			// a shell's error report under the bootstrap.sh command that printed it: the command
+			// is the node's configuration, the report its output
+			out = append(out, b.classify(lo, i, fenced, command)...)
+			return append(out, seg(TypeLog, logDetail(b.lines[i:hi]), b.lines[i:hi]))
+		}
+		if i := b.nextHeader[lo+1]; i < hi {
+			// kubectl output that starts after other lines (an error line above a table)
+			out = append(out, b.classify(lo, i, fenced, command)...)
+			lo = i
+			continue
+		}
+		if !fenced && command == "" {
+			if i, j := b.introSentence(lo, hi); j > 0 {
+				// a sentence of the poster's between artefacts ("And here is another node that
+				// works fine:"): the documents on either side are read apart, never as one
+				out = append(out, b.classify(lo, i, false, "")...)
+				out = append(out, seg(TypeProse, "", b.lines[i:j]))
+				lo = j
+				continue
+			}
+		}
+		lines := b.lines[lo:hi]
+		if segs, ok := structured(lines, command); ok {
+			if cut := foreignAfterBlank(lines); cut > 0 && unreadable(segs) {
+				// a document that does not parse as a whole, whose part before a blank line and
+				// foreign text ("and", an events table) does: two documents pasted one under the
+				// other
+				if head, ok := structured(trimBlank(lines[:cut]), command); ok && !unreadable(head) {
+					out = append(out, head...)
+					lo, command = lo+cut, ""
+					continue
+				}
+			}
+			return append(out, segs...)
+		}
+		if command != "" {
+			if cut := foreignAfterBlank(lines); cut > 0 {
+				// a command's output, a blank line, then the poster's words ("and from my
+				// laptop:"): the output is read as the command's, the words on their own
+				if head, ok := structured(trimBlank(lines[:cut]), command); ok && !unreadable(head) {
+					out = append(out, head...)
+					lo, command = lo+cut, ""
+					continue
+				}
+			}
+		}
+		if fenced || command != "" {
+			return append(out, seg(TypeLog, logDetail(lines), lines))
+		}
+		return append(out, paragraphs(lines)...)
+	}
+}
+
+// heredoc finds the first heredoc value of Terraform output in [lo, hi) (`+ user_data = <<-EOT`
+// up to its `EOT`, or hi when the part ends inside it) whose lines are not a plan's diff of it
+// (no "+ " line before its end): its first line s and the line end that ends it (hi with eof).
+// A heredoc whose terminator follows its first line, before any other is found, ends the search.
+func (b *block) heredoc(lo, hi int) (s, end int, eof, ok bool) {
+	// a heredoc whose scan stops at a diff line inside the part is passed over, unless the
+	// part ends before that line: the first heredoc after the part's last diff line is not
+	first := b.heredocAt[lo]
+	if first == len(b.heredocs) {
+		return 0, 0, false, false
+	}
+	k := b.heredocs[first].deciding
+	after := lo // the last diff line before hi, if after lo
+	if p := sort.SearchInts(b.plus, hi) - 1; p >= 0 && b.plus[p] > lo {
+		after = b.plus[p]
+	}
+	k = min(k, b.heredocAt[after])
+	if k == len(b.heredocs) || b.heredocs[k].line >= hi-1 {
+		return 0, 0, false, false // the last line of a part has no body under it
+	}
+	h := b.heredocs[k]
+	if h.stop >= hi {
+		return h.line, hi, true, true // the paste ends inside the heredoc
+	}
+	if h.stop == h.line+1 {
+		return 0, 0, false, false
+	}
+	return h.line, h.stop, false, true
+}
+
+// shellError returns the first line in (lo, hi) that is bash's report of an error in a script
+// (reShellError) with a bootstrap call (reBootstrapCall) in the lines from lo to it, or hi.
+func (b *block) shellError(lo, hi int) int {
+	i := b.nextShellError[lo+1]
+	if i >= hi {
+		return hi
+	}
+	if b.bootEnd == nil {
+		b.indexBootCalls()
+	}
+	// the call must end on a line before the report
+	if e := b.bootEnd[lo]; e >= i {
+		if e+1 >= len(b.lines) {
+			return hi
+		}
+		i = b.nextShellError[e+1]
+	}
+	return min(i, hi)
+}
+
+// reBootstrapCallAt is reBootstrapCall at the start of the text only.
+var reBootstrapCallAt = regexp.MustCompile(`\A(?:` + reBootstrapCall.String() + `)`)
+
+// indexBootCalls fills bootEnd. A call starts at the start of a line (reBootstrapCall is
+// multi-line: "^\s*…"), so it is looked for there; one found in lines lo to i-1 joined
+// (withFailedRequest's reading) is one that starts at such a line and ends before line i. A
+// blank line starts none of its own: one whose "\s*" runs on from it runs on from the next
+// line's start as well.
+func (b *block) indexBootCalls() {
+	n := len(b.lines)
+	text := joinLines(b.lines)
+	starts := make([]int, n+1) // byte offset of each line, and of the end
+	for i, l := range b.lines {
+		starts[i+1] = starts[i] + len(l.text) + 1
+	}
+	b.bootEnd = make([]int, n+1)
+	b.bootEnd[n] = n
+	for i := n - 1; i >= 0; i-- {
+		b.bootEnd[i] = b.bootEnd[i+1]
+		if b.blank[i] {
+			continue
+		}
+		if loc := reBootstrapCallAt.FindIndex(text[starts[i]:]); loc != nil {
+			// the line holding the call's last byte
+			end := sort.SearchInts(starts, starts[i]+loc[1]) - 1
+			b.bootEnd[i] = min(b.bootEnd[i], end)
+		}
+	}
+}
+
+// introSentence finds a paragraph of one or two sentences standing between blank lines with
+// other text around it in [lo, hi) — a poster's words introducing what follows ("Here is what I
+// see:") — and returns its lines [i, j), or j = 0. A sentence is an introLine; a leading one may
+// end the part's first paragraph, others need text before and after them.
+func (b *block) introSentence(lo, hi int) (int, int) {
+	// the part's first paragraph starts at lo, whatever the line above it
+	if j := min(b.nextBlank[lo], hi); j-lo <= 2 && b.nextNonBlank[j] < hi && b.sentences(lo, j) {
+		return lo, j
+	}
+	if b.nextIntro == nil {
+		n := len(b.lines)
+		b.nextIntro = make([]int, n+1)
+		b.nextIntro[n] = n
+		for i := n - 1; i >= 0; i-- {
+			b.nextIntro[i] = b.nextIntro[i+1]
+			if j := b.nextBlank[i]; (i == 0 || b.blank[i-1]) && !b.blank[i] && j-i <= 2 && b.sentences(i, j) {
+				b.nextIntro[i] = i
+			}
+		}
+	}
+	// a paragraph cut by hi has nothing after it in the part, nor has any after it
+	if i := b.nextIntro[lo+1]; i < hi {
+		if j := b.nextBlank[i]; j < hi && b.nextNonBlank[j] < hi {
+			return i, j
+		}
+	}
+	return 0, 0
+}
+
+// sentences reports whether lines [i, j) are each an introLine.
+func (b *block) sentences(i, j int) bool {
+	for k := i; k < j; k++ {
+		if !introLine(b.lines[k].text) {
+			return false
+		}
+	}
+	return true
+}
+
+// introLine reports whether a line is a sentence of the poster's: it starts with a capital
+// letter, has at least four words, ends in '.', ':', '!' or '?', and is neither a log line nor a
+// "key: value" line.
+func introLine(t string) bool {
+	t = strings.TrimSpace(t)
+	if len(t) < 12 || t[0] < 'A' || t[0] > 'Z' || !strings.ContainsAny(t[len(t)-1:], ".:!?") ||
+		len(strings.Fields(t)) < 4 || logLine(t) || reYAMLish.MatchString(t) {
+		return false
+	}
+	return sentences([]byte(t))
+}
