@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -112,5 +113,58 @@ func BenchmarkSegmentsProseLogPairs(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/pair")
 		})
+	}
+}
+
+// joinedPieces are pieces of log records and the text between them, for random long lines.
+var joinedPieces = []string{
+	"Jul 24 15:30:01 ip-10-0-12-34 kubelet[2841]: ",
+	"E0724 15:30:01.118732    2841 kubelet_node_status.go:96] ",
+	"2024-05-01T10:00:00.123Z ", "2024-05-01 10:00:00,123 ", "[   12.345678] ",
+	`{"level":"error","msg":"x"} `, "kubelet.go:2397] ", "$ kubectl logs x ", "user@host:~$ ",
+	`"Unable to register node with API server" err="Unauthorized" `, "Unauthorized ",
+	"15:30:01 ", "12:00 ", ": ", "] ", ":", "words of the poster ", " ", "x", `{"`, ".go:",
+}
+
+// TestUnjoinAsBefore checks that joinedRecords, which counts each shape's marks before it looks
+// for its records and finds them once, cuts random long lines where joinedRecordsRef cut them.
+func TestUnjoinAsBefore(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for k := 0; k < 5000; k++ {
+		var b strings.Builder
+		for n := 20 + r.Intn(60); n > 0; n-- {
+			b.WriteString(joinedPieces[r.Intn(len(joinedPieces))])
+		}
+		text := b.String()
+		if got, want := joinedRecords(text), joinedRecordsRef(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\ngot  %v\nwant %v", text, got, want)
+		}
+	}
+}
+
+// TestAnchoredAsBefore checks that rePrompt and reYAMLish, anchored once outside their
+// alternatives, and bareCommand, which looks at a line's first word before rewriting its
+// quotes, read lines as the expressions they replace.
+func TestAnchoredAsBefore(t *testing.T) {
+	oldPrompt := regexp.MustCompile(`^\s*(?:(?:\[[^\]\n]{1,80}\]|[\w.@-]+(?:@[\w.-]+)?(?::[^\s$#]*)?)?\s*[$#%]|(?:\([\w.-]+\)\s+)?[➜❯]\s+(?:[^\s$#%]+\s+)?(?:git:\([^)\s]*\)\s+)?(?:✗\s*)?)\s+(?:sudo\s+)?(kubectl|aws|eksctl|journalctl|systemctl|cat|tail|head|less|grep|egrep|terraform|helm|nodeadm|apiclient|crictl|ctr|docker|curl|dmesg|sheltie|logdog|base64|echo|k|kc)\b(.*)$|^\s*PS [A-Z]:\\[^>]*>\s+(.*)$`)
+	oldYAMLish := regexp.MustCompile(`^\s*(?:- )?[A-Za-z0-9_./"-]+:(?:\s|$)|^\s*- `)
+	lines := append(append([]string{
+		"$ kubectl get nodes -o wide", "[root@ip-10-0-1-2 ~]# journalctl -u kubelet", "user@host:~$ aws eks describe-cluster --name x",
+		`PS C:\> Get-EKSNode`, "(base) ➜  repo git:(main) ✗ kubectl logs x", "# cat /etc/eks/bootstrap.sh", "% k get no",
+		"kubectl get nodes", "  kubectl describe node x", `aws ec2 describe-subnets --filters Name=vpc-id,Values=vpc-1 --query 'Subnets[].{id:SubnetId,az:AvailabilityZone}'`,
+		"eksctl get nodegroup --cluster prod", "aws eks describe-nodegroup, then this.", `'kubectl' get nodes`, "awsome: yes", "- name: x", " - a", "-x",
+	}, classifyLines...), joinedPieces...)
+	for _, l := range lines {
+		for _, s := range []string{l, "  " + l, l + " tail", "\t" + l} {
+			if got, want := rePrompt.FindStringSubmatch(s), oldPrompt.FindStringSubmatch(s); !reflect.DeepEqual(got, want) {
+				t.Errorf("rePrompt %q: %q, want %q", s, got, want)
+			}
+			if got, want := reYAMLish.MatchString(s), oldYAMLish.MatchString(s); got != want {
+				t.Errorf("reYAMLish %q: %v, want %v", s, got, want)
+			}
+			if got, want := bareCommand(s), reBareCommand.MatchString(reQuotedArg.ReplaceAllString(s, "Q")); got != want {
+				t.Errorf("bareCommand %q: %v, want %v", s, got, want)
+			}
+		}
 	}
 }

@@ -106,7 +106,9 @@ var (
 	reJiraFence = regexp.MustCompile(`^\s*\{(code|noformat)(?::[^}]*)?\}\s*$`)
 	// rePrompt is a shell prompt line: "$ kubectl …", "# journalctl …", "user@host:~$ aws …",
 	// "PS C:\> Get-…", and the arrow prompts of zsh themes ("(base) ➜  repo git:(main) ✗ kubectl …").
-	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]\n]{1,80}\]|[\w.@-]+(?:@[\w.-]+)?(?::[^\s$#]*)?)?\s*[$#%]|(?:\([\w.-]+\)\s+)?[➜❯]\s+(?:[^\s$#%]+\s+)?(?:git:\([^)\s]*\)\s+)?(?:✗\s*)?)\s+(?:sudo\s+)?(kubectl|aws|eksctl|journalctl|systemctl|cat|tail|head|less|grep|egrep|terraform|helm|nodeadm|apiclient|crictl|ctr|docker|curl|dmesg|sheltie|logdog|base64|echo|k|kc)\b(.*)$|^\s*PS [A-Z]:\\[^>]*>\s+(.*)$`)
+	// Its one "^" outside the alternatives lets a line that is no prompt fail at its start: with
+	// a "^" in each, the regexp engine tries every position of a megabyte-long pasted line.
+	rePrompt = regexp.MustCompile(`^(?:\s*(?:(?:\[[^\]\n]{1,80}\]|[\w.@-]+(?:@[\w.-]+)?(?::[^\s$#]*)?)?\s*[$#%]|(?:\([\w.-]+\)\s+)?[➜❯]\s+(?:[^\s$#%]+\s+)?(?:git:\([^)\s]*\)\s+)?(?:✗\s*)?)\s+(?:sudo\s+)?(kubectl|aws|eksctl|journalctl|systemctl|cat|tail|head|less|grep|egrep|terraform|helm|nodeadm|apiclient|crictl|ctr|docker|curl|dmesg|sheltie|logdog|base64|echo|k|kc)\b(.*)$|\s*PS [A-Z]:\\[^>]*>\s+(.*)$)`)
 )
 
 // Segments splits text into segments: Markdown fences first, then shell prompts, then runs of
@@ -404,11 +406,23 @@ func joinedRecords(t string) []int {
 		// inside it are the JSON reader's to split, at its escaped line breaks
 		return nil
 	}
+	// each shape's records are found once, for both passes and for the shapes interleaved
+	// with another's: a pasted line can be megabytes long
+	found := make([][][]int, len(recordStarts))
+	records := func(i int) [][]int {
+		if found[i] == nil {
+			found[i] = append([][]int{}, recordStarts[i].FindAllStringIndex(t, -1)...)
+		}
+		return found[i]
+	}
 	// records at the start of the line decide its shape; text before the first record is
 	// looked at only when no shape starts the line
 	for pass := 0; pass < 2; pass++ {
-		for i, re := range recordStarts {
-			if cuts := joinedShape(t, i, re, pass == 1); cuts != nil {
+		for i := range recordStarts {
+			if !mayRepeat(t, i) {
+				continue
+			}
+			if cuts := joinedShape(t, i, records, pass == 1); cuts != nil {
 				return cuts
 			}
 		}
@@ -416,12 +430,41 @@ func joinedRecords(t string) []int {
 	return nil
 }
 
+// recordMarks are text every record of the shape of recordStarts[i] holds.
+var recordMarks = []string{": ", "] ", ":", "] ", `{"`, ".go:"}
+
+// mayRepeat reports whether t may hold the three records of the shape of recordStarts[i] that
+// joinedShape needs at least: it holds the shape's recordMarks three times, and a journal,
+// klog or timestamped record's clock ("15:30:01") three times. Counting them is many times
+// faster than finding the records, and a long line rarely holds many.
+func mayRepeat(t string, i int) bool {
+	if strings.Count(t, recordMarks[i]) < 3 {
+		return false
+	}
+	if i > 2 {
+		return true
+	}
+	clocks := 0
+	for k := 0; k < len(t) && clocks < 3; {
+		c := strings.IndexByte(t[k:], ':')
+		if c < 0 {
+			break
+		}
+		k += c + 1
+		if k+2 < len(t) && t[k+2] == ':' {
+			clocks++ // a colon three bytes after another: "hh:mm:ss"
+		}
+	}
+	return clocks >= 3
+}
+
 // joinedShape returns the cuts of t for record shape i (see joinedRecords), nil when t is not
-// records of that shape run together; prefixed allows text before the first record.
-func joinedShape(t string, i int, re *regexp.Regexp, prefixed bool) []int {
+// records of that shape run together; prefixed allows text before the first record. records(j)
+// are the records of shape j in t (recordStarts[j]'s matches).
+func joinedShape(t string, i int, records func(j int) [][]int, prefixed bool) []int {
 	var cuts []int
 	first := -1
-	for _, loc := range re.FindAllStringIndex(t, -1) {
+	for _, loc := range records(i) {
 		if loc[0] == 0 && recordStartsAt0[i].MatchString(t) {
 			first = 0
 			continue
@@ -444,11 +487,11 @@ func joinedShape(t string, i int, re *regexp.Regexp, prefixed bool) []int {
 	default:
 		return nil
 	}
-	for j, other := range recordStarts[:2] {
+	for j := range recordStarts[:2] {
 		if j == i || i == 0 {
 			continue // a journal record carries a klog header inside it
 		}
-		for _, loc := range other.FindAllStringIndex(t, -1) {
+		for _, loc := range records(j) {
 			if loc[0] > 0 && t[loc[0]-1] == ' ' {
 				cuts = append(cuts, loc[0])
 			}
@@ -654,7 +697,7 @@ func splitPrompts(lines []line) []subRegion {
 			cur = subRegion{command: cmd}
 			continue
 		}
-		if reBareCommand.MatchString(reQuotedArg.ReplaceAllString(l.text, "Q")) {
+		if bareCommand(l.text) {
 			flush()
 			cur = subRegion{command: strings.TrimSpace(l.text)}
 			continue
@@ -674,6 +717,18 @@ var reShellError = regexp.MustCompile(`^\s*(?:[\w.-]+\[\d+\]: )?/\S+\.sh: (?:lin
 // --cluster-name prod …"); a comma inside an argument (Name=vpc-id,Values=vpc-1) is the
 // command's, a comma and a space a sentence's.
 var reBareCommand = regexp.MustCompile(`^\s*(?:kubectl\s+(?:-n\s+\S+\s+)?(?:get|describe)|eksctl\s+(?:get|utils\s+describe-stacks)|aws\s+(?:eks|ec2|iam|sts|ssm|autoscaling|cloudformation)\s+(?:get|describe|list)-[a-z-]+)\b(?:(?:[^,;!?()]|,[^\s,;!?()])*[^,;!?().\s])?\s*$`)
+
+// bareCommand reports whether t is a command reBareCommand matches once its quoted arguments
+// are read as one word each. A line that does not start with kubectl, eksctl or aws is none, and
+// is not rewritten to find out: a pasted line can be megabytes long. (Quoting cannot make it
+// start so: a quoted argument becomes "Q", and text before the first quote stays as it is.)
+func bareCommand(t string) bool {
+	s := strings.TrimLeft(t, " \t\n\f\r") // reBareCommand's \s
+	if !strings.HasPrefix(s, "kubectl") && !strings.HasPrefix(s, "eksctl") && !strings.HasPrefix(s, "aws") {
+		return false
+	}
+	return reBareCommand.MatchString(reQuotedArg.ReplaceAllString(t, "Q"))
+}
 
 // reQuotedArg is a quoted argument of a command line ('NatGateways[].{id:NatGatewayId,eip:…}'):
 // its commas and brackets are the query's, not a sentence's.
@@ -1002,7 +1057,9 @@ func proseLike(p []line) bool {
 	return structuredLines*2 < len(p)
 }
 
-var reYAMLish = regexp.MustCompile(`^\s*(?:- )?[A-Za-z0-9_./"-]+:(?:\s|$)|^\s*- `)
+// reYAMLish is a line that starts as YAML does: a key or a list item. One "^" outside the
+// alternatives lets a line that is neither fail at its start (see rePrompt).
+var reYAMLish = regexp.MustCompile(`^(?:\s*(?:- )?[A-Za-z0-9_./"-]+:(?:\s|$)|\s*- )`)
 
 // structuredStart reports whether a paragraph may begin a document: YAML keys, JSON, MIME,
 // a script, TOML tables, kubectl describe or table output.

@@ -31,7 +31,7 @@ type tfPlan struct {
 // marker two columns left of the content, so the mappings before and after can be rebuilt.
 func terraformAWSAuth(lines []line) (Segment, bool) {
 	text := string(joinLines(lines))
-	if !reTFAWSAuth.MatchString(text) || !strings.Contains(text, "mapRoles") {
+	if !strings.Contains(text, "mapRoles") || !reTFAWSAuth.MatchString(text) { // the cheaper test first
 		return Segment{}, false
 	}
 	plan := &tfPlan{lines: map[string]int{}}
