@@ -345,3 +345,23 @@ func TestHostileAppendedArchive(t *testing.T) {
 		t.Errorf("one archive: %v %+v", err, one.Problems)
 	}
 }
+
+// TestHostileDuplicateMember: a member the archive holds twice is read once, the first copy, and
+// the second is listed as skipped; a healthy copy after a failing one does not merge into it.
+func TestHostileDuplicateMember(t *testing.T) {
+	healthy := "Jul 24 15:31:00 ip-10-0-1-2 kubelet[2841]: I0724 15:31:00.000000    2841 kubelet_node_status.go:78] \"Successfully registered node\" node=\"ip-10-0-1-2\"\n"
+	in := tarGz(t, entry{name: "./kubelet/", typ: tar.TypeDir}, entry{name: "./kubelet/kubelet.log", body: strings.Repeat(unauthorized, 5)},
+		entry{name: "./kubelet/kubelet.log", body: healthy})
+	b, err := ReadTarGz(bytes.NewReader(in), "dup.tgz", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := problemFor(b, "./kubelet/kubelet.log"); !strings.Contains(msg, "more than once") {
+		t.Errorf("problems %+v; want the second copy listed", b.Problems)
+	}
+	for _, h := range b.Logs.Hits {
+		if h.Milestone == "registered" {
+			t.Errorf("the second copy was read: %+v", h)
+		}
+	}
+}

@@ -115,6 +115,8 @@ type reader struct {
 	seenBR  bool
 	seenAll bool // every member is under bottlerocket-logs/
 	firsts  map[string]bool
+	// seen are the cleaned names of the regular members read, to set a repeated one aside
+	seen map[string]bool
 	// prefix is put before every name read from a directory ("bottlerocket-logs/" when the
 	// directory given is an extracted logdog folder itself).
 	prefix string
@@ -152,7 +154,7 @@ func newReader(name string, lim Limits) *reader {
 	sc := logscan.MustDefault()
 	lim = lim.withDefaults()
 	sc.Block = lim.MaxLineBytes
-	return &reader{lim: lim, b: &Bundle{Name: name, Configs: map[string][]byte{}}, sc: sc, seenAll: true, firsts: map[string]bool{}}
+	return &reader{lim: lim, b: &Bundle{Name: name, Configs: map[string][]byte{}}, sc: sc, seenAll: true, firsts: map[string]bool{}, seen: map[string]bool{}}
 }
 
 // Magic numbers.
@@ -586,6 +588,12 @@ func (rd *reader) handle(m member) error {
 		return nil
 	}
 	rd.noteName(c, false)
+	if rd.seen[c] {
+		// as for a snapshot: the first copy is used, and the report says the others were not
+		rd.problem(m.name, "the archive holds this member more than once; the first copy is used, this one is skipped")
+		return nil
+	}
+	rd.seen[c] = true
 	rel := strings.TrimPrefix(c, "bottlerocket-logs/")
 	if m.mtime.After(rd.b.Newest) {
 		rd.b.Newest = m.mtime
