@@ -365,3 +365,28 @@ func TestHostileDuplicateMember(t *testing.T) {
 		}
 	}
 }
+
+// TestUncompressedTarBundle: a bundle someone un-gzipped (a plain tar, "ustar" at offset 257) is
+// read like the .tar.gz it came from.
+func TestUncompressedTarBundle(t *testing.T) {
+	gzipped := tarGz(t, entry{name: "./kubelet/", typ: tar.TypeDir}, entry{name: "./kubelet/kubelet.log", body: strings.Repeat(unauthorized, 5)})
+	zr, err := gzip.NewReader(bytes.NewReader(gzipped))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	if !IsTar(plain[:262]) {
+		t.Fatal("IsTar: no")
+	}
+	p := filepath.Join(t.TempDir(), "eks_i-0123456789abcdef0.tar")
+	if err := os.WriteFile(p, plain, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(p, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Damaged || len(b.Logs.Hits) == 0 || b.Logs.Hits[0].Finding != "runtime.unauthorized" {
+		t.Errorf("damaged=%v problems=%+v hits=%+v", b.Damaged, b.Problems, b.Logs.Hits)
+	}
+}

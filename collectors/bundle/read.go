@@ -188,7 +188,7 @@ func Open(p string, lim Limits) (*Bundle, error) {
 			return nil, ferr
 		}
 		defer f.Close()
-		head := make([]byte, 4)
+		head := make([]byte, 262)
 		n, _ := io.ReadFull(f, head)
 		head = head[:n]
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -199,8 +199,10 @@ func Open(p string, lim Limits) (*Bundle, error) {
 			err = rd.readZip(f, st.Size())
 		case bytes.HasPrefix(head, gzipMagic):
 			err = rd.readTarGz(f)
+		case IsTar(head):
+			err = rd.readTar(bufio.NewReaderSize(f, 1<<20))
 		default:
-			return nil, fmt.Errorf("%s: %w (neither gzip-compressed tar nor zip)", p, ErrNotBundle)
+			return nil, fmt.Errorf("%s: %w (neither a tar, gzip-compressed or not, nor a zip)", p, ErrNotBundle)
 		}
 	}
 	if err != nil {
@@ -249,7 +251,13 @@ func (rd *reader) readTarGz(r io.Reader) error {
 	// no read-ahead here: the signature scanner reads each log member ahead on its own
 	// goroutine into the buffers it matches (logscan.Scanner.ScanFrom), so decompression and
 	// matching overlap on two cores without a second copy of every byte
-	pos := &posReader{r: zr}
+	return rd.readTar(zr)
+}
+
+// readTar reads a tar stream (decompressed, or a bundle someone un-gzipped): the members, the
+// archives appended after an end marker, and the rest of the stream to its end.
+func (rd *reader) readTar(src io.Reader) error {
+	pos := &posReader{r: src}
 	tr := tar.NewReader(pos)
 	last := ""
 	var nextHeader int64 // where the header after the last member starts
@@ -728,4 +736,10 @@ func isWindows(files []string) bool {
 		}
 	}
 	return false
+}
+
+// IsTar reports whether head, the first bytes of a file (262 or more), is an uncompressed tar
+// archive: the POSIX "ustar" magic at offset 257 of its first header.
+func IsTar(head []byte) bool {
+	return len(head) >= 262 && string(head[257:262]) == "ustar"
 }

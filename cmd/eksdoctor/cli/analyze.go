@@ -55,8 +55,9 @@ func NewCmdAnalyze(g *GlobalOptions) *cobra.Command {
 not its name, and the report says what it was read as:
 
   a node log bundle   Bottlerocket logdog (bottlerocket-logs.tar.gz), the EKS Linux log
-                      collector (eks_i-….tar.gz), the EKS Windows log collector (.zip), or
-                      any of them extracted into a directory (docs/bundle-formats.md);
+                      collector (eks_i-….tar.gz, or un-gzipped to .tar), the EKS Windows log
+                      collector (.zip), or any of them extracted into a directory
+                      (docs/bundle-formats.md);
   a snapshot          directory or .tar.gz of AWS CLI / kubectl outputs: every instance
                       without a Node, or whose Node is NotReady, is diagnosed
                       (docs/snapshot-format.md);
@@ -149,7 +150,7 @@ func (o *AnalyzeOptions) Run(p string) error {
 	}
 	switch {
 	case o.As != "":
-	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")), bundle.IsTar(head):
 		return o.bundleFile(p, reg, selected)
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		if isSnapshotTar(p) {
@@ -371,7 +372,7 @@ func readHead(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b := make([]byte, 4)
+	b := make([]byte, 262) // a tar's magic is at 257
 	n, err := io.ReadFull(f, b)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, err
