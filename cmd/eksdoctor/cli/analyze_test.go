@@ -286,9 +286,16 @@ func TestAnalyzeBadInput(t *testing.T) {
 // TestAnalyzeSnapshotInput: a snapshot handed to analyze is recognised and every pending
 // instance diagnosed.
 func TestAnalyzeSnapshotInput(t *testing.T) {
+	analyzeRolePathSnapshot(t, filepath.Join(fixtures, "snapshots", "auth-role-path"))
+}
+
+// analyzeRolePathSnapshot runs analyze -o json on the auth-role-path snapshot at p (a directory
+// or an archive): read as a snapshot, its one instance diagnosed auth.role-path.
+func analyzeRolePathSnapshot(t *testing.T, p string) {
+	t.Helper()
 	var o, e bytes.Buffer
 	cmd := NewRootCmd(&o, &e)
-	cmd.SetArgs([]string{"analyze", filepath.Join(fixtures, "snapshots", "auth-role-path"), "-o", "json"})
+	cmd.SetArgs([]string{"analyze", p, "-o", "json"})
 	_ = cmd.Execute()
 	if !strings.Contains(e.String(), "snapshot of AWS CLI / kubectl outputs") {
 		t.Fatalf("stderr %q", e.String())
@@ -357,22 +364,7 @@ func TestAnalyzeCollectedSnapshotArchive(t *testing.T) {
 	if err != nil || tw.Close() != nil || zw.Close() != nil || f.Close() != nil {
 		t.Fatal(err)
 	}
-	var o, e bytes.Buffer
-	cmd := NewRootCmd(&o, &e)
-	cmd.SetArgs([]string{"analyze", archive, "-o", "json"})
-	_ = cmd.Execute()
-	if !strings.Contains(e.String(), "snapshot of AWS CLI / kubectl outputs") {
-		t.Fatalf("stderr %q", e.String())
-	}
-	var fleet struct {
-		Instances []jsonReport `json:"instances"`
-	}
-	if err := json.Unmarshal(o.Bytes(), &fleet); err != nil || len(fleet.Instances) != 1 {
-		t.Fatalf("%v %s", err, o.String())
-	}
-	if c := fleet.Instances[0].Diagnosis.MostLikelyCause; c == nil || *c != "auth.role-path" {
-		t.Fatalf("cause %v", c)
-	}
+	analyzeRolePathSnapshot(t, archive)
 }
 
 // TestStderrEscapesControls: what analyze says on stderr about the input (a segment's name, an
