@@ -71,16 +71,7 @@ func TestLongLineRunsEachPatternOnce(t *testing.T) {
 func BenchmarkScanLongLine(b *testing.B) {
 	for _, size := range []int{64 << 10, 256 << 10, BlockSize - 1} {
 		data := append(longLine(size), '\n')
-		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				s := MustDefault()
-				if err := s.Scan(bytes.NewReader(data), "k.log", "kubelet"); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) { benchScan(b, data, "k.log", "kubelet") })
 	}
 }
 
@@ -92,14 +83,5 @@ func BenchmarkScanFailingJournal(b *testing.B) {
 	for i := 0; buf.Len() < 32<<20; i++ {
 		fmt.Fprintf(&buf, "Jul 24 15:%02d:%02d ip-10-0-12-34 kubelet[2841]: E0724 15:30:01.118732    2841 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-12-34\"\n", i/60%60, i%60)
 	}
-	data := buf.Bytes()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s := MustDefault()
-		if err := s.Scan(bytes.NewReader(data), "k.log", "kubelet"); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchScan(b, buf.Bytes(), "k.log", "kubelet")
 }
