@@ -99,7 +99,7 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS := collectors/userdata:FuzzDecode collectors/userdata:FuzzShellExpand collectors/userdata:FuzzNodeConfig \
 	collectors/awsauth:FuzzParse collectors/snapshot:FuzzOpen collectors/snapshot:FuzzSnapshotFile \
 	collectors/bundle:FuzzReadTarGz collectors/bundle:FuzzReadZip collectors/bundle:FuzzSettingsJSON collectors/bundle:FuzzKubeconfig \
-	collectors/ingest:FuzzRead collectors/logscan:FuzzScan collectors/redact:FuzzRedact
+	collectors/ingest:FuzzRead collectors/logscan:FuzzScan collectors/logscan:FuzzPrefilter collectors/redact:FuzzRedact
 fuzz:
 	@log=$$(mktemp); for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn ./$$pkg ($(FUZZTIME))"; \
 		if ! $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg/ >$$log 2>&1; then \

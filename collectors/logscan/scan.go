@@ -83,6 +83,8 @@ type lazyRE struct {
 	src    string
 	re     *regexp.Regexp
 	groups []string // named groups by submatch index ("" for unnamed)
+	// pre rejects most lines the pattern cannot match without running it (see prefilter)
+	pre prefilter
 }
 
 func (l *lazyRE) get() *regexp.Regexp {
@@ -93,7 +95,7 @@ func (l *lazyRE) get() *regexp.Regexp {
 		// patterns are checked to compile by LoadCatalog (the catalog tests); a bad one here
 		// matches nothing rather than crashing a scan
 		if re, err := regexp.Compile(l.src); err == nil {
-			l.re, l.groups = re, re.SubexpNames()
+			l.re, l.groups, l.pre = re, re.SubexpNames(), newPrefilter(l.src)
 		} else {
 			l.re = regexp.MustCompile(`$^`)
 		}
@@ -424,6 +426,9 @@ func (s *Scanner) accept(i int, ln []byte) (bool, []int) {
 	if re == nil {
 		return true, nil
 	}
+	if !c.lazy.pre.mayMatch(ln) {
+		return false, nil
+	}
 	s.patternRuns++
 	if !s.wantFacts(i) {
 		return re.Match(ln), nil
@@ -461,7 +466,7 @@ func (c *compiled) accept(ln []byte) bool {
 		return false
 	}
 	re := c.lazy.get()
-	return re == nil || re.Match(ln)
+	return re == nil || (c.lazy.pre.mayMatch(ln) && re.Match(ln))
 }
 
 // maxFactValues bounds the distinct values kept per fact of one signature.
