@@ -25,8 +25,13 @@ type Fleet struct {
 	// whose Node is NotReady (their verdict is joined, with the cause it is not Ready).
 	Instances []*Report `json:"instances"`
 	// Joined lists the instances a Node object exists for (Ready ones are not diagnosed).
-	Joined  []string     `json:"joined"`
-	Summary FleetSummary `json:"summary"`
+	Joined []string `json:"joined"`
+	// Unlisted lists the instances the snapshot's manifest names (manifest.json instanceIds)
+	// that its ec2/describe-instances.json does not hold: nothing about them could be read,
+	// so they are not diagnosed and the run is inconclusive about them; sorted, absent when
+	// there are none.
+	Unlisted []string     `json:"unlisted,omitempty"`
+	Summary  FleetSummary `json:"summary"`
 }
 
 // FleetSummary counts instances.
@@ -41,6 +46,8 @@ type FleetSummary struct {
 	Causes map[string]int `json:"causes"`
 	// Verdicts counts the diagnosed instances by verdict (cause-found, no-cause-found, inconclusive).
 	Verdicts map[string]int `json:"verdicts"`
+	// Unlisted counts Fleet.Unlisted: instances named but not described, so not diagnosed.
+	Unlisted int `json:"unlisted,omitempty"`
 }
 
 // ForFleet trims a report for a fleet document, which may hold thousands of instances: the
@@ -67,7 +74,7 @@ func (r *Report) ForFleet() *Report {
 
 // Summarize fills Summary from Instances and Joined.
 func (f *Fleet) Summarize() {
-	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Causes: map[string]int{}, Verdicts: map[string]int{}}
+	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Unlisted: len(f.Unlisted), Causes: map[string]int{}, Verdicts: map[string]int{}}
 	for _, r := range f.Instances {
 		f.Summary.Verdicts[string(r.Diagnosis.Verdict)]++
 		if r.Diagnosis.Verdict == checks.VerdictJoined {
@@ -89,7 +96,25 @@ func (s FleetSummary) counts() string {
 	if s.NotReady > 0 {
 		text += fmt.Sprintf(", %d of them NotReady", s.NotReady)
 	}
+	if s.Unlisted > 0 {
+		text += fmt.Sprintf(", %d named by the manifest but not described (not diagnosed)", s.Unlisted)
+	}
 	return text
+}
+
+// unlistedNote says which instances the manifest names that describe-instances does not hold
+// (the first ten of them), or "" when there are none.
+func (f *Fleet) unlistedNote() string {
+	if len(f.Unlisted) == 0 {
+		return ""
+	}
+	ids := f.Unlisted
+	more := ""
+	if len(ids) > 10 {
+		ids, more = ids[:10], fmt.Sprintf(" and %d more", len(f.Unlisted)-10)
+	}
+	return fmt.Sprintf("Inconclusive for %s the snapshot's manifest names but ec2/describe-instances.json does not hold (%s%s): nothing about them could be read, so none of them was diagnosed.",
+		nOf(len(f.Unlisted), "instance", "instances"), strings.Join(ids, ", "), more)
 }
 
 // FleetJSON writes the fleet report as indented JSON.
@@ -236,12 +261,18 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 	}
 	para(w, width, p.paint(head+":", color.Bold)+" ", text)
 	fmt.Fprintln(w)
+	if note := f.unlistedNote(); note != "" {
+		para(w, width, "", note)
+		fmt.Fprintln(w)
+	}
 	if len(f.Instances) == 0 {
-		if len(f.Joined) == 0 {
+		if len(f.Joined) == 0 && len(f.Unlisted) == 0 {
 			// nothing listed proves nothing joined or failed: never "every instance joined"
 			fmt.Fprintln(w, "No instance of the cluster was listed, so none could be judged.")
-		} else {
+		} else if len(f.Unlisted) == 0 {
 			fmt.Fprintln(w, "Every instance of the cluster has a Node object.")
+		} else {
+			fmt.Fprintln(w, "Every instance described has a Node object.")
 		}
 		return nil
 	}
@@ -271,6 +302,9 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 func FleetMarkdown(w io.Writer, f *Fleet) error {
 	safe(f, true)
 	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%s.\n\n", codeOr(f.Cluster, "the cluster"), f.Summary.counts())
+	if note := f.unlistedNote(); note != "" {
+		fmt.Fprintf(w, "%s\n\n", mdEscape(note))
+	}
 	if len(f.Instances) > 0 { // no header-only table
 		fmt.Fprintf(w, "| Instance | Most likely cause | Seen |\n|---|---|---|\n")
 	}

@@ -164,6 +164,16 @@ func FleetJUnit(w io.Writer, f *Fleet, clusterWide func(id string) bool) error {
 	for _, r := range f.Instances {
 		out.Suites = append(out.Suites, reportSuite(r, once))
 	}
+	if len(f.Unlisted) > 0 {
+		// an instance nothing could be read about is an error of the run, not a pass
+		su := junitSuite{Name: "instances not described", Time: "0"}
+		for _, id := range f.Unlisted {
+			su.Cases = append(su.Cases, junitCase{Name: id, Classname: "snapshot", Time: "0", Error: &junitFailure{
+				Message: "named by manifest.json but not in ec2/describe-instances.json: not diagnosed", Type: "inconclusive"}})
+		}
+		su.Tests, su.Errors = len(su.Cases), len(su.Cases)
+		out.Suites = append(out.Suites, su)
+	}
 	return writeJUnit(w, out)
 }
 

@@ -115,6 +115,42 @@ func TestAllPendingWithoutInstances(t *testing.T) {
 	}
 }
 
+// TestAllPendingManifestInstancesNotDescribed: instances the snapshot's manifest names but its
+// describe-instances does not hold are named, counted and make the run inconclusive (exit 3)
+// in every format, never "every instance has a Node object" (red team: ignored silently).
+func TestAllPendingManifestInstancesNotDescribed(t *testing.T) {
+	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	manifest := `{"cluster": "prod", "region": "eu-west-1", "collectedAt": "2026-11-20T10:00:00Z",
+  "instanceIds": ["i-0a1b2c3d4e5f60001", "i-0ffffffffffff0002", "i-0eeeeeeeeeeee0003", "i-0ffffffffffff0002"]}`
+	if err := os.WriteFile(filepath.Join(snap, "manifest.json"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run("why-not-joining", "--all-pending", "--snapshot", snap)
+	if code != ExitNothingChecked || strings.Contains(out, "Every instance of the cluster") ||
+		!strings.Contains(out, "i-0eeeeeeeeeeee0003, i-0ffffffffffff0002") || !strings.Contains(out, "2 named by the manifest") {
+		t.Errorf("text: exit %d\n%s", code, out)
+	}
+	code, out, _ = run("why-not-joining", "--all-pending", "--snapshot", snap, "-o", "json")
+	var f struct {
+		Unlisted []string
+		Summary  struct{ Unlisted, Joined int }
+	}
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		t.Fatal(err)
+	}
+	if code != ExitNothingChecked || strings.Join(f.Unlisted, ",") != "i-0eeeeeeeeeeee0003,i-0ffffffffffff0002" || f.Summary.Unlisted != 2 || f.Summary.Joined != 1 {
+		t.Errorf("json: exit %d %+v", code, f)
+	}
+	code, out, _ = run("why-not-joining", "--all-pending", "--snapshot", snap, "-o", "junit")
+	if code != ExitNothingChecked || strings.Count(out, `type="inconclusive"`) != 2 {
+		t.Errorf("junit: exit %d\n%s", code, out)
+	}
+	code, out, _ = run("why-not-joining", "--all-pending", "--snapshot", snap, "-o", "markdown")
+	if code != ExitNothingChecked || !strings.Contains(out, "i-0ffffffffffff0002") {
+		t.Errorf("markdown: exit %d\n%s", code, out)
+	}
+}
+
 // TestScanMissingCluster: a cluster that does not exist is a clear input error, exit 4.
 func TestScanMissingCluster(t *testing.T) {
 	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))

@@ -307,7 +307,7 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
-	return o.exitFor(fleet.Summary.Failing > 0, fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0, partial)
+	return o.exitFor(fleet.Summary.Failing > 0, fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0, partial)
 }
 
 // diagnoseFleet diagnoses every instance of the snapshot that has no Node object.
@@ -387,8 +387,30 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		o.report.InputProblems = append(append([]report.InputProblem{}, problems...), o.report.InputProblems...)
 		fleet.Instances = append(fleet.Instances, o.report)
 	}
+	fleet.Unlisted = unlisted(snap, ids)
 	fleet.Summarize()
 	return fleet, partial, nil
+}
+
+// unlisted returns the instances the snapshot's manifest names that are not among ids (those
+// of ec2/describe-instances.json), sorted and without repeats.
+func unlisted(snap *snapshot.Snapshot, ids []string) []string {
+	if snap.Manifest == nil {
+		return nil
+	}
+	have := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		have[id] = true
+	}
+	var out []string
+	for _, id := range snap.Manifest.InstanceIDs {
+		if id = strings.TrimSpace(id); id != "" && !have[id] {
+			have[id] = true
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func orUnknownCluster(c string) string {
