@@ -106,7 +106,7 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 		}
 	}
 	for i, n := range t.normal {
-		if logscan.Later(n.Last, last) {
+		if logscan.Later(n.Last, last) || undatedAfterDated(last, n.Last) {
 			t.state, t.resolvedBy = testimonyResolved, &t.normal[i]
 			return t
 		}
@@ -141,6 +141,14 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 	}
 	t.state = testimonyFailing
 	return t
+}
+
+// undatedAfterDated reports whether the failure's last line carries no time while the healthy
+// line that would resolve it does: where the failure stands in time is unknown (a poster's
+// retelling of the message, a line copied without its header), so it cannot be shown to come
+// after the dated progress — the log's own times judge, not the order the paste put them in.
+func undatedAfterDated(failure, normal evidence.LogLine) bool {
+	return failure.Time.IsZero() && !normal.Time.IsZero()
 }
 
 // sameBootWindow is how far apart (by the lines' own timestamps) a cause's lines and the lines

@@ -240,9 +240,17 @@ var scannedTypes = map[Type]bool{TypeLog: true, TypeData: true, TypeDescribeNode
 func (rd *reader) logs(segs []Segment, block int) {
 	sc := logscan.MustDefault()
 	sc.Block = block
-	// No reference time: year-less journal times get the year of the newest dated line, never
-	// the wall clock's.
+	// The reference time for year-less journal and klog times is the newest fully dated line of
+	// the paste's logs (an ipamd or Karpenter record, a cloud-init.log line), never the wall
+	// clock's: with none, such lines carry no time.
 	sc.Ref = time.Time{}
+	for i := range segs {
+		if s := &segs[i]; scannedTypes[s.Type] {
+			if t := logscan.NewestDated(s.Text); t.After(sc.Ref) {
+				sc.Ref = t
+			}
+		}
+	}
 	var scanned []int
 	var texts [][]byte // the text each scanned segment was read as, and its first line
 	var firsts []int64

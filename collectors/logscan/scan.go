@@ -498,7 +498,10 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 	if later(h.First, l) {
 		h.First = l
 	}
-	if h.Count == 1 || later(l, h.Last) {
+	// an undated line cannot be placed after a dated one of the same signature: a retelling
+	// of the message in a poster's prose, a copy without the log's header; the last dated line
+	// stays the hit's last, so what resolves the failure is judged by the log's own times
+	if h.Count == 1 || (later(l, h.Last) && (!l.Time.IsZero() || h.Last.Time.IsZero())) {
 		h.Last = l
 	}
 	if sub == nil {

@@ -187,6 +187,9 @@ func TestParseTime(t *testing.T) {
 		"2026-07-24T15:29:40+0000 [eks-bootstrap] INFO: x":       time.Date(2026, 7, 24, 15, 29, 40, 0, time.UTC),
 		`{"level":"info","ts":"2026-07-24T15:30:04.203Z","x":1}`: time.Date(2026, 7, 24, 15, 30, 4, 203000000, time.UTC),
 		"no time here": {},
+		// Karpenter v1 and other zap/slog JSON loggers name the field "time"
+		`{"level":"ERROR","time":"2026-02-26T09:41:04.902Z","logger":"controller"}`: time.Date(2026, 2, 26, 9, 41, 4, 902000000, time.UTC),
+		`{"timestamp":"2026-02-26T09:41:05Z","msg":"x"}`:                            time.Date(2026, 2, 26, 9, 41, 5, 0, time.UTC),
 		// cloud-init.log (Python logging, no zone: UTC on EC2) and Go's log package
 		"2026-06-02 22:05:56,903 - __init__.py[WARNING]: Unhandled non-multipart": time.Date(2026, 6, 2, 22, 5, 56, 903000000, time.UTC),
 		"2026/06/02 22:05:57 Error: x":                                            time.Date(2026, 6, 2, 22, 5, 57, 0, time.UTC),
@@ -203,6 +206,57 @@ func TestParseTime(t *testing.T) {
 		if got := ParseTime(line, ref); !got.Equal(want) {
 			t.Errorf("%q: got %v want %v", line, got, want)
 		}
+	}
+}
+
+// TestUndatedLineIsNotLast: a signature's undated line read after its dated ones (a poster's
+// retelling of the message, a copy without the log's header) does not become the hit's last
+// line, so what resolves the failure is judged by the log's own times; with no dated line the
+// read order still decides.
+func TestUndatedLineIsNotLast(t *testing.T) {
+	dated := `{"level":"ERROR","time":"2026-02-26T09:41:04.902Z","message":"failed launching nodeclaim","error":"creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: We currently do not have sufficient g6.2xlarge capacity"}`
+	undated := "The first NodeClaim hit InsufficientInstanceCapacity in us-east-1b, Karpenter retried in us-east-1a."
+	s := MustDefault()
+	if err := s.Scan(strings.NewReader(dated+"\n"+undated+"\n"), "p", "text"); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, h := range s.Result("p").Hits {
+		if h.Signature != "ec2-insufficient-capacity" {
+			continue
+		}
+		n++
+		if h.Count != 2 || h.Last.Line != 1 || h.Last.Time.IsZero() {
+			t.Errorf("hit ×%d, last line %d at %v; want ×2, last the dated line 1", h.Count, h.Last.Line, h.Last.Time)
+		}
+	}
+	if n != 1 {
+		t.Fatalf("ec2-insufficient-capacity hits: %d", n)
+	}
+	s = MustDefault()
+	if err := s.Scan(strings.NewReader(undated+"\n"+undated+"\n"), "p", "text"); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range s.Result("p").Hits {
+		if h.Signature == "ec2-insufficient-capacity" && h.Last.Line != 2 {
+			t.Errorf("undated lines only: last line %d, want 2", h.Last.Line)
+		}
+	}
+}
+
+// TestNewestDated: the newest line carrying a year gives the reference time; year-less
+// journal and klog prefixes, and times past the first datedPrefix bytes, do not count.
+func TestNewestDated(t *testing.T) {
+	text := "Oct 29 21:05:12 ip-10-0-0-1 kubelet[1]: I1029 21:05:12.5 x\n" +
+		`{"level":"info","ts":"2025-10-29T21:05:02.202Z","msg":"Starting L-IPAMD"}` + "\n" +
+		"2025-10-29T21:05:05.156Z stdout F y\n" +
+		strings.Repeat("z", datedPrefix) + ` "ts":"2027-01-01T00:00:00Z"` + "\n" +
+		"I1029 21:09:00.000000 1 x.go:1] later but year-less\n"
+	if got, want := NewestDated([]byte(text)), time.Date(2025, 10, 29, 21, 5, 5, 156000000, time.UTC); !got.Equal(want) {
+		t.Errorf("NewestDated = %v, want %v", got, want)
+	}
+	if got := NewestDated([]byte("Oct 29 21:05:12 host kubelet[1]: x\n")); !got.IsZero() {
+		t.Errorf("year-less only: %v", got)
 	}
 }
 

@@ -1,6 +1,7 @@
 package logscan
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"time"
@@ -9,7 +10,7 @@ import (
 var (
 	reJournal = regexp.MustCompile(`^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ 0-9]\d) (\d\d:\d\d:\d\d(\.\d{1,9})?) `)
 	reISO     = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d))`)
-	reEmbed   = regexp.MustCompile(`(?:"ts":"|time=")(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d))`)
+	reEmbed   = regexp.MustCompile(`(?:"ts":"|"time":"|"timestamp":"|time=")(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d))`)
 	reKlog    = regexp.MustCompile(`^[IWEF](\d\d)(\d\d) (\d\d:\d\d:\d\d(\.\d{1,6})?) `)
 	// reSpaced is a date and time without a zone, as Python's logging writes it (cloud-init.log:
 	// "2026-06-02 22:05:56,903 - util.py[DEBUG]: …") and Go's log package ("2026/06/02 22:05:56 …").
@@ -93,3 +94,30 @@ func withYear(s, layout string, ref time.Time) time.Time {
 	}
 	return t
 }
+
+// NewestDated returns the latest time a line of text carries with its year (ISO 8601, an
+// embedded "ts"/"time" field, a Python or Go logging prefix, an AWS console time), or the zero
+// time when no line has one. Only each line's first datedPrefix bytes are read, so the cost is
+// bounded by the number of lines, not their length.
+func NewestDated(text []byte) time.Time {
+	var newest time.Time
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		if len(line) > datedPrefix {
+			line = line[:datedPrefix]
+		}
+		// no reference time: a year-less prefix gives nothing, so only dated lines count
+		if t := ParseTime(string(line), time.Time{}); t.After(newest) {
+			newest = t
+		}
+	}
+	return newest
+}
+
+// datedPrefix is how much of a line NewestDated reads for its time.
+const datedPrefix = 160
