@@ -372,8 +372,10 @@ func hasFormat(b *evidence.BootstrapConfig, f evidence.BootstrapFormat) bool {
 func evalDNSIP(ev *evidence.Evidence) []Finding {
 	b, c := ev.Bootstrap, ev.Cluster
 	cidr, field := c.ServiceIPv4CIDR, "serviceIpv4Cidr"
-	if cidr == "" {
-		cidr, field = c.ServiceIPv6CIDR, "serviceIpv6Cidr" // an IPv6 cluster
+	if cidr == "" || (c.IPFamily == "ipv6" && c.ServiceIPv6CIDR != "") {
+		// an IPv6 cluster: its Services, kube-dns included, take addresses of serviceIpv6Cidr
+		// (describe-cluster may report an IPv4 service range beside it)
+		cidr, field = c.ServiceIPv6CIDR, "serviceIpv6Cidr"
 	}
 	if cidr == "" {
 		return one(notApplicable(ev.Target.InstanceID, "the cluster's service CIDR is not in the evidence"))

@@ -429,6 +429,13 @@ func TestChecks(t *testing.T) {
 			ev.Cluster.ServiceIPv4CIDR, ev.Cluster.ServiceIPv6CIDR = "", "fd4e:8a21:c3d0::/108"
 			ev.Bootstrap.ClusterDNS = []string{"fd7c:19b2:5e40::a"}
 		}, StatusFail, "kube-dns is fd4e:8a21:c3d0::a"},
+		// describe-cluster of an IPv6 cluster may report an IPv4 service range beside the IPv6 one:
+		// kube-dns is in the IPv6 range
+		{"bootstrap.dns-ip", "ipv6 cluster reporting both ranges", func(ev *evidence.Evidence) {
+			ev.Cluster.IPFamily, ev.Cluster.ServiceIPv6CIDR = "ipv6", "fd4e:8a21:c3d0::/108"
+			ev.Bootstrap.ClusterDNS = []string{"fd4e:8a21:c3d0::a"}
+			ev.KubeDNS = nil
+		}, StatusPass, "cluster DNS IP fd4e:8a21:c3d0::a is inside fd4e:8a21:c3d0::/108"},
 		{"bootstrap.dns-ip", "wrong nodeconfig cidr", func(ev *evidence.Evidence) {
 			ev.Bootstrap.ClusterDNS = nil
 			ev.Bootstrap.ServiceCIDR = "10.100.0.0/16"
@@ -494,6 +501,15 @@ func TestChecks(t *testing.T) {
 			ev.CSRs[0].Created = tNow.Add(-time.Minute)
 		}, StatusWarn, "not approved yet"},
 		{"csr.pending", "approved", nil, StatusPass, ""},
+		// the kubelet asked again and the later request was approved: the first is left behind
+		{"csr.pending", "superseded by a later approved request", func(ev *evidence.Evidence) {
+			ev.CSRs[0].State = "Pending"
+			ev.CSRs = append(ev.CSRs, evidence.CSR{Name: "csr-2", SignerName: ev.CSRs[0].SignerName, Username: ev.CSRs[0].Username, Created: ev.CSRs[0].Created.Add(27 * time.Second), State: "Approved", Issued: true})
+		}, StatusPass, "superseded by later approved requests of the same signer and requestor (csr-1 by csr-2)"},
+		{"csr.pending", "an earlier approved request does not supersede", func(ev *evidence.Evidence) {
+			ev.CSRs[0].State = "Pending"
+			ev.CSRs = append(ev.CSRs, evidence.CSR{Name: "csr-0", SignerName: ev.CSRs[0].SignerName, Username: ev.CSRs[0].Username, Created: ev.CSRs[0].Created.Add(-time.Hour), State: "Approved", Issued: true})
+		}, StatusFail, "Pending for 20m"},
 		// no one instance: a serving CSR of a node missing from the whole node list is stale
 		{"csr.pending", "cluster-wide, node gone", func(ev *evidence.Evidence) {
 			clusterWide(ev)

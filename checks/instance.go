@@ -261,13 +261,18 @@ func csrChecks() []Check {
 					return one(pass(name, "no certificate signing request of node "+name+" is pending", item(ev.Source(evidence.KindCSRs), "%d CSRs, none from system:node:%s", len(ev.CSRs), name)))
 				}
 				var out []Finding
-				var stale []string
+				var stale, superseded []string
 				for _, c := range csrs {
 					if c.State != "Pending" {
 						continue
 					}
 					if goneNode(ev, c) {
 						stale = append(stale, c.Name)
+						continue
+					}
+					if by := supersededBy(csrs, c); by != "" {
+						// the kubelet asked again and that request was approved: it has its certificate
+						superseded = append(superseded, c.Name+" by "+by)
 						continue
 					}
 					it := item(ev.Source(evidence.KindCSRs), "CSR %s signer %s requestor %s created %s, no Approved/Denied condition", c.Name, c.SignerName, c.Username, c.Created.Format(time.RFC3339))
@@ -285,6 +290,10 @@ func csrChecks() []Check {
 					default:
 						out = append(out, warn(c.Name, fmt.Sprintf("%s was created %s before collection and is not approved yet", csrLabel(c), ev.CollectedAt.Sub(c.Created).Round(time.Second)), it))
 					}
+				}
+				if len(out) == 0 && len(superseded) > 0 {
+					return one(pass(name, fmt.Sprintf("the Pending CSRs were superseded by later approved requests of the same signer and requestor (%s)", strings.Join(superseded, ", ")),
+						item(ev.Source(evidence.KindCSRs), "%d CSRs from system:node:%s", len(csrs), name)))
 				}
 				if len(out) == 0 && len(stale) > 0 {
 					return one(pass(name, fmt.Sprintf("the Pending serving CSRs %s are of nodes that no longer exist or that the input is not about (not among its nodes)", strings.Join(stale, ", ")),
@@ -315,6 +324,20 @@ func csrChecks() []Check {
 				return out
 			}},
 	}
+}
+
+// supersededBy returns the name of a CSR of csrs that replaces the Pending c: the same signer
+// and requestor, created later, and Approved ("" when there is none). The kubelet files a new
+// request when one is not answered in time; once a later one is approved it holds its
+// certificate and the earlier request is left Pending harmlessly.
+func supersededBy(csrs []evidence.CSR, c evidence.CSR) string {
+	for _, o := range csrs {
+		if o.Name != c.Name && o.State == "Approved" && o.SignerName == c.SignerName && o.Username == c.Username && c.Username != "" &&
+			!c.Created.IsZero() && o.Created.After(c.Created) {
+			return o.Name
+		}
+	}
+	return ""
 }
 
 func windowsChecks() []Check {

@@ -577,6 +577,16 @@ func (o *AnalyzeOptions) snapshotInput(p string, reg *checks.Registry, selected 
 		return inputErr("cannot read snapshot %s: %v", p, err)
 	}
 	o.note("eksdoctor: read %s as a snapshot of AWS CLI / kubectl outputs (%s)\n", p, nOf(len(snap.InstanceIDs()), "instance", "instances"))
+	if why, denied := snap.InstancesGap(); why != "" && !denied {
+		// No instance to judge (Karpenter never launched one, or describe-instances was not
+		// collected): the cluster as a whole is still judged — its NodeClasses, NodeClaims, node
+		// groups and access — and what needs an instance is named as missing.
+		if err := snapshotOfCluster(snap, p, o.Cluster); err != nil {
+			return err
+		}
+		o.warn(fmt.Sprintf("no instance to diagnose (%s): the cluster as a whole was judged", why))
+		return o.renderOne(reg, selected, snap.ClusterEvidence(o.Cluster), snapshotProblems(snap))
+	}
 	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions, Snapshot: p, Cluster: o.Cluster, Registry: reg}
 	return w.RunAll()
 }
