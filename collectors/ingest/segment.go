@@ -639,7 +639,9 @@ func unescapeHTML(lines []line) []line {
 	return out
 }
 
-// unquote removes one level of "> " quoting when most non-blank lines carry it.
+// unquote removes one level of "> " quoting when most non-blank lines carry it, and otherwise
+// from each block of at least minQuotedBlock quoted lines (blank lines between them belong to
+// the block): an answer that quotes the question, a reply that quotes the logs it answers.
 func unquote(lines []line) []line {
 	quoted, nonBlank := 0, 0
 	for _, l := range lines {
@@ -652,19 +654,63 @@ func unquote(lines []line) []line {
 			quoted++
 		}
 	}
-	if nonBlank == 0 || quoted*10 < nonBlank*8 {
+	if nonBlank == 0 || quoted == 0 {
 		return lines
 	}
 	out := make([]line, len(lines))
-	for i, l := range lines {
-		t := strings.TrimLeft(l.text, " ")
-		if strings.HasPrefix(t, ">") {
-			t = strings.TrimPrefix(strings.TrimPrefix(t, ">"), " ")
-			l.text = t
+	copy(out, lines)
+	if quoted*10 >= nonBlank*8 {
+		for i := range out {
+			out[i].text = unquoteLine(out[i].text)
 		}
-		out[i] = l
+		return out
+	}
+	if quoted < minQuotedBlock {
+		return lines
+	}
+	// block by block: a run of quoted and blank lines, unquoted when it holds enough quoted ones
+	for i := 0; i < len(out); {
+		if !isQuoted(out[i].text) {
+			i++
+			continue
+		}
+		j, n, last := i, 0, i
+		for ; j < len(out); j++ {
+			t := strings.TrimSpace(out[j].text)
+			if t == "" {
+				continue
+			}
+			if !strings.HasPrefix(t, ">") {
+				break
+			}
+			n, last = n+1, j
+		}
+		if n >= minQuotedBlock {
+			for k := i; k <= last; k++ {
+				out[k].text = unquoteLine(out[k].text)
+			}
+		}
+		i = last + 1
 	}
 	return out
+}
+
+// minQuotedBlock is the fewest quoted lines unquote takes for a quotation rather than a line
+// that happens to start with ">" (a shell's continuation prompt, a diff, a comparison).
+const minQuotedBlock = 3
+
+// isQuoted reports whether a line is quoted with ">" (after leading spaces).
+func isQuoted(s string) bool {
+	return strings.HasPrefix(strings.TrimLeft(s, " "), ">")
+}
+
+// unquoteLine removes one level of "> " quoting from s, if it has one.
+func unquoteLine(s string) string {
+	t := strings.TrimLeft(s, " ")
+	if !strings.HasPrefix(t, ">") {
+		return s
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(t, ">"), " ")
 }
 
 type subRegion struct {

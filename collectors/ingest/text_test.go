@@ -668,3 +668,32 @@ func TestJSONStringIsNotUnjoined(t *testing.T) {
 		t.Errorf("the log inside the string is not read (segments %v)", types(r.Segments))
 	}
 }
+
+// TestQuotedQuestionInAnswer: an answer that quotes the question with "> " (logs and fences
+// inside the quotation) and answers below it: the quoted block is unquoted and read, though most
+// of the paste is not quoted; a line or two starting with ">" elsewhere stays as it is.
+func TestQuotedQuestionInAnswer(t *testing.T) {
+	paste := "Answer by **someone** · 2 days ago\n\n" +
+		"> **Nodes stay NotReady**\n>\n> The kubelet says:\n>\n> ```\n" +
+		"> Jul 24 15:30:01 ip-10-0-12-34 kubelet[2841]: E0724 15:30:01.118732    2841 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-12-34\"\n" +
+		"> ```\n\n" +
+		"Your node role is not in aws-auth. Map it with system:bootstrappers and system:nodes and\n" +
+		"restart the kubelet; that is all there is to it, and it will register within a minute.\n" +
+		"If it does not, check the role ARN has no path in it, since aws-auth does not accept one.\n" +
+		"> a lone quoted line\n"
+	res := Read([]byte(paste), "stdin", Options{})
+	if res.Evidence.NodeLogs == nil {
+		t.Fatalf("the quoted kubelet line was not read: %+v", res.Segments)
+	}
+	found := false
+	for _, h := range res.Evidence.NodeLogs.Hits {
+		found = found || h.Finding == "runtime.unauthorized"
+	}
+	if !found {
+		t.Errorf("no runtime.unauthorized hit: %+v", res.Evidence.NodeLogs.Hits)
+	}
+	lines := []line{{text: "x"}, {text: "> y"}, {text: "z"}, {text: "w"}, {text: "v"}}
+	if got := unquote(lines); got[1].text != "> y" {
+		t.Errorf("a lone quoted line was unquoted: %q", got[1].text)
+	}
+}
