@@ -59,8 +59,8 @@ not its name, and the report says what it was read as:
                       collector (.zip), or any of them extracted into a directory
                       (docs/bundle-formats.md);
   a snapshot          directory or .tar.gz of AWS CLI / kubectl outputs: every instance
-                      without a Node, or whose Node is NotReady, is diagnosed
-                      (docs/snapshot-format.md);
+                      without a Node, or whose Node is NotReady, is diagnosed; with
+                      no instance at all, the cluster as a whole (docs/snapshot-format.md);
   a paste             (a file or - for standard input; read once, so pipes and FIFOs
                       work) split into documents at Markdown fences, shell prompts and
                       paragraphs, each read by content: runs of log lines (kubelet,
