@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"net/http"
@@ -101,7 +102,7 @@ prints JSON.`,
 	f.StringSliceVar(&o.Publish, "publish", nil, "write the report object to the cluster (create or update in place): policyreport (wgpolicyk8s.io/v1alpha2 ClusterPolicyReport), openreports (openreports.io/v1alpha1 ClusterReport); repeatable")
 	f.BoolVar(&o.PolicyReport, "policy-report", false, "alias of --publish policyreport")
 	f.StringVar(&o.FailOn, "fail-on", "", "exit 1 when a finding fails with this severity or above: critical, high, medium, low, any or none (default any; none in a pod, so findings alone do not fail the Job)")
-	f.StringVar(&o.MetricsFile, "metrics-file", "", "write Prometheus text metrics to this file")
+	f.StringVar(&o.MetricsFile, "metrics-file", "", "write Prometheus text metrics to this file (replaced atomically; refused if it exists and is not a regular file)")
 	f.StringVar(&o.Pushgateway, "pushgateway", "", "push Prometheus metrics to this Pushgateway URL (job eksdoctor, grouping key cluster)")
 	f.StringVar(&o.PushUsername, "pushgateway-username", "", "Pushgateway basic auth user (default: $"+envPushUser+")")
 	f.StringVar(&o.PushPasswordFile, "pushgateway-password-file", "", "file holding the Pushgateway basic auth password (default: $"+envPushPassword+")")
@@ -305,6 +306,9 @@ func (o *ScanOptions) publishMetrics(s *report.Scan, now time.Time, fail func(st
 // previousLastSuccess reads eksdoctor_last_success_timestamp_seconds back from an earlier
 // metrics file (zero when there is none).
 func previousLastSuccess(path string) time.Time {
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return time.Time{} // never open a FIFO or device for reading: it may block
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return time.Time{}
@@ -320,14 +324,24 @@ func previousLastSuccess(path string) time.Time {
 }
 
 // writeFileAtomic writes a temporary file next to path and renames it, so a textfile collector
-// never reads half a file.
+// never reads half a file. The temporary file has a name of its own, created exclusively
+// (os.CreateTemp: O_EXCL, so a symlink planted at a predictable name is never followed, and
+// concurrent runs do not share one), mode 0644 so the collector can read it. A path that exists
+// and is not a regular file (a device such as /dev/null, a FIFO, a symlink, a directory) is not
+// replaced: the error names it (checkRegularTarget).
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	f, err := os.Create(tmp)
+	if err := checkRegularTarget(path); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
+	tmp := f.Name()
 	if err = write(f); err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
 		err = f.Close()
 	} else {
 		f.Close()
@@ -339,6 +353,39 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 		os.Remove(tmp)
 	}
 	return err
+}
+
+// checkRegularTarget returns an error when path exists and is anything but a regular file:
+// renaming over it would replace what is there (a device, a FIFO a collector reads, the symlink
+// itself), which is a write the user did not ask for.
+func checkRegularTarget(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file (%s): not replaced; give the path of a file in the textfile collector's directory", path, fileKind(fi.Mode()))
+	}
+	return nil
+}
+
+// fileKind names the type of a file mode for a message ("symlink", "FIFO", "device", …).
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
 }
 
 // Pushgateway credentials from the environment (the --pushgateway-*-file flags take precedence).
