@@ -70,8 +70,9 @@ func JoinPath(m Meta) bool {
 
 // Judge decides the verdict of findings (Run's output) on ev: joined when the target's Node
 // exists or its log shows the registration; cause-found when a check failed; otherwise
-// no-cause-found when every join-path check judged, and inconclusive with the checks that could
-// not (skipped for missing evidence, not for not applying).
+// no-cause-found when every join-path check judged (and at least one check judged anything), and
+// inconclusive with the checks that could not (skipped for missing evidence, not for not
+// applying; every skipped check when none judged anything).
 func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Verdict, []Unchecked, *NodeState) {
 	node := JoinedNode(ev)
 	failing := false
@@ -91,13 +92,27 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 		u.Denied = strings.Contains(f.Message, "missing permission")
 		unchecked = append(unchecked, u)
 	}
+	judged := false
+	for _, f := range findings {
+		judged = judged || f.Status == StatusPass || f.Status == StatusWarn || f.Status == StatusFail
+	}
+	if !judged && len(unchecked) == 0 {
+		// not one check judged anything (a --checks selection of log checks over input without
+		// logs): "every check ran and none failed" would be false; every skipped check is unchecked
+		for _, f := range findings {
+			if f.Status == StatusSkipped && !seen[f.ID] {
+				seen[f.ID] = true
+				unchecked = append(unchecked, Unchecked{ID: f.ID, Reason: strings.TrimPrefix(f.Message, "missing evidence: "), Denied: strings.Contains(f.Message, "missing permission")})
+			}
+		}
+	}
 	sort.Slice(unchecked, func(i, j int) bool { return unchecked[i].ID < unchecked[j].ID })
 	switch {
 	case node != nil:
 		return VerdictJoined, unchecked, node
 	case failing:
 		return VerdictCauseFound, unchecked, nil
-	case len(unchecked) == 0:
+	case len(unchecked) == 0 && judged:
 		return VerdictNoCauseFound, nil, nil
 	}
 	return VerdictInconclusive, unchecked, nil

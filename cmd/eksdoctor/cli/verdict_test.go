@@ -94,6 +94,23 @@ func TestVerdicts(t *testing.T) {
 	}
 }
 
+// TestNothingJudgedIsInconclusive (red team round 2, F2): a --checks selection none of whose
+// checks could judge anything (log checks over input with no log, a selection the --as reading
+// cannot feed) is inconclusive and names the checks, never "every check of the join path ran and
+// none failed" with exit 0.
+func TestNothingJudgedIsInconclusive(t *testing.T) {
+	aws := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n    - rolearn: arn:aws:iam::111122223333:role/node\n      username: system:node:{{EC2PrivateDNSName}}\n      groups: [system:bootstrappers, system:nodes]\n"
+	code, r, _, errOut := analyze(t, aws, "-", "--checks", "runtime.unauthorized")
+	if code != ExitNothingChecked || r.Diagnosis.Verdict != "inconclusive" || len(r.Diagnosis.Unchecked) != 1 || r.Diagnosis.Unchecked[0].ID != "runtime.unauthorized" {
+		t.Errorf("log check without logs: exit %d, %+v %q", code, r.Diagnosis, errOut)
+	}
+	// a check that judged keeps no-cause-found
+	code, r, _, _ = analyze(t, aws, "-", "--checks", "auth.aws-auth-malformed")
+	if code != ExitOK || r.Diagnosis.Verdict != "no-cause-found" {
+		t.Errorf("a judged check: exit %d, %+v", code, r.Diagnosis)
+	}
+}
+
 // TestAllPendingWithoutInstances: --all-pending that cannot list the instances is inconclusive,
 // never "every instance has a Node object".
 func TestAllPendingWithoutInstances(t *testing.T) {
