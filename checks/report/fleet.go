@@ -30,8 +30,11 @@ type Fleet struct {
 	// that its ec2/describe-instances.json does not hold: nothing about them could be read,
 	// so they are not diagnosed and the run is inconclusive about them; sorted, absent when
 	// there are none.
-	Unlisted []string     `json:"unlisted,omitempty"`
-	Summary  FleetSummary `json:"summary"`
+	Unlisted []string `json:"unlisted,omitempty"`
+	// Inconclusive says why the cluster's instances could not be listed (describe-instances
+	// denied, missing or unreadable), so nothing shows which joined; "" when they were listed.
+	Inconclusive string       `json:"inconclusive,omitempty"`
+	Summary      FleetSummary `json:"summary"`
 }
 
 // FleetSummary counts instances.
@@ -268,6 +271,9 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 	if len(f.Instances) == 0 {
 		if len(f.Joined) == 0 && len(f.Unlisted) == 0 {
 			// nothing listed proves nothing joined or failed: never "every instance joined"
+			if f.Inconclusive != "" {
+				para(w, width, "", "Inconclusive: "+f.Inconclusive+".")
+			}
 			fmt.Fprintln(w, "No instance of the cluster was listed, so none could be judged.")
 		} else if len(f.Unlisted) == 0 {
 			fmt.Fprintln(w, "Every instance of the cluster has a Node object.")
@@ -304,6 +310,9 @@ func FleetMarkdown(w io.Writer, f *Fleet) error {
 	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%s.\n\n", codeOr(f.Cluster, "the cluster"), f.Summary.counts())
 	if note := f.unlistedNote(); note != "" {
 		fmt.Fprintf(w, "%s\n\n", mdEscape(note))
+	}
+	if f.Inconclusive != "" {
+		fmt.Fprintf(w, "**Inconclusive**: %s.\n\n", mdEscape(f.Inconclusive))
 	}
 	if len(f.Instances) > 0 { // no header-only table
 		fmt.Fprintf(w, "| Instance | Most likely cause | Seen |\n|---|---|---|\n")

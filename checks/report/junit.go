@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strings"
 
@@ -164,6 +165,9 @@ func FleetJUnit(w io.Writer, f *Fleet, clusterWide func(id string) bool) error {
 	for _, r := range f.Instances {
 		out.Suites = append(out.Suites, reportSuite(r, once))
 	}
+	if f.Inconclusive != "" {
+		out.Suites = append(out.Suites, errorSuite("instances", []string{f.Inconclusive}))
+	}
 	if len(f.Unlisted) > 0 {
 		// an instance nothing could be read about is an error of the run, not a pass
 		su := junitSuite{Name: "instances not described", Time: "0"}
@@ -175,6 +179,19 @@ func FleetJUnit(w io.Writer, f *Fleet, clusterWide func(id string) bool) error {
 		out.Suites = append(out.Suites, su)
 	}
 	return writeJUnit(w, out)
+}
+
+// errorSuite is a suite of one error test case per message: what kept the run from judging
+// (instances that could not be listed, a collection or publication error), so CI sees an error
+// rather than a green run.
+func errorSuite(name string, msgs []string) junitSuite {
+	su := junitSuite{Name: name, Time: "0"}
+	for i, m := range msgs {
+		su.Cases = append(su.Cases, junitCase{Name: fmt.Sprintf("%s %d", name, i+1), Classname: "eksdoctor", Time: "0",
+			Error: &junitFailure{Message: m, Type: "inconclusive"}})
+	}
+	su.Tests, su.Errors = len(su.Cases), len(su.Cases)
+	return su
 }
 
 // writeJUnit totals the suites and writes the document.

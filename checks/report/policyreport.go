@@ -123,6 +123,11 @@ func reportResults(s *Scan) ([]openreportsv1alpha1.ReportResult, openreportsv1al
 			}
 		}
 	}
+	// what kept the scan from judging (the instances not listed, a collection error) is an
+	// error result, so a report viewer does not show an unjudged cluster as green
+	for _, e := range s.Errors {
+		add("", checks.Finding{ID: "scan.error", Status: checks.StatusError, Severity: checks.SeverityHigh, Message: e})
+	}
 	return results, sum
 }
 

@@ -151,6 +151,9 @@ func ScanJUnit(w io.Writer, s *Scan) error {
 	for _, r := range s.Fleet.Instances {
 		out.Suites = append(out.Suites, reportSuite(r, clusterWide))
 	}
+	if len(s.Errors) > 0 {
+		out.Suites = append(out.Suites, errorSuite("scan errors", s.Errors))
+	}
 	return writeJUnit(w, out)
 }
 

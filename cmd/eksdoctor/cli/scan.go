@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -220,6 +221,14 @@ func (o *ScanOptions) Run() error {
 	for _, g := range cev.PermissionGaps() {
 		s.DeniedPermissions = appendMissing(s.DeniedPermissions, g.Permission)
 	}
+	if fleet.Inconclusive != "" {
+		// the scan could not do its main job: an error in every format (JSON errors, a JUnit
+		// error case, a report result "error", eksdoctor_scan_errors, last success not advanced)
+		s.Errors = append(s.Errors, "instances: "+fleet.Inconclusive)
+		if m := reMissingPermission.FindStringSubmatch(fleet.Inconclusive); m != nil {
+			s.DeniedPermissions = appendMissing(s.DeniedPermissions, m[1])
+		}
+	}
 	partial = partial || len(s.DeniedPermissions) > 0
 	// publication failures: named on stderr in every output format, and exit ExitPublish
 	var pubFailed []string
@@ -322,6 +331,9 @@ func previousLastSuccess(path string) time.Time {
 	v := mfs[report.MetricLastSuccess].Metric[0].GetGauge().GetValue()
 	return time.Unix(0, int64(v*1e9))
 }
+
+// reMissingPermission takes the permission out of a gap's "missing permission ec2:X (…)" text.
+var reMissingPermission = regexp.MustCompile(`missing permission ([a-z0-9-]+:[A-Za-z0-9]+)`)
 
 // writeFileAtomic writes a temporary file next to path and renames it, so a textfile collector
 // never reads half a file. The temporary file has a name of its own, created exclusively

@@ -132,6 +132,40 @@ func TestAllPendingWithoutInstances(t *testing.T) {
 	}
 }
 
+// TestUnlistedInstancesInEveryFormat (red team round 2, F3): a scan that could not list the
+// instances (DescribeInstances denied) says so in every format, not only on stderr and in the
+// exit code: the fleet document's inconclusive, the scan's errors and denied permissions, a
+// JUnit error, a report result "error", eksdoctor_scan_errors 1 without a last-success time.
+func TestUnlistedInstancesInEveryFormat(t *testing.T) {
+	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	denied := "An error occurred (UnauthorizedOperation) when calling the DescribeInstances operation: You are not authorized to perform this operation.\n"
+	if err := os.WriteFile(filepath.Join(snap, "ec2", "describe-instances.json"), []byte(denied), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run("why-not-joining", "--all-pending", "--snapshot", snap, "-o", "json")
+	var f struct{ Kind, Inconclusive string }
+	if err := json.Unmarshal([]byte(out), &f); err != nil || code != ExitPartial || f.Kind != "fleet" || !strings.Contains(f.Inconclusive, "ec2:DescribeInstances") {
+		t.Errorf("--all-pending json: exit %d %+v %v\n%s", code, f, err, out)
+	}
+	metrics := filepath.Join(t.TempDir(), "m.prom")
+	code, out, _ = run("scan", "--snapshot", snap, "-o", "json", "--metrics-file", metrics)
+	var sc struct {
+		Errors, DeniedPermissions []string
+	}
+	if err := json.Unmarshal([]byte(out), &sc); err != nil || code != ExitPartial || len(sc.Errors) != 1 || !strings.HasPrefix(sc.Errors[0], "instances: ") || strings.Join(sc.DeniedPermissions, ",") != "ec2:DescribeInstances" {
+		t.Errorf("scan json: exit %d %+v %v", code, sc, err)
+	}
+	if b, _ := os.ReadFile(metrics); !strings.Contains(string(b), "eksdoctor_scan_errors 1") || strings.Contains(string(b), "eksdoctor_last_success_timestamp_seconds 1") {
+		t.Errorf("metrics:\n%s", b)
+	}
+	if _, out, _ = run("scan", "--snapshot", snap, "-o", "junit"); !strings.Contains(out, `errors="1"`) || !strings.Contains(out, `type="inconclusive"`) {
+		t.Errorf("junit:\n%s", out)
+	}
+	if _, out, _ = run("scan", "--snapshot", snap, "-o", "policyreport"); !strings.Contains(out, "error: 1") || !strings.Contains(out, "rule: scan.error") {
+		t.Errorf("policyreport:\n%s", out)
+	}
+}
+
 // TestAllPendingManifestInstancesNotDescribed: instances the snapshot's manifest names but its
 // describe-instances does not hold are named, counted and make the run inconclusive (exit 3)
 // in every format, never "every instance has a Node object" (red team: ignored silently).

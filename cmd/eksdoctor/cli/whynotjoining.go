@@ -288,9 +288,11 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 		}
 	}
 	fleet, partial, err := diagnoseFleet(snap, o.Cluster, reg, selected, denied)
-	if err != nil {
+	if err != nil && fleet == nil {
 		return err
 	}
+	// an inconclusive fleet (its instances not listed) is written too, then exits with its code
+	gapErr := err
 	switch o.Output {
 	case "json":
 		err = report.FleetJSON(o.stdout, fleet)
@@ -307,6 +309,9 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 	if err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
+	if gapErr != nil {
+		return gapErr
+	}
 	return o.exitFor(fleet.Summary.Failing > 0, fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0, partial)
 }
 
@@ -314,12 +319,19 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry, selected []checks.Check, denied []string) (*report.Fleet, bool, error) {
 	fleet := &report.Fleet{SchemaVersion: report.SchemaVersion, Cluster: cluster, Source: snap.Origin, Instances: []*report.Report{}, Joined: []string{}}
 	if why, denied := snap.InstancesGap(); why != "" {
-		// without the instances nothing says whether any of them joined: never "all joined"
+		// without the instances nothing says whether any of them joined: never "all joined";
+		// the fleet document still goes out, saying so (Fleet.Inconclusive), for every format
 		code := ExitNothingChecked
 		if denied {
 			code = ExitPartial
 		}
-		return nil, false, &ExitError{Code: code, Err: fmt.Errorf("inconclusive: no instance of cluster %s could be listed (%s), so nothing shows which instances joined", orUnknownCluster(cluster), why)}
+		err := fmt.Errorf("inconclusive: no instance of cluster %s could be listed (%s), so nothing shows which instances joined", orUnknownCluster(cluster), why)
+		if fleet.Cluster == "" {
+			fleet.Cluster = snap.OfCluster()
+		}
+		fleet.Inconclusive = fmt.Sprintf("no instance of the cluster could be listed (%s), so nothing shows which instances joined", why)
+		fleet.Summarize()
+		return fleet, denied, &ExitError{Code: code, Err: err}
 	}
 	ids := snap.InstanceIDs()
 	if len(ids) > 0 {
