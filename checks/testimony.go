@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -253,6 +254,12 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 	for _, name := range resourceFacts {
 		if v := factValues(t.failing, name); len(v) > 0 {
 			resource = strings.Join(v, ", ")
+			for _, h := range t.failing {
+				if slices.Contains(h.FactsCapped, name) {
+					resource += ", …" // a sample: more values than were kept
+					break
+				}
+			}
 			break
 		}
 	}
@@ -301,8 +308,17 @@ func factSummary(hits []evidence.SignatureHit) string {
 	var parts []string
 	for _, n := range keys {
 		v := factValues(hits, n)
-		if len(v) > 3 {
+		capped := false
+		for _, h := range hits {
+			capped = capped || slices.Contains(h.FactsCapped, n)
+		}
+		switch {
+		case len(v) > 3 && capped:
+			v = append(v[:3], fmt.Sprintf("%d more and others not counted (over %d distinct values)", len(v)-3, len(v)))
+		case len(v) > 3:
 			v = append(v[:3], fmt.Sprintf("%d more", len(v)-3))
+		case capped:
+			v = append(v, "and others not counted")
 		}
 		label := factLabels[n]
 		if label == "" {

@@ -95,6 +95,9 @@ type SignatureHit struct {
 	// Facts are the values the signature's named groups captured (logscan.FactNames), distinct
 	// values in order of first appearance, at most 8 per name.
 	Facts map[string][]string `json:",omitempty"`
+	// FactsCapped names the facts that had more distinct values than were kept (the scanner
+	// keeps the first few of each): their list is a sample, not the whole, sorted.
+	FactsCapped []string `json:",omitempty"`
 }
 
 // tailLines is how many lines may follow a hit's last line in its stream for the log to be

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -438,11 +439,12 @@ func (s *Scanner) accept(i int, ln []byte) (bool, []int) {
 }
 
 // wantFacts reports whether a line signature i matches may still add a fact: its pattern has
-// a named group whose values are fewer than maxFactValues.
+// a named group whose values are fewer than maxFactValues, or one not yet known to have more
+// (read on until a value past the cap shows, so that FactsCapped says so).
 func (s *Scanner) wantFacts(i int) bool {
 	h := s.hits[i]
 	for _, name := range s.sigs[i].lazy.groups {
-		if name != "" && (h == nil || len(h.Facts[name]) < maxFactValues) {
+		if name != "" && (h == nil || len(h.Facts[name]) < maxFactValues || !slices.Contains(h.FactsCapped, name)) {
 			return true
 		}
 	}
@@ -521,13 +523,18 @@ func addFact(h *evidence.SignatureHit, name, v string) {
 		h.Facts = map[string][]string{}
 	}
 	vals := h.Facts[name]
-	if len(vals) >= maxFactValues {
-		return
-	}
 	for _, x := range vals {
 		if x == v {
 			return
 		}
+	}
+	if len(vals) >= maxFactValues {
+		// a value past the cap: the kept values are a sample, and the report must say so
+		if !slices.Contains(h.FactsCapped, name) {
+			h.FactsCapped = append(h.FactsCapped, name)
+			slices.Sort(h.FactsCapped)
+		}
+		return
 	}
 	h.Facts[name] = append(vals, v)
 }
