@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -388,5 +389,38 @@ func TestUncompressedTarBundle(t *testing.T) {
 	}
 	if b.Damaged || len(b.Logs.Hits) == 0 || b.Logs.Hits[0].Finding != "runtime.unauthorized" {
 		t.Errorf("damaged=%v problems=%+v hits=%+v", b.Damaged, b.Problems, b.Logs.Hits)
+	}
+}
+
+// TestImplausibleMtimeIsNotTheCollectionTime (red team round 2, F9): a member time of 0 (a
+// reproducible archive), a negative or a far-future one is not the bundle's collection time,
+// and year-less journal lines do not take their year from it (1969, 1810, 5138); a plausible
+// member time among them still counts.
+func TestImplausibleMtimeIsNotTheCollectionTime(t *testing.T) {
+	for _, mt := range []time.Time{time.Unix(0, 0), time.Unix(-5e9, 0), time.Unix(1e11, 0)} {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(zw)
+		add := func(name, body string, when time.Time) {
+			if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Size: int64(len(body)), Mode: 0o644, ModTime: when, Format: tar.FormatPAX}); err != nil {
+				t.Fatal(err)
+			}
+			_, _ = tw.Write([]byte(body))
+		}
+		add("bottlerocket-logs/journalctl.log", unauthorized, mt)
+		_ = tw.Close()
+		_ = zw.Close()
+		b, err := ReadTarGz(bytes.NewReader(buf.Bytes()), "mt", DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.Newest.IsZero() {
+			t.Errorf("mtime %v: collection time %v", mt, b.Newest)
+		}
+		for _, h := range b.Logs.Hits {
+			if !h.First.Time.IsZero() {
+				t.Errorf("mtime %v: a year-less line dated %v", mt, h.First.Time)
+			}
+		}
 	}
 }

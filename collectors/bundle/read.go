@@ -82,7 +82,8 @@ type Bundle struct {
 	Configs map[string][]byte
 	// Logs is the signature scan of every log member.
 	Logs *evidence.NodeLogs
-	// Newest is the newest member modification time (collection time), zero when unknown.
+	// Newest is the newest member modification time (collection time), zero when unknown;
+	// times outside [minCollectionTime, maxCollectionTime) are not counted.
 	Newest   time.Time
 	Problems []Problem
 	// Damaged is true when part of the bundle could not be read: a truncated or corrupt
@@ -105,6 +106,14 @@ type member struct {
 	// zip file; -1 when unknown (directories).
 	offset int64
 }
+
+// minCollectionTime and maxCollectionTime bound a member modification time taken as the
+// bundle's collection time: an EKS node's logs are newer than 2000, and a time past 2199 is as
+// absurd as the snapshot format's bound (collectors/snapshot).
+var (
+	minCollectionTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxCollectionTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+)
 
 type reader struct {
 	lim     Limits
@@ -603,7 +612,11 @@ func (rd *reader) handle(m member) error {
 	}
 	rd.seen[c] = true
 	rel := strings.TrimPrefix(c, "bottlerocket-logs/")
-	if m.mtime.After(rd.b.Newest) {
+	switch {
+	case m.mtime.Before(minCollectionTime) || !m.mtime.Before(maxCollectionTime):
+		// a reproducible archive's 0, a zip's DOS epoch, a negative or far-future time: not
+		// when the logs were collected, and a year-less log line must not take its year from it
+	case m.mtime.After(rd.b.Newest):
 		rd.b.Newest = m.mtime
 		rd.sc.Ref = m.mtime
 	}
