@@ -99,7 +99,7 @@ and reported; --max-bytes, --max-members and --max-line-bytes bound what a read 
 	}
 	o.addOutputFlag(cmd)
 	cmd.Flags().StringVar(&o.Snapshot, "snapshot", "", "cross-check a bundle with this snapshot directory or .tar.gz")
-	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (default: from the node's configuration or the snapshot)")
+	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (default: the snapshot's; without --snapshot, or when it names none, the one the node's configuration names)")
 	cmd.Flags().Int64Var(&o.Limits.MaxBytes, "max-bytes", bundle.DefaultLimits.MaxBytes, "stop reading an archive after this many uncompressed bytes")
 	cmd.Flags().IntVar(&o.Limits.MaxMembers, "max-members", bundle.DefaultLimits.MaxMembers, "stop reading an archive after this many members")
 	cmd.Flags().StringVar(&o.As, "as", "", "read a pasted text as this one type instead of by content: "+strings.Join(asTypes(), ", "))
@@ -539,25 +539,35 @@ func (o *AnalyzeOptions) crossCheck(node *evidence.Evidence) (*evidence.Evidence
 	if err != nil {
 		return nil, inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
 	}
-	cluster := o.Cluster
-	if cluster == "" {
-		cluster = node.Target.Cluster
-	}
+	// The cluster the node belongs to is the flag's, else the snapshot's (the instance's cluster
+	// tags, the user data it was launched with, the manifest, describe-cluster): the node's own
+	// configuration is what is judged against it, so it names the target only when the snapshot
+	// names no cluster at all.
 	var ev *evidence.Evidence
-	if id := node.Target.InstanceID; id != "" {
-		if e, err := snap.Evidence(id, cluster); err == nil {
-			ev = e
-		} else {
-			o.warn(fmt.Sprintf("snapshot %s does not hold instance %s (%v): only the cluster side is cross-checked, and the instance, its network and IAM are not", o.Snapshot, id, err))
+	build := func(cluster string) {
+		ev = nil
+		if id := node.Target.InstanceID; id != "" {
+			if e, err := snap.Evidence(id, cluster); err == nil {
+				ev = e
+			} else if cluster == o.Cluster {
+				o.warn(fmt.Sprintf("snapshot %s does not hold instance %s (%v): only the cluster side is cross-checked, and the instance, its network and IAM are not", o.Snapshot, id, err))
+			}
+		}
+		if ev == nil {
+			ev = snap.ClusterEvidence(cluster)
+			ev.Target.InstanceID = node.Target.InstanceID
 		}
 	}
-	if ev == nil {
-		ev = snap.ClusterEvidence(cluster)
-		ev.Target.InstanceID = node.Target.InstanceID
-	}
-	if o.Cluster == "" && node.Target.Cluster != "" && ev.Target.Cluster == node.Target.Cluster {
-		// the name came from the node, not from a flag
-		ev.Target.ClusterSource = node.Target.ClusterSource
+	build(o.Cluster)
+	switch {
+	case o.Cluster != "":
+	case ev.Target.Cluster == "" && node.Target.Cluster != "":
+		build(node.Target.Cluster)
+		ev.Target.ClusterSource = node.Target.ClusterSource // the name came from the node, not from a flag
+	case ev.Target.ClusterSource == "user data" && node.Have(evidence.KindBootstrap) && node.Bootstrap.ClusterName != "":
+		// the snapshot's user data named the cluster; the node's configuration replaces that
+		// user data below, and is judged against it
+		ev.Target.ClusterSource = "the instance's user data in the snapshot"
 	}
 	if node.Target.Cluster != "" && ev.Target.Cluster != "" && node.Target.Cluster != ev.Target.Cluster {
 		o.warn(fmt.Sprintf("the node is configured for cluster %s but the snapshot is of cluster %s", node.Target.Cluster, ev.Target.Cluster))
