@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -181,8 +182,9 @@ var (
 
 // linux reads AL2 (cloud-init-output bootstrap echo, kubeconfig.yaml, kubelet-config.json) and
 // AL2023 (nodeadm "Loaded configuration", kubelet config.json) node configuration (§3.3, §7).
-// Without nodeadm's configuration or the bootstrap.sh echo the bundle does not show how the node
-// was bootstrapped: there is no config (a gap with the reason), whatever kubelet file there is.
+// Without nodeadm's configuration or the bootstrap.sh echo, the kubelet kubeconfig alone is the
+// configuration (its server and cluster name, KubeconfigOnly); without that either the bundle does
+// not show how the node was bootstrapped: there is no config (a gap with the reason).
 func (b *Bundle) linux(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.BootstrapConfig, string, string) {
 	ev.Target.InstanceID = b.text("system/instance-id.txt")
 	ev.Target.Region = b.text("system/region.txt")
@@ -225,6 +227,12 @@ func (b *Bundle) linux(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.B
 	} else if script := al2Script(b.Configs["var_log/cloud-init-output.log"], b.Configs["kubelet/kubeconfig.yaml"]); script != "" {
 		cfg = userdata.Decode([]byte(script))
 		src = "var_log/cloud-init-output.log"
+	} else if kc := b.Configs["kubelet/kubeconfig.yaml"]; kc != nil {
+		// the kubeconfig bootstrap.sh (or nodeadm) wrote for the kubelet: what it actually
+		// connects to and the cluster its token is signed for, though not the rest of the bootstrap
+		if k := KubeconfigBootstrap(stripBOM(kc)); k.APIServerEndpoint != "" || k.ClusterName != "" {
+			cfg, src = k, "kubelet/kubeconfig.yaml"
+		}
 	}
 	if cfg == nil {
 		why := "the bundle does not show how the node was bootstrapped: "
@@ -234,7 +242,7 @@ func (b *Bundle) linux(ev *evidence.Evidence, nos *evidence.NodeOS) (*evidence.B
 		case haveNodeadm:
 			why += "nodeadm/nodeadm-config.log has no \"Loaded configuration\" line and var_log/cloud-init-output.log no bootstrap.sh flags"
 		default:
-			why += "no nodeadm configuration log (AL2023) and no bootstrap.sh flags in var_log/cloud-init-output.log (AL2)"
+			why += "no nodeadm configuration log (AL2023), no bootstrap.sh flags in var_log/cloud-init-output.log (AL2) and no kubelet kubeconfig naming a server or cluster"
 		}
 		return nil, "", why
 	}
@@ -429,6 +437,49 @@ func integers(v any) any {
 		}
 	}
 	return v
+}
+
+// KubeconfigBootstrap reads the kubelet's kubeconfig as the node's bootstrap configuration: the
+// API server, an inline CA and the cluster name its exec credential plugin is called with
+// (aws-iam-authenticator -i / --cluster-id, aws eks get-token --cluster-name). The kubelet has a
+// kubeconfig only once the node was bootstrapped, so CallsBootstrap is set; KubeconfigOnly says
+// nothing else of the user data is shown. A kubeconfig that does not load gives a warning issue.
+func KubeconfigBootstrap(raw []byte) *evidence.BootstrapConfig {
+	cfg := &evidence.BootstrapConfig{Format: evidence.FormatNone, CallsBootstrap: true, KubeconfigOnly: true}
+	kc, err := clientcmd.Load(raw)
+	if err != nil {
+		cfg.Issues = append(cfg.Issues, evidence.ParseIssue{Level: evidence.IssueWarning, Part: "kubeconfig", Message: "kubeconfig does not load: " + err.Error()})
+		return cfg
+	}
+	names := make([]string, 0, len(kc.Clusters))
+	for n := range kc.Clusters {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := kc.Clusters[n]
+		cfg.APIServerEndpoint = c.Server
+		if len(c.CertificateAuthorityData) > 0 {
+			cfg.CertificateAuthority = base64.StdEncoding.EncodeToString(c.CertificateAuthorityData)
+		}
+		break
+	}
+	users := make([]string, 0, len(kc.AuthInfos))
+	for u := range kc.AuthInfos {
+		users = append(users, u)
+	}
+	sort.Strings(users)
+	for _, u := range users {
+		if ex := kc.AuthInfos[u].Exec; ex != nil {
+			for i := 0; i+1 < len(ex.Args); i++ {
+				switch ex.Args[i] {
+				case "-i", "--cluster-id", "--cluster-name":
+					cfg.ClusterName = ex.Args[i+1]
+				}
+			}
+		}
+	}
+	return cfg
 }
 
 // execCluster returns the cluster name (or local Outposts cluster ID) and region that the

@@ -302,7 +302,8 @@ func FuzzSettingsJSON(f *testing.F) {
 }
 
 // FuzzKubeconfig feeds arbitrary bytes to the kubelet kubeconfig readers (client-go's
-// clientcmd for the exec plugin's cluster name, the server regexp) of Linux and Windows bundles.
+// clientcmd for the exec plugin's cluster name, the server regexp, KubeconfigBootstrap) of Linux
+// and Windows bundles.
 func FuzzKubeconfig(f *testing.F) {
 	f.Add([]byte("apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://x.gr7.eu-west-1.eks.amazonaws.com\n  name: kubernetes\nusers:\n- name: kubelet\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: aws\n      args: [eks, get-token, --cluster-name, prod, --region, eu-west-1]\n"))
 	f.Add([]byte("users:\n- name: u\n  user:\n    exec: {args: [-i]}\n"))
@@ -311,10 +312,14 @@ func FuzzKubeconfig(f *testing.F) {
 		for _, b := range []*Bundle{
 			{Kind: KindEKSWindows, Name: "eks_i-0123456789abcdef0_x.zip", Configs: map[string][]byte{"system/kubelet/kubeconfig": data}, Logs: &evidence.NodeLogs{}},
 			{Kind: KindEKSLinux, Name: "fuzz", Configs: map[string][]byte{"kubelet/kubeconfig.yaml": data, "var_log/cloud-init-output.log": []byte("[eks-bootstrap] INFO: --b64-cluster-ca='x'\n")}, Logs: &evidence.NodeLogs{}},
+			{Kind: KindEKSLinux, Name: "fuzz", Configs: map[string][]byte{"kubelet/kubeconfig.yaml": data}, Logs: &evidence.NodeLogs{}}, // the kubeconfig alone
 		} {
 			_ = b.Evidence()
 		}
 		execCluster(data)
+		if cfg := KubeconfigBootstrap(data); cfg == nil || !cfg.KubeconfigOnly {
+			t.Fatalf("KubeconfigBootstrap: %+v", cfg)
+		}
 	})
 }
 

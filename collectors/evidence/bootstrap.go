@@ -80,6 +80,11 @@ type BootstrapConfig struct {
 	// loaded configuration, Bottlerocket's settings), not user data that the launch path may
 	// still complete (a managed node group adds its own NodeConfig part).
 	Effective bool
+	// KubeconfigOnly is true when the configuration is only what the kubelet's kubeconfig shows
+	// (its server, the cluster its credential plugin signs for, an inline CA), with the kubelet
+	// configuration beside it: what the kubelet actually used, but not the user data. Cross-checked
+	// with the instance's user data, it overrides those fields and leaves the rest to the user data.
+	KubeconfigOnly bool
 }
 
 // IssueLevel says whether the consumer on the node rejects or merely tolerates a problem.

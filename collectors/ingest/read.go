@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/collectors/awsauth"
@@ -483,7 +481,7 @@ func (rd *reader) document(s *Segment) {
 		cfg.Fragment = cfg.Fragment || s.partial
 		rd.bootstrap(cfg, origin, s)
 	case s.Type == TypeKubeconfig:
-		rd.bootstrap(kubeconfigBootstrap(s.Text), origin, s)
+		rd.bootstrap(bundle.KubeconfigBootstrap(s.Text), origin, s)
 	case s.Type == TypeKubeletConfig:
 		var kc struct {
 			ClusterDNS []string `json:"clusterDNS"`
@@ -864,46 +862,6 @@ func describeConfigMapData(text string) map[string]string {
 		}
 	}
 	return data
-}
-
-// kubeconfigBootstrap reads the kubelet's kubeconfig: API server, CA and the cluster name its
-// exec credential plugin is called with.
-func kubeconfigBootstrap(raw []byte) *evidence.BootstrapConfig {
-	cfg := &evidence.BootstrapConfig{Format: evidence.FormatNone, CallsBootstrap: true}
-	kc, err := clientcmd.Load(raw)
-	if err != nil {
-		cfg.Issues = append(cfg.Issues, evidence.ParseIssue{Level: evidence.IssueWarning, Part: "kubeconfig", Message: "kubeconfig does not load: " + err.Error()})
-		return cfg
-	}
-	names := make([]string, 0, len(kc.Clusters))
-	for n := range kc.Clusters {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		c := kc.Clusters[n]
-		cfg.APIServerEndpoint = c.Server
-		if len(c.CertificateAuthorityData) > 0 {
-			cfg.CertificateAuthority = base64.StdEncoding.EncodeToString(c.CertificateAuthorityData)
-		}
-		break
-	}
-	users := make([]string, 0, len(kc.AuthInfos))
-	for u := range kc.AuthInfos {
-		users = append(users, u)
-	}
-	sort.Strings(users)
-	for _, u := range users {
-		if ex := kc.AuthInfos[u].Exec; ex != nil {
-			for i := 0; i+1 < len(ex.Args); i++ {
-				switch ex.Args[i] {
-				case "-i", "--cluster-id", "--cluster-name":
-					cfg.ClusterName = ex.Args[i+1]
-				}
-			}
-		}
-	}
-	return cfg
 }
 
 var reWord = regexp.MustCompile(`^[("]?[A-Za-z][A-Za-z'’-]{0,19}[.,:;!?)"]*$`)
