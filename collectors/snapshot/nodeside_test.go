@@ -29,3 +29,30 @@ func TestAddNodeEvidencePrecedence(t *testing.T) {
 		t.Errorf("collectedAt %s", ev.CollectedAt)
 	}
 }
+
+// TestAddNodeEvidenceKubeconfigOnly: a node configuration that is only the kubelet's kubeconfig
+// overrides the user data's cluster name and endpoint (what the kubelet used), and leaves what it
+// does not show — format, size, CA — to the user data, whose copy on the account is untouched.
+func TestAddNodeEvidenceKubeconfigOnly(t *testing.T) {
+	ud := &evidence.BootstrapConfig{Format: evidence.FormatBootstrapSh, RawBytes: 129, CallsBootstrap: true, ClusterName: "prod",
+		APIServerEndpoint: "https://A.example", CertificateAuthority: "Zm9v", Unresolved: map[string]string{"apiServerEndpoint": "from $ENDPOINT"}}
+	ev := &evidence.Evidence{Bootstrap: ud}
+	ev.Mark(evidence.KindBootstrap, "snapshot:ec2/instance-user-data/i-1.json")
+	node := &evidence.Evidence{Bootstrap: &evidence.BootstrapConfig{Format: evidence.FormatNone, CallsBootstrap: true, KubeconfigOnly: true,
+		ClusterName: "prod-a", APIServerEndpoint: "https://WRONG.example"}}
+	node.Mark(evidence.KindBootstrap, "bundle:b.tar.gz:kubelet/kubeconfig.yaml")
+	AddNodeEvidence(ev, node)
+	b := ev.Bootstrap
+	if b.ClusterName != "prod-a" || b.APIServerEndpoint != "https://WRONG.example" || b.Unresolved["apiServerEndpoint"] != "" {
+		t.Errorf("kubeconfig values not used: %q %q %v", b.ClusterName, b.APIServerEndpoint, b.Unresolved)
+	}
+	if b.Format != evidence.FormatBootstrapSh || b.RawBytes != 129 || b.CertificateAuthority != "Zm9v" {
+		t.Errorf("user data values lost: %s %d %q", b.Format, b.RawBytes, b.CertificateAuthority)
+	}
+	if got := ev.Source(evidence.KindBootstrap); got != "bundle:b.tar.gz:kubelet/kubeconfig.yaml over snapshot:ec2/instance-user-data/i-1.json" {
+		t.Errorf("source %q", got)
+	}
+	if ud.ClusterName != "prod" || ud.Unresolved["apiServerEndpoint"] == "" {
+		t.Errorf("the account's user data was changed: %+v", ud)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +164,90 @@ func TestAnalyzeCrossCheckOtherCluster(t *testing.T) {
 		if f.Status == "fail" && (strings.Contains(f.Remediation, "prod-a") || strings.Contains(f.Message, "kubernetes.io/cluster/prod-a")) {
 			t.Errorf("%s acts on the node's cluster prod-a: %s / %s", f.ID, f.Message, f.Remediation)
 		}
+	}
+}
+
+// xKubeconfigBundle is an EKS Linux (AL2) bundle whose only bootstrap evidence is the kubelet's
+// kubeconfig: it points at another endpoint, and its credential plugin signs for cluster prod-a.
+func xKubeconfigBundle(t *testing.T) string {
+	kubeconfig := `apiVersion: v1
+kind: Config
+clusters:
+- cluster:
+    certificate-authority: /etc/kubernetes/pki/ca.crt
+    server: ` + xWrongServer + `
+  name: kubernetes
+contexts:
+- context:
+    cluster: kubernetes
+    user: kubelet
+  name: kubelet
+current-context: kubelet
+users:
+- name: kubelet
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1beta1
+      command: /usr/bin/aws-iam-authenticator
+      args: ["token", "-i", "prod-a", "--region", "us-east-1"]
+`
+	kubelet := `Jul 24 15:30:01 ip-10-0-1-23.ec2.internal kubelet[3021]: I0724 15:30:01.123456    3021 kubelet_node_status.go:72] "Attempting to register node" node="ip-10-0-1-23.ec2.internal"
+Jul 24 15:30:01 ip-10-0-1-23.ec2.internal kubelet[3021]: E0724 15:30:01.223456    3021 kubelet_node_status.go:94] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-1-23.ec2.internal"
+`
+	return writeXBundle(t, "eks_"+xInstance+"_2025-07-24_1530-UTC_0.7.9.tar.gz", [][2]string{
+		{"./kubelet/kubelet.log", kubelet},
+		{"./kubelet/kubeconfig.yaml", kubeconfig},
+		{"./system/instance-id.txt", xInstance + "\n"},
+		{"./system/region.txt", "us-east-1\n"},
+		{"./kernel/uname.txt", "Linux ip-10-0-1-23 5.10.220-209.869.amzn2.x86_64 #1 SMP x86_64 GNU/Linux\n"},
+	})
+}
+
+// TestAnalyzeKubeconfigBootstrapEvidence: the kubelet kubeconfig is the node's bootstrap
+// evidence when the bundle holds nothing else — its server and the cluster its credential plugin
+// signs for. Alone it names the node's cluster; cross-checked with a snapshot it is what the node
+// actually used, so it is judged against the cluster instead of the user data the instance was
+// launched with, and that user data is still judged for what the kubeconfig does not show.
+func TestAnalyzeKubeconfigBootstrapEvidence(t *testing.T) {
+	b := xKubeconfigBundle(t)
+	_, r, out, _ := analyze(t, "", b)
+	for _, g := range r.Gaps {
+		if g.Kind == "node:bootstrap-config" {
+			t.Errorf("bootstrap configuration is a gap: %s", g.Reason)
+		}
+	}
+	var tg struct {
+		Target struct{ Cluster, ClusterSource string } `json:"target"`
+	}
+	if err := json.Unmarshal([]byte(out), &tg); err != nil || tg.Target.Cluster != "prod-a" || tg.Target.ClusterSource != "node configuration" {
+		t.Errorf("target %+v (%v)", tg.Target, err)
+	}
+	status, _, msg, _, _ := xFinding(t, r, "bootstrap.endpoint-mismatch")
+	if status != "skipped" || msg != "missing evidence: eks:cluster: not in a node log bundle (add --snapshot to cross-check with the account)" {
+		t.Errorf("endpoint-mismatch alone %s: %s", status, msg)
+	}
+
+	_, r, out, stderr := analyze(t, "", b, "--snapshot", writeXSnapshot(t))
+	status, res, msg, ev, _ := xFinding(t, r, "bootstrap.cluster-name-mismatch")
+	if status != "fail" || res != xInstance || msg != `user data joins cluster "prod-a", but the node belongs to "prod"` ||
+		!strings.Contains(ev, `user data cluster name "prod-a"; target cluster "prod" (instance tag eks:cluster-name)`) ||
+		!strings.Contains(ev, "kubelet/kubeconfig.yaml") {
+		t.Errorf("cluster-name-mismatch %s %s: %s (%s)", status, res, msg, ev)
+	}
+	status, res, msg, _, _ = xFinding(t, r, "bootstrap.endpoint-mismatch")
+	if status != "fail" || res != xInstance || msg != "user data points the kubelet at "+xWrongServer+", but the cluster's endpoint is "+xEndpoint {
+		t.Errorf("endpoint-mismatch %s %s: %s", status, res, msg)
+	}
+	// what the kubeconfig does not show is still the launch user data's
+	status, _, msg, _, _ = xFinding(t, r, "bootstrap.userdata-too-large")
+	if want := "user data is " + strconv.Itoa(len(xUserData)) + " bytes (limit 16384)"; status != "pass" || msg != want {
+		t.Errorf("userdata-too-large %s: %s, want %s", status, msg, want)
+	}
+	if c := r.Diagnosis.MostLikelyCause; c == nil || *c != "bootstrap.cluster-name-mismatch" {
+		t.Errorf("most likely cause %v, want bootstrap.cluster-name-mismatch", c)
+	}
+	const warning = "the node is configured for cluster prod-a but the snapshot is of cluster prod"
+	if w := xWarnings(t, out); len(w) != 1 || w[0] != warning || !strings.Contains(stderr, "eksdoctor: warning: "+warning) {
+		t.Errorf("warnings %q; stderr %s", w, stderr)
 	}
 }
