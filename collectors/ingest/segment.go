@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -144,18 +143,23 @@ const MaxSegments = 2000
 // belongs in a snapshot (docs/snapshot-format.md), whose files are read up to 64 MiB.
 const MaxDocumentBytes = 4 << 20
 
+// splitLines cuts text into numbered lines, without their line break or a trailing "\r". The
+// lines share one copy of text: a paste of millions of short lines costs one line struct each.
 func splitLines(text []byte) []line {
 	s := string(text)
 	s = strings.TrimSuffix(s, "\n")
 	if s == "" {
 		return nil
 	}
-	parts := strings.Split(s, "\n")
-	out := make([]line, len(parts))
-	for i, p := range parts {
-		out[i] = line{n: i + 1, text: strings.TrimRight(p, "\r")}
+	out := make([]line, 0, strings.Count(s, "\n")+1)
+	for n := 1; ; n++ {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return append(out, line{n: n, text: strings.TrimRight(s, "\r")})
+		}
+		out = append(out, line{n: n, text: strings.TrimRight(s[:i], "\r")})
+		s = s[i+1:]
 	}
-	return out
 }
 
 type region struct {
@@ -173,43 +177,42 @@ func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
 	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(untable(unjoin(unescapeHTML(lines)))))))))
 	var out []region
-	var cur []line
-	fence := ""
-	flush := func(fenced bool) {
-		if len(cur) > 0 {
+	// the lines of a region are those between two fence lines: a part of lines, not a copy
+	start := 0
+	flush := func(end int, fenced bool) {
+		if cur := lines[start:end:end]; len(cur) > 0 {
 			// a CI log pasted into an indented code block: its stamps show once the block is
 			// dedented, and what they prefixed may be indented itself (a describe pasted indented)
 			out = append(out, region{lines: unnumber(dedent(unprefixCI(dedent(cur)))), fenced: fenced})
 		}
-		cur = nil
+		start = end + 1
 	}
-	for _, l := range lines {
+	fence := ""
+	for i, l := range lines {
 		m := reFence.FindStringSubmatch(l.text)
 		if j := reJiraFence.FindStringSubmatch(l.text); j != nil {
 			// Jira's {code} / {noformat}: the same line opens and closes the block
 			switch {
 			case fence == "":
-				flush(false)
+				flush(i, false)
 				fence = "{" + j[1]
 				continue
 			case fence == "{"+j[1]:
-				flush(true)
+				flush(i, true)
 				fence = ""
 				continue
 			}
 		}
 		switch {
 		case m != nil && fence == "":
-			flush(false)
+			flush(i, false)
 			fence = m[1]
 		case m != nil && strings.HasPrefix(strings.TrimSpace(l.text), fence) && strings.TrimSpace(strings.Trim(strings.TrimSpace(l.text), fence[:1])) == "":
-			flush(true)
+			flush(i, true)
 			fence = ""
-		default:
-			cur = append(cur, l)
 		}
 	}
-	flush(fence != "")
+	flush(len(lines), fence != "")
 	return out
 }
 
@@ -724,18 +727,20 @@ type subRegion struct {
 // uncommented (uncomment).
 func splitPrompts(lines []line) []subRegion {
 	var out []subRegion
-	cur := subRegion{}
-	flush := func() {
-		if len(cur.lines) > 0 {
+	// a part is the lines between two command lines: a part of lines, not a copy
+	cur, start := subRegion{}, 0
+	flush := func(end int) {
+		if cur.lines = lines[start:end:end]; len(cur.lines) > 0 {
 			if cur.command != "" {
 				cur.lines = uncomment(cur.lines)
 			}
 			out = append(out, cur)
 		}
+		start = end + 1
 	}
-	for _, l := range lines {
+	for i, l := range lines {
 		if m := rePrompt.FindStringSubmatch(l.text); m != nil {
-			flush()
+			flush(i)
 			cmd := strings.TrimSpace(m[1] + m[2])
 			if m[3] != "" {
 				cmd = strings.TrimSpace(m[3])
@@ -744,13 +749,12 @@ func splitPrompts(lines []line) []subRegion {
 			continue
 		}
 		if bareCommand(l.text) {
-			flush()
+			flush(i)
 			cur = subRegion{command: strings.TrimSpace(l.text)}
 			continue
 		}
-		cur.lines = append(cur.lines, l)
 	}
-	flush()
+	flush(len(lines))
 	return out
 }
 
@@ -809,12 +813,20 @@ func uncomment(lines []line) []line {
 }
 
 func joinLines(lines []line) []byte {
-	var b bytes.Buffer
+	n := 0
 	for _, l := range lines {
-		b.WriteString(l.text)
-		b.WriteByte('\n')
+		n += len(l.text) + 1
 	}
-	return b.Bytes()
+	return appendLines(make([]byte, 0, n), lines)
+}
+
+// appendLines appends lines to b, each ending in a line break.
+func appendLines(b []byte, lines []line) []byte {
+	for _, l := range lines {
+		b = append(b, l.text...)
+		b = append(b, '\n')
+	}
+	return b
 }
 
 // trimBlank drops leading and trailing blank lines.
@@ -869,29 +881,37 @@ func unreadable(segs []Segment) bool {
 // paragraphs that are neither log nor prose are joined and read as one document (YAML with blank
 // lines, kubectl describe output).
 func paragraphs(lines []line) []Segment {
-	var paras [][]line
-	var cur []line
-	for _, l := range lines {
+	// paragraphs are the ranges [lo, hi) of lines that hold them
+	var paras [][2]int
+	start := -1
+	for i, l := range lines {
 		if strings.TrimSpace(l.text) == "" {
-			if len(cur) > 0 {
-				paras = append(paras, cur)
-				cur = nil
+			if start >= 0 {
+				paras = append(paras, [2]int{start, i})
+				start = -1
 			}
 			continue
 		}
-		cur = append(cur, l)
+		if start < 0 {
+			start = i
+		}
 	}
-	if len(cur) > 0 {
-		paras = append(paras, cur)
+	if start >= 0 {
+		paras = append(paras, [2]int{start, len(lines)})
 	}
-	paras = splitAtHeaders(paras)
-	pos := make(map[int]int, len(lines)) // line number → index in lines
-	for k, l := range lines {
-		pos[l.n] = k
+	paras = splitAtHeaders(lines, paras)
+	para := func(k int) []line { return lines[paras[k][0]:paras[k][1]:paras[k][1]] }
+	// pos is the index in lines of the last line numbered as line k is: the pieces of a line cut
+	// in records (unjoin) share its number
+	pos := func(k int) int {
+		for k+1 < len(lines) && lines[k+1].n == lines[k].n {
+			k++
+		}
+		return k
 	}
-	var out []Segment
+	var m merger
 	for i := 0; i < len(paras); i++ {
-		p := paras[i]
+		p := para(i)
 		if structuredStart(p) {
 			// join the following paragraphs while the whole still reads as a document
 			j := i + 1
@@ -901,34 +921,69 @@ func paragraphs(lines []line) []Segment {
 			}
 			// MIME user data holds part bodies of any shape (a shell script reads as prose):
 			// its paragraphs up to the closing boundary belong to it
-			closing := mimeClosing(p, paras[i+1:min(len(paras), i+20)])
-			for ; j < len(paras) && j < i+20 && (j <= i+closing || !proseLike(paras[j])); j++ {
+			closing := mimeClosing(p, i+1, min(len(paras), i+20), para)
+			for ; j < len(paras) && j < i+20 && (j <= i+closing || !proseLike(para(j))); j++ {
 				// with the blank lines between the paragraphs: MIME needs the one that ends
 				// its headers, and a script or a YAML block scalar keeps its own
-				last := paras[j][len(paras[j])-1]
-				joined := lines[pos[p[0].n] : pos[last.n]+1]
+				joined := lines[pos(paras[i][0]) : pos(paras[j][1]-1)+1]
 				if segs, ok := structured(joined, ""); ok {
 					best, bestJ = segs, j
 				}
 			}
 			if best != nil {
-				out = append(out, best...)
+				for _, s := range best {
+					m.add(s, nil)
+				}
 				i = bestJ
 				continue
 			}
 		}
-		out = append(out, logOrProse(p)...)
+		t, detail := logOrProse(p)
+		m.add(Segment{Type: t, Detail: detail, First: p[0].n, Last: p[len(p)-1].n}, p)
 	}
-	return mergeAdjacent(out)
+	return m.out
+}
+
+// merger collects the segments of paragraphs, joining consecutive log segments and consecutive
+// prose segments as they come: a paste of a million short paragraphs makes one
+// segment, not a million to be joined later.
+type merger struct {
+	out []Segment
+}
+
+// add appends s, or joins it to the last segment; a segment of lines has no Text yet, and its
+// lines are written to the Text it joins.
+func (m *merger) add(s Segment, lines []line) {
+	if n := len(m.out); n > 0 && (s.Type == TypeLog || s.Type == TypeProse) && m.out[n-1].Type == s.Type && (s.Detail == "text") == (m.out[n-1].Detail == "text") {
+		prev := &m.out[n-1]
+		for gap := s.First - prev.Last - 1; gap > 0; gap-- {
+			prev.Text = append(prev.Text, '\n')
+		}
+		if lines != nil {
+			prev.Text = appendLines(prev.Text, lines)
+		} else {
+			prev.Text = append(prev.Text, s.Text...)
+		}
+		prev.Last = s.Last
+		if s.Type == TypeLog && prev.Detail != s.Detail {
+			prev.Detail = "mixed log lines"
+		}
+		return
+	}
+	if lines != nil {
+		s.Text = joinLines(lines)
+	}
+	m.out = append(m.out, s)
 }
 
 // reBoundary is the boundary parameter of a multipart Content-Type header (RFC 2046 5.1.1).
 var reBoundary = regexp.MustCompile(`(?i)boundary="?([^";\s]+)"?`)
 
 // mimeClosing returns, when paragraph p starts MIME multipart user data (MIME-Version or a
-// multipart Content-Type header, or a boundary line opening parts cut from one), how many of the paragraphs after it reach its closing
-// boundary line ("--BOUNDARY--"), else 0.
-func mimeClosing(p []line, next [][]line) int {
+// multipart Content-Type header, or a boundary line opening parts cut from one), how many of the
+// paragraphs para(from) … para(to-1) after it reach its closing boundary line ("--BOUNDARY--"),
+// else 0.
+func mimeClosing(p []line, from, to int, para func(k int) []line) int {
 	first := strings.ToLower(strings.TrimSpace(p[0].text))
 	var boundary string
 	switch {
@@ -946,37 +1001,30 @@ func mimeClosing(p []line, next [][]line) int {
 	if boundary == "" {
 		return 0
 	}
-	for k, q := range next {
-		for _, l := range q {
+	for k := from; k < to; k++ {
+		for _, l := range para(k) {
 			if strings.TrimSpace(l.text) == "--"+boundary+"--" {
-				return k + 1
+				return k - from + 1
 			}
 		}
 	}
 	return 0
 }
 
-// splitAtHeaders cuts a paragraph where kubectl output starts inside it (a get table header or
-// a describe "Name:" line after other text), so an error line pasted above a table does not hide it.
-func splitAtHeaders(paras [][]line) [][]line {
-	var out [][]line
+// splitAtHeaders cuts a paragraph (a range [lo, hi) of lines) where kubectl output starts inside
+// it (a get table header or a describe "Name:" line after other text), so an error line pasted
+// above a table does not hide it.
+func splitAtHeaders(lines []line, paras [][2]int) [][2]int {
+	var out [][2]int
 	for _, p := range paras {
-		start := 0
-		for i := 1; i < len(p); i++ {
-			if reTableHeader.MatchString(p[i].text) || reDescribeName.MatchString(p[i].text) {
-				out = append(out, p[start:i])
+		start := p[0]
+		for i := p[0] + 1; i < p[1]; i++ {
+			if reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) {
+				out = append(out, [2]int{start, i})
 				start = i
 			}
 		}
-		out = append(out, p[start:])
-	}
-	return out
-}
-
-func flatten(ps [][]line) []line {
-	var out []line
-	for _, p := range ps {
-		out = append(out, p...)
+		out = append(out, [2]int{start, p[1]})
 	}
 	return out
 }
@@ -984,22 +1032,23 @@ func flatten(ps [][]line) []line {
 // logOrProse reads a paragraph as log text (a component's messages need no timestamp to be
 // recognised: the scanner decides by the lines it knows), unless it is written prose: Markdown
 // with inline code, links, emphasis, headings or table rows, as documentation and issue text is.
-func logOrProse(lines []line) []Segment {
+// It returns the type and detail of the paragraph's segment.
+func logOrProse(lines []line) (Type, string) {
 	for _, l := range lines {
 		if logLine(l.text) {
-			return []Segment{seg(TypeLog, logDetail(lines), lines)}
+			return TypeLog, logDetail(lines)
 		}
 	}
 	if markdownProse(lines) {
-		return []Segment{seg(TypeProse, "", lines)}
+		return TypeProse, ""
 	}
 	if jsonFragment(lines) {
-		return []Segment{seg(TypeData, "JSON that does not parse", lines)}
+		return TypeData, "JSON that does not parse"
 	}
 	if sourceCode(lines) {
-		return []Segment{seg(TypeProse, "source code", lines)}
+		return TypeProse, "source code"
 	}
-	return []Segment{seg(TypeLog, "text", lines)}
+	return TypeLog, "text"
 }
 
 var (
@@ -1069,25 +1118,6 @@ func markdownProse(lines []line) bool {
 		}
 	}
 	return false
-}
-
-// mergeAdjacent joins consecutive log segments and consecutive prose segments.
-func mergeAdjacent(in []Segment) []Segment {
-	var out []Segment
-	for _, s := range in {
-		if n := len(out); n > 0 && (s.Type == TypeLog || s.Type == TypeProse) && out[n-1].Type == s.Type && (s.Detail == "text") == (out[n-1].Detail == "text") {
-			prev := &out[n-1]
-			gap := s.First - prev.Last - 1
-			prev.Text = append(append(prev.Text, bytes.Repeat([]byte("\n"), gap)...), s.Text...)
-			prev.Last = s.Last
-			if s.Type == TypeLog && prev.Detail != s.Detail {
-				prev.Detail = "mixed log lines"
-			}
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
 }
 
 // proseLike reports whether a paragraph reads as sentences: no log line, no key: value or list
