@@ -1015,16 +1015,24 @@ func mimeClosing(p []line, from, to int, para func(k int) []line) int {
 // it (a get table header or a describe "Name:" line after other text), so an error line pasted
 // above a table does not hide it.
 func splitAtHeaders(lines []line, paras [][2]int) [][2]int {
-	var out [][2]int
-	for _, p := range paras {
+	var out [][2]int // nil while no paragraph was cut: paras is returned as it is
+	for k, p := range paras {
 		start := p[0]
 		for i := p[0] + 1; i < p[1]; i++ {
 			if reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) {
+				if out == nil {
+					out = append(make([][2]int, 0, len(paras)+1), paras[:k]...)
+				}
 				out = append(out, [2]int{start, i})
 				start = i
 			}
 		}
-		out = append(out, [2]int{start, p[1]})
+		if out != nil {
+			out = append(out, [2]int{start, p[1]})
+		}
+	}
+	if out == nil {
+		return paras
 	}
 	return out
 }
@@ -1106,7 +1114,11 @@ var reURLLink = regexp.MustCompile(`\[\s*(https?://[^\]\s]*)\s*\]\(https?://[^)\
 // ("http://*********/latest", "dial tcp **********") is a longer run and is not markup.
 func markdownProse(lines []line) bool {
 	for _, l := range lines {
-		if reMarkdown.MatchString(reURLLink.ReplaceAllString(l.text, "$1")) {
+		t := l.text
+		if strings.Contains(t, "](") {
+			t = reURLLink.ReplaceAllString(t, "$1") // a link needs "]("; replacing copies the line
+		}
+		if reMarkdown.MatchString(t) {
 			return true
 		}
 	}
