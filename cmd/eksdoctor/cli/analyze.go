@@ -200,6 +200,14 @@ func tarInside(br *bufio.Reader) bool {
 // as one log stream, in bounded memory.
 const MaxPaste = 16 << 20
 
+// MaxPasteLines is the most lines a paste is split into documents with; text of more lines is
+// scanned as one log stream, as text longer than MaxPaste is. Splitting holds every line of a
+// paste with its number and the indexes of what cuts it, some hundreds of bytes a line whatever
+// its length: 16 MiB of one-character lines (8 million) held 1.2 GB and more, 200,000 lines
+// hold about 60 MB. A journal of 16 MiB has about 100,000 lines, a 4 MiB pretty-printed AWS CLI
+// document (ingest.MaxDocumentBytes) about 150,000.
+const MaxPasteLines = 200000
+
 // streamInput reads one input from r: a gzip-compressed bundle, a zip bundle, gzip-compressed
 // text, or text (a paste).
 func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Registry, selected []checks.Check) error {
@@ -259,7 +267,7 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		if what := largeDocument(data); what != "" && o.As == "" {
 			return inputErr("%s: %s larger than the %d MiB read as a paste; it is read from a snapshot (docs/snapshot-format.md, files up to 64 MiB)", name, what, MaxPaste>>20)
 		}
-		return o.largeLog(io.MultiReader(bytes.NewReader(data), br), name, reg, selected)
+		return o.largeLog(io.MultiReader(bytes.NewReader(data), br), name, reg, selected, "more than a paste")
 	}
 	return o.textInput(data, name, reg, selected)
 }
@@ -283,7 +291,14 @@ func largeDocument(data []byte) string {
 		}
 		return "a JSON document"
 	case bytes.HasPrefix(head, []byte("[")):
-		return "a JSON document"
+		// a JSON array has a value after its bracket; a TOML table header ("[settings.kubernetes]",
+		// Bottlerocket settings) has a name
+		dec := json.NewDecoder(bytes.NewReader(head))
+		if _, err := dec.Token(); err == nil {
+			if _, err := dec.Token(); err == nil {
+				return "a JSON document"
+			}
+		}
 	case bytes.HasPrefix(head, []byte("apiVersion:")) || bytes.HasPrefix(head, []byte("kind:")) || bytes.HasPrefix(head, []byte("---\n")):
 		return "a YAML document"
 	}
@@ -301,6 +316,12 @@ func (o *AnalyzeOptions) textInput(data []byte, name string, reg *checks.Registr
 	}
 	if len(bytes.TrimSpace(text)) == 0 {
 		return inputErr("%s: empty input", name)
+	}
+	if n := bytes.Count(text, []byte("\n")); n > MaxPasteLines {
+		if what := largeDocument(text); what != "" && o.As == "" {
+			return inputErr("%s: %s of %d lines, more than the %d read as a paste; it is read from a snapshot (docs/snapshot-format.md, files up to 64 MiB)", name, what, n, MaxPasteLines)
+		}
+		return o.largeLog(bytes.NewReader(text), name, reg, selected, fmt.Sprintf("%d lines, more than a paste", n))
 	}
 	res := ingest.Read(text, name, ingest.Options{As: asChoices[o.As], Block: o.Limits.MaxLineBytes})
 	for _, s := range res.Segments {
@@ -342,8 +363,9 @@ func (o *AnalyzeOptions) textInput(data []byte, name string, reg *checks.Registr
 	return o.renderOne(reg, selected, ev, problems)
 }
 
-// largeLog scans input too large to be a paste as one log stream.
-func (o *AnalyzeOptions) largeLog(r io.Reader, name string, reg *checks.Registry, selected []checks.Check) error {
+// largeLog scans input too large to be a paste as one log stream; why says how it is too large
+// ("more than a paste", "250000 lines, more than a paste").
+func (o *AnalyzeOptions) largeLog(r io.Reader, name string, reg *checks.Registry, selected []checks.Check, why string) error {
 	sc := logscan.MustDefault()
 	sc.Block = o.Limits.MaxLineBytes
 	if err := sc.Scan(r, name, "journal"); err != nil {
@@ -353,7 +375,7 @@ func (o *AnalyzeOptions) largeLog(r io.Reader, name string, reg *checks.Registry
 	if len(logs.ComponentLines()) == 0 {
 		return nothingErr("nothing in %s is recognised: %d bytes with no line of a known component", name, logs.Streams[0].Bytes)
 	}
-	o.note("eksdoctor: read %s as one log (%d bytes, more than a paste)\n", name, logs.Streams[0].Bytes)
+	o.note("eksdoctor: read %s as one log (%d bytes, %s)\n", name, logs.Streams[0].Bytes, why)
 	ev := &evidence.Evidence{NodeLogs: logs}
 	ev.Target.Source = "log: " + name
 	ev.Mark(evidence.KindNodeLogs, "log:"+name)
