@@ -63,7 +63,7 @@ demo: build
 ## bench: Go benchmarks (snapshot pipeline, binary start-up, signature scan, bundle read), then a
 ## 1 GiB synthetic EKS Linux bundle timed against `tar -xzOf | grep -Ec -f` (wall time, peak RSS)
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/eksdoctor/cli/ ./collectors/userdata/ ./checks/netpath/ ./collectors/logscan/ ./collectors/bundle/
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/eksdoctor/cli/ ./collectors/userdata/ ./checks/netpath/ ./collectors/logscan/ ./collectors/bundle/ ./collectors/ingest/
 	$(GO) run ./fixtures/benchbundle -bin $(BIN)
 
 ## eval: measure the diagnosis on the real-world corpus (fixtures/realworld): recall, top-1 and
