@@ -101,6 +101,21 @@ func (s *Snapshot) src(p string) string {
 	return "snapshot:" + p
 }
 
+// fileKind says what kind of file that is not regular a mode is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "type " + m.Type().String()
+}
+
 // ErrNotSnapshot is returned when the path holds none of the snapshot's folders.
 var ErrNotSnapshot = errors.New("not a snapshot: no eks/, ec2/, iam/, autoscaling/ or kube/ folder found")
 
@@ -109,11 +124,16 @@ var topFolders = map[string]bool{"eks": true, "ec2": true, "iam": true, "autosca
 // Open loads a snapshot directory or a gzip-compressed tar of one. Archive members may sit
 // below one top-level folder (snap/eks/...). Links, devices, absolute paths and paths with ..
 // are skipped and recorded as problems; nothing is written to disk. Errors: the path cannot be
-// read, the archive is corrupt or truncated, a limit is exceeded, or ErrNotSnapshot.
+// read, is neither a directory nor a regular file (a named pipe or a device is refused before
+// it is opened, so it never blocks), the archive is corrupt or truncated, a limit is exceeded,
+// or ErrNotSnapshot.
 func Open(p string, lim Limits) (*Snapshot, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, err
+	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is neither a directory nor a regular file (%s): a snapshot is a directory or a .tar.gz file", p, fileKind(st.Mode()))
 	}
 	s := &Snapshot{Origin: "snapshot:" + p, files: map[string][]byte{}}
 	if st.IsDir() {

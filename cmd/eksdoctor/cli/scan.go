@@ -290,7 +290,7 @@ func (o *ScanOptions) publishMetrics(s *report.Scan, now time.Time, fail func(st
 			last = previousLastSuccess(o.MetricsFile)
 		}
 		reg, err := build(last)
-		if err == nil {
+		if err == nil { // writeFileAtomic refuses a target that is not a regular file
 			err = writeFileAtomic(o.MetricsFile, func(w io.Writer) error { return report.WriteMetricsText(w, reg) })
 		}
 		if err != nil {
@@ -312,8 +312,12 @@ func (o *ScanOptions) publishMetrics(s *report.Scan, now time.Time, fail func(st
 	}
 }
 
+// maxMetricsFile is the most read back of an earlier metrics file (eksdoctor writes a few KiB).
+const maxMetricsFile = 16 << 20
+
 // previousLastSuccess reads eksdoctor_last_success_timestamp_seconds back from an earlier
-// metrics file (zero when there is none).
+// metrics file (zero when there is none, or when the path is not a regular file: a FIFO or a
+// device is never opened, and at most maxMetricsFile bytes are read).
 func previousLastSuccess(path string) time.Time {
 	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
 		return time.Time{} // never open a FIFO or device for reading: it may block
@@ -324,7 +328,7 @@ func previousLastSuccess(path string) time.Time {
 	}
 	defer f.Close()
 	parser := expfmt.NewTextParser(model.UTF8Validation)
-	mfs, err := parser.TextToMetricFamilies(f)
+	mfs, err := parser.TextToMetricFamilies(io.LimitReader(f, maxMetricsFile))
 	if err != nil || mfs[report.MetricLastSuccess] == nil || len(mfs[report.MetricLastSuccess].Metric) == 0 {
 		return time.Time{}
 	}
@@ -419,14 +423,15 @@ func (b bearerDoer) Do(r *http.Request) (*http.Response, error) {
 }
 
 // pushAuth resolves the Pushgateway credentials: basic (username + password) or bearer (token),
-// each from its file flag or else the environment. Errors: an unreadable file, or both kinds
-// given. Secrets never appear in an error.
+// each from its file flag or else the environment. Errors: an unreadable file (a file longer
+// than MaxSecretFile, a device, a pipe that does not end: readSideFile), or both kinds given.
+// Secrets never appear in an error.
 func (o *ScanOptions) pushAuth() (user, password, token string, err error) {
-	read := func(file, env string) (string, error) {
+	read := func(flag, file, env string) (string, error) {
 		if file != "" {
-			b, err := os.ReadFile(file)
+			b, err := readSideFile(flag, file, MaxSecretFile)
 			if err != nil {
-				return "", fmt.Errorf("reading %s: %w", file, err)
+				return "", err
 			}
 			return strings.TrimSpace(string(b)), nil
 		}
@@ -436,10 +441,10 @@ func (o *ScanOptions) pushAuth() (user, password, token string, err error) {
 	if user == "" {
 		user = os.Getenv(envPushUser)
 	}
-	if password, err = read(o.PushPasswordFile, envPushPassword); err != nil {
+	if password, err = read("pushgateway-password-file", o.PushPasswordFile, envPushPassword); err != nil {
 		return
 	}
-	if token, err = read(o.PushTokenFile, envPushToken); err != nil {
+	if token, err = read("pushgateway-token-file", o.PushTokenFile, envPushToken); err != nil {
 		return
 	}
 	if token != "" && (user != "" || password != "") {

@@ -10,7 +10,8 @@ import (
 	"time"
 )
 
-// fifoWait is how long analyze waits for a process to open a named pipe for writing.
+// fifoWait is how long analyze waits for a process to open a named pipe for writing, and how
+// long a secret file that is a pipe (--pushgateway-token-file <(…)) is waited for to end.
 var fifoWait = 30 * time.Second
 
 // openStream opens a path that is not a regular file (a FIFO, /dev/fd/N of a process
