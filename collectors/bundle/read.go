@@ -5,8 +5,10 @@
 // Reading streams: archives are never extracted to disk, log members are scanned block by block
 // (collectors/logscan), and only small configuration members (settings.json, kubeconfig,
 // kubelet config, nodeadm and cloud-init output up to Limits.MaxConfigBytes) are held in memory.
-// Hostile members (names with "..", absolute names, links, devices) are skipped and reported;
-// the Limits bound total uncompressed bytes and member count so a gzip bomb ends with an error.
+// Hostile members (names with "..", absolute names, links, devices, sparse files) are skipped
+// and reported; the Limits bound total uncompressed bytes and member count, so a gzip bomb ends
+// the read. A limit reached after a member was read whole keeps what was read (Bundle.Limit);
+// one reached before is an error.
 package bundle
 
 import (
@@ -94,6 +96,10 @@ type Bundle struct {
 	Damaged bool
 	// Bytes is the total uncompressed size read.
 	Bytes int64
+	// Limit, when not empty, says which limit (--max-bytes, --max-members) stopped the read or
+	// made a member be skipped. What was read before is kept, the limit is among Problems and
+	// Damaged is set: the part not read may hold the cause.
+	Limit string
 }
 
 type member struct {
@@ -131,6 +137,12 @@ type reader struct {
 	prefix string
 	// read and failed count the members whose content was read, and those that failed.
 	read, failed int
+	// dir is set when reading an extracted directory (its bytes are not a gzip bomb).
+	dir bool
+	// current is the member being read, named with the limit that stops in it.
+	current string
+	// limitErr is the first limit reached (it wraps ErrLimit).
+	limitErr error
 }
 
 // errStop ends the reading of an archive after damage that leaves the rest unreadable; what
@@ -190,6 +202,7 @@ func Open(p string, lim Limits) (*Bundle, error) {
 		if isLogdogDir(root) {
 			rd.prefix = "bottlerocket-logs/"
 		}
+		rd.dir = true
 		err = rd.readDir(root)
 	} else {
 		f, ferr := os.Open(p)
@@ -214,7 +227,7 @@ func Open(p string, lim Limits) (*Bundle, error) {
 			return nil, fmt.Errorf("%s: %w (neither a tar, gzip-compressed or not, nor a zip)", p, ErrNotBundle)
 		}
 	}
-	if err != nil {
+	if err = rd.keepAtLimit(err); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	if err := rd.finish(); err != nil {
@@ -226,7 +239,7 @@ func Open(p string, lim Limits) (*Bundle, error) {
 // ReadTarGz reads a gzip-compressed tar bundle from r (for example standard input).
 func ReadTarGz(r io.Reader, name string, lim Limits) (*Bundle, error) {
 	rd := newReader(name, lim)
-	if err := rd.readTarGz(r); err != nil {
+	if err := rd.keepAtLimit(rd.readTarGz(r)); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := rd.finish(); err != nil {
@@ -238,7 +251,7 @@ func ReadTarGz(r io.Reader, name string, lim Limits) (*Bundle, error) {
 // ReadZip reads a zip bundle from ra of the given size.
 func ReadZip(ra io.ReaderAt, size int64, name string, lim Limits) (*Bundle, error) {
 	rd := newReader(name, lim)
-	if err := rd.readZip(ra, size); err != nil {
+	if err := rd.keepAtLimit(rd.readZip(ra, size)); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := rd.finish(); err != nil {
@@ -308,8 +321,15 @@ func (rd *reader) readTar(src io.Reader) error {
 		}
 		last = h.Name
 		nextHeader = pos.n + (h.Size+511)/512*512
+		rd.current = h.Name
 		if err := rd.countMember(); err != nil {
 			return err
+		}
+		if h.Typeflag == tar.TypeGNUSparse || paxSparse(h) {
+			// a sparse member's holes are expanded as zeros by archive/tar: a 600-byte archive
+			// may declare a 1 TiB file, so it is never read (GNU and PAX formats alike)
+			rd.problem(h.Name, fmt.Sprintf("skipped: a sparse file (%d bytes declared; sparse members are never expanded)", h.Size))
+			continue
 		}
 		switch h.Typeflag {
 		case tar.TypeDir:
@@ -333,6 +353,18 @@ func (rd *reader) readTar(src io.Reader) error {
 			return err
 		}
 	}
+}
+
+// paxSparse reports whether a tar header is a sparse file of the PAX format (GNU tar -S
+// --format=pax: GNU.sparse.* records, formats 0.0 to 1.0), which archive/tar presents as a
+// regular file whose holes it fills in.
+func paxSparse(h *tar.Header) bool {
+	for k := range h.PAXRecords {
+		if strings.HasPrefix(k, "GNU.sparse.") {
+			return true
+		}
+	}
+	return false
 }
 
 // afterEndMarker reads the zero blocks after a tar's end-of-archive marker. It returns the
@@ -411,10 +443,11 @@ func (rd *reader) readZip(ra io.ReaderAt, size int64) error {
 		return fmt.Errorf("corrupt zip: %v", err)
 	}
 	for _, f := range zr.File {
+		name := strings.ReplaceAll(f.Name, `\`, "/")
+		rd.current = name
 		if err := rd.countMember(); err != nil {
 			return err
 		}
-		name := strings.ReplaceAll(f.Name, `\`, "/")
 		if f.FileInfo().IsDir() || strings.HasSuffix(name, "/") {
 			rd.noteName(name, true)
 			continue
@@ -520,6 +553,7 @@ func (rd *reader) readDir(root string) error {
 			return nil
 		}
 		rel = rd.prefix + rel
+		rd.current = rel
 		if err := rd.countMember(); err != nil {
 			return err
 		}
@@ -544,9 +578,44 @@ func (rd *reader) readDir(root string) error {
 func (rd *reader) countMember() error {
 	rd.members++
 	if rd.members > rd.lim.MaxMembers {
-		return fmt.Errorf("%w: more than %d members (raise --max-members)", ErrLimit, rd.lim.MaxMembers)
+		return rd.limit(fmt.Errorf("%w: more than %d members (raise --max-members)", ErrLimit, rd.lim.MaxMembers))
 	}
 	return nil
+}
+
+// limit remembers the first limit reached and returns it.
+func (rd *reader) limit(err error) error {
+	if rd.limitErr == nil {
+		rd.limitErr = err
+	}
+	return err
+}
+
+// keepAtLimit judges the error that ended a read. A limit reached after at least one member was
+// read whole keeps what was read: the limit is listed at the member it stopped in, the bundle
+// is damaged (the rest may hold the cause) and nil is returned. A limit reached before, or any
+// other error, is returned as it is.
+func (rd *reader) keepAtLimit(err error) error {
+	if err == nil || !errors.Is(err, ErrLimit) || rd.read == 0 {
+		return err
+	}
+	lim := rd.limitErr
+	if lim == nil {
+		lim = err
+	}
+	rd.damage(orArchive(rd.current), "reading stopped here: "+lim.Error()+"; the members before were read (this one in part at most), the rest of the bundle was not")
+	if rd.b.Limit == "" {
+		rd.b.Limit = lim.Error()
+	}
+	return nil
+}
+
+// bomb is the hint the byte limit gives: archives may be gzip bombs, a directory's files not.
+func (rd *reader) bomb() string {
+	if rd.dir {
+		return "raise --max-bytes"
+	}
+	return "a gzip bomb, or raise --max-bytes"
 }
 
 func (rd *reader) problem(p, msg string) {
@@ -593,7 +662,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.rd.total += int64(n)
 	if c.rd.total > c.rd.lim.MaxBytes {
-		return n, fmt.Errorf("%w: more than %d uncompressed bytes (a gzip bomb, or raise --max-bytes)", ErrLimit, c.rd.lim.MaxBytes)
+		return n, c.rd.limit(fmt.Errorf("%w: more than %d uncompressed bytes (%s)", ErrLimit, c.rd.lim.MaxBytes, c.rd.bomb()))
 	}
 	return n, err
 }
@@ -623,6 +692,22 @@ func (rd *reader) handle(m member) error {
 	rd.b.Files = append(rd.b.Files, rel)
 	role, stream := classify(rel)
 	if role == roleIgnore {
+		return nil
+	}
+	rd.current = rel
+	if left := rd.lim.MaxBytes - rd.total; m.size > left {
+		// the size is known before reading: a member that cannot fit is not read up to the
+		// limit first (a 20 GiB sparse file in a directory took a minute to reach it)
+		msg := fmt.Sprintf("more than %d uncompressed bytes: the member declares %d bytes and %d are left (%s)", rd.lim.MaxBytes, m.size, max(left, 0), rd.bomb())
+		if m.r != nil {
+			// a streamed tar member would be decompressed all the same to skip it
+			return rd.limit(fmt.Errorf("%w: %s", ErrLimit, msg))
+		}
+		// a file of a directory or a zip member is passed over at no cost: the rest is read
+		rd.damage(rel, "skipped: "+msg)
+		if rd.b.Limit == "" {
+			rd.b.Limit = "limit exceeded: " + msg
+		}
 		return nil
 	}
 	r := m.r

@@ -10,12 +10,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/checks/report"
@@ -43,6 +45,8 @@ type AnalyzeOptions struct {
 	stdin    io.Reader
 	// warnings go on the report (crossCheck).
 	warnings []string
+	// capped is the --max-bytes bound of a paste stream (nil for bundles and snapshots).
+	capped *capReader
 }
 
 // NewCmdAnalyze builds the analyze command.
@@ -78,9 +82,11 @@ the first and last matching line); the node's own bootstrap configuration feeds 
 checks. With --snapshot, a bundle is cross-checked with the account: the CA, endpoint and
 cluster name the node uses against the cluster's.
 
-Archives are streamed and never extracted; links, devices and unsafe member names are skipped
-and reported; --max-bytes, --max-members and --max-line-bytes bound what a read may consume
-(exit 4 when the first two are exceeded).`,
+Archives are streamed and never extracted; links, devices, sparse files and unsafe member names
+are skipped and reported; --max-bytes, --max-members and --max-line-bytes bound what a read may
+consume. --max-bytes bounds a paste too. A limit reached after something was read stops the read
+there and keeps what was read: the report lists the limit and the run exits 1 with a failing
+finding, else 4 (exit 4 with no report when nothing was read yet).`,
 		Example: `  eksdoctor analyze bottlerocket-logs.tar.gz
   eksdoctor analyze eks_i-0abc1234def567890_2026-07-24_1530-UTC_0.7.9.tar.gz --snapshot ./snap
   journalctl -u kubelet --no-pager | tail -200 | eksdoctor analyze -
@@ -100,7 +106,7 @@ and reported; --max-bytes, --max-members and --max-line-bytes bound what a read 
 	o.addOutputFlag(cmd)
 	cmd.Flags().StringVar(&o.Snapshot, "snapshot", "", "cross-check a bundle with this snapshot directory or .tar.gz")
 	cmd.Flags().StringVar(&o.Cluster, "cluster", "", "cluster name (default: the snapshot's; without --snapshot, or when it names none, the one the node's configuration names)")
-	cmd.Flags().Int64Var(&o.Limits.MaxBytes, "max-bytes", bundle.DefaultLimits.MaxBytes, "stop reading an archive after this many uncompressed bytes")
+	cmd.Flags().Int64Var(&o.Limits.MaxBytes, "max-bytes", bundle.DefaultLimits.MaxBytes, "stop reading an archive or a paste after this many uncompressed bytes")
 	cmd.Flags().IntVar(&o.Limits.MaxMembers, "max-members", bundle.DefaultLimits.MaxMembers, "stop reading an archive after this many members")
 	cmd.Flags().StringVar(&o.As, "as", "", "read a pasted text as this one type instead of by content: "+strings.Join(asTypes(), ", "))
 	cmd.Flags().IntVar(&o.Limits.MaxLineBytes, "max-line-bytes", bundle.DefaultLimits.MaxLineBytes, "match log lines longer than this in pieces of this size (bounds memory; 4096 to 268435456)")
@@ -124,6 +130,10 @@ func (o *AnalyzeOptions) Run(p string) error {
 		return err
 	}
 	if p == "-" {
+		if f, ok := o.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			// typed input: say what is awaited rather than wait in silence
+			o.note("eksdoctor: reading standard input… (%s to end)\n", eofKey())
+		}
 		return o.streamInput(o.stdin, "stdin", reg, selected)
 	}
 	st, err := os.Stat(p)
@@ -211,7 +221,9 @@ const MaxPasteLines = 200000
 // streamInput reads one input from r: a gzip-compressed bundle, a zip bundle, gzip-compressed
 // text, or text (a paste).
 func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Registry, selected []checks.Check) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	// a terminal's end of input (Ctrl-D) is one empty read, which bufio's Peek hands on once
+	// and forgets: without stickyEOF the next read would wait for a second Ctrl-D
+	br := bufio.NewReaderSize(&stickyEOF{r: r}, 64<<10)
 	head, err := br.Peek(4)
 	if err != nil && err != io.EOF {
 		return inputErr("%s: %v", name, err)
@@ -229,14 +241,15 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		if err != nil {
 			return inputErr("%s: gzip data that does not decompress: %v", name, err)
 		}
-		data, err := io.ReadAll(io.LimitReader(zr, MaxPaste+1))
+		o.capped = &capReader{r: zr, max: o.Limits.MaxBytes}
+		data, err := io.ReadAll(io.LimitReader(o.capped, MaxPaste+1))
 		if err != nil {
 			return inputErr("%s: gzip data that does not decompress: %v", name, err)
 		}
 		if len(data) > MaxPaste {
 			return inputErr("%s: gzip-compressed text larger than %d bytes; decompress it and analyze the result", name, MaxPaste)
 		}
-		return o.textInput(data, name, reg, selected)
+		return o.cappedExit(o.textInput(data, name, reg, selected), name)
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
 		data, err := io.ReadAll(io.LimitReader(br, o.MaxStdinZip+1))
 		if err != nil {
@@ -259,7 +272,9 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 			return nothingErr("%s: %s; nothing in it is recognised", name, prob.Message)
 		}
 	}
-	data, err := io.ReadAll(io.LimitReader(br, MaxPaste+1))
+	// --max-bytes bounds a paste as it bounds a bundle: the read stops there, keeping what was read
+	o.capped = &capReader{r: br, max: o.Limits.MaxBytes}
+	data, err := io.ReadAll(io.LimitReader(o.capped, MaxPaste+1))
 	if err != nil {
 		return inputErr("%s: %v", name, err)
 	}
@@ -267,9 +282,84 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		if what := largeDocument(data); what != "" && o.As == "" {
 			return inputErr("%s: %s larger than the %d MiB read as a paste; it is read from a snapshot (docs/snapshot-format.md, files up to 64 MiB)", name, what, MaxPaste>>20)
 		}
-		return o.largeLog(io.MultiReader(bytes.NewReader(data), br), name, reg, selected, "more than a paste")
+		return o.cappedExit(o.largeLog(io.MultiReader(bytes.NewReader(data), o.capped), name, reg, selected, "more than a paste"), name)
 	}
-	return o.textInput(data, name, reg, selected)
+	return o.cappedExit(o.textInput(data, name, reg, selected), name)
+}
+
+// stickyEOF returns io.EOF for ever once its reader has returned it.
+type stickyEOF struct {
+	r   io.Reader
+	eof bool
+}
+
+func (s *stickyEOF) Read(p []byte) (int, error) {
+	if s.eof {
+		return 0, io.EOF
+	}
+	n, err := s.r.Read(p)
+	if err == io.EOF {
+		s.eof = true
+	}
+	return n, err
+}
+
+// capReader ends a stream after max bytes (--max-bytes) and remembers whether more followed.
+type capReader struct {
+	r      io.Reader
+	n, max int64
+	hit    bool
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.n >= c.max {
+		if !c.hit {
+			// the limit is exceeded only if the stream goes on past it
+			var one [1]byte
+			for {
+				k, err := c.r.Read(one[:])
+				if k > 0 {
+					c.hit = true
+				}
+				if k > 0 || err != nil {
+					break
+				}
+			}
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.max-c.n {
+		p = p[:c.max-c.n]
+	}
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	return k, err
+}
+
+// limitProblem is the input problem of a paste cut at --max-bytes, if it was.
+func (o *AnalyzeOptions) limitProblem(name string) []report.InputProblem {
+	if o.capped == nil || !o.capped.hit {
+		return nil
+	}
+	return []report.InputProblem{{Path: name, Problem: fmt.Sprintf("read only in part: longer than --max-bytes (%d bytes); the rest was not read", o.capped.max)}}
+}
+
+// cappedExit ends the analysis of a paste that --max-bytes cut: stderr says so, naming the
+// input, and the exit is that of a damaged bundle (what was not read may hold the cause).
+func (o *AnalyzeOptions) cappedExit(err error, name string) error {
+	if o.capped == nil || !o.capped.hit {
+		return err
+	}
+	o.note("eksdoctor: %s was read only in part: it is longer than --max-bytes (%d bytes), the rest was not read; the report covers what was read\n", name, o.capped.max)
+	return o.partialExit(err)
+}
+
+// eofKey is the key that ends typed standard input.
+func eofKey() string {
+	if runtime.GOOS == "windows" {
+		return "Ctrl-Z then Enter"
+	}
+	return "Ctrl-D"
 }
 
 // largeDocument says what structured document data starts with ("AWS CLI output of aws ec2
@@ -349,7 +439,7 @@ func (o *AnalyzeOptions) textInput(data []byte, name string, reg *checks.Registr
 	if o.Cluster != "" {
 		ev.Target.Cluster, ev.Target.ClusterSource = o.Cluster, "flag"
 	}
-	var problems []report.InputProblem
+	problems := o.limitProblem(name)
 	for _, s := range res.Segments {
 		if s.Problem != "" {
 			problems = append(problems, report.InputProblem{Path: ingest.Origin(name, s), Problem: s.Problem})
@@ -385,7 +475,7 @@ func (o *AnalyzeOptions) largeLog(r io.Reader, name string, reg *checks.Registry
 		}
 	}
 	ev.GapAllMissing("not in the input given")
-	return o.renderOne(reg, selected, ev, nil)
+	return o.renderOne(reg, selected, ev, o.limitProblem(name))
 }
 
 func readHead(p string) ([]byte, error) {
@@ -507,16 +597,28 @@ func (o *AnalyzeOptions) bundleResult(b *bundle.Bundle, reg *checks.Registry, se
 	return err
 }
 
-// damaged says on stderr that the bundle was read only in part and turns a clean exit (no
-// failing finding: 0, 3 or 5) into ExitInput, since what was lost may hold the cause; a cause
-// found in what was read keeps ExitFindings. --exit-zero keeps 0.
+// damaged says on stderr that the bundle was read only in part (damage, or a limit reached
+// after members were read) and turns a clean exit (no failing finding: 0, 3 or 5) into
+// ExitInput, since what was lost may hold the cause; a cause found in what was read keeps
+// ExitFindings. --exit-zero keeps 0.
 func (o *AnalyzeOptions) damaged(err error, b *bundle.Bundle) error {
 	first := ""
 	for _, p := range b.Problems {
 		first = p.Path + ": " + p.Problem
 		break
 	}
-	o.note("eksdoctor: %s is damaged and was read only in part (%s); the report covers what could be read\n", b.Name, first)
+	if b.Limit != "" {
+		o.note("eksdoctor: %s was read only in part: %s; the report covers what was read\n", b.Name, b.Limit)
+	} else {
+		o.note("eksdoctor: %s is damaged and was read only in part (%s); the report covers what could be read\n", b.Name, first)
+	}
+	return o.partialExit(err)
+}
+
+// partialExit is the exit of an input read only in part: a failing finding keeps ExitFindings,
+// an error that is not an exit code (the report could not be written) stays, and a clean exit
+// (0, 3 or 5) becomes ExitInput, as what was not read may hold the cause. --exit-zero keeps 0.
+func (o *AnalyzeOptions) partialExit(err error) error {
 	var c codeOnly
 	if errors.As(err, &c) && int(c) == ExitFindings {
 		return err
