@@ -340,15 +340,18 @@ func keepRefs(re *regexp.Regexp, m string, prefix, quote, value int, sep ...int)
 	if g == nil {
 		return m
 	}
-	v := g[value]
-	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "-") || strings.HasPrefix(v, Marker) || isPlaceholder(v) {
+	// a message's separator after the value ("open x_password=V: no such file") is not part of
+	// the secret: the colons ending it are kept
+	v := strings.TrimRight(g[value], ":")
+	tail := g[value][len(v):]
+	if v == "" || strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "-") || strings.HasPrefix(v, Marker) || isPlaceholder(v) {
 		return m
 	}
 	out := g[prefix]
 	for _, i := range sep {
 		out += g[i]
 	}
-	return out + g[quote] + Marker
+	return out + g[quote] + Marker + tail
 }
 
 // isPlaceholder reports values that are not secrets: booleans, null, the values of settings

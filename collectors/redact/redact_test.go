@@ -186,3 +186,13 @@ func TestProseAndSettingsAreKept(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageSeparatorAfterASecretIsKept (red team round 2, F10): a secret-looking setting in a
+// path inside an error message loses its value, not the ": " that separates the message's parts.
+func TestMessageSeparatorAfterASecretIsKept(t *testing.T) {
+	in := "cannot read pathsec/nonexist_password=hunter2xyz: stat pathsec/nonexist_password=hunter2xyz: no such file or directory"
+	want := "cannot read pathsec/nonexist_password=" + Marker + ": stat pathsec/nonexist_password=" + Marker + ": no such file or directory"
+	if out := String(in); out != want {
+		t.Errorf("\n got  %q\n want %q", out, want)
+	}
+}

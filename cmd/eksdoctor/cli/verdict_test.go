@@ -142,7 +142,10 @@ func TestUnlistedInstancesInEveryFormat(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(snap, "ec2", "describe-instances.json"), []byte(denied), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := run("why-not-joining", "--all-pending", "--snapshot", snap, "-o", "json")
+	code, out, errOut := run("why-not-joining", "--all-pending", "--snapshot", snap, "-o", "json")
+	if !strings.Contains(errOut, "no instance of cluster prod could be listed") {
+		t.Errorf("stderr does not name the manifest's cluster: %q", errOut)
+	}
 	var f struct{ Kind, Inconclusive string }
 	if err := json.Unmarshal([]byte(out), &f); err != nil || code != ExitPartial || f.Kind != "fleet" || !strings.Contains(f.Inconclusive, "ec2:DescribeInstances") {
 		t.Errorf("--all-pending json: exit %d %+v %v\n%s", code, f, err, out)

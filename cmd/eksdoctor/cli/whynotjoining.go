@@ -325,10 +325,10 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		if denied {
 			code = ExitPartial
 		}
-		err := fmt.Errorf("inconclusive: no instance of cluster %s could be listed (%s), so nothing shows which instances joined", orUnknownCluster(cluster), why)
 		if fleet.Cluster == "" {
 			fleet.Cluster = snap.OfCluster()
 		}
+		err := fmt.Errorf("inconclusive: no instance of cluster %s could be listed (%s), so nothing shows which instances joined", orUnknownCluster(fleet.Cluster), why)
 		fleet.Inconclusive = fmt.Sprintf("no instance of the cluster could be listed (%s), so nothing shows which instances joined", why)
 		fleet.Summarize()
 		return fleet, denied, &ExitError{Code: code, Err: err}
