@@ -123,3 +123,23 @@ func hasFinding(b *Bundle, id string) bool {
 	}
 	return false
 }
+
+// TestIgnoredMemberCountsAgainstMaxBytes: a tar member eksdoctor does not read is decompressed
+// all the same to reach the next header, so its declared size counts against --max-bytes (a
+// few MiB of gzip holding an ignored terabyte member decompressed without bound); what was read
+// before it is kept and the stop is listed.
+func TestIgnoredMemberCountsAgainstMaxBytes(t *testing.T) {
+	for _, name := range []string{"./storage/junk.img", "./kubelet/kubelet.log"} { // ignored, then a duplicate
+		data := tarGz(t,
+			entry{name: "./kubelet/kubelet.log", body: unauthorized},
+			entry{name: name, body: strings.Repeat("\x00", 2<<20)},
+		)
+		b, err := ReadTarGz(bytes.NewReader(data), "ignored", Limits{MaxBytes: 1 << 20})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !b.Damaged || !strings.Contains(b.Limit, "declares 2097152 bytes") || len(b.Logs.Hits) != 1 {
+			t.Errorf("%s: damaged=%v limit=%q hits=%d problems=%+v", name, b.Damaged, b.Limit, len(b.Logs.Hits), b.Problems)
+		}
+	}
+}

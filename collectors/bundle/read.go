@@ -667,17 +667,32 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// skipStreamed charges a streamed tar member that is passed over against Limits.MaxBytes: the
+// gzip stream is decompressed through it all the same to reach the next header, so an ignored
+// member of a few KiB compressed and terabytes uncompressed must stop at the limit like a read
+// one. A member of a directory or a zip costs nothing to pass over.
+func (rd *reader) skipStreamed(m member, what string) error {
+	if m.r == nil {
+		return nil
+	}
+	if left := rd.lim.MaxBytes - rd.total; m.size > left {
+		return rd.limit(fmt.Errorf("%w: more than %d uncompressed bytes: %s %s declares %d bytes and %d are left (%s)", ErrLimit, rd.lim.MaxBytes, what, m.name, m.size, max(left, 0), rd.bomb()))
+	}
+	rd.total += m.size
+	return nil
+}
+
 func (rd *reader) handle(m member) error {
 	c, ok := clean(m.name)
 	if !ok {
 		rd.problem(m.name, "skipped: unsafe member name (absolute or containing ..)")
-		return nil
+		return rd.skipStreamed(m, "the skipped member")
 	}
 	rd.noteName(c, false)
 	if rd.seen[c] {
 		// as for a snapshot: the first copy is used, and the report says the others were not
 		rd.problem(m.name, "the archive holds this member more than once; the first copy is used, this one is skipped")
-		return nil
+		return rd.skipStreamed(m, "the skipped member")
 	}
 	rd.seen[c] = true
 	rel := strings.TrimPrefix(c, "bottlerocket-logs/")
@@ -692,7 +707,7 @@ func (rd *reader) handle(m member) error {
 	rd.b.Files = append(rd.b.Files, rel)
 	role, stream := classify(rel)
 	if role == roleIgnore {
-		return nil
+		return rd.skipStreamed(m, "the member eksdoctor does not read")
 	}
 	rd.current = rel
 	if left := rd.lim.MaxBytes - rd.total; m.size > left {
