@@ -510,13 +510,19 @@ func (rd *reader) document(s *Segment) {
 			a.Roles[0].Cut = true
 		}
 		if ev.Have(evidence.KindAWSAuth) {
-			if !(unresolvedRoles(ev.AWSAuth) && len(a.Roles) > 0 && !unresolvedRoles(a)) {
-				s.Problem = "a second aws-auth in the paste; the first one is used"
+			switch {
+			case unresolvedRoles(ev.AWSAuth) && len(a.Roles) > 0 && !unresolvedRoles(a):
+				// the first named its roles by Terraform references (aws_iam_role.x.arn); this
+				// one, the ConfigMap as the cluster has it, names them by ARN
+				s.Detail += " — used instead of the aws-auth above, whose roles are Terraform references"
+			case unresolvedRoles(a) && !unresolvedRoles(ev.AWSAuth):
+				s.Problem = "a second aws-auth in the paste, naming its roles by Terraform references; the one above is used"
 				return
+			default:
+				// shown again further down the ticket (after an edit, kubectl get after kubectl
+				// apply): the later copy is the ConfigMap's state, as a node list shown again is
+				s.Detail += " — shown again; this later copy is used instead of the one above"
 			}
-			// the first named its roles by Terraform references (aws_iam_role.x.arn); this
-			// one, the ConfigMap as the cluster has it, names them by ARN
-			s.Detail += " — used instead of the aws-auth above, whose roles are Terraform references"
 		}
 		ev.AWSAuth = a
 		ev.Mark(evidence.KindAWSAuth, origin)

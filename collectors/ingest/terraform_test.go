@@ -156,7 +156,7 @@ func TestTerraformAWSAuthGivesWay(t *testing.T) {
 		paste, want string
 	}{
 		"reference then ARN": {tf + "\n" + cm, "arn:aws:iam::111122223333:role/spot-node"},
-		"two by ARN":         {cm + "\n" + strings.ReplaceAll(cm, "spot-node", "other-node"), "arn:aws:iam::111122223333:role/spot-node"},
+		"two by ARN":         {cm + "\n" + strings.ReplaceAll(cm, "spot-node", "other-node"), "arn:aws:iam::111122223333:role/other-node"}, // shown again: the later copy
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := Read([]byte(c.paste), "stdin", Options{})

@@ -697,3 +697,24 @@ func TestQuotedQuestionInAnswer(t *testing.T) {
 		t.Errorf("a lone quoted line was unquoted: %q", got[1].text)
 	}
 }
+
+// TestAWSAuthShownAgainLaterWins: a ticket that shows aws-auth, then shows it again after an
+// edit, is judged on the later copy (the ConfigMap's state), as a node list shown again is; a
+// later copy naming its roles by Terraform references does not replace one naming ARNs.
+func TestAWSAuthShownAgainLaterWins(t *testing.T) {
+	cm := func(body string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n" + body
+	}
+	broken := cm("    - rolearn: arn:aws:iam::111122223333:role/node-a\n      username: system:node:{{EC2PrivateDNSName}}\n       groups:\n        - system:nodes\n")
+	fixed := cm("    - rolearn: arn:aws:iam::111122223333:role/node-b\n      username: system:node:{{EC2PrivateDNSName}}\n      groups:\n        - system:bootstrappers\n        - system:nodes\n")
+	paste := "Our aws-auth:\n\n```\n" + broken + "```\n\nAfter fixing the indentation:\n\n```\n" + fixed + "```\n"
+	ev := Read([]byte(paste), "stdin", Options{}).Evidence
+	if ev.AWSAuth == nil || len(ev.AWSAuth.Roles) != 1 || !strings.HasSuffix(ev.AWSAuth.Roles[0].RoleArn, "role/node-b") || len(ev.AWSAuth.Problems) != 0 {
+		t.Fatalf("later copy not used: %+v", ev.AWSAuth)
+	}
+	tf := cm("    - rolearn: ${aws_iam_role.node.arn}\n      username: system:node:{{EC2PrivateDNSName}}\n      groups:\n        - system:nodes\n")
+	ev = Read([]byte("```\n"+fixed+"```\n\nterraform has:\n\n```\n"+tf+"```\n"), "stdin", Options{}).Evidence
+	if ev.AWSAuth == nil || len(ev.AWSAuth.Roles) != 1 || !strings.HasSuffix(ev.AWSAuth.Roles[0].RoleArn, "role/node-b") {
+		t.Fatalf("Terraform references replaced ARNs: %+v", ev.AWSAuth)
+	}
+}
