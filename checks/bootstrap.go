@@ -199,6 +199,11 @@ func bootstrapChecks() []Check {
 				if f, ok := configured(ev, "apiServerEndpoint", b.APIServerEndpoint, ev.Target.InstanceID, "the user data does not set the endpoint (the node looks it up with DescribeCluster)"); !ok {
 					return one(f)
 				}
+				if ev.Cluster.Endpoint == "" {
+					// every EKS cluster has an endpoint: none means the describe-cluster shown was
+					// narrowed (--query) or cut before it, not that the cluster lacks one
+					return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "missing evidence: the cluster's endpoint is not in the describe-cluster output given"})
+				}
 				it := bootstrapItem(ev, "user data endpoint %s; cluster endpoint %s", b.APIServerEndpoint, ev.Cluster.Endpoint)
 				if normalizeEndpoint(b.APIServerEndpoint) != normalizeEndpoint(ev.Cluster.Endpoint) {
 					return one(fail(ev.Target.InstanceID, fmt.Sprintf("user data points the kubelet at %s, but the cluster's endpoint is %s", b.APIServerEndpoint, ev.Cluster.Endpoint), it))
@@ -238,6 +243,11 @@ func bootstrapChecks() []Check {
 				b, c := ev.Bootstrap, ev.Cluster
 				if c.EndpointPublicAccess {
 					return one(notApplicable(ev.Target.InstanceID, "the cluster endpoint is public"))
+				}
+				if !c.EndpointPrivateAccess {
+					// an EKS cluster has public or private access, or both: neither means the
+					// describe-cluster shown did not include resourcesVpcConfig (a --query)
+					return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "missing evidence: the cluster's endpoint access (resourcesVpcConfig) is not in the describe-cluster output given"})
 				}
 				if b.Format != evidence.FormatBootstrapSh && b.Format != evidence.FormatBottlerocket {
 					return one(notApplicable(ev.Target.InstanceID, fmt.Sprintf("%s user data does not fall back to DescribeCluster", b.Format)))

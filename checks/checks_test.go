@@ -462,6 +462,13 @@ func TestChecks(t *testing.T) {
 			ev.Bootstrap.ServiceCIDR = "192.168.0.0/16"
 		}, StatusFail, "derived by bootstrap.sh from --service-ipv4-cidr 192.168.0.0/16"},
 		{"bootstrap.dns-ip", "ok", nil, StatusPass, ""},
+		// a describe-cluster narrowed by --query: every EKS cluster has an endpoint and some
+		// endpoint access, so none is not reported, not a mismatch or a private cluster
+		{"bootstrap.endpoint-mismatch", "cluster endpoint not reported", func(ev *evidence.Evidence) { ev.Cluster.Endpoint = "" }, StatusSkipped, "endpoint is not in the describe-cluster output given"},
+		{"bootstrap.private-cluster-args", "endpoint access not reported", func(ev *evidence.Evidence) {
+			ev.Cluster.EndpointPublicAccess, ev.Cluster.EndpointPrivateAccess = false, false
+			ev.Bootstrap.APIServerEndpoint = ""
+		}, StatusSkipped, "endpoint access (resourcesVpcConfig) is not in the describe-cluster output given"},
 		{"bootstrap.dns-ip", "ipv6 cluster", func(ev *evidence.Evidence) { ev.Cluster.ServiceIPv4CIDR = "" }, StatusSkipped, "not applicable"},
 		{"bootstrap.max-pods", "too many", func(ev *evidence.Evidence) { ev.Bootstrap.MaxPods = intp(110) }, StatusFail, "above the 29"},
 		{"bootstrap.max-pods", "ok", nil, StatusPass, ""},
