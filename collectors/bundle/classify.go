@@ -77,3 +77,22 @@ func classify(rel string) (role, string) {
 	}
 	return roleIgnore, ""
 }
+
+// NestedArchiveProblem is the input problem listed for a member that is itself an archive
+// (isArchive): its contents are not read.
+const NestedArchiveProblem = "not opened: an archive inside the bundle is never read; extract it and analyze it on its own (eksdoctor analyze FILE)"
+
+// archiveSuffixes are the lower-cased name endings of archive members (a rotated log's plain
+// ".gz" is not one: it is read as the log it compresses).
+var archiveSuffixes = []string{".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".zip", ".7z", ".rar"}
+
+// isArchive reports whether a member path names an archive by its ending.
+func isArchive(rel string) bool {
+	low := strings.ToLower(rel)
+	for _, s := range archiveSuffixes {
+		if strings.HasSuffix(low, s) {
+			return true
+		}
+	}
+	return false
+}

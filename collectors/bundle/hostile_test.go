@@ -429,3 +429,41 @@ func TestImplausibleMtimeIsNotTheCollectionTime(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedArchiveIsListed: a bundle packed inside another (eks_nested.tar.gz holding
+// kubelet/inner.tar.gz) is not opened, and is listed as an input problem so that the report
+// does not look as if the bundle held nothing more; a rotated log's .gz is still read.
+func TestNestedArchiveIsListed(t *testing.T) {
+	inner := tarGz(t, entry{name: "./kubelet/kubelet.log", body: unauthorized})
+	in := tarGz(t, entry{name: "./system/uname.txt", body: "x\n"}, entry{name: "./kubelet/inner.tar.gz", body: string(inner)},
+		entry{name: "./var_log/other.ZIP", body: "PK"}, entry{name: "./var_log/aws-routed-eni/ipamd.log.1.gz", body: gz("ipamd\n")},
+		entry{name: "./kernel/uname.txt", body: "Linux\n"})
+	b, err := ReadTarGz(bytes.NewReader(in), "nested.tgz", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"./kubelet/inner.tar.gz", "./var_log/other.ZIP"} {
+		if msg := problemFor(b, name); msg != NestedArchiveProblem {
+			t.Errorf("%s: problem %q; want %q (all: %+v)", name, msg, NestedArchiveProblem, b.Problems)
+		}
+	}
+	if !strings.Contains(NestedArchiveProblem, "archive inside the bundle") || !strings.Contains(NestedArchiveProblem, "analyze it on its own") {
+		t.Errorf("message %q", NestedArchiveProblem)
+	}
+	if len(b.Problems) != 2 {
+		t.Errorf("problems %+v; want the two archives only", b.Problems)
+	}
+	if b.Damaged {
+		t.Error("a nested archive is listed, not damage")
+	}
+	if len(b.Logs.Hits) != 0 {
+		t.Errorf("the inner archive was read: %+v", b.Logs.Hits)
+	}
+	var streams []string
+	for _, s := range b.Logs.Streams {
+		streams = append(streams, s.Path)
+	}
+	if fmt.Sprint(streams) != "[var_log/aws-routed-eni/ipamd.log.1.gz]" {
+		t.Errorf("streams %v; want the rotated log only", streams)
+	}
+}

@@ -705,6 +705,12 @@ func (rd *reader) handle(m member) error {
 		rd.sc.Ref = m.mtime
 	}
 	rd.b.Files = append(rd.b.Files, rel)
+	if isArchive(rel) {
+		// an archive inside the bundle (a bundle packed into another, a collector's output
+		// saved in it) is never opened: listing it says that what it holds was not read
+		rd.problem(m.name, NestedArchiveProblem)
+		return nil
+	}
 	role, stream := classify(rel)
 	if role == roleIgnore {
 		return rd.skipStreamed(m, "the member eksdoctor does not read")

@@ -82,8 +82,9 @@ the first and last matching line); the node's own bootstrap configuration feeds 
 checks. With --snapshot, a bundle is cross-checked with the account: the CA, endpoint and
 cluster name the node uses against the cluster's.
 
-Archives are streamed and never extracted; links, devices, sparse files and unsafe member names
-are skipped and reported; --max-bytes, --max-members and --max-line-bytes bound what a read may
+Archives are streamed and never extracted; links, devices, sparse files, unsafe member names
+and archives inside the bundle (never opened: extract one and analyze it on its own) are
+skipped and reported; --max-bytes, --max-members and --max-line-bytes bound what a read may
 consume. --max-bytes bounds a paste too. A limit reached after something was read stops the read
 there and keeps what was read: the report lists the limit and the run exits 1 with a failing
 finding, else 4 (exit 4 with no report when nothing was read yet).`,
