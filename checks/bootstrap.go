@@ -35,7 +35,26 @@ func configured(ev *evidence.Evidence, field, value, resource, defaultWhy string
 	if why, ok := ev.Bootstrap.Unresolved[field]; ok {
 		return Finding{Status: StatusSkipped, Resource: resource, Message: "cannot compare: " + why}, false
 	}
+	if f, ok := partialUserData(ev, resource, "set it"); ok {
+		return f, false
+	}
 	return notApplicable(resource, defaultWhy), false
+}
+
+// partialUserData returns, for user data parsed only in part (evidence.BootstrapConfig.Truncated),
+// the skipped finding of a check that would otherwise conclude from an absence: the part not
+// parsed may hold what was looked for ("may " + what).
+func partialUserData(ev *evidence.Evidence, resource, what string) (Finding, bool) {
+	b := ev.Bootstrap
+	if b == nil || !b.Truncated {
+		return Finding{}, false
+	}
+	why := ""
+	if b.TruncatedWhy != "" {
+		why = " (" + b.TruncatedWhy + ")"
+	}
+	return Finding{Status: StatusSkipped, Resource: resource, Message: "missing evidence: the user data was read only in part" + why + "; the part not read may " + what,
+		Evidence: []EvidenceItem{bootstrapItem(ev, "%d bytes, parts read: %d", b.RawBytes, len(b.Parts))}}, true
 }
 
 func expectedFormat(f AMIFamily) evidence.BootstrapFormat {
@@ -117,6 +136,9 @@ func bootstrapChecks() []Check {
 				if b.Fragment {
 					return one(notApplicable(ev.Target.InstanceID, "the user data shown is parts cut out of a multipart document; the parts not shown may bootstrap the node"))
 				}
+				if f, ok := partialUserData(ev, ev.Target.InstanceID, "bootstrap the node"); ok {
+					return one(f)
+				}
 				if rejectedUserData(ev) {
 					// the node refused its user data (Bottlerocket's settings API, nodeadm): the
 					// settings left lack what it held, they do not show it held nothing
@@ -149,6 +171,9 @@ func bootstrapChecks() []Check {
 				}
 				if b.Format == evidence.FormatManaged {
 					return one(notApplicable(ev.Target.InstanceID, "EKS writes a managed node group's bootstrap in the AMI family's format"))
+				}
+				if f, ok := partialUserData(ev, ev.Target.InstanceID, "hold the AMI family's bootstrap step"); ok && b.Format != want {
+					return one(f)
 				}
 				if b.Format != want {
 					return one(fail(ev.Target.InstanceID, fmt.Sprintf("%s AMI but the user data is %s; %s nodes read %s", fam, b.Format, fam, want), it))
@@ -259,10 +284,14 @@ func bootstrapChecks() []Check {
 					}
 				}
 				it := bootstrapItem(ev, "endpointPublicAccess false; user data endpoint %q, CA set %v, DNS IP %s", b.APIServerEndpoint, b.CertificateAuthority != "", quoteList(b.ClusterDNS))
+				noDNS := len(b.ClusterDNS) == 0 && b.Unresolved["clusterDNS"] == "" && b.ServiceCIDR == "" && b.Format == evidence.FormatBootstrapSh
+				if f, ok := partialUserData(ev, ev.Target.InstanceID, "set them"); ok && (len(missing) > 0 || noDNS) {
+					return one(f)
+				}
 				if len(missing) > 0 {
 					return one(fail(ev.Target.InstanceID, fmt.Sprintf("private cluster, but the user data omits the %s, so the node must reach the EKS API to call DescribeCluster", strings.Join(missing, " and ")), it))
 				}
-				if len(b.ClusterDNS) == 0 && b.Unresolved["clusterDNS"] == "" && b.ServiceCIDR == "" && b.Format == evidence.FormatBootstrapSh {
+				if noDNS {
 					return one(warn(ev.Target.InstanceID, "private cluster, but the user data omits --dns-cluster-ip, so bootstrap.sh guesses it from the VPC CIDR", it))
 				}
 				return one(pass(ev.Target.InstanceID, "user data carries the endpoint and CA", it))
@@ -286,10 +315,16 @@ func bootstrapChecks() []Check {
 						return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Evidence: []EvidenceItem{it},
 							Message: "only some settings were shown (" + strings.Join(missing, ", ") + " not among them), so whether they are set is unknown"})
 					}
+					if f, ok := partialUserData(ev, ev.Target.InstanceID, "set "+strings.Join(missing, ", ")); ok && len(missing) > 0 {
+						return one(f)
+					}
 					if len(missing) > 0 {
 						return one(fail(ev.Target.InstanceID, "Bottlerocket settings lack "+strings.Join(missing, ", "), it))
 					}
 					return one(pass(ev.Target.InstanceID, "Bottlerocket settings have cluster-name, api-server and cluster-certificate", it))
+				}
+				if f, ok := partialUserData(ev, ev.Target.InstanceID, "hold a NodeConfig"); ok && b.Format != evidence.FormatNodeConfig {
+					return one(f)
 				}
 				if b.Format != evidence.FormatNodeConfig {
 					return one(notApplicable(ev.Target.InstanceID, "the user data is not a NodeConfig or Bottlerocket settings"))
@@ -319,6 +354,9 @@ func bootstrapChecks() []Check {
 					if ev.Instance == nil {
 						return one(warn(ev.Target.InstanceID, "NodeConfig has no spec.cluster: complete only as a managed node group's launch template user data (EKS adds its own NodeConfig); on a self-managed or Karpenter node nodeadm rejects it", it))
 					}
+				}
+				if f, ok := partialUserData(ev, ev.Target.InstanceID, "hold a NodeConfig that sets "+strings.Join(missing, ", ")); ok && len(missing) > 0 {
+					return one(f)
 				}
 				if len(missing) > 0 {
 					return one(fail(ev.Target.InstanceID, "NodeConfig lacks "+strings.Join(missing, ", "), it))
@@ -352,6 +390,9 @@ func bootstrapChecks() []Check {
 					limit, how = it.IPv4PerENI-1, fmt.Sprintf("Windows: %d addresses of the primary ENI − 1", it.IPv4PerENI)
 				}
 				src := item(ev.Source(evidence.KindInstanceType), "%s: %s = %d", it.Name, how, limit)
+				if f, ok := partialUserData(ev, it.Name, "set max-pods"); ok && b.MaxPods == nil {
+					return one(f)
+				}
 				if b.MaxPods == nil {
 					return one(pass(it.Name, fmt.Sprintf("max-pods left to the default for %s (limit %d)", it.Name, limit), src))
 				}
@@ -412,6 +453,9 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 			dns, from = "172.20.0.10", "guessed by bootstrap.sh (node address in 10.0.0.0/8)"
 		}
 	default:
+		if f, ok := partialUserData(ev, ev.Target.InstanceID, "set the cluster DNS IP"); ok {
+			return one(f)
+		}
 		return one(pass(ev.Target.InstanceID, "the node derives its DNS IP from the cluster's service CIDR", bootstrapItem(ev, "no DNS IP in the user data (%s)", b.Format)))
 	}
 	in, ok := cidrContains(cidr, dns)

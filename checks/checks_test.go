@@ -357,6 +357,36 @@ func TestChecks(t *testing.T) {
 			ev.NodeLogs = &evidence.NodeLogs{Hits: []evidence.SignatureHit{{Signature: "bottlerocket-userdata-settings-rejected-status", Finding: "bootstrap.userdata-unparseable", Count: 1}}}
 		}, StatusSkipped, "follow from bootstrap.userdata-unparseable"},
 		{"bootstrap.no-bootstrap", "ok", nil, StatusPass, ""},
+		// user data parsed only in part (20,000 MIME parts, over the 1 MiB parse limit): the
+		// bootstrap.sh call may be in what was not read, so "never" is not known
+		{"bootstrap.no-bootstrap", "parsed in part", func(ev *evidence.Evidence) {
+			ev.Bootstrap.CallsBootstrap, ev.Bootstrap.Format = false, evidence.FormatNone
+			ev.Bootstrap.Truncated, ev.Bootstrap.TruncatedWhy = true, "it is over the 1048576-byte parse limit"
+		}, StatusSkipped, "missing evidence: the user data was read only in part (it is over the 1048576-byte parse limit); the part not read may bootstrap the node"},
+		{"bootstrap.no-bootstrap", "parsed in part, bootstrap seen", func(ev *evidence.Evidence) { ev.Bootstrap.Truncated = true }, StatusPass, ""},
+		{"bootstrap.wrong-format-for-ami", "parsed in part", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Format, ev.Bootstrap.Truncated = evidence.FormatBootstrapSh, true
+		}, StatusSkipped, "read only in part"},
+		{"bootstrap.cluster-name-mismatch", "parsed in part, no name seen", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ClusterName, ev.Bootstrap.Truncated = "", true
+		}, StatusSkipped, "missing evidence: the user data was read only in part; the part not read may set it"},
+		{"bootstrap.endpoint-mismatch", "parsed in part, unset", func(ev *evidence.Evidence) {
+			ev.Bootstrap.APIServerEndpoint, ev.Bootstrap.Truncated = "", true
+		}, StatusSkipped, "read only in part"},
+		{"bootstrap.nodeconfig-incomplete", "parsed in part, no cidr", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ServiceCIDR, ev.Bootstrap.Truncated = "", true
+		}, StatusSkipped, "the part not read may hold a NodeConfig that sets spec.cluster.cidr"},
+		{"bootstrap.private-cluster-args", "parsed in part, no endpoint", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.EndpointPublicAccess = false
+			ev.Bootstrap.APIServerEndpoint, ev.Bootstrap.CertificateAuthority, ev.Bootstrap.Truncated = "", "", true
+		}, StatusSkipped, "read only in part"},
+		{"bootstrap.max-pods", "parsed in part, default", func(ev *evidence.Evidence) {
+			ev.Bootstrap.MaxPods, ev.Bootstrap.Truncated = nil, true
+		}, StatusSkipped, "the part not read may set max-pods"},
+		{"bootstrap.dns-ip", "parsed in part, no DNS IP seen", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ClusterDNS, ev.Bootstrap.ServiceCIDR, ev.Bootstrap.Format, ev.Bootstrap.Truncated = nil, "", evidence.FormatNone, true
+		}, StatusSkipped, "the part not read may set the cluster DNS IP"},
 		{"bootstrap.wrong-format-for-ami", "bootstrap.sh on al2023", func(ev *evidence.Evidence) {
 			ev.Bootstrap.Format = evidence.FormatBootstrapSh
 		}, StatusFail, "AL2023 AMI but the user data is bootstrap.sh"},

@@ -76,6 +76,15 @@ type BootstrapConfig struct {
 	// (starting at a boundary line, without the document's headers): the parts not shown may
 	// bootstrap the node.
 	Fragment bool
+	// Truncated is true when the user data was parsed only in part: its decoded (or
+	// decompressed) text is over the decoder's byte limit (1 MiB), it has more MIME parts than
+	// the decoder visits (256), or parts nested deeper than it follows. What was not parsed may
+	// bootstrap the node or set the values looked for, so checks that would conclude from an
+	// absence (no bootstrap step, a field not set) skip for missing evidence instead.
+	// TruncatedWhy says which limit cut the parse.
+	Truncated bool
+	// TruncatedWhy says why Truncated is set, e.g. "it is over the 1048576-byte parse limit".
+	TruncatedWhy string
 	// Effective is true when this is the configuration the node actually used (nodeadm's
 	// loaded configuration, Bottlerocket's settings), not user data that the launch path may
 	// still complete (a managed node group adds its own NodeConfig part).

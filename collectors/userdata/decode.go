@@ -197,6 +197,14 @@ func (d *decoder) issue(level evidence.IssueLevel, part string, line int, format
 	d.cfg.Issues = append(d.cfg.Issues, evidence.ParseIssue{Level: level, Part: clip(part, MaxQuoteBytes), Line: line, Message: clip(fmt.Sprintf(format, args...), maxIssueBytes)})
 }
 
+// truncated records that part of the user data was not parsed, and the first reason why
+// (evidence.BootstrapConfig.Truncated).
+func (d *decoder) truncated(why string) {
+	if !d.cfg.Truncated {
+		d.cfg.Truncated, d.cfg.TruncatedWhy = true, why
+	}
+}
+
 // clip cuts s to at most n bytes (at a UTF-8 boundary) and says how long it was.
 func clip(s string, n int) string {
 	if len(s) <= n {
@@ -237,12 +245,14 @@ func (d *decoder) gunzipIfNeeded(data []byte, part string) ([]byte, bool) {
 		}
 		if len(out) > d.lim.MaxDecodedBytes {
 			d.issue(evidence.IssueWarning, part, 0, "decompressed user data exceeds %d bytes; only the first %d bytes were parsed", d.lim.MaxDecodedBytes, d.lim.MaxDecodedBytes)
+			d.truncated(fmt.Sprintf("decompressed, it is over the %d-byte parse limit", d.lim.MaxDecodedBytes))
 			out = out[:d.lim.MaxDecodedBytes]
 		}
 		return out, true
 	}
 	if len(data) > d.lim.MaxDecodedBytes {
 		d.issue(evidence.IssueWarning, part, 0, "user data exceeds %d bytes; only the first %d bytes were parsed", d.lim.MaxDecodedBytes, d.lim.MaxDecodedBytes)
+		d.truncated(fmt.Sprintf("it is over the %d-byte parse limit", d.lim.MaxDecodedBytes))
 		data = data[:d.lim.MaxDecodedBytes]
 	}
 	return data, true
@@ -256,11 +266,13 @@ func (d *decoder) handle(text []byte, part, contentType string, firstLine, depth
 	if d.parts > d.lim.MaxParts {
 		if d.parts == d.lim.MaxParts+1 {
 			d.issue(evidence.IssueWarning, part, firstLine, "more than %d parts; the rest were not parsed", d.lim.MaxParts)
+			d.truncated(fmt.Sprintf("it has more than %d MIME parts", d.lim.MaxParts))
 		}
 		return
 	}
 	if depth > 8 {
 		d.issue(evidence.IssueError, part, firstLine, "MIME parts nested more than 8 deep")
+		d.truncated("its MIME parts nest more than 8 deep")
 		return
 	}
 	s := string(text)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -198,6 +199,47 @@ func TestDecodeHugeInputIsBounded(t *testing.T) {
 	}
 	if !found {
 		t.Error("want a truncation warning")
+	}
+}
+
+// TestTruncatedParseIsFlagged: user data cut by a decoder limit sets Truncated, so checks that
+// conclude from an absence do not take what was not read for what is not there (p_mime_many:
+// 20,000 parts, bootstrap.sh called in the last one, past the 1 MiB parse limit).
+func TestTruncatedParseIsFlagged(t *testing.T) {
+	mime := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"==B==\"\n\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "--==B==\nContent-Type: text/x-shellscript; charset=\"us-ascii\"\n\n#!/bin/bash\necho %d\n\n", i)
+		}
+		b.WriteString("--==B==\nContent-Type: text/x-shellscript\n\n#!/bin/bash\n/etc/eks/bootstrap.sh prod\n\n--==B==--\n")
+		return []byte(b.String())
+	}
+	for _, tc := range []struct {
+		name  string
+		raw   []byte
+		trunc bool
+		why   string
+	}{
+		{"over 1 MiB", mime(20000), true, "it is over the 1048576-byte parse limit"},
+		{"over 256 parts", mime(300), true, "it has more than 256 MIME parts"},
+		{"whole", mime(3), false, ""},
+	} {
+		for _, c := range []*evidence.BootstrapConfig{Decode(tc.raw), DecodePasted(tc.raw)} {
+			if c.Truncated != tc.trunc || c.TruncatedWhy != tc.why {
+				t.Errorf("%s: Truncated %v %q; want %v %q", tc.name, c.Truncated, c.TruncatedWhy, tc.trunc, tc.why)
+			}
+			if !tc.trunc && (!c.CallsBootstrap || c.ClusterName != "prod") {
+				t.Errorf("%s: bootstrap.sh call not read: %+v", tc.name, c)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(mime(20000))
+	zw.Close()
+	if c := Decode(buf.Bytes()); !c.Truncated || c.TruncatedWhy != "decompressed, it is over the 1048576-byte parse limit" {
+		t.Errorf("gzip: Truncated %v %q", c.Truncated, c.TruncatedWhy)
 	}
 }
 

@@ -58,6 +58,7 @@ func (d *decoder) handleMIME(text []byte, part string, firstLine, depth int) {
 		}
 		if i >= d.lim.MaxParts {
 			d.issue(evidence.IssueWarning, part, p.line, "more than %d parts; the rest were not parsed", d.lim.MaxParts)
+			d.truncated(fmt.Sprintf("it has more than %d MIME parts", d.lim.MaxParts))
 			break
 		}
 		if p.noSeparator && strings.Contains(string(body), "application/node.eks.aws") {
