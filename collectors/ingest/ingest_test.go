@@ -164,6 +164,51 @@ func TestBinaryAndArchives(t *testing.T) {
 	}
 }
 
+// TestTextUTF32IsNamed: UTF-32 text (p_utf32_bom.txt) is not read as UTF-16 with NUL holes,
+// which left nothing recognised; it is an unsupported input named by its encoding.
+func TestTextUTF32IsNamed(t *testing.T) {
+	enc := func(s string, le bool) []byte {
+		var b []byte
+		for _, r := range s {
+			if le {
+				b = append(b, byte(r), byte(r>>8), byte(r>>16), 0)
+			} else {
+				b = append(b, 0, byte(r>>16), byte(r>>8), byte(r))
+			}
+		}
+		return b
+	}
+	for name, tc := range map[string]struct {
+		in   []byte
+		want string
+	}{
+		"LE BOM":    {enc("\ufeff"+kubeletLog, true), "UTF-32 text (little-endian, with a byte-order mark)"},
+		"BE BOM":    {enc("\ufeff"+kubeletLog, false), "UTF-32 text (big-endian, with a byte-order mark)"},
+		"LE no BOM": {enc(kubeletLog, true), "UTF-32 text (little-endian, without a byte-order mark)"},
+		"BE no BOM": {enc(kubeletLog, false), "UTF-32 text (big-endian, without a byte-order mark)"},
+	} {
+		_, p := Text(tc.in)
+		if p == nil || !p.Unsupported || p.Message != "the input is "+tc.want+", an encoding eksdoctor does not read (convert it to UTF-8: iconv -f UTF-32 -t UTF-8 FILE)" {
+			t.Errorf("%s: %+v", name, p)
+		}
+	}
+	// UTF-16 LE text is still decoded, and a log with NUL holes is still read
+	if _, p := Text(append([]byte{0xFF, 0xFE}, enc16(kubeletLog)...)); p != nil {
+		t.Errorf("UTF-16: %v", p)
+	}
+	if _, p := Text([]byte("Jul 24 15:30:02 h kubelet[1]: x\n" + strings.Repeat("\x00", 4096) + "Jul 24 15:30:03 h kubelet[1]: y\n")); p != nil {
+		t.Errorf("NUL holes: %v", p)
+	}
+}
+
+func enc16(s string) []byte {
+	var b []byte
+	for _, c := range []byte(s) {
+		b = append(b, c, 0)
+	}
+	return b
+}
+
 // TestDocumentShapes: each shape of a document a paste holds is read as its type.
 func TestDocumentShapes(t *testing.T) {
 	var gz bytes.Buffer

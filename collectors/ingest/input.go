@@ -52,8 +52,13 @@ var magics = []struct {
 // dropped, CRLF line ends become LF; typographic substitutions of a chat client or web page
 // are undone (untypeset); terminal escape sequences (stripANSI) and the spaces that
 // pad line ends (trimLineEnds) are removed. It returns a Problem for binary input: a known
-// non-text format (named), or data with NUL bytes or mostly invalid UTF-8.
+// non-text format (named), UTF-32 text (named: it is not decoded), or data with NUL bytes or
+// mostly invalid UTF-8.
 func Text(raw []byte) ([]byte, *Problem) {
+	if what := utf32(raw); what != "" {
+		// checked before UTF-16: a UTF-32 LE byte-order mark starts with UTF-16 LE's
+		return nil, &Problem{Unsupported: true, Message: "the input is " + what + ", an encoding eksdoctor does not read (convert it to UTF-8: iconv -f UTF-32 -t UTF-8 FILE)"}
+	}
 	if len(raw) >= 2 && (raw[0] == 0xFF && raw[1] == 0xFE || raw[0] == 0xFE && raw[1] == 0xFF) {
 		raw = decodeUTF16(raw[2:], raw[0] == 0xFF)
 	} else if le, ok := utf16Guess(raw); ok {
@@ -144,6 +149,39 @@ func stripANSI(b []byte) []byte {
 
 // utf16Guess recognises UTF-16 without a byte-order mark: ASCII text has a NUL in every other
 // byte. It returns whether the text is little-endian and whether it is UTF-16 at all.
+// utf32 names UTF-32 text, which is not read: by its byte-order mark (FF FE 00 00 or
+// 00 00 FE FF), or without one when nine in ten of the characters of its first 512 bytes are
+// printable ASCII or line breaks with their three NUL bytes. It returns "" for any other input.
+func utf32(b []byte) string {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE, 0, 0}):
+		return "UTF-32 text (little-endian, with a byte-order mark)"
+	case bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF}):
+		return "UTF-32 text (big-endian, with a byte-order mark)"
+	}
+	n := min(len(b), 512) &^ 3
+	if n < 16 {
+		return ""
+	}
+	ascii := func(c byte) bool { return c >= 0x20 && c < 0x7F || c == '\n' || c == '\r' || c == '\t' }
+	var le, be int
+	for i := 0; i < n; i += 4 {
+		if ascii(b[i]) && b[i+1] == 0 && b[i+2] == 0 && b[i+3] == 0 {
+			le++
+		}
+		if b[i] == 0 && b[i+1] == 0 && b[i+2] == 0 && ascii(b[i+3]) {
+			be++
+		}
+	}
+	switch q := n / 4; {
+	case le*10 >= q*9:
+		return "UTF-32 text (little-endian, without a byte-order mark)"
+	case be*10 >= q*9:
+		return "UTF-32 text (big-endian, without a byte-order mark)"
+	}
+	return ""
+}
+
 func utf16Guess(b []byte) (littleEndian, ok bool) {
 	n := min(len(b), 512) &^ 1
 	if n < 8 {
