@@ -530,3 +530,37 @@ func TestTextWithNULHoles(t *testing.T) {
 		t.Errorf("binary data read as text (%v)", p)
 	}
 }
+
+// TestJSONNumberOutOfRange: describe-instances output holding a number no float64 holds
+// (p_hugenum2.json's 400-digit State.Code, 1e999) is named as the AWS CLI output it is, with the
+// number and its line, as a problem of the input; it is not unrecognised text.
+func TestJSONNumberOutOfRange(t *testing.T) {
+	doc := func(code string) string {
+		return "{\n  \"Reservations\": [{\"ReservationId\": \"r-1\", \"Instances\": [{\n    \"InstanceId\": \"i-0123456789abcdef0\", \"InstanceType\": \"m5.large\",\n    \"State\": {\"Code\": " + code + ", \"Name\": \"running\"}}]}]\n}\n"
+	}
+	const what = "AWS CLI output (aws ec2 describe-instances output) that does not parse: the number "
+	for _, tc := range []struct{ code, want string }{
+		{strings.Repeat("9", 400), what + "999999999999…9999 (400 characters) on line 4 is out of range (beyond what a 64-bit float holds)"},
+		{"1e999", what + "1e999 on line 4 is out of range (beyond what a 64-bit float holds)"},
+	} {
+		r := Read([]byte(doc(tc.code)), "hugenum.json", Options{})
+		if r.Recognised() || len(r.Segments) != 1 || r.Segments[0].Problem != tc.want {
+			t.Errorf("%s: recognised %v, segments %+v; want the problem %q", tc.code[:5], r.Recognised(), r.Segments, tc.want)
+		}
+	}
+	// beside a log that is read, it is a problem of the input, and the log is still read
+	r := Read([]byte(kubeletLog+"\n"+doc("1e999")), "mixed", Options{})
+	var problems []string
+	for _, s := range r.Segments {
+		if s.Problem != "" {
+			problems = append(problems, s.Problem)
+		}
+	}
+	if !r.Recognised() || len(problems) != 1 || !strings.HasPrefix(problems[0], what+"1e999 on line ") {
+		t.Errorf("mixed: recognised %v, problems %q", r.Recognised(), problems)
+	}
+	// a number in range is read as before
+	if r := Read([]byte(doc("16")), "ok.json", Options{}); !r.Recognised() || r.Evidence.Instance == nil {
+		t.Errorf("State.Code 16: not read: %+v", r.Segments)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -304,6 +305,40 @@ func fragmentEntries(lines []line, keepCut bool) []any {
 	return list
 }
 
+// numberOutOfRange reads a JSON document that is well formed but holds a number no float64
+// holds (a 400-digit State.Code, 1e999), which the JSON reader refuses. When the document is of
+// a known type (describe-instances output, a Node list …) it returns a segment that is not read,
+// whose Problem names that type, the number and its line: an input problem, not unrecognised
+// text.
+func numberOutOfRange(lines []line, text []byte, err error) (Segment, bool) {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number ") {
+		return Segment{}, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return Segment{}, false
+	}
+	t, detail := docType(v)
+	if t == TypeData {
+		return Segment{}, false
+	}
+	num := strings.TrimPrefix(te.Value, "number ")
+	if len(num) > 24 {
+		num = fmt.Sprintf("%s…%s (%d characters)", num[:12], num[len(num)-4:], len(num))
+	}
+	at := ""
+	if off := int(te.Offset); off > 0 && off <= len(text) {
+		at = fmt.Sprintf(" on line %d", lines[0].n+bytes.Count(text[:off], []byte("\n")))
+	}
+	what := Segment{Type: t, Detail: detail}.Label()
+	s := seg(TypeData, "JSON that does not parse", lines)
+	s.Problem = fmt.Sprintf("%s that does not parse: the number %s%s is out of range (beyond what a 64-bit float holds)", what, num, at)
+	return s, true
+}
+
 // jsonDocs reads one JSON value, or a sequence of them (paginated CLI output). A block of one
 // JSON log record per line is not a document (it is a log).
 func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
@@ -328,6 +363,9 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 				if looksAWSAuth(text) {
 					s := seg(TypeAWSAuth, "aws-auth ConfigMap (JSON that does not parse)", lines)
 					s.Problem = "not valid JSON: " + err.Error()
+					return []Segment{s}, true
+				}
+				if s, ok := numberOutOfRange(lines, text, err); ok {
 					return []Segment{s}, true
 				}
 				// "[ERROR] …", a cut JSON record: not a document; read as text
