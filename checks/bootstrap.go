@@ -204,8 +204,10 @@ func bootstrapChecks() []Check {
 					return one(fail(ev.Target.InstanceID, fmt.Sprintf("the node's cluster name %q is a flag, not a cluster: the bootstrap arguments were passed in the wrong order (bootstrap.sh takes the cluster name first, then its options), so the kubelet asks for a token of a cluster that does not exist", b.ClusterName),
 						bootstrapItem(ev, "cluster name %q", b.ClusterName)))
 				}
-				if want == "" || ev.Target.ClusterSource == "user data" {
-					return one(notApplicable(ev.Target.InstanceID, "the cluster was inferred from the user data itself"))
+				if want == "" || clusterFromNode(ev.Target.ClusterSource) {
+					// the name to compare with came from the same configuration: a pass would
+					// compare it with itself
+					return one(notApplicable(ev.Target.InstanceID, "the cluster was inferred from the node's own configuration ("+ev.Target.ClusterSource+"), so there is nothing to compare it with"))
 				}
 				it := bootstrapItem(ev, "user data cluster name %q; target cluster %q (%s)", b.ClusterName, want, ev.Target.ClusterSource)
 				if b.ClusterName != want {
@@ -402,6 +404,18 @@ func bootstrapChecks() []Check {
 				return one(pass(it.Name, fmt.Sprintf("max-pods %d within the limit %d", *b.MaxPods, limit), src))
 			}},
 	}
+}
+
+// clusterFromNode reports whether a target's ClusterSource is the node's own configuration (the
+// user data, a bundle's node configuration, a pasted NodeConfig or kubeconfig): the cluster name
+// it gives cannot be checked against itself. The sources are set in collectors/snapshot
+// (cluster.go), collectors/bundle (evidence.go) and collectors/ingest (read.go).
+func clusterFromNode(source string) bool {
+	switch source {
+	case "user data", "node configuration", "the node's configuration":
+		return true
+	}
+	return false
 }
 
 func prefix(s string, n int) string {
