@@ -80,6 +80,9 @@ func bootstrapChecks() []Check {
 			Remediation: "Fix the user data at the part and line shown and roll the launch template: aws ec2 create-launch-template-version --launch-template-id LT --source-version N --launch-template-data '{\"UserData\":\"BASE64\"}', then update the node group or Auto Scaling group to the new version.",
 			Docs:        []string{docLaunchTemplates, docUserData, docNodeadm, docBottlerocketK8s}},
 			Eval: func(ev *evidence.Evidence) []Finding {
+				if f, ok := kubeconfigOnly(ev); ok {
+					return one(f)
+				}
 				b := ev.Bootstrap
 				var errs, warns []EvidenceItem
 				var first string
@@ -112,6 +115,9 @@ func bootstrapChecks() []Check {
 			Remediation: "Shrink the user data: gzip it (cloud-init and nodeadm accept gzip), move large files to S3 or SSM Parameter Store and fetch them at boot.",
 			Docs:        []string{docUserDataLimit}},
 			Eval: func(ev *evidence.Evidence) []Finding {
+				if f, ok := kubeconfigOnly(ev); ok {
+					return one(f)
+				}
 				n := ev.Bootstrap.RawBytes
 				it := bootstrapItem(ev, "user data is %d bytes after base64 decoding", n)
 				if n > EC2UserDataLimit {
@@ -126,6 +132,9 @@ func bootstrapChecks() []Check {
 			Remediation: "Add the bootstrap step for the AMI family, e.g. for AL2023 a MIME part 'Content-Type: application/node.eks.aws' with a NodeConfig naming the cluster, apiServerEndpoint, certificateAuthority and cidr; for AL2 '/etc/eks/bootstrap.sh CLUSTER --apiserver-endpoint … --b64-cluster-ca …'.",
 			Docs:        []string{docLaunchTemplates, docNodeadm, docBootstrapSh, docBottlerocketK8s}},
 			Eval: func(ev *evidence.Evidence) []Finding {
+				if f, ok := kubeconfigOnly(ev); ok {
+					return one(f)
+				}
 				b := ev.Bootstrap
 				if b.CallsBootstrap {
 					return one(pass(ev.Target.InstanceID, "user data bootstraps the node ("+string(b.Format)+")", bootstrapItem(ev, "format %s", b.Format)))
@@ -404,6 +413,17 @@ func bootstrapChecks() []Check {
 				return one(pass(it.Name, fmt.Sprintf("max-pods %d within the limit %d", *b.MaxPods, limit), src))
 			}},
 	}
+}
+
+// kubeconfigOnly returns a not-applicable finding, and true, when the node's configuration is
+// only what its kubelet kubeconfig shows and no user data was read: the user data checks would
+// otherwise pass on nothing ("user data parses ((none))", "0 bytes").
+func kubeconfigOnly(ev *evidence.Evidence) (Finding, bool) {
+	b := ev.Bootstrap
+	if b == nil || !b.KubeconfigOnly || b.RawBytes > 0 {
+		return Finding{}, false
+	}
+	return notApplicable(ev.Target.InstanceID, "the node's configuration was read from its kubelet kubeconfig, not from its user data, which the input does not hold"), true
 }
 
 // clusterFromNode reports whether a target's ClusterSource is the node's own configuration (the

@@ -492,6 +492,10 @@ func TestChecks(t *testing.T) {
 			ev.Bootstrap.ServiceCIDR = "192.168.0.0/16"
 		}, StatusFail, "derived by bootstrap.sh from --service-ipv4-cidr 192.168.0.0/16"},
 		{"bootstrap.dns-ip", "ok", nil, StatusPass, ""},
+		// only the kubelet kubeconfig was read (a bundle, a paste): no user data to judge
+		{"bootstrap.no-bootstrap", "kubeconfig only", func(ev *evidence.Evidence) { ev.Bootstrap.KubeconfigOnly, ev.Bootstrap.RawBytes = true, 0 }, StatusSkipped, "read from its kubelet kubeconfig, not from its user data"},
+		{"bootstrap.userdata-too-large", "kubeconfig only", func(ev *evidence.Evidence) { ev.Bootstrap.KubeconfigOnly, ev.Bootstrap.RawBytes = true, 0 }, StatusSkipped, "read from its kubelet kubeconfig"},
+		{"bootstrap.userdata-unparseable", "kubeconfig only", func(ev *evidence.Evidence) { ev.Bootstrap.KubeconfigOnly, ev.Bootstrap.RawBytes = true, 0 }, StatusSkipped, "read from its kubelet kubeconfig"},
 		// a describe-cluster narrowed by --query: every EKS cluster has an endpoint and some
 		// endpoint access, so none is not reported, not a mismatch or a private cluster
 		{"bootstrap.endpoint-mismatch", "cluster endpoint not reported", func(ev *evidence.Evidence) { ev.Cluster.Endpoint = "" }, StatusSkipped, "endpoint is not in the describe-cluster output given"},
