@@ -101,9 +101,15 @@ func (s *Snapshot) src(p string) string {
 	return "snapshot:" + p
 }
 
-// fileKind says what kind of file that is not regular a mode is.
-func fileKind(m fs.FileMode) string {
+// FileKind says in words what kind of file a mode that is not a regular file's is ("a
+// directory", "a symlink", "a named pipe", "a character device", "a block device", "a socket"),
+// for messages refusing such a path.
+func FileKind(m fs.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"
 	case m&fs.ModeCharDevice != 0:
@@ -133,7 +139,7 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 		return nil, err
 	}
 	if !st.IsDir() && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is neither a directory nor a regular file (%s): a snapshot is a directory or a .tar.gz file", p, fileKind(st.Mode()))
+		return nil, fmt.Errorf("%s is neither a directory nor a regular file (%s): a snapshot is a directory or a .tar.gz file", p, FileKind(st.Mode()))
 	}
 	s := &Snapshot{Origin: "snapshot:" + p, files: map[string][]byte{}}
 	if st.IsDir() {

@@ -25,7 +25,7 @@ func TestMetricsFileWritesOnlyItsFile(t *testing.T) {
 		t.Skip("mkfifo:", err)
 	}
 	code, _, errOut := run("scan", "--snapshot", snap, "-o", "json", "--metrics-file", fifo)
-	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 || code != ExitPublish || !strings.Contains(errOut, "is not a regular file (a FIFO): not replaced") {
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 || code != ExitPublish || !strings.Contains(errOut, "is not a regular file (a named pipe): not replaced") {
 		t.Errorf("FIFO target: exit %d, mode %v, %q", code, fi.Mode(), errOut)
 	}
 	precious := filepath.Join(dir, "precious.txt")

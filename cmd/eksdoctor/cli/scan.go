@@ -382,26 +382,9 @@ func checkRegularTarget(path string) error {
 	case err != nil:
 		return err
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file (%s): not replaced; give the path of a file in the textfile collector's directory", path, fileKind(fi.Mode()))
+		return fmt.Errorf("%s is not a regular file (%s): not replaced; give the path of a file in the textfile collector's directory", path, snapshot.FileKind(fi.Mode()))
 	}
 	return nil
-}
-
-// fileKind names the type of a file mode for a message ("symlink", "FIFO", "device", …).
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symlink"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a regular file"
 }
 
 // Pushgateway credentials from the environment (the --pushgateway-*-file flags take precedence).

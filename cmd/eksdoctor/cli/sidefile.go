@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
 
 // MaxSecretFile is the most read of a --pushgateway-password-file or --pushgateway-token-file:
@@ -25,7 +27,7 @@ func readSideFile(flag, p string, max int64) ([]byte, error) {
 	}
 	pipe := st.Mode()&fs.ModeNamedPipe != 0
 	if !st.Mode().IsRegular() && !pipe {
-		return nil, fmt.Errorf("%s (--%s) is not a regular file or a pipe (%s); give the file that holds the secret", p, flag, modeName(st.Mode()))
+		return nil, fmt.Errorf("%s (--%s) is not a regular file or a pipe (%s); give the file that holds the secret", p, flag, snapshot.FileKind(st.Mode()))
 	}
 	var f *os.File
 	if pipe {
@@ -41,7 +43,7 @@ func readSideFile(flag, p string, max int64) ([]byte, error) {
 		// a pipe's writer may never write nor close: the read ends at the deadline
 		_ = f.SetReadDeadline(time.Now().Add(fifoWait))
 	} else if st2, err := f.Stat(); err == nil && !st2.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s (--%s) is not a regular file (%s)", p, flag, modeName(st2.Mode()))
+		return nil, fmt.Errorf("%s (--%s) is not a regular file (%s)", p, flag, snapshot.FileKind(st2.Mode()))
 	}
 	b, err := io.ReadAll(io.LimitReader(f, max+1))
 	switch {
@@ -62,21 +64,4 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// modeName says what kind of file a mode is, in words.
-func modeName(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "type " + m.Type().String()
 }
