@@ -2,16 +2,21 @@ package ingest
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
 )
 
-// kubeletUnauthorized is the three kubelet lines the red team's memory pastes start with (F5).
-const kubeletUnauthorized = `Jul 24 15:30:01 ip-10-0-1-23.ec2.internal kubelet[3021]: I0724 15:30:01.123456    3021 kubelet_node_status.go:72] "Attempting to register node" node="ip-10-0-1-23.ec2.internal"
-Jul 24 15:30:01 ip-10-0-1-23.ec2.internal kubelet[3021]: E0724 15:30:01.223456    3021 kubelet_node_status.go:94] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-1-23.ec2.internal"
-Jul 24 15:30:08 ip-10-0-1-23.ec2.internal kubelet[3021]: E0724 15:30:08.223456    3021 kubelet_node_status.go:94] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-1-23.ec2.internal"
-`
+// kubeletUnauthorized is the three kubelet lines the red team's memory pastes start with (F5),
+// shared with the cli package's test (fixtures/pastes/kubelet-unauthorized.log).
+var kubeletUnauthorized = func() string {
+	b, err := os.ReadFile("../../fixtures/pastes/kubelet-unauthorized.log")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // shortParagraphs is a kubelet's three lines, then n paragraphs of one character ("x\n\n"):
 // three bytes a line, the paste that cost the most memory per byte.

@@ -39,31 +39,14 @@ func bundleScenarios(t *testing.T) []bundleScenario {
 // analyze runs eksdoctor analyze with stdin and returns the exit code, the JSON report and stderr.
 func analyze(t *testing.T, stdin string, args ...string) (int, jsonReport, string, string) {
 	t.Helper()
-	var o, e bytes.Buffer
-	cmd := NewRootCmd(&o, &e)
-	cmd.SetIn(strings.NewReader(stdin))
-	cmd.SetArgs(append([]string{"analyze", "-o", "json"}, args...))
-	code := ExitOK
-	if err := cmd.Execute(); err != nil {
-		var c codeOnly
-		var ee *ExitError
-		switch {
-		case asCode(err, &c):
-			code = int(c)
-		case asExit(err, &ee):
-			code = ee.Code
-			e.WriteString(ee.Error())
-		default:
-			code = ExitUsage
-		}
-	}
+	code, out, errOut := runStdin(strings.NewReader(stdin), append([]string{"analyze", "-o", "json"}, args...)...)
 	var r jsonReport
-	if o.Len() > 0 {
-		if err := json.Unmarshal(o.Bytes(), &r); err != nil {
-			t.Fatalf("output is not JSON: %v\n%s", err, o.String())
+	if out != "" {
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("output is not JSON: %v\n%s", err, out)
 		}
 	}
-	return code, r, o.String(), e.String()
+	return code, r, out, errOut
 }
 
 func failing(r jsonReport) []string {

@@ -137,16 +137,7 @@ func TestAnalyzeCrossCheckOtherCluster(t *testing.T) {
 	})
 	_, r, out, stderr := analyze(t, "", b, "--snapshot", writeXSnapshot(t))
 
-	status, res, msg, ev, _ := xFinding(t, r, "bootstrap.cluster-name-mismatch")
-	if status != "fail" || res != xInstance || msg != `user data joins cluster "prod-a", but the node belongs to "prod"` ||
-		!strings.Contains(ev, `user data cluster name "prod-a"; target cluster "prod" (instance tag eks:cluster-name)`) ||
-		!strings.Contains(ev, "settings.json") {
-		t.Errorf("cluster-name-mismatch %s %s: %s (%s)", status, res, msg, ev)
-	}
-	status, res, msg, _, _ = xFinding(t, r, "bootstrap.endpoint-mismatch")
-	if status != "fail" || res != xInstance || msg != "user data points the kubelet at "+xWrongServer+", but the cluster's endpoint is "+xEndpoint {
-		t.Errorf("endpoint-mismatch %s %s: %s", status, res, msg)
-	}
+	assertOtherCluster(t, r, "settings.json")
 	if c := r.Diagnosis.MostLikelyCause; c == nil || *c != "bootstrap.cluster-name-mismatch" {
 		t.Errorf("most likely cause %v, want bootstrap.cluster-name-mismatch", c)
 	}
@@ -228,16 +219,7 @@ func TestAnalyzeKubeconfigBootstrapEvidence(t *testing.T) {
 	}
 
 	_, r, out, stderr := analyze(t, "", b, "--snapshot", writeXSnapshot(t))
-	status, res, msg, ev, _ := xFinding(t, r, "bootstrap.cluster-name-mismatch")
-	if status != "fail" || res != xInstance || msg != `user data joins cluster "prod-a", but the node belongs to "prod"` ||
-		!strings.Contains(ev, `user data cluster name "prod-a"; target cluster "prod" (instance tag eks:cluster-name)`) ||
-		!strings.Contains(ev, "kubelet/kubeconfig.yaml") {
-		t.Errorf("cluster-name-mismatch %s %s: %s (%s)", status, res, msg, ev)
-	}
-	status, res, msg, _, _ = xFinding(t, r, "bootstrap.endpoint-mismatch")
-	if status != "fail" || res != xInstance || msg != "user data points the kubelet at "+xWrongServer+", but the cluster's endpoint is "+xEndpoint {
-		t.Errorf("endpoint-mismatch %s %s: %s", status, res, msg)
-	}
+	assertOtherCluster(t, r, "kubelet/kubeconfig.yaml")
 	// what the kubeconfig does not show is still the launch user data's
 	status, _, msg, _, _ = xFinding(t, r, "bootstrap.userdata-too-large")
 	if want := "user data is " + strconv.Itoa(len(xUserData)) + " bytes (limit 16384)"; status != "pass" || msg != want {
@@ -249,5 +231,22 @@ func TestAnalyzeKubeconfigBootstrapEvidence(t *testing.T) {
 	const warning = "the node is configured for cluster prod-a but the snapshot is of cluster prod"
 	if w := xWarnings(t, out); len(w) != 1 || w[0] != warning || !strings.Contains(stderr, "eksdoctor: warning: "+warning) {
 		t.Errorf("warnings %q; stderr %s", w, stderr)
+	}
+}
+
+// assertOtherCluster checks a report of a node configured for cluster prod-a at xWrongServer,
+// cross-checked with the snapshot of prod: both mismatch checks fail on the instance, the name's
+// evidence citing the snapshot's tag and the bundle file src the configuration came from.
+func assertOtherCluster(t *testing.T, r jsonReport, src string) {
+	t.Helper()
+	status, res, msg, ev, _ := xFinding(t, r, "bootstrap.cluster-name-mismatch")
+	if status != "fail" || res != xInstance || msg != `user data joins cluster "prod-a", but the node belongs to "prod"` ||
+		!strings.Contains(ev, `user data cluster name "prod-a"; target cluster "prod" (instance tag eks:cluster-name)`) ||
+		!strings.Contains(ev, src) {
+		t.Errorf("cluster-name-mismatch %s %s: %s (%s)", status, res, msg, ev)
+	}
+	status, res, msg, _, _ = xFinding(t, r, "bootstrap.endpoint-mismatch")
+	if status != "fail" || res != xInstance || msg != "user data points the kubelet at "+xWrongServer+", but the cluster's endpoint is "+xEndpoint {
+		t.Errorf("endpoint-mismatch %s %s: %s", status, res, msg)
 	}
 }

@@ -8,19 +8,17 @@ import (
 	"testing"
 )
 
-// kubeletUnauthorized is the three kubelet lines the red team's memory pastes start with (F5).
-const kubeletUnauthorized = `Jul 24 15:30:01 ip-10-0-1-23.ec2.internal kubelet[3021]: I0724 15:30:01.123456    3021 kubelet_node_status.go:72] "Attempting to register node" node="ip-10-0-1-23.ec2.internal"
-Jul 24 15:30:01 ip-10-0-1-23.ec2.internal kubelet[3021]: E0724 15:30:01.223456    3021 kubelet_node_status.go:94] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-1-23.ec2.internal"
-Jul 24 15:30:08 ip-10-0-1-23.ec2.internal kubelet[3021]: E0724 15:30:08.223456    3021 kubelet_node_status.go:94] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-1-23.ec2.internal"
-`
-
 // TestPasteManyLines: a paste of more than MaxPasteLines lines is scanned as one log stream, as
 // one over MaxPaste bytes is, and finds its cause; analyzing it allocates a few bytes per input
 // byte. Red team F5: 2 MiB of one-character paragraphs after a kubelet's lines was split into
 // documents in memory, 3.8 s and 388 MB of RSS (about 720 bytes allocated per input byte).
 func TestPasteManyLines(t *testing.T) {
 	dir := t.TempDir()
-	paste := kubeletUnauthorized + strings.Repeat("x\n\n", 2<<20/3)
+	head, err := os.ReadFile(filepath.Join(fixtures, "pastes", "kubelet-unauthorized.log")) // the red team's three kubelet lines
+	if err != nil {
+		t.Fatal(err)
+	}
+	paste := string(head) + strings.Repeat("x\n\n", 2<<20/3)
 	p := filepath.Join(dir, "paras.txt")
 	if err := os.WriteFile(p, []byte(paste), 0o644); err != nil {
 		t.Fatal(err)
@@ -53,7 +51,7 @@ func TestPasteManyLines(t *testing.T) {
 
 	// TOML starts with a table header, not a JSON array: it is scanned, not refused as JSON
 	toml := filepath.Join(dir, "settings.toml")
-	os.WriteFile(toml, []byte("[settings.kubernetes]\ncluster-name = \"prod\"\n"+strings.Repeat("x\n", MaxPasteLines)+kubeletUnauthorized), 0o644)
+	os.WriteFile(toml, []byte("[settings.kubernetes]\ncluster-name = \"prod\"\n"+strings.Repeat("x\n", MaxPasteLines)+string(head)), 0o644)
 	code, out, errOut = run("analyze", toml, "-o", "json")
 	if code != ExitFindings || !strings.Contains(out, "runtime.unauthorized") || strings.Contains(errOut, "JSON") {
 		t.Errorf("TOML of %d lines: exit %d, want %d with runtime.unauthorized; stderr:\n%s", MaxPasteLines+5, code, ExitFindings, errOut)
