@@ -124,6 +124,12 @@ type Finding struct {
 	Why         string   `json:"why,omitempty"`
 	Remediation string   `json:"remediation,omitempty"`
 	Docs        []string `json:"docs"`
+	// Symptom marks a failure that only restates that nodes did not join — a managed node
+	// group's NodeCreationFailure ("Instances failed to join the kubernetes cluster",
+	// https://docs.aws.amazon.com/eks/latest/APIReference/API_Issue.html), a NodeClaim whose node
+	// never registered — without naming why. Judge calls a run whose only failures are symptoms
+	// inconclusive, not cause-found. Not written to reports.
+	Symptom bool `json:"-"`
 }
 
 // Check is one registered check.

@@ -230,12 +230,17 @@ func nodegroupChecks() []Check {
 				var out []Finding
 				for _, ng := range ngs {
 					for _, i := range ng.HealthIssues {
-						out = append(out, fail(ng.Name, fmt.Sprintf("node group %s: %s: %s", ng.Name, i.Code, i.Message),
-							item(src, "code %s, resources %s", i.Code, quoteList(i.ResourceIDs))))
+						f := fail(ng.Name, fmt.Sprintf("node group %s: %s: %s", ng.Name, i.Code, i.Message),
+							item(src, "code %s, resources %s", i.Code, quoteList(i.ResourceIDs)))
+						// NodeCreationFailure is EKS saying the instances did not join, not why
+						f.Symptom = i.Code == "NodeCreationFailure"
+						out = append(out, f)
 					}
 					if len(ng.HealthIssues) == 0 && (ng.Status == "CREATE_FAILED" || ng.Status == "DEGRADED") {
 						// NJ4: a failed or degraded group whose issues were cleared or not reported
-						out = append(out, fail(ng.Name, fmt.Sprintf("node group %s is %s (no health issue listed)", ng.Name, ng.Status), item(src, "status %s", ng.Status)))
+						f := fail(ng.Name, fmt.Sprintf("node group %s is %s (no health issue listed)", ng.Name, ng.Status), item(src, "status %s", ng.Status))
+						f.Symptom = true
+						out = append(out, f)
 					}
 				}
 				if out == nil {

@@ -57,7 +57,14 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 		for _, u := range d.Unchecked {
 			ids = append(ids, u.ID)
 		}
-		d.Summary = fmt.Sprintf("inconclusive: no check failed, but %d check%s of the join path could not run (%s)", len(ids), plural(int64(len(ids))), strings.Join(ids, ", "))
+		switch {
+		case d.MostLikelyCause != "" && len(ids) == 0:
+			d.Summary = fmt.Sprintf("inconclusive: only a symptom failed (%s); no other check names the cause", d.Summary)
+		case d.MostLikelyCause != "":
+			d.Summary = fmt.Sprintf("inconclusive: only a symptom failed (%s), and %d check%s that could name the cause could not run (%s)", d.Summary, len(ids), plural(int64(len(ids))), strings.Join(ids, ", "))
+		default:
+			d.Summary = fmt.Sprintf("inconclusive: no check failed, but %d check%s of the join path could not run (%s)", len(ids), plural(int64(len(ids))), strings.Join(ids, ", "))
+		}
 	case VerdictNoCauseFound:
 		d.Summary = "no cause found: every check of the join path ran and none failed"
 		if ev != nil && ev.Instance != nil && !ev.Have(evidence.KindNodes) {

@@ -386,8 +386,10 @@ func evalNodeClaimRegistered(ev *evidence.Evidence) []Finding {
 		if inst == "" {
 			inst = "an instance" // kubectl get's table without -o wide shows no provider ID
 		}
-		out = append(out, fail(res, fmt.Sprintf("NodeClaim %s launched %s but its node never registered: %s", nc.Name, inst, quoteCondition(c)),
-			item(nodeClaimSource(ev), "NodeClaim %s providerID %s; %s (%s)", nc.Name, orUnknown(nc.ProviderID), quoteCondition(c), when)))
+		f := fail(res, fmt.Sprintf("NodeClaim %s launched %s but its node never registered: %s", nc.Name, inst, quoteCondition(c)),
+			item(nodeClaimSource(ev), "NodeClaim %s providerID %s; %s (%s)", nc.Name, orUnknown(nc.ProviderID), quoteCondition(c), when))
+		f.Symptom = true
+		out = append(out, f)
 	}
 	return out
 }

@@ -227,3 +227,35 @@ func TestListedReadyNodeEndsTestimony(t *testing.T) {
 		}
 	}
 }
+
+// TestSymptomOnlyIsInconclusive: a tool's "NodeCreationFailure: Instances failed to join" only
+// says the nodes did not join: alone it makes the run inconclusive, naming the symptom and the
+// checks that could have named the cause; a health code that names a cause
+// (Ec2SecurityGroupNotFound), or a cause failing beside the symptom, is cause-found.
+func TestSymptomOnlyIsInconclusive(t *testing.T) {
+	const symptom = "Error: waiting for EKS Node Group (prod:ng-1) create: unexpected state 'CREATE_FAILED', wanted target 'ACTIVE'. last error: 1 error occurred:\n\t* i-0a1b2c3d4e5f60001: NodeCreationFailure: Instances failed to join the kubernetes cluster\n"
+	const cause = "Error: waiting for EKS Node Group (prod:ng-1) create: unexpected state 'CREATE_FAILED', wanted target 'ACTIVE'. last error: 1 error occurred:\n\t* sg-0123456789abcdef0: Ec2SecurityGroupNotFound: The security group sg-0123456789abcdef0 does not exist\n"
+	const unauthorized = "Jul 24 15:30:01 ip-10-0-1-2 kubelet[2289]: E0724 15:30:01.701486    2289 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-2.ec2.internal\"\n"
+	metas := map[string]Meta{}
+	for _, c := range Default().All() {
+		metas[c.Meta.ID] = c.Meta
+	}
+	for _, tc := range []struct {
+		name, log, top string
+		want           Verdict
+	}{
+		{"NodeCreationFailure alone", symptom, "nodegroup.health-issues", VerdictInconclusive},
+		{"a health code naming a cause", cause, "nodegroup.health-issues", VerdictCauseFound},
+		{"the symptom beside a cause", symptom + unauthorized + unauthorized + unauthorized, "runtime.unauthorized", VerdictCauseFound},
+	} {
+		ev := &evidence.Evidence{}
+		withLogs(tc.log)(ev)
+		d := Conclude(Run(Default().All(), ev), metas, ev)
+		if d.Verdict != tc.want || d.MostLikelyCause != tc.top {
+			t.Errorf("%s: verdict %s, cause %q (%s); want %s, %s", tc.name, d.Verdict, d.MostLikelyCause, d.Summary, tc.want, tc.top)
+		}
+		if tc.want == VerdictInconclusive && (!strings.HasPrefix(d.Summary, "inconclusive: only a symptom failed (Managed node group reports health issues: ") || len(d.Unchecked) == 0) {
+			t.Errorf("%s: summary %q, %d unchecked", tc.name, d.Summary, len(d.Unchecked))
+		}
+	}
+}

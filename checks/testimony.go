@@ -267,7 +267,27 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 	if facts := factSummary(t.failing); facts != "" {
 		msg += "; " + facts
 	}
-	return one(fail(resource, msg, items...))
+	f := fail(resource, msg, items...)
+	f.Symptom = true
+	for _, h := range t.failing {
+		f.Symptom = f.Symptom && symptomHit(h)
+	}
+	return one(f)
+}
+
+// symptomHit reports whether a hit only says nodes did not join: its signature is a symptom, or
+// every health code it carries is NodeCreationFailure (a health-code line of any code).
+func symptomHit(h evidence.SignatureHit) bool {
+	codes := h.Facts["code"]
+	if len(codes) == 0 || slices.Contains(h.FactsCapped, "code") {
+		return h.Symptom
+	}
+	for _, c := range codes {
+		if c != "NodeCreationFailure" {
+			return false
+		}
+	}
+	return true
 }
 
 // factValues returns the distinct values of fact name over hits.

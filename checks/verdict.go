@@ -17,7 +17,8 @@ const (
 	VerdictCauseFound Verdict = "cause-found"
 	// VerdictNoCauseFound: every check of the join path ran and none failed.
 	VerdictNoCauseFound Verdict = "no-cause-found"
-	// VerdictInconclusive: nothing failed, but checks of the join path could not run.
+	// VerdictInconclusive: nothing failed, but checks of the join path could not run; or only
+	// symptoms failed (Finding.Symptom): the nodes did not join, and no check names why.
 	VerdictInconclusive Verdict = "inconclusive"
 	// VerdictJoined: the node registered (a Node object exists, or its own log shows it).
 	VerdictJoined Verdict = "joined"
@@ -69,22 +70,31 @@ func JoinPath(m Meta) bool {
 }
 
 // Judge decides the verdict of findings (Run's output) on ev: joined when the target's Node
-// exists or its log shows the registration; cause-found when a check failed; otherwise
+// exists or its log shows the registration; cause-found when a check failed — inconclusive
+// instead when every failure is a Symptom, with the checks that could have named the cause
+// but could not run (the node's own logs among them); otherwise
 // no-cause-found when every join-path check judged (and at least one check judged anything), and
 // inconclusive with the checks that could not (skipped for missing evidence, not for not
 // applying; every skipped check when none judged anything).
 func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Verdict, []Unchecked, *NodeState) {
 	node := JoinedNode(ev)
-	failing := false
+	failing, causes := false, false
 	for _, f := range findings {
 		if f.Status == StatusFail {
 			failing = true
+			causes = causes || !f.Symptom
 		}
 	}
+	symptomsOnly := failing && !causes
 	var unchecked []Unchecked
 	seen := map[string]bool{}
 	for _, f := range findings {
-		if f.Status != StatusSkipped || seen[f.ID] || !JoinPath(metas[f.ID]) || strings.HasPrefix(f.Message, "not applicable") || strings.HasPrefix(f.Message, "not a cause") {
+		if f.Status != StatusSkipped || seen[f.ID] || strings.HasPrefix(f.Message, "not applicable") || strings.HasPrefix(f.Message, "not a cause") {
+			continue
+		}
+		if m := metas[f.ID]; !JoinPath(m) && !(symptomsOnly && strings.HasPrefix(f.Message, "missing evidence") && m.Stage <= StageCerts && (m.Severity == SeverityCritical || m.Severity == SeverityHigh)) {
+			// with only a symptom failing, the testimony that was not read (the node's own
+			// logs) is what could name the cause: it is listed too
 			continue
 		}
 		seen[f.ID] = true
@@ -110,6 +120,9 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 	switch {
 	case node != nil:
 		return VerdictJoined, unchecked, node
+	case symptomsOnly:
+		// only symptoms failed: EKS's NodeCreationFailure says the nodes did not join, not why
+		return VerdictInconclusive, unchecked, nil
 	case failing:
 		return VerdictCauseFound, unchecked, nil
 	case len(unchecked) == 0 && judged:

@@ -130,13 +130,22 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 		}
 		para(w, width, p.paint("No cause found.", color.FgGreen, color.Bold)+" ", rest)
 	default:
-		para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", fmt.Sprintf("No check failed, but %s of the join path could not run, for want of evidence:", nOf(len(d.Unchecked), "check", "checks")))
+		if d.MostLikelyCause != nil {
+			// only a symptom failed (checks.Judge): name it, then what could not be read
+			para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", symptomOnly(d))
+		} else {
+			para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", fmt.Sprintf("No check failed, but %s of the join path could not run, for want of evidence:", nOf(len(d.Unchecked), "check", "checks")))
+		}
 		for _, g := range groupUnchecked(d.Unchecked) {
 			para(w, width, "  ", g.reason)
 			para(w, width, "    ", nOf(len(g.ids), "check", "checks")+": "+shortIDs(g.ids, o.All))
 		}
 		if hint := uncheckedHint(d.Unchecked); hint != "" {
 			para(w, width, "  ", hint)
+		}
+		if d.MostLikelyCause != nil {
+			fmt.Fprintln(w)
+			cause("Symptom:")
 		}
 	}
 	fmt.Fprintln(w)
@@ -302,19 +311,20 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 		fmt.Fprintf(w, "**Joined:** %s joined the cluster and is %s (%s).\n\n", orDash(d.Node.Name), state, mdEscape(d.Node.Evidence))
 	case d.Verdict == checks.VerdictNoCauseFound:
 		fmt.Fprintf(w, "**No cause found.** Every check of the join path ran and none failed.\n\n")
+	case d.Verdict == checks.VerdictInconclusive && d.MostLikelyCause != nil:
+		fmt.Fprintf(w, "**Inconclusive.** %s\n\n", symptomOnly(d))
+		uncheckedMarkdown(w, d.Unchecked)
 	case d.Verdict == checks.VerdictInconclusive:
 		fmt.Fprintf(w, "**Inconclusive.** No check failed, but %s of the join path could not run, for want of evidence:\n\n", nOf(len(d.Unchecked), "check", "checks"))
-		for _, g := range groupUnchecked(d.Unchecked) {
-			fmt.Fprintf(w, "- %s: %s\n", mdEscape(g.reason), strings.Join(g.ids, ", "))
-		}
-		if hint := uncheckedHint(d.Unchecked); hint != "" {
-			fmt.Fprintf(w, "\n%s\n", mdEscape(hint))
-		}
-		fmt.Fprintln(w)
+		uncheckedMarkdown(w, d.Unchecked)
 	}
 	if r.Diagnosis.MostLikelyCause != nil {
 		top := findFinding(r.Findings, *r.Diagnosis.MostLikelyCause)
-		fmt.Fprintf(w, "**Most likely cause: `%s`** — %s\n\n", top.ID, mdEscape(top.Message))
+		label := "Most likely cause"
+		if r.Diagnosis.Verdict == checks.VerdictInconclusive {
+			label = "Symptom"
+		}
+		fmt.Fprintf(w, "**%s: `%s`** — %s\n\n", label, top.ID, mdEscape(top.Message))
 		fmt.Fprintf(w, "- Why: %s\n- Fix: %s\n", mdEscape(top.Why), mdEscape(top.Remediation))
 		if len(r.Diagnosis.Chain) > 0 {
 			fmt.Fprintf(w, "- Also explains: %s\n", strings.Join(r.Diagnosis.Chain, ", "))
@@ -371,6 +381,29 @@ type uncheckedGroup struct {
 // groupUnchecked groups the unchecked checks by why their evidence is missing, in the order
 // reasons first appear. An Unchecked reason lists its missing kinds ("kind: why; kind: why");
 // a group is one why with the kinds it concerns ("not in the input given — ec2:instance,
+
+// symptomOnly is the headline of an inconclusive report whose only failures are symptoms
+// (checks.Finding.Symptom): what they do not say, and which checks could not run.
+func symptomOnly(d Diagnosis) string {
+	const head = "Only a symptom failed, which says the node did not join but not why; "
+	if len(d.Unchecked) == 0 {
+		return head + "every other check ran and none names the cause, which lies outside this evidence (the node's kubelet and bootstrap logs: a log bundle)."
+	}
+	return head + nOf(len(d.Unchecked), "check", "checks") + " that could name the cause could not run, for want of evidence:"
+}
+
+// uncheckedMarkdown writes the checks that could not run as a Markdown list, grouped by the
+// missing evidence, with the hint on what to collect.
+func uncheckedMarkdown(w io.Writer, unchecked []checks.Unchecked) {
+	for _, g := range groupUnchecked(unchecked) {
+		fmt.Fprintf(w, "- %s: %s\n", mdEscape(g.reason), strings.Join(g.ids, ", "))
+	}
+	if hint := uncheckedHint(unchecked); hint != "" {
+		fmt.Fprintf(w, "\n%s\n", mdEscape(hint))
+	}
+	fmt.Fprintln(w)
+}
+
 // eks:cluster"), so a paste that holds one artefact reads as one line, not one per check.
 func groupUnchecked(us []checks.Unchecked) []uncheckedGroup {
 	type group struct {

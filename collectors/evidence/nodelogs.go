@@ -84,10 +84,12 @@ type SignatureHit struct {
 	MinWait time.Duration `json:",omitempty"`
 	// Milestone is the join step the line shows ("registered", "ready", …), or "".
 	Milestone string `json:",omitempty"`
-	Meaning   string
-	Count     int64
-	First     LogLine
-	Last      LogLine
+	// Symptom marks lines that only say nodes did not join, not why (logscan.Signature.Symptom).
+	Symptom bool `json:",omitempty"`
+	Meaning string
+	Count   int64
+	First   LogLine
+	Last    LogLine
 	// Ended, when set, says why the fault these lines show is over although no healthy line
 	// follows them: every line is a kubelet event that stopped repeating before the events were
 	// listed (collectors/ingest endedEvents).

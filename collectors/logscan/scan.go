@@ -61,6 +61,11 @@ type Signature struct {
 	// Milestone marks a step of the join sequence the line shows (Milestones): the node's
 	// timeline is built from them, and "registered" / "ready" show that the node joined.
 	Milestone string `json:"milestone,omitempty"`
+	// Symptom marks a failure line that only says nodes did not join ("Instances failed to join
+	// the kubernetes cluster", a tool timing out waiting for nodes, a NodeClaim never
+	// registered), not why: a run whose only failures are symptoms is inconclusive
+	// (checks.Finding.Symptom).
+	Symptom bool `json:"symptom,omitempty"`
 	// Meaning is one sentence shown with the evidence.
 	Meaning string `json:"meaning"`
 	// Source is the URL of the code that emits the message or of a public report showing it.
@@ -493,7 +498,7 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 	sg := &s.sigs[i]
 	if h == nil {
 		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
-			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, Milestone: sg.Milestone, Meaning: sg.Meaning, First: l}
+			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, Milestone: sg.Milestone, Symptom: sg.Symptom, Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,10 +116,17 @@ func TestScenariosGolden(t *testing.T) {
 					t.Fatalf("mostLikelyCause = %v, want %s (%s)", r.Diagnosis.MostLikelyCause, *sc.Expect, r.Diagnosis.Summary)
 				}
 				// an instance whose Node exists has joined: exit 0 when it is Ready (the cause is
-				// reported as another problem), 1 when it is NotReady with a cause
+				// reported as another problem), 1 when it is NotReady with a cause; a symptom
+				// alone (a NodeClaim never registered) names no cause: inconclusive, 3
 				want := ExitFindings
-				if r.Diagnosis.Verdict == "joined" && r.Diagnosis.Node != nil && r.Diagnosis.Node.Ready {
+				switch {
+				case r.Diagnosis.Verdict == "joined" && r.Diagnosis.Node != nil && r.Diagnosis.Node.Ready:
 					want = ExitOK
+				case slices.Contains(symptomIDs, *sc.Expect) && r.Summary.Fail == 1:
+					if r.Diagnosis.Verdict != "inconclusive" {
+						t.Errorf("only the symptom %s fails: verdict %s, want inconclusive", *sc.Expect, r.Diagnosis.Verdict)
+					}
+					want = ExitNothingChecked
 				}
 				if code != want {
 					t.Errorf("exit %d, want %d (verdict %s)", code, want, r.Diagnosis.Verdict)
