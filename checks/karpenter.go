@@ -236,12 +236,21 @@ func evalNodeClassNetwork(ev *evidence.Evidence) []Finding {
 		}
 		csg := ev.Cluster.ClusterSecurityGroup
 		if csg != "" && len(nc.StatusSecurityGroups) > 0 && !containsString(nc.StatusSecurityGroups, csg) && ev.Have(evidence.KindSecurityGroups) {
-			admitted := false
-			for _, id := range nc.StatusSecurityGroups {
-				admitted = admitted || sgAdmitsGroup(sgs[csg], id) && sgAdmitsGroup(sgs[id], csg)
+			// the control plane's network interfaces carry the cluster security group and the
+			// cluster's additional security groups (resourcesVpcConfig.securityGroupIds): a node
+			// group admitted both ways by either reaches it and is reached (the terraform-aws-eks
+			// node and cluster security groups); groups not in the evidence cannot be judged
+			known, admitted := true, false
+			for _, peer := range append([]string{csg}, ev.Cluster.SecurityGroupIDs...) {
+				for _, id := range nc.StatusSecurityGroups {
+					_, okPeer := sgs[peer]
+					_, okNode := sgs[id]
+					known = known && okNode && (okPeer || peer != csg)
+					admitted = admitted || sgAdmitsGroup(sgs[peer], id) && sgAdmitsGroup(sgs[id], peer)
+				}
 			}
-			if !admitted {
-				problems = append(problems, fmt.Sprintf("none of the resolved security groups %s is the cluster security group %s or admitted by it both ways", strings.Join(nc.StatusSecurityGroups, ", "), csg))
+			if known && !admitted {
+				problems = append(problems, fmt.Sprintf("none of the resolved security groups %s is the cluster security group %s or admitted by it (or by the cluster's additional security groups) both ways", strings.Join(nc.StatusSecurityGroups, ", "), csg))
 				items = append(items, item(ev.Source(evidence.KindSecurityGroups), "cluster security group %s", csg))
 			}
 		}

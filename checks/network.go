@@ -59,6 +59,9 @@ func flowEval(id string) func(ev *evidence.Evidence) []Finding {
 	return func(ev *evidence.Evidence) []Finding {
 		flows := netpath.Analyze(ev)
 		if flows == nil {
+			if fs := partialFlow(id)(ev); fs != nil {
+				return fs
+			}
 			return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "missing evidence: the node's subnet is not in the evidence"})
 		}
 		type group struct {
@@ -252,7 +255,7 @@ func networkChecks() []Check {
 			"Security groups are stateful but still filter new outbound connections: unless a node security group allows TCP 443 to the API server, the endpoints and AWS services, the kubelet cannot connect.",
 			"aws ec2 authorize-security-group-egress --group-id NODE_SG --protocol tcp --port 443 --cidr 0.0.0.0/0 (or to the cluster security group and endpoint security groups).",
 			[]string{docSGReqs}, explains(runtimeNet...)...),
-			Eval: flowEval(netpath.CheckSGNodeEgress)},
+			Eval: flowEval(netpath.CheckSGNodeEgress), Partial: partialFlow(netpath.CheckSGNodeEgress)},
 		{Meta: netMeta(netpath.CheckSGControlPlane, "Control plane and node security groups do not admit each other", SeverityHigh,
 			kinds(evidence.KindCluster, evidence.KindSecurityGroups),
 			"Through the private endpoint the cluster security group must admit TCP 443 from the nodes, and the nodes must admit TCP 10250 from the control plane; otherwise the node cannot register privately, or it joins but kubectl logs/exec, metrics and webhooks fail.",
@@ -264,7 +267,7 @@ func networkChecks() []Check {
 			"Network ACLs are stateless: the subnet's ACL must allow HTTPS out and the return traffic back in on the ephemeral ports (1024-65535), and the ACLs of the cluster's or endpoints' subnets must allow the opposite directions; the first matching rule by number wins.",
 			"Add rules before the deny: aws ec2 create-network-acl-entry --network-acl-id ACL --rule-number 100 --protocol 6 --port-range From=1024,To=65535 --cidr-block 0.0.0.0/0 --rule-action allow --ingress (and --egress for 443).",
 			[]string{docNACL, "https://docs.aws.amazon.com/vpc/latest/userguide/custom-network-acl.html#nacl-ephemeral-ports"}, explains(runtimeNet...)...),
-			Eval: flowEval(netpath.CheckNACL)},
+			Eval: flowEval(netpath.CheckNACL), Partial: partialFlow(netpath.CheckNACL)},
 		{Meta: netMeta(netpath.CheckVPCDNS, "VPC DNS support or DNS hostnames disabled", SeverityCritical,
 			[]evidence.Kind{evidence.KindVPCAttributes},
 			"Nodes resolve the API server and AWS endpoints through the Amazon-provided resolver (enableDnsSupport), and private endpoints resolve to private addresses only with enableDnsHostnames; EKS requires both.",

@@ -65,6 +65,9 @@ func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 		t = judgeTestimony(ev.NodeLogs, m.ID)
 	}
 	if len(missing) > 0 {
+		if fs := partial(c, ev); len(fs) > 0 {
+			return completeAll(m, fs, resource)
+		}
 		if t.state != testimonyNone {
 			return completeAll(m, testimonyFindings(m.ID, t, ev.NodeLogs, targetName(ev), ev.Source(evidence.KindNodeLogs)), resource)
 		}
@@ -209,4 +212,17 @@ func notForProvisioner(m Meta, ev *evidence.Evidence) (Finding, bool) {
 	}
 	why := fmt.Sprintf("not applicable: the node was provisioned by %s (%s); %s judges only %s nodes", p.Kind, p.Because, m.ID, strings.Join(m.AppliesTo, ", "))
 	return complete(m, Finding{Status: StatusSkipped, Resource: res, Message: why}), true
+}
+
+// partial runs c.Partial, if any; a panic in it is no finding (the missing-evidence skip stands).
+func partial(c Check, ev *evidence.Evidence) (fs []Finding) {
+	if c.Partial == nil {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			fs = nil
+		}
+	}()
+	return c.Partial(ev)
 }

@@ -309,7 +309,7 @@ func factValues(hits []evidence.SignatureHit, name string) []string {
 var factLabels = map[string]string{"roleArn": "role", "username": "user", "node": "node", "cluster": "cluster",
 	"kubernetesVersion": "Kubernetes", "amiType": "AMI type", "code": "code", "instanceId": "instance",
 	"instanceProfile": "instance profile", "subnetId": "subnet", "securityGroupId": "security group", "image": "image",
-	"endpoint": "endpoint", "flag": "flag", "setting": "setting", "nodegroup": "node group", "nodeclaim": "NodeClaim",
+	"endpoint": "endpoint", "address": "API server address", "flag": "flag", "setting": "setting", "nodegroup": "node group", "nodeclaim": "NodeClaim",
 	"nodepool": "NodePool", "nodeclass": "node class", "unit": "unit", "service": "service", "detail": "detail"}
 
 // factSummary lists the facts the hits carry ("role arn:…; code NodeCreationFailure"), sorted by name.

@@ -363,6 +363,18 @@ func (m *Model) naclCheck(w *walk, sn *evidence.Subnet, egress bool, proto int, 
 		w.add(Hop{Name: name, Resource: sn.ID, Verdict: Unknown, Detail: "no network ACL for " + sn.ID + " in the evidence", Check: CheckNACL}, false)
 		return
 	}
+	w.add(NACLHop(acl, egress, proto, ports, peer, what), false)
+}
+
+// NACLHop judges traffic through acl in one direction (proto, ports, the remote side peer; what
+// describes it for the message) as a hop of net.nacl-blocks: Blocked naming the denying rule,
+// Reachable naming the allowing one, Unknown when an earlier rule treats part of the traffic
+// differently. A peer of 0.0.0.0/0 is a host on the internet (EvalNACLPublic).
+func NACLHop(acl *evidence.NetworkACL, egress bool, proto int, ports PortRange, peer netip.Prefix, what string) Hop {
+	name := "nacl ingress"
+	if egress {
+		name = "nacl egress"
+	}
 	res := EvalNACL(acl, egress, proto, ports, peer)
 	if peer == anyIPv4 {
 		// every flow the model gives the peer 0.0.0.0/0 has a host on the internet at its far end
@@ -385,7 +397,7 @@ func (m *Model) naclCheck(w *walk, sn *evidence.Subnet, egress bool, proto int, 
 		}
 		h.Verdict, h.Detail = Blocked, fmt.Sprintf("%s %s denies %s %s", acl.ID, rule, portText, what)
 	}
-	w.add(h, false)
+	return h
 }
 
 func (m *Model) groups(ids []string) []*evidence.SecurityGroup {
@@ -404,8 +416,15 @@ func (m *Model) sgEgress(w *walk, peer Peer, port int, desc string) {
 		w.add(Hop{Name: "security group egress", Verdict: Unknown, Detail: m.missing(evidence.KindSecurityGroups), Check: m.sgCheck}, false)
 		return
 	}
-	res := EvalSG(m.nodeGroups, true, ProtoTCP, port, peer)
-	h := Hop{Name: "security group egress", Resource: strings.Join(m.node.SecurityGroupIDs, ","), Check: m.sgCheck}
+	w.add(SGEgressHop(m.nodeGroups, m.node.SecurityGroupIDs, peer, port, desc, m.sgCheck), false)
+}
+
+// SGEgressHop judges TCP port out of the node's security groups (ids, of which groups are the
+// ones in the evidence) to peer (desc names it) as a hop of check: Reachable naming the rule,
+// Unknown when only a prefix list whose contents are unknown could allow it, else Blocked.
+func SGEgressHop(groups []*evidence.SecurityGroup, ids []string, peer Peer, port int, desc, check string) Hop {
+	res := EvalSG(groups, true, ProtoTCP, port, peer)
+	h := Hop{Name: "security group egress", Resource: strings.Join(ids, ","), Check: check}
 	switch {
 	case res.Allowed:
 		h.Verdict, h.Detail = Reachable, "allowed by "+res.Rule
@@ -414,7 +433,7 @@ func (m *Model) sgEgress(w *walk, peer Peer, port int, desc string) {
 	default:
 		h.Verdict, h.Detail = Blocked, fmt.Sprintf("no egress rule of %s allows tcp %d to %s", h.Resource, port, desc)
 	}
-	w.add(h, false)
+	return h
 }
 
 // sgIngress checks that groups admit TCP port from peer.

@@ -748,9 +748,9 @@ func splitPrompts(lines []line) []subRegion {
 			cur = subRegion{command: cmd}
 			continue
 		}
-		if bareCommand(l.text) {
+		if cmd, ok := decoratedCommand(l.text); ok {
 			flush(i)
-			cur = subRegion{command: strings.TrimSpace(l.text)}
+			cur = subRegion{command: cmd}
 			continue
 		}
 	}
@@ -778,6 +778,23 @@ func bareCommand(t string) bool {
 		return false
 	}
 	return reBareCommand.MatchString(reQuotedArg.ReplaceAllString(t, "Q"))
+}
+
+// decoratedCommand returns the command of a line holding only a command reBareCommand matches,
+// as it is or set off as a heading the way posters label what follows: "==== aws eks
+// describe-cluster --name prod ====", "--- kubectl get nodes ---", "### aws ec2 …", "**kubectl
+// get csr**", "`aws iam get-role …`:".
+func decoratedCommand(t string) (string, bool) {
+	if bareCommand(t) {
+		return strings.TrimSpace(t), true
+	}
+	const marks = "=#*-`~:"
+	s := strings.TrimSpace(t)
+	inner := strings.TrimSpace(strings.TrimRight(strings.TrimLeft(s, marks+" "), marks+" "))
+	if inner == s || inner == "" || len(s)-len(inner) < 2 || !bareCommand(inner) {
+		return "", false
+	}
+	return inner, true
 }
 
 // reQuotedArg is a quoted argument of a command line ('NatGateways[].{id:NatGatewayId,eip:…}'):

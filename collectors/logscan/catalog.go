@@ -66,6 +66,7 @@ var FactNames = map[string]string{
 	"securityGroupId":   "a security group ID",
 	"image":             "a container image reference",
 	"endpoint":          "an API server endpoint (URL or host name)",
+	"address":           "an IP address the node connected to (the API server's: 10.0.1.200)",
 	"flag":              "a kubelet or bootstrap flag",
 	"setting":           "a configuration key (Bottlerocket setting, NodeConfig field)",
 	"nodegroup":         "a managed node group name",

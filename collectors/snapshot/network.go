@@ -76,11 +76,8 @@ func (s *Snapshot) loadSubnets(ev *evidence.Evidence) {
 	s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
 }
 
-// loadVPCs reads the region's VPCs with their IPv4 and IPv6 blocks, for an instance's evidence.
+// loadVPCs reads the region's VPCs with their IPv4 and IPv6 blocks.
 func (s *Snapshot) loadVPCs(ev *evidence.Evidence) {
-	if s.instanceOf(ev) == nil {
-		return
-	}
 	p := "ec2/describe-vpcs.json"
 	res, reason := decodeInto(s, p, func(o *DescribeVpcsOutput) {
 		for _, v := range o.Vpcs {
@@ -99,46 +96,20 @@ func (s *Snapshot) loadVPCs(ev *evidence.Evidence) {
 }
 
 // loadNetwork reads the VPC's routing, filtering and endpoint evidence for an instance's
-// evidence, and the route tables for the cluster's (fargate.profile-public-subnet judges the
-// Fargate profiles' subnets by them in scan).
+// evidence, and the route tables, security groups and network ACLs for the cluster's
+// (fargate.profile-public-subnet judges the Fargate profiles' subnets by the route tables in scan).
 func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 	s.loadRouteTables(ev)
+	// without an instance (a paste, a cluster-wide run) the security groups and network ACLs
+	// given still judge what they can (checks.partialFlow, an EC2NodeClass's groups)
+	s.loadFilters(ev)
 	inst := s.instanceOf(ev)
 	if inst == nil {
 		return
 	}
 
-	p := "ec2/describe-security-groups.json"
-	res, reason := decodeInto(s, p, func(o *DescribeSecurityGroupsOutput) {
-		for _, g := range o.SecurityGroups {
-			ev.SecurityGroups = append(ev.SecurityGroups, evidence.SecurityGroup{ID: g.GroupID, Name: g.GroupName, VpcID: g.VpcID,
-				Ingress: convertPermissions(g.IPPermissions), Egress: convertPermissions(g.IPPermissionsEgress)})
-		}
-	})
-	s.markFound(ev, evidence.KindSecurityGroups, res, reason, p, true, "")
-
-	p = "ec2/describe-network-acls.json"
-	res, reason = decodeInto(s, p, func(o *DescribeNetworkACLsOutput) {
-		for _, a := range o.NetworkACLs {
-			acl := evidence.NetworkACL{ID: a.NetworkACLID, VpcID: a.VpcID, Default: a.IsDefault}
-			for _, as := range a.Associations {
-				acl.SubnetIDs = append(acl.SubnetIDs, as.SubnetID)
-			}
-			for _, e := range a.Entries {
-				n := evidence.NACLEntry{RuleNumber: e.RuleNumber, Egress: e.Egress, Protocol: e.Protocol,
-					CIDR: routeTarget(e.CidrBlock, e.IPv6CidrBlock), Allow: strings.EqualFold(e.RuleAction, "allow")}
-				if e.PortRange != nil {
-					n.PortFrom, n.PortTo = e.PortRange.From, e.PortRange.To
-				}
-				acl.Entries = append(acl.Entries, n)
-			}
-			ev.NetworkACLs = append(ev.NetworkACLs, acl)
-		}
-	})
-	s.markFound(ev, evidence.KindNetworkACLs, res, reason, p, true, "")
-
-	p = "ec2/describe-vpc-endpoints.json"
-	res, reason = decodeInto(s, p, func(o *DescribeVpcEndpointsOutput) {
+	p := "ec2/describe-vpc-endpoints.json"
+	res, reason := decodeInto(s, p, func(o *DescribeVpcEndpointsOutput) {
 		for _, e := range o.VpcEndpoints {
 			ep := evidence.VPCEndpoint{ID: e.VpcEndpointID, VpcID: e.VpcID, ServiceName: e.ServiceName, Type: e.VpcEndpointType,
 				State: strings.ToLower(e.State), PrivateDNSEnabled: e.PrivateDNSEnabled, SubnetIDs: e.SubnetIDs, RouteTableIDs: e.RouteTableIDs}
@@ -253,4 +224,37 @@ func (s *Snapshot) loadRouteTables(ev *evidence.Evidence) {
 		}
 	})
 	s.markFound(ev, evidence.KindRouteTables, res, reason, p, true, "")
+}
+
+// loadFilters reads the security groups and network ACLs (ec2/describe-security-groups.json,
+// ec2/describe-network-acls.json).
+func (s *Snapshot) loadFilters(ev *evidence.Evidence) {
+	p := "ec2/describe-security-groups.json"
+	res, reason := decodeInto(s, p, func(o *DescribeSecurityGroupsOutput) {
+		for _, g := range o.SecurityGroups {
+			ev.SecurityGroups = append(ev.SecurityGroups, evidence.SecurityGroup{ID: g.GroupID, Name: g.GroupName, VpcID: g.VpcID,
+				Ingress: convertPermissions(g.IPPermissions), Egress: convertPermissions(g.IPPermissionsEgress)})
+		}
+	})
+	s.markFound(ev, evidence.KindSecurityGroups, res, reason, p, true, "")
+
+	p = "ec2/describe-network-acls.json"
+	res, reason = decodeInto(s, p, func(o *DescribeNetworkACLsOutput) {
+		for _, a := range o.NetworkACLs {
+			acl := evidence.NetworkACL{ID: a.NetworkACLID, VpcID: a.VpcID, Default: a.IsDefault}
+			for _, as := range a.Associations {
+				acl.SubnetIDs = append(acl.SubnetIDs, as.SubnetID)
+			}
+			for _, e := range a.Entries {
+				n := evidence.NACLEntry{RuleNumber: e.RuleNumber, Egress: e.Egress, Protocol: e.Protocol,
+					CIDR: routeTarget(e.CidrBlock, e.IPv6CidrBlock), Allow: strings.EqualFold(e.RuleAction, "allow")}
+				if e.PortRange != nil {
+					n.PortFrom, n.PortTo = e.PortRange.From, e.PortRange.To
+				}
+				acl.Entries = append(acl.Entries, n)
+			}
+			ev.NetworkACLs = append(ev.NetworkACLs, acl)
+		}
+	})
+	s.markFound(ev, evidence.KindNetworkACLs, res, reason, p, true, "")
 }
