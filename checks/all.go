@@ -31,6 +31,10 @@ var appliesTo = map[string][]string{
 	"nodegroup.lt-custom-sg-no-cluster-sg": {evidence.ProvisionerManagedNodegroup},
 	"nodegroup.lt-network-interfaces":      {evidence.ProvisionerManagedNodegroup},
 	"nodegroup.asg-launch-failures":        nodegroupLike,
+	// EKS Auto Mode writes and manages its instances' user data
+	// (https://docs.aws.amazon.com/eks/latest/userguide/automode.html): an empty one is not the
+	// cause there
+	"bootstrap.no-bootstrap": {evidence.ProvisionerManagedNodegroup, evidence.ProvisionerSelfManaged, evidence.ProvisionerKarpenter, evidence.ProvisionerHybrid},
 }
 
 func withAppliesTo(list []Check) []Check {

@@ -139,9 +139,10 @@ type Check struct {
 	// It returns at least one finding; a check with nothing to judge returns a skipped
 	// finding saying why it does not apply.
 	Eval func(ev *evidence.Evidence) []Finding
-	// Partial, when set, judges from partial evidence when a kind in Meta.Needs is missing (a
-	// paste without the instance): its findings are reported instead of the missing-evidence
-	// skip; nil or no finding falls back to the logs' testimony and that skip.
+	// Partial, when set, judges from other or partial evidence when a kind in Meta.Needs is
+	// missing (a paste without the instance) or Eval judged nothing (every finding skipped):
+	// its findings are reported instead of the skip; nil or no finding keeps the logs'
+	// testimony and the skip.
 	Partial func(ev *evidence.Evidence) []Finding
 }
 

@@ -308,7 +308,7 @@ func nodegroupChecks() []Check {
 			}},
 		{Meta: Meta{ID: "nodegroup.lt-network-interfaces", Title: "Launch template sets network interfaces for a managed node group", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodegroups, evidence.KindLaunchTemplate}, Optional: []evidence.Kind{evidence.KindInstance},
-			Stage: StageInstance, Explains: []string{"nodegroup.health-issues", "nodegroup.asg-launch-failures"},
+			Stage: StageInstance, Explains: []string{"nodegroup.health-issues", "nodegroup.asg-launch-failures", "nodegroup.launch-errors"},
 			Why:         "A managed node group places nodes in its own subnets; a launch template that declares NetworkInterfaces (with a subnet or a public IP setting) conflicts with them, so EKS rejects the template or launches fail.",
 			Remediation: "Remove NetworkInterfaces from the launch template (set SecurityGroupIds at the top level instead) and give the node group its subnets: aws ec2 create-launch-template-version … then aws eks update-nodegroup-version --launch-template id=LT,version=N.",
 			Docs:        []string{docLaunchTemplates, docManagedNodeGroups}},
@@ -328,6 +328,33 @@ func nodegroupChecks() []Check {
 					return one(fail(lt.ID, fmt.Sprintf("launch template %s version %d declares NetworkInterfaces while node group %s sets subnets", lt.ID, lt.Version, strings.Join(users, ", ")), it))
 				}
 				return one(pass(lt.ID, "the launch template leaves network interfaces to the node group", it))
-			}},
+			},
+			Partial: nodegroupLTNetworkInterfaces},
 	}
+}
+
+// nodegroupLTNetworkInterfaces judges nodegroup.lt-network-interfaces for the cluster's evidence
+// (no instance: a node group whose launches all fail has none) on each managed node group's own
+// launch template version; nil when none was read.
+func nodegroupLTNetworkInterfaces(ev *evidence.Evidence) []Finding {
+	if ev.Instance != nil || !ev.Have(evidence.KindNodegroups) {
+		return nil
+	}
+	subnets := map[string]bool{}
+	for _, ng := range ev.Nodegroups {
+		subnets[ng.Name] = len(ng.Subnets) > 0
+	}
+	var out []Finding
+	for _, n := range ev.NodegroupLaunchTemplates {
+		lt := n.Template
+		it := item(n.Source, "launch template %s version %d declares NetworkInterfaces: %v", lt.ID, lt.Version, lt.NetworkInterfaces)
+		switch {
+		case !subnets[n.Nodegroup]:
+		case lt.NetworkInterfaces:
+			out = append(out, fail(lt.ID, fmt.Sprintf("launch template %s version %d declares NetworkInterfaces while node group %s sets subnets", lt.ID, lt.Version, n.Nodegroup), it))
+		default:
+			out = append(out, pass(lt.ID, fmt.Sprintf("launch template %s of node group %s leaves network interfaces to the node group", lt.ID, n.Nodegroup), it))
+		}
+	}
+	return out
 }

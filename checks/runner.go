@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -91,6 +92,12 @@ func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 	}
 	if t.state == testimonyFailing {
 		res = append(res, testimonyFindings(m.ID, t, ev.NodeLogs, targetName(ev), ev.Source(evidence.KindNodeLogs))...)
+	}
+	if !slices.ContainsFunc(res, func(f Finding) bool { return f.Status != StatusSkipped }) {
+		// the check's own evidence judged nothing (logs without a line of the component)
+		if fs := partial(c, ev); len(fs) > 0 {
+			return completeAll(m, fs, resource)
+		}
 	}
 	return completeAll(m, res, resource)
 }

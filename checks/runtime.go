@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -83,7 +84,7 @@ func runtimeChecks() []Check {
 		withExplains(mk("runtime.disk-pressure", "A filesystem on the node is full", SeverityHigh, StagePostJoin,
 			"With the root or data volume (or its inodes) full, containerd cannot unpack images and the kubelet evicts pods or reports DiskPressure.",
 			"Grow the root/data volume in the launch template, clean images (crictl rmi --prune), and check container log rotation.",
-			docEviction), "runtime.image-pull"),
+			docEviction), "runtime.image-pull").withPartial(nodePressure("DiskPressure")),
 		mk("runtime.clock-skew", "The node's clock is wrong", SeverityHigh, StageIdentity,
 			"AWS rejects signatures more than 5 minutes off and TLS rejects certificates that are not yet valid, so STS tokens and API calls fail.",
 			"Let chronyd use the Amazon Time Sync Service (169.254.169.123 / fd00:ec2::123) and allow it in the instance's network path.",
@@ -200,4 +201,29 @@ func readyResolves(id string) bool {
 		}
 	})
 	return readyResolved[id]
+}
+
+// withPartial returns c with Partial set to p.
+func (c Check) withPartial(p func(ev *evidence.Evidence) []Finding) Check {
+	c.Partial = p
+	return c
+}
+
+// nodePressure judges a node-pressure condition from the target's Node when the node's logs are
+// not in the evidence: the kubelet reports DiskPressure (MemoryPressure, PIDPressure) True
+// on its Node while the filesystem (memory, PIDs) is short, and taints it
+// node.kubernetes.io/disk-pressure (https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/).
+// Nil when the Node is not known or reports no such pressure.
+func nodePressure(condition string) func(ev *evidence.Evidence) []Finding {
+	return func(ev *evidence.Evidence) []Finding {
+		if !ev.Have(evidence.KindNodes) {
+			return nil
+		}
+		n := ev.TargetNode()
+		if n == nil || !slices.Contains(n.Pressure, condition) {
+			return nil
+		}
+		return one(fail(n.Name, fmt.Sprintf("Node %s reports %s=True", n.Name, condition),
+			item(ev.Source(evidence.KindNodes), "Node %s condition %s=True (Ready=%v)", n.Name, condition, n.Ready)))
+	}
 }

@@ -259,3 +259,30 @@ func TestSymptomOnlyIsInconclusive(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkloadProgressEndsStartupFailures: the kubelet's own account that the node works after
+// a failure ends it — aws-node passing its readiness probe ends "cni plugin not initialized",
+// a pod's container starting ends a throttled call its start-up retried. Without those lines
+// both still fail.
+func TestWorkloadProgressEndsStartupFailures(t *testing.T) {
+	const cni = `Nov 18 08:14:33 ip-10-42-47-183.eu-west-1.compute.internal kubelet[3040]: E1118 08:14:33.577738    3040 kubelet.go:2902] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"` + "\n"
+	const probe = `Nov 18 08:16:42 ip-10-42-47-183.eu-west-1.compute.internal kubelet[3040]: I1118 08:16:42.988524    3040 kubelet.go:2474] "SyncLoop (probe)" probe="readiness" status="ready" pod="kube-system/aws-node-s4j44"` + "\n"
+	const throttle = `Nov 14 10:22:17 ip-10-10-71-36.ap-southeast-2.compute.internal kubelet[2906]: E1114 10:22:17.634386    4240 main.go:212] Error running credential provider plugin: operation error ECR: GetAuthorizationToken, exceeded maximum number of attempts, 3, https response error StatusCode: 400, RequestID: fb90a633-d7aa-ef72-1a0c-bafd5df9e01e, api error ThrottlingException: Rate exceeded` + "\n"
+	const started = `Nov 14 10:22:28 ip-10-10-71-36.ap-southeast-2.compute.internal kubelet[2906]: I1114 10:22:28.634386    2906 kubelet.go:2439] "SyncLoop (PLEG): event for pod" pod="analytics/airflow-worker-0" event={"ID":"e2e54f91-9901-42cf-ac16-2e48d18a8b84","Type":"ContainerStarted","Data":"cc9d9009ca186bd96fd63d043a40d441d45763a121c97c1fa4ae6add625bfe1c"}` + "\n"
+	for _, tc := range []struct {
+		id, log string
+		want    Status
+	}{
+		{"runtime.cni-not-ready", strings.Repeat(cni, 6), StatusFail},
+		{"runtime.cni-not-ready", strings.Repeat(cni, 6) + probe, StatusPass},
+		{"runtime.throttled", throttle, StatusFail},
+		{"runtime.throttled", throttle + started, StatusPass},
+	} {
+		c, _ := Default().Get(tc.id)
+		ev := &evidence.Evidence{}
+		withLogs(tc.log)(ev)
+		if f := Run([]Check{c}, ev)[0]; f.Status != tc.want {
+			t.Errorf("%s over %d lines: %s %q, want %s", tc.id, strings.Count(tc.log, "\n"), f.Status, f.Message, tc.want)
+		}
+	}
+}

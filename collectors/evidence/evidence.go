@@ -121,6 +121,11 @@ type Evidence struct {
 	VPCAttributes  *VPCAttributes
 	DHCPOptions    []DHCPOptions
 	LaunchTemplate *LaunchTemplateVersion
+	// NodegroupLaunchTemplates are the launch template versions the cluster's managed node
+	// groups name (nodegroup.launchTemplate), read for the cluster's evidence when there is no
+	// instance (a node group whose launches all failed has none): the node group checks judge
+	// each. Empty for an instance's evidence, which has LaunchTemplate.
+	NodegroupLaunchTemplates []NodegroupLaunchTemplate
 	// ConsoleOutput is the instance's console output; log signature checks read it.
 	ConsoleOutput *ConsoleOutput
 
@@ -260,4 +265,12 @@ func (e *Evidence) CollectedKinds() []Kind {
 func (e *Evidence) AddGapForce(kind Kind, reason string) {
 	delete(e.sources, kind)
 	e.AddGap(kind, reason)
+}
+
+// NodegroupLaunchTemplate is the launch template version a managed node group names, with the
+// snapshot file or API call it was read from.
+type NodegroupLaunchTemplate struct {
+	Nodegroup string
+	Template  LaunchTemplateVersion
+	Source    string
 }

@@ -182,7 +182,7 @@ func DetectProvisioner(e *Evidence) Provisioner {
 		}
 		return Provisioner{Kind: ProvisionerKarpenter, Name: nc.NodePool, Because: "NodeClaim " + nc.Name}
 	}
-	if n := e.targetNode(); n != nil {
+	if n := e.TargetNode(); n != nil {
 		switch ct := n.Labels[computeTypeLabel]; ct {
 		case "hybrid":
 			return Provisioner{Kind: ProvisionerHybrid, Because: "Node " + n.Name + " label " + computeTypeLabel + "=hybrid"}
@@ -220,10 +220,10 @@ func DetectProvisioner(e *Evidence) Provisioner {
 // https://docs.aws.amazon.com/eks/latest/userguide/fargate-pod-configuration.html).
 const computeTypeLabel = "eks.amazonaws.com/compute-type"
 
-// targetNode is the Node of the target: the one named by the instance's private DNS name or
+// TargetNode is the Node of the target: the one named by the instance's private DNS name or
 // whose provider ID ends in its instance ID; without an instance, the only Node of the evidence
 // (a pasted Node object). Nil when none is known.
-func (e *Evidence) targetNode() *Node {
+func (e *Evidence) TargetNode() *Node {
 	if e.Instance == nil {
 		if len(e.Nodes) == 1 {
 			return &e.Nodes[0]

@@ -279,6 +279,9 @@ type Node struct {
 	KubeletVersion string
 	OS             string // status.nodeInfo.operatingSystem or label kubernetes.io/os
 	Ready          bool
+	// Pressure lists the node-pressure conditions whose status is True (DiskPressure,
+	// MemoryPressure, PIDPressure: https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/).
+	Pressure []string
 }
 
 // CSR is a certificates.k8s.io/v1 CertificateSigningRequest.

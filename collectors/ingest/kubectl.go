@@ -270,8 +270,11 @@ func describedNodes(s *Segment) []evidence.Node {
 	}
 	for _, l := range describeSection(text, "Conditions:") {
 		fs := strings.Fields(l)
-		if len(fs) >= 2 && fs[0] == "Ready" {
+		switch {
+		case len(fs) >= 2 && fs[0] == "Ready":
 			n.Ready = fs[1] == "True"
+		case len(fs) >= 2 && strings.HasSuffix(fs[0], "Pressure") && fs[1] == "True":
+			n.Pressure = append(n.Pressure, fs[0])
 		}
 	}
 	if n.Name == "" {

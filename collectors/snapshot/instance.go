@@ -14,6 +14,7 @@ import (
 func init() {
 	RegisterProviderAt(StageInstance, (*Snapshot).loadInstance, evidence.KindInstance)
 	RegisterProviderAt(StageBoot, (*Snapshot).loadBoot, evidence.KindUserData, evidence.KindLaunchTemplate, evidence.KindBootstrap)
+	RegisterProvider((*Snapshot).loadNodegroupLaunchTemplates)
 	RegisterProviderAt(StageResources, (*Snapshot).loadImage, evidence.KindImage)
 	RegisterProviderAt(StageResources, (*Snapshot).loadInstanceType, evidence.KindInstanceType)
 	RegisterProviderAt(StageResources, (*Snapshot).loadConsoleOutput, evidence.KindConsoleOutput, evidence.KindNodeLogs)
@@ -147,26 +148,59 @@ func (s *Snapshot) loadLaunchTemplate(ev *evidence.Evidence, inst *EC2Instance) 
 		return "", false
 	}
 	p := "ec2/describe-launch-template-versions/" + lt + ".json"
+	t, userData, res, reason := s.launchTemplateVersion(lt, ver)
+	found := t != nil
+	if found {
+		ev.LaunchTemplate = t
+	}
+	s.markFound(ev, evidence.KindLaunchTemplate, res, reason, p, found, "launch template "+lt+" version "+ver)
+	return userData, found
+}
+
+// launchTemplateVersion decodes version ver (the default version when "") of launch template lt
+// from ec2/describe-launch-template-versions/LT.json: the version (nil when the file or the
+// version is missing), its user data (base64), and the read's result.
+func (s *Snapshot) launchTemplateVersion(lt, ver string) (*evidence.LaunchTemplateVersion, string, readResult, string) {
+	var t *evidence.LaunchTemplateVersion
 	var userData string
-	found := false
-	res, reason := decodeInto(s, p, func(o *LaunchTemplateVersionsOutput) {
+	res, reason := decodeInto(s, "ec2/describe-launch-template-versions/"+lt+".json", func(o *LaunchTemplateVersionsOutput) {
 		for _, v := range o.LaunchTemplateVersions {
 			if fmt.Sprint(v.VersionNumber) != ver && (ver != "" || !v.DefaultVersion) {
 				continue
 			}
 			d := v.LaunchTemplateData
-			t := &evidence.LaunchTemplateVersion{ID: lt, Version: v.VersionNumber, SecurityGroupIDs: d.SecurityGroupIDs,
+			t = &evidence.LaunchTemplateVersion{ID: lt, Version: v.VersionNumber, SecurityGroupIDs: d.SecurityGroupIDs,
 				NetworkInterfaces: len(d.NetworkInterfaces) > 0, ImageID: d.ImageID, BlockDevices: blockDevices(d.BlockDeviceMappings)}
 			for _, ni := range d.NetworkInterfaces {
 				if ni.DeviceIndex == 0 {
 					t.SecurityGroupIDs = append(t.SecurityGroupIDs, ni.Groups...)
 				}
 			}
-			ev.LaunchTemplate, userData, found = t, d.UserData, true
+			userData = d.UserData
 		}
 	})
-	s.markFound(ev, evidence.KindLaunchTemplate, res, reason, p, found, "launch template "+lt+" version "+ver)
-	return userData, found
+	return t, userData, res, reason
+}
+
+// loadNodegroupLaunchTemplates reads, for the cluster's evidence (no instance), the launch
+// template version each managed node group names.
+func (s *Snapshot) loadNodegroupLaunchTemplates(ev *evidence.Evidence) {
+	if ev.Instance != nil {
+		return
+	}
+	for _, ng := range ev.Nodegroups {
+		if ng.LaunchTemplateID == "" {
+			continue
+		}
+		ver := ng.LaunchTemplateVersion
+		if ver == "$Default" || ver == "$Latest" {
+			ver = "" // the snapshot's default version stands for both
+		}
+		if t, _, _, _ := s.launchTemplateVersion(ng.LaunchTemplateID, ver); t != nil {
+			ev.NodegroupLaunchTemplates = append(ev.NodegroupLaunchTemplates, evidence.NodegroupLaunchTemplate{Nodegroup: ng.Name, Template: *t,
+				Source: s.src("ec2/describe-launch-template-versions/" + ng.LaunchTemplateID + ".json")})
+		}
+	}
 }
 
 // instanceOf returns the ec2/describe-instances.json entry of ev's target instance; nil for the

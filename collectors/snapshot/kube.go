@@ -61,8 +61,11 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 				node.OS = n.Metadata.Labels["kubernetes.io/os"]
 			}
 			for _, c := range n.Status.Conditions {
-				if c.Type == "Ready" {
+				switch {
+				case c.Type == "Ready":
 					node.Ready = c.Status == "True"
+				case strings.HasSuffix(c.Type, "Pressure") && c.Status == "True":
+					node.Pressure = append(node.Pressure, c.Type)
 				}
 			}
 			r.nodes = append(r.nodes, node)
