@@ -262,8 +262,8 @@ func TestSymptomOnlyIsInconclusive(t *testing.T) {
 
 // TestWorkloadProgressEndsStartupFailures: the kubelet's own account that the node works after
 // a failure ends it — aws-node passing its readiness probe ends "cni plugin not initialized",
-// a pod's container starting ends a throttled call its start-up retried. Without those lines
-// both still fail.
+// a pod's container starting or the Node registering ends a throttled call its start-up
+// retried (red team 3, F9). Without those lines both still fail.
 func TestWorkloadProgressEndsStartupFailures(t *testing.T) {
 	const cni = `Nov 18 08:14:33 ip-10-42-47-183.eu-west-1.compute.internal kubelet[3040]: E1118 08:14:33.577738    3040 kubelet.go:2902] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"` + "\n"
 	const probe = `Nov 18 08:16:42 ip-10-42-47-183.eu-west-1.compute.internal kubelet[3040]: I1118 08:16:42.988524    3040 kubelet.go:2474] "SyncLoop (probe)" probe="readiness" status="ready" pod="kube-system/aws-node-s4j44"` + "\n"
@@ -277,6 +277,8 @@ func TestWorkloadProgressEndsStartupFailures(t *testing.T) {
 		{"runtime.cni-not-ready", strings.Repeat(cni, 6) + probe, StatusPass},
 		{"runtime.throttled", throttle, StatusFail},
 		{"runtime.throttled", throttle + started, StatusPass},
+		{"runtime.throttled", `Jul 24 15:29:30 ip-10-0-12-34 cloud-init[1200]: An error occurred (ThrottlingException) when calling the DescribeCluster operation (reached max retries: 4): Rate exceeded` + "\n" +
+			`Jul 24 15:29:52 ip-10-0-12-34 kubelet[2841]: I0724 15:29:52.000000    2841 kubelet_node_status.go:78] "Successfully registered node" node="ip-10-0-12-34.ec2.internal"` + "\n", StatusPass},
 	} {
 		c, _ := Default().Get(tc.id)
 		ev := &evidence.Evidence{}
