@@ -107,6 +107,9 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 		}
 	}
 	for i, n := range t.normal {
+		if otherNodes(t.failing, n) {
+			continue // another node's progress (two nodes' logs pasted together)
+		}
 		if logscan.Later(n.Last, last) || undatedAfterDated(last, n.Last) {
 			t.state, t.resolvedBy = testimonyResolved, &t.normal[i]
 			return t

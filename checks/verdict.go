@@ -2,10 +2,12 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 )
 
 // Verdict is the headline of a diagnosis: what the evidence allows eksdoctor to say.
@@ -165,6 +167,16 @@ func JoinedNode(ev *evidence.Evidence) *NodeState {
 	if v := h.Facts["node"]; len(v) > 0 {
 		st.Name = v[0]
 	}
+	if st.Name != "" && otherNodeFails(ev.NodeLogs, st.Name) {
+		// the registration is another node's (a second node pasted beside it, the AMI build
+		// host's journal left in the image): the node the failures are about did not join
+		return nil
+	}
+	if st.Ready && cutOffAfter(ev.NodeLogs, ready.Last) {
+		// Ready once, then refused or cut off from the API server: its lease expires and the
+		// node controller marks it NotReady (Unknown) within the grace period
+		st.Ready = false
+	}
 	if n := listedNode(ev, st.Name); n != nil && n.Ready && !st.Ready {
 		// the node list given with the logs (kubectl get nodes, often a watch) shows it Ready
 		st.Ready, st.Evidence = true, fmt.Sprintf("%s: Node %s is Ready", ev.Source(evidence.KindNodes), n.Name)
@@ -204,4 +216,66 @@ func ListedReady(ev *evidence.Evidence) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// cutOff are the failures that stop a registered kubelet from renewing its lease and status:
+// while they last, the Node goes NotReady.
+var cutOff = []string{"runtime.unauthorized", "runtime.apiserver-timeout", "runtime.tls-untrusted", "runtime.exec-credential-failed", "runtime.kubelet-crashloop", "runtime.cni-not-ready"}
+
+// cutOffAfter reports whether the logs show a cutOff failure still failing whose last line
+// comes after line ready.
+func cutOffAfter(logs *evidence.NodeLogs, ready evidence.LogLine) bool {
+	for _, id := range cutOff {
+		t := judgeTestimony(logs, id)
+		if t.state != testimonyFailing {
+			continue
+		}
+		for _, h := range t.failing {
+			if logscan.Later(h.Last, ready) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// otherNodeFails reports whether a cutOff failure still failing names nodes (its lines' node
+// facts) of which name is none: the logs' failures are another node's.
+func otherNodeFails(logs *evidence.NodeLogs, name string) bool {
+	for _, id := range cutOff {
+		t := judgeTestimony(logs, id)
+		if t.state != testimonyFailing {
+			continue
+		}
+		nodes := factValues(t.failing, "node")
+		if len(nodes) > 0 && !slices.ContainsFunc(nodes, func(n string) bool { return sameNode(n, name) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameNode reports whether two node names are one node's: equal, or equal in their first label
+// (ip-10-0-12-34 and ip-10-0-12-34.ec2.internal: a journal's host and the kubelet's node name).
+func sameNode(a, b string) bool {
+	a, _, _ = strings.Cut(a, ".")
+	b, _, _ = strings.Cut(b, ".")
+	return a != "" && strings.EqualFold(a, b)
+}
+
+// otherNodes reports whether hits a and b both name nodes (node facts) and none in common: one
+// node's healthy progress says nothing of another's failure.
+func otherNodes(a []evidence.SignatureHit, b evidence.SignatureHit) bool {
+	an, bn := factValues(a, "node"), b.Facts["node"]
+	if len(an) == 0 || len(bn) == 0 {
+		return false
+	}
+	for _, x := range an {
+		for _, y := range bn {
+			if sameNode(x, y) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -58,6 +58,11 @@ type LogLine struct {
 	Text string `json:"text"`
 	// Seq orders lines across streams in the order they were read.
 	Seq int64 `json:"-"`
+	// Clock, for a line whose timestamp has no year and no reference year gave it one (a
+	// pasted journal excerpt with nothing dated), is its time within an unnamed year
+	// (logscan.ParseClock), so that such lines are still ordered by their own times (a
+	// newest-first `journalctl -r` or Logs Insights export); 0 otherwise.
+	Clock int64 `json:"-"`
 }
 
 // SignatureHit is one signature that matched at least one line.

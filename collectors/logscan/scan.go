@@ -488,6 +488,9 @@ func (s *Scanner) logLine(ln []byte, path string, lineNo int64) evidence.LogLine
 		// a copied console row carries its time in a column after the long message
 		l.Time = ParseTime(string(ln), s.Ref)
 	}
+	if l.Time.IsZero() && s.Ref.IsZero() {
+		l.Clock = ParseClock(text)
+	}
 	return l
 }
 
@@ -549,11 +552,15 @@ func later(a, b evidence.LogLine) bool {
 	if !a.Time.IsZero() && !b.Time.IsZero() && !a.Time.Equal(b.Time) {
 		return a.Time.After(b.Time)
 	}
+	if a.Time.IsZero() && b.Time.IsZero() && a.Clock != 0 && b.Clock != 0 && a.Clock != b.Clock {
+		return a.Clock > b.Clock
+	}
 	return a.Seq > b.Seq
 }
 
-// Later reports whether line a happened after line b (timestamps when both have one, else the
-// order they were read in).
+// Later reports whether line a happened after line b (timestamps when both have one, their
+// year-less clock times when neither has a year (LogLine.Clock), else the order they were read
+// in).
 func Later(a, b evidence.LogLine) bool { return later(a, b) }
 
 // Result returns what was scanned so far, with hits in catalog order. origin names the input kind.

@@ -79,6 +79,25 @@ func iso(s string) time.Time {
 	return time.Time{}
 }
 
+// clockRef and clockBase place a year-less timestamp in an unnamed year for ParseClock: a leap
+// year, so that Feb 29 exists, ending at clockRef.
+var (
+	clockRef  = time.Date(2000, 12, 31, 0, 0, 0, 0, time.UTC)
+	clockBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// ParseClock returns the time of a line whose timestamp carries no year (a journal prefix, a
+// klog header) within an unnamed year, as nanoseconds since its start plus one; 0 when the line
+// has no such timestamp. Lines of one paste with nothing dated are ordered by it; it is never
+// shown, since the year is unknown (a paste crossing New Year is ordered wrongly).
+func ParseClock(line string) int64 {
+	t := ParseTime(line, clockRef)
+	if t.IsZero() || t.Year() != 2000 {
+		return 0
+	}
+	return t.Sub(clockBase).Nanoseconds() + 1
+}
+
 func withYear(s, layout string, ref time.Time) time.Time {
 	if ref.IsZero() {
 		return time.Time{}

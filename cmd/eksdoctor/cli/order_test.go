@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLogsJudgedByTimeAndNode: a node's log is judged by its lines' own times and the node
+// they name, never by where a line sits in the paste (red team 3, F1). A node that registered
+// and was refused ten minutes later is NotReady with a cause, whether the journal is in time
+// order, newest first (journalctl -r) or a Logs Insights export; a second node's registration
+// pasted beside a refused node does not make the refusal transient nor the run "joined"; the
+// healthy journal newest first is still joined and Ready.
+func TestLogsJudgedByTimeAndNode(t *testing.T) {
+	kubelet := func(host, clock, msg string) string {
+		return fmt.Sprintf("Jul 24 %s %s kubelet[2841]: %s\n", clock, host, msg)
+	}
+	healthy := func(host string) []string {
+		node := host + ".ec2.internal"
+		return []string{
+			kubelet(host, "15:29:51", `I0724 15:29:51.000000    2841 kubelet_node_status.go:75] "Attempting to register node" node="`+node+`"`),
+			kubelet(host, "15:29:51", `E0724 15:29:51.100000    2841 kubelet.go:2412] "Error getting node" err="node \"`+node+`\" not found"`),
+			kubelet(host, "15:30:05", `I0724 15:30:05.000000    2841 kubelet_node_status.go:78] "Successfully registered node" node="`+node+`"`),
+			kubelet(host, "15:30:21", `I0724 15:30:21.000000    2841 kubelet_node_status.go:493] "Recording event message for node" node="`+node+`" event="NodeReady"`),
+		}
+	}
+	refused := func(host string, from int) []string {
+		var out []string
+		for m := from; m < from+5; m++ {
+			out = append(out, kubelet(host, fmt.Sprintf("15:%02d:00", m), fmt.Sprintf(`E0724 15:%02d:00.000000    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="%s.ec2.internal"`, m, host)),
+				kubelet(host, fmt.Sprintf("15:%02d:30", m), fmt.Sprintf(`E0724 15:%02d:30.000000    2841 controller.go:145] "Failed to ensure lease exists, will retry" err="Unauthorized" interval="7s"`, m)))
+		}
+		return out
+	}
+	reversed := func(l []string) []string {
+		out := slices.Clone(l)
+		slices.Reverse(out)
+		return out
+	}
+	late := append(healthy("ip-10-0-12-34"), refused("ip-10-0-12-34", 40)...)
+	twoNodes := append(refused("ip-10-0-99-77", 31), healthy("ip-10-0-12-34")...)
+	for _, tc := range []struct {
+		name    string
+		lines   []string
+		verdict string
+		ready   bool
+		cause   string
+		code    int
+	}{
+		{"refused after Ready, in time order", late, "joined", false, "runtime.unauthorized", ExitFindings},
+		{"refused after Ready, newest first", reversed(late), "joined", false, "runtime.unauthorized", ExitFindings},
+		{"another node's registration after the refused node's lines", twoNodes, "cause-found", false, "runtime.unauthorized", ExitFindings},
+		{"another node's registration before them", reversed(twoNodes), "cause-found", false, "runtime.unauthorized", ExitFindings},
+		{"healthy, newest first", reversed(healthy("ip-10-0-12-34")), "joined", true, "", ExitOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runStdin(strings.NewReader(strings.Join(tc.lines, "")), "analyze", "-", "-o", "json")
+			var r struct {
+				Diagnosis struct {
+					Verdict         string
+					MostLikelyCause *string
+					Node            *struct{ Ready bool }
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("exit %d: %v %s", code, err, errOut)
+			}
+			d := r.Diagnosis
+			cause := ""
+			if d.MostLikelyCause != nil {
+				cause = *d.MostLikelyCause
+			}
+			if d.Verdict != tc.verdict || cause != tc.cause || code != tc.code || (d.Node != nil) != (tc.verdict == "joined") || d.Node != nil && d.Node.Ready != tc.ready {
+				t.Errorf("verdict %s, cause %q, node %+v, exit %d; want %s, %q, ready %v, exit %d", d.Verdict, cause, d.Node, code, tc.verdict, tc.cause, tc.ready, tc.code)
+			}
+		})
+	}
+}
