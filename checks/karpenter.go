@@ -387,6 +387,22 @@ func evalNodeClaimRegistered(ev *evidence.Evidence) []Finding {
 		if !ok {
 			c = evidence.Condition{Type: "Registered", Status: "absent"}
 		}
+		launched := nc.Created
+		if l, _ := nc.Condition("Launched"); !l.LastTransition.IsZero() {
+			launched = l.LastTransition
+		}
+		if !launched.IsZero() && !ev.CollectedAt.IsZero() {
+			// judged at the evidence's own time: a claim is not late before Karpenter's
+			// registration TTL has passed, and one launched after the collection cannot be aged
+			switch since := ev.CollectedAt.Sub(launched); {
+			case since < 0:
+				out = append(out, Finding{Status: StatusSkipped, Resource: res, Message: fmt.Sprintf("not a cause: NodeClaim %s launched at %s, after the collection time %s; its age cannot be judged", nc.Name, launched.UTC().Format(time.RFC3339), ev.CollectedAt.UTC().Format(time.RFC3339))})
+				continue
+			case since < evidence.KarpenterRegistrationTTL:
+				out = append(out, Finding{Status: StatusSkipped, Resource: res, Message: fmt.Sprintf("not a cause yet: NodeClaim %s launched %s before collection, within Karpenter's %d-minute registration timeout; its node may still be booting (%s)", nc.Name, since.Round(time.Second), int(evidence.KarpenterRegistrationTTL.Minutes()), quoteCondition(c))})
+				continue
+			}
+		}
 		when := "condition set" + age(ev, c.LastTransition)
 		if c.LastTransition.IsZero() {
 			when = "NodeClaim created" + age(ev, nc.Created)

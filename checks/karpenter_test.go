@@ -294,3 +294,35 @@ func TestDetectProvisioner(t *testing.T) {
 		t.Errorf("auto mode: %+v", p)
 	}
 }
+
+// TestNodeClaimJudgedAtItsAge: a launched NodeClaim without a node is late only once Karpenter's
+// 15-minute registration timeout has passed at the evidence's collection time (red team 3,
+// F4): 30 seconds after launch it is not a cause yet, a launch time after the collection cannot
+// be aged, and without a collection time the claim is judged as it stands.
+func TestNodeClaimJudgedAtItsAge(t *testing.T) {
+	c, _ := Default().Get("karpenter.nodeclaim-not-registered")
+	for _, tc := range []struct {
+		name      string
+		launched  time.Time
+		collected bool
+		want      Status
+		msg       string
+	}{
+		{"30 seconds", tNow.Add(-30 * time.Second), true, StatusSkipped, "not a cause yet: NodeClaim default-x7k2p launched 30s before collection, within Karpenter's 15-minute registration timeout"},
+		{"launched after the collection", tNow.AddDate(65, 0, 0), true, StatusSkipped, "after the collection time"},
+		{"20 minutes", tNow.Add(-20 * time.Minute), true, StatusFail, "never registered"},
+		{"no collection time", tNow.Add(-30 * time.Second), false, StatusFail, "never registered"},
+	} {
+		ev := healthyEvidence()
+		neverRegistered(ev)
+		ev.NodeClaim.Conditions[0].LastTransition = tc.launched
+		ev.NodeClaims[0] = *ev.NodeClaim
+		if !tc.collected {
+			ev.CollectedAt = time.Time{}
+		}
+		f := Run([]Check{c}, ev)[0]
+		if f.Status != tc.want || !strings.Contains(f.Message, tc.msg) {
+			t.Errorf("%s: %s %q", tc.name, f.Status, f.Message)
+		}
+	}
+}

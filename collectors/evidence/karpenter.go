@@ -248,3 +248,9 @@ func (e *Evidence) NodeClassFor(ref NodeClassRef) *NodeClass {
 	}
 	return nil
 }
+
+// KarpenterRegistrationTTL is how long Karpenter waits for a launched NodeClaim's node to
+// register before it deletes the claim (the registration TTL, 15 minutes:
+// kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/liveness.go). A younger claim
+// without a node may still be booting.
+const KarpenterRegistrationTTL = 15 * time.Minute

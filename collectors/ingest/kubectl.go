@@ -398,12 +398,13 @@ func column(header, row []string, name string) string {
 	return ""
 }
 
-var reAgePart = regexp.MustCompile(`(\d+)([dhms])`)
+var reAgePart = regexp.MustCompile(`(\d+)([ydhms])`)
 
 // kubectlAge reads kubectl's AGE column ("4m42s", "3h", "2d5h"); 0 when it does not parse.
 func kubectlAge(s string) time.Duration {
 	var d time.Duration
-	unit := map[string]time.Duration{"d": 24 * time.Hour, "h": time.Hour, "m": time.Minute, "s": time.Second}
+	// kubectl's ages (k8s.io/apimachinery/pkg/util/duration HumanDuration) go up to years: "4y", "2y30d"
+	unit := map[string]time.Duration{"y": 365 * 24 * time.Hour, "d": 24 * time.Hour, "h": time.Hour, "m": time.Minute, "s": time.Second}
 	for _, m := range reAgePart.FindAllStringSubmatch(s, -1) {
 		n, _ := strconv.Atoi(m[1])
 		d += time.Duration(n) * unit[m[2]]
@@ -430,12 +431,6 @@ func tabledNodeClasses(s *Segment) []evidence.NodeClass {
 	return out
 }
 
-// registrationTTL is how long Karpenter waits for a launched NodeClaim's node to register
-// before it deletes the claim (karpenter's registration TTL, 15 minutes:
-// kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/liveness.go). A younger claim
-// without a node is still booting.
-const registrationTTL = 15 * time.Minute
-
 // tabledNodeClaims reads kubectl get nodeclaims (NAME TYPE CAPACITY ZONE NODE READY AGE, with
 // -o wide also ID, NODEPOOL, NODECLASS). A row with an instance type has launched; one with a
 // node has registered. A claim younger than the registration TTL with no node is left out: it
@@ -458,7 +453,7 @@ func tabledNodeClaims(s *Segment) []evidence.NodeClaim {
 		case c.NodeName != "" && launched:
 			c.Conditions = []evidence.Condition{{Type: "Launched", Status: "True"},
 				{Type: "Registered", Status: "True"}, {Type: "Ready", Status: ready}}
-		case age < registrationTTL:
+		case age < evidence.KarpenterRegistrationTTL:
 			continue
 		case launched:
 			c.Conditions = []evidence.Condition{{Type: "Launched", Status: "True"},

@@ -609,6 +609,10 @@ func (rd *reader) document(s *Segment) {
 			v = map[string]any{"apiVersion": "v1", "kind": "List", "items": items}
 		}
 		rd.file("kube/ec2nodeclasses.json", v, origin, s)
+	case s.Type == TypeNodeClaim && (layout.Lookup(s.value, "metadata.name") != "" || layout.Lookup(s.value, "kind") == "List"):
+		// a pasted NodeClaim (or a list of them) is judged as kubectl get gives it; its
+		// condition messages are also read as log lines (logs)
+		rd.file("kube/nodeclaims.json", s.value, origin, s)
 	}
 }
 

@@ -57,3 +57,27 @@ func TestWhyNotJoiningNodeClaimByName(t *testing.T) {
 		t.Errorf("unknown NodeClaim: exit %d %q", code, errOut)
 	}
 }
+
+// TestPastedNodeClaimAwaitingRegistration: a NodeClaim pasted as kubectl get -o json (an object
+// or a List) or as kubectl get's table with an age in years is judged, not reported as "not in
+// the input given" (red team 3, F8); its node never registered is a symptom, so the run is
+// inconclusive.
+func TestPastedNodeClaimAwaitingRegistration(t *testing.T) {
+	claim := `{"apiVersion": "karpenter.sh/v1", "kind": "NodeClaim",
+ "metadata": {"name": "default-abcde", "creationTimestamp": "2020-01-01T00:00:00Z", "labels": {"karpenter.sh/nodepool": "default"}},
+ "spec": {"nodeClassRef": {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "default"}},
+ "status": {"providerID": "aws:///us-east-1a/i-0123456789abcdef0", "conditions": [
+  {"type": "Launched", "status": "True", "reason": "Launched", "lastTransitionTime": "2020-01-01T00:00:00Z", "message": ""},
+  {"type": "Registered", "status": "Unknown", "reason": "AwaitingReconciliation", "lastTransitionTime": "2020-01-01T00:00:00Z", "message": "object is awaiting reconciliation"}]}}`
+	for name, paste := range map[string]string{
+		"object": claim,
+		"list":   `{"apiVersion": "v1", "kind": "List", "items": [` + claim + `]}`,
+		"table":  "NAME            TYPE       CAPACITY   ZONE         NODE   READY     AGE\ndefault-abcde   m5.large   on-demand  us-east-1a          Unknown   4y\n",
+	} {
+		code, out, errOut := runStdin(strings.NewReader(paste), "analyze", "-", "-o", "json")
+		if code != ExitNothingChecked || !strings.Contains(out, `"id": "karpenter.nodeclaim-not-registered",
+      "status": "fail"`) || strings.Contains(out, "kube:nodeclaims: not in the input given") {
+			t.Errorf("%s: exit %d %s\n%s", name, code, errOut, out)
+		}
+	}
+}
