@@ -98,13 +98,19 @@ func suite(name string, fs []checks.Finding, skip map[string]bool) junitSuite {
 }
 
 // reportSuite is one target's suite, with the verdict and the most likely cause (when one was
-// found) as properties: its verdict first (a failure when a cause was found, so
-// an instance whose cause is cluster-wide still shows it), then its findings not in skip.
+// found) as properties: its verdict first (a failure when a cause was found, so an instance
+// whose cause is cluster-wide still shows it; an error when inconclusive, naming the checks
+// that could not run), then its findings not in skip.
 func reportSuite(r *Report, skip map[string]bool) junitSuite {
 	name := suiteName(r)
 	su := suite(name, r.Findings, skip)
 	v := junitCase{Name: "verdict " + string(r.Diagnosis.Verdict), Classname: name, Time: "0"}
-	if cause := r.Diagnosis.MostLikelyCause; cause != nil {
+	switch cause := r.Diagnosis.MostLikelyCause; {
+	case r.Diagnosis.Verdict == checks.VerdictInconclusive:
+		// could not judge: an error, never a passing case (a symptom alone names no cause)
+		v.Error = &junitFailure{Message: r.Diagnosis.Summary, Type: "inconclusive", Text: uncheckedText(r.Diagnosis.Unchecked)}
+		su.Errors++
+	case cause != nil:
 		v.Failure = &junitFailure{Message: "most likely cause: " + *cause, Type: "verdict", Text: r.Diagnosis.Summary}
 		su.Fails++
 	}
@@ -116,6 +122,15 @@ func reportSuite(r *Report, skip map[string]bool) junitSuite {
 		su.Props.Props = append(su.Props.Props, junitProp{Name: "mostLikelyCause", Value: *cause})
 	}
 	return su
+}
+
+// uncheckedText lists the checks of the join path that could not run, one "ID: reason" a line.
+func uncheckedText(us []checks.Unchecked) string {
+	lines := make([]string, 0, len(us))
+	for _, u := range us {
+		lines = append(lines, u.ID+": "+u.Reason)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // suiteName names a report's suite by its target: "instance i-…", "nodeclaim NAME", or the

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -72,8 +73,11 @@ func reportResults(s *Scan) ([]openreportsv1alpha1.ReportResult, openreportsv1al
 	ts := metav1.Timestamp{Seconds: s.ScanTimestamp().Unix()}
 	var sum openreportsv1alpha1.ReportSummary
 	results := []openreportsv1alpha1.ReportResult{}
+	// one place is kept for the result naming how many the bound left out
+	left, limit := 0, maxPolicyReportResults-1
 	add := func(instance string, f checks.Finding) {
-		if len(results) >= maxPolicyReportResults {
+		if len(results) >= limit {
+			left++
 			return
 		}
 		var ev []string
@@ -116,6 +120,12 @@ func reportResults(s *Scan) ([]openreportsv1alpha1.ReportResult, openreportsv1al
 	for _, f := range s.ClusterFindings {
 		add("", f)
 	}
+	// what kept the scan from judging (the instances not listed, the cluster's API not read, a
+	// collection error) is an error result, so a report viewer does not show an unjudged
+	// cluster as green; it comes before the instances' findings, which the bound may cut
+	for _, e := range s.Errors {
+		add("", scanError(e))
+	}
 	for _, r := range s.Fleet.Instances {
 		for _, f := range r.Findings {
 			if f.Status != checks.StatusPass && f.Status != checks.StatusSkipped {
@@ -123,12 +133,29 @@ func reportResults(s *Scan) ([]openreportsv1alpha1.ReportResult, openreportsv1al
 			}
 		}
 	}
-	// what kept the scan from judging (the instances not listed, a collection error) is an
-	// error result, so a report viewer does not show an unjudged cluster as green
-	for _, e := range s.Errors {
-		add("", checks.Finding{ID: "scan.error", Status: checks.StatusError, Severity: checks.SeverityHigh, Message: e})
+	// an instance that could not be judged, or named but not described, is an error result of
+	// its own (its findings are all skipped, so nothing else would name it), after the findings
+	// that name causes, so the bound never cuts a cause for an unknown
+	for _, r := range s.Fleet.Instances {
+		if r.Diagnosis.Verdict == checks.VerdictInconclusive {
+			add(r.Target.InstanceID, scanError("inconclusive: "+r.Diagnosis.Summary))
+		}
+	}
+	for _, id := range s.Fleet.Unlisted {
+		add(id, scanError("inconclusive: named by manifest.json but not in ec2/describe-instances.json: not diagnosed"))
+	}
+	if left > 0 {
+		n := left
+		limit = maxPolicyReportResults
+		add("", scanError(fmt.Sprintf("%d more results left out: one report object holds at most %d (the JSON output of scan holds them all)", n, maxPolicyReportResults)))
 	}
 	return results, sum
+}
+
+// scanError is the finding of rule scan.error: what kept the scan, or one instance's
+// diagnosis, from judging.
+func scanError(msg string) checks.Finding {
+	return checks.Finding{ID: "scan.error", Status: checks.StatusError, Severity: checks.SeverityHigh, Message: msg}
 }
 
 func reportMeta(s *Scan) metav1.ObjectMeta {
@@ -138,7 +165,9 @@ func reportMeta(s *Scan) metav1.ObjectMeta {
 
 // PolicyReport maps the scan to a wgpolicyk8s.io/v1alpha2 ClusterPolicyReport (Kyverno's Go
 // type, valid for the original wg-policy CRD and Kyverno's): one result per cluster finding and
-// per non-passing instance finding — policy "eksdoctor-<area>", rule the finding ID, category
+// per non-passing instance finding, and a result "error" of rule scan.error per scan error and
+// per instance that is inconclusive or not described (at most maxPolicyReportResults, the last
+// naming how many were left out) — policy "eksdoctor-<area>", rule the finding ID, category
 // the area, result pass/fail/warn/error/skip, severity high/medium/low (see ReportSeverity),
 // source "eksdoctor", timestamp the evidence time, and properties severity (eksdoctor's own),
 // cluster, resource, instance, evidence and remediation. Summary counts the results included.

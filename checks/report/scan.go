@@ -23,7 +23,12 @@ type Scan struct {
 	// DurationSeconds is how long the scan took (wall clock).
 	DurationSeconds float64          `json:"durationSeconds"`
 	ClusterFindings []checks.Finding `json:"clusterFindings"`
-	Fleet           *Fleet           `json:"fleet"`
+	// ClusterInconclusive says why the cluster side (its Kubernetes API) could not be read —
+	// the Nodes list holds an error instead of Nodes (API unreachable, credentials or CA
+	// refused, listing denied) — so the cluster-side checks could not run and nothing shows
+	// which instances joined; "" when it was read. The same text is in Errors ("cluster: …").
+	ClusterInconclusive string `json:"clusterInconclusive,omitempty"`
+	Fleet               *Fleet `json:"fleet"`
 	// DeniedPermissions lists the permissions refused while collecting.
 	DeniedPermissions []string `json:"deniedPermissions"`
 	// Errors lists what went wrong outside the checks (publishing, collection).
@@ -99,7 +104,11 @@ func ScanText(w io.Writer, s *Scan, o TextOptions) error {
 			shown++
 		}
 	}
-	if shown == 0 {
+	switch {
+	case s.ClusterInconclusive != "":
+		// never "no cluster-wide problem" when the cluster could not be read
+		para(w, width, "  ", "the cluster-side checks could not run: "+s.ClusterInconclusive)
+	case shown == 0:
 		fmt.Fprintln(w, "  no cluster-wide problem")
 	}
 	fmt.Fprintln(w)
@@ -129,7 +138,13 @@ func ScanMarkdown(w io.Writer, s *Scan) error {
 			fmt.Fprintf(w, "| %s | `%s` | `%s` | %s |\n", f.Status, f.ID, mdEscape(f.Resource), mdEscape(f.Message))
 		}
 	}
-	if !header {
+	switch {
+	case s.ClusterInconclusive != "":
+		if header {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "**Inconclusive**: the cluster-side checks could not run: %s.\n", mdEscape(s.ClusterInconclusive))
+	case !header:
 		fmt.Fprintln(w, "No cluster-wide finding failed.")
 	}
 	fmt.Fprintln(w)

@@ -221,6 +221,15 @@ func (o *ScanOptions) Run() error {
 	for _, g := range cev.PermissionGaps() {
 		s.DeniedPermissions = appendMissing(s.DeniedPermissions, g.Permission)
 	}
+	clusterDenied := false
+	if why, denied := clusterSideGap(cev); why != "" {
+		// the cluster's API could not be read: its checks could not run and nothing shows which
+		// instances joined — an error of the scan in every format, never "no cluster-wide problem"
+		s.ClusterInconclusive = "the Kubernetes API could not be read (" + why + "), so nothing shows which instances joined"
+		s.Errors = append(s.Errors, "cluster: "+s.ClusterInconclusive)
+		clusterDenied = denied
+		inconclusive = inconclusive || !denied
+	}
 	if fleet.Inconclusive != "" {
 		// the scan could not do its main job: an error in every format (JSON errors, a JUnit
 		// error case, a report result "error", eksdoctor_scan_errors, last success not advanced)
@@ -272,7 +281,27 @@ func (o *ScanOptions) Run() error {
 	if len(pubFailed) > 0 {
 		return codeOnly(ExitPublish)
 	}
-	return o.exitFor(failsOn(s, o.FailOn), inconclusive, partial)
+	// as for --all-pending: an instance that is inconclusive, or named but not described, makes
+	// the scan inconclusive; --fail-on decides code 1 only
+	inconclusive = inconclusive || fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0
+	return o.exitFor(failsOn(s, o.FailOn), inconclusive, partial || clusterDenied)
+}
+
+// clusterSideGap says why the cluster's Kubernetes API could not be read: its Nodes list — read
+// by every collection with access to the cluster, and what says which instances joined — holds
+// an error instead (kubectl's "Unable to connect to the server", a NoAccess the live collector
+// wrote for an unusable endpoint, CA or credentials, a Forbidden, a damaged file), and whether
+// that was a denial. "" when the Nodes were read, or were not collected at all (--no-kube, a
+// snapshot without kube/nodes.json: each check then names what it misses).
+func clusterSideGap(ev *evidence.Evidence) (reason string, denied bool) {
+	if ev.Have(evidence.KindNodes) {
+		return "", false
+	}
+	g := ev.GapFor(evidence.KindNodes)
+	if g.Reason == "not collected" || snapshot.IsMissing(g.Reason) {
+		return "", false
+	}
+	return g.Reason, g.Permission != ""
 }
 
 // publishMetrics writes the metrics file and/or pushes to the Pushgateway. A scan without
