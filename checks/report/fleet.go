@@ -31,10 +31,22 @@ type Fleet struct {
 	// so they are not diagnosed and the run is inconclusive about them; sorted, absent when
 	// there are none.
 	Unlisted []string `json:"unlisted,omitempty"`
+	// OtherCluster lists the instances the input describes whose tags name another cluster
+	// (eks:cluster-name, aws:eks:cluster-name, kubernetes.io/cluster/<name>) and that have no
+	// Node in this one: not this cluster's instances, so not diagnosed (a fix would tag them
+	// into it); sorted by instance, absent when there are none.
+	OtherCluster []OtherClusterInstance `json:"otherCluster,omitempty"`
 	// Inconclusive says why the cluster's instances could not be listed (describe-instances
 	// denied, missing or unreadable), so nothing shows which joined; "" when they were listed.
 	Inconclusive string       `json:"inconclusive,omitempty"`
 	Summary      FleetSummary `json:"summary"`
+}
+
+// OtherClusterInstance is an instance tagged for another cluster (Fleet.OtherCluster).
+type OtherClusterInstance struct {
+	InstanceID string `json:"instanceId"`
+	// Cluster is the cluster its tags name.
+	Cluster string `json:"cluster"`
 }
 
 // FleetSummary counts instances.
@@ -51,6 +63,8 @@ type FleetSummary struct {
 	Verdicts map[string]int `json:"verdicts"`
 	// Unlisted counts Fleet.Unlisted: instances named but not described, so not diagnosed.
 	Unlisted int `json:"unlisted,omitempty"`
+	// OtherCluster counts Fleet.OtherCluster: instances tagged for another cluster, not diagnosed.
+	OtherCluster int `json:"otherCluster,omitempty"`
 }
 
 // ForFleet trims a report for a fleet document, which may hold thousands of instances: the
@@ -77,7 +91,7 @@ func (r *Report) ForFleet() *Report {
 
 // Summarize fills Summary from Instances and Joined.
 func (f *Fleet) Summarize() {
-	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Unlisted: len(f.Unlisted), Causes: map[string]int{}, Verdicts: map[string]int{}}
+	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Unlisted: len(f.Unlisted), OtherCluster: len(f.OtherCluster), Causes: map[string]int{}, Verdicts: map[string]int{}}
 	for _, r := range f.Instances {
 		f.Summary.Verdicts[string(r.Diagnosis.Verdict)]++
 		if r.Diagnosis.Verdict == checks.VerdictJoined {
@@ -102,7 +116,32 @@ func (s FleetSummary) counts() string {
 	if s.Unlisted > 0 {
 		text += fmt.Sprintf(", %d named by the manifest but not described (not diagnosed)", s.Unlisted)
 	}
+	if s.OtherCluster > 0 {
+		text += fmt.Sprintf(", %d tagged for another cluster (not diagnosed)", s.OtherCluster)
+	}
 	return text
+}
+
+// otherClusterNote names the instances tagged for another cluster (the first ten of them), or
+// "" when there are none.
+func (f *Fleet) otherClusterNote() string {
+	if len(f.OtherCluster) == 0 {
+		return ""
+	}
+	var ids []string
+	for i, o := range f.OtherCluster {
+		if i == 10 {
+			ids = append(ids, fmt.Sprintf("and %d more", len(f.OtherCluster)-10))
+			break
+		}
+		ids = append(ids, o.InstanceID+" (cluster "+o.Cluster+")")
+	}
+	of := "the cluster"
+	if f.Cluster != "" {
+		of = "cluster " + f.Cluster
+	}
+	return fmt.Sprintf("Not of %s: %s tagged for another cluster, not diagnosed: %s.",
+		of, nOf(len(f.OtherCluster), "instance", "instances"), strings.Join(ids, ", "))
 }
 
 // unlistedNote says which instances the manifest names that describe-instances does not hold
@@ -264,9 +303,11 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 	}
 	para(w, width, p.paint(head+":", color.Bold)+" ", text)
 	fmt.Fprintln(w)
-	if note := f.unlistedNote(); note != "" {
-		para(w, width, "", note)
-		fmt.Fprintln(w)
+	for _, note := range []string{f.unlistedNote(), f.otherClusterNote()} {
+		if note != "" {
+			para(w, width, "", note)
+			fmt.Fprintln(w)
+		}
 	}
 	if len(f.Instances) == 0 {
 		if len(f.Joined) == 0 && len(f.Unlisted) == 0 {
@@ -308,8 +349,10 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 func FleetMarkdown(w io.Writer, f *Fleet) error {
 	safe(f, true)
 	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%s.\n\n", codeOr(f.Cluster, "the cluster"), f.Summary.counts())
-	if note := f.unlistedNote(); note != "" {
-		fmt.Fprintf(w, "%s\n\n", mdEscape(note))
+	for _, note := range []string{f.unlistedNote(), f.otherClusterNote()} {
+		if note != "" {
+			fmt.Fprintf(w, "%s\n\n", mdEscape(note))
+		}
 	}
 	if f.Inconclusive != "" {
 		fmt.Fprintf(w, "**Inconclusive**: %s.\n\n", mdEscape(f.Inconclusive))

@@ -39,6 +39,38 @@ func ClusterFromTags(tags map[string]string) (cluster, source string) {
 	return "", ""
 }
 
+// OtherClusterOfTags returns the cluster an instance's tags (key → value) name when it is not
+// cluster: eks:cluster-name or aws:eks:cluster-name naming another (managed node groups; EKS
+// itself sets them), else kubernetes.io/cluster/<name> keys none of which is cluster (the first
+// in sorted order). "" when the tags name cluster, name none, or cluster is "". The
+// kubernetes.io/cluster/<name> tag marks a resource of that cluster
+// (https://docs.aws.amazon.com/eks/latest/userguide/worker.html, self-managed nodes).
+func OtherClusterOfTags(tags map[string]string, cluster string) string {
+	if cluster == "" {
+		return ""
+	}
+	for _, k := range ClusterTagKeys {
+		if v := tags[k]; v != "" {
+			if v == cluster {
+				return ""
+			}
+			return v
+		}
+	}
+	other := ""
+	for k := range tags {
+		if name, ok := strings.CutPrefix(k, "kubernetes.io/cluster/"); ok && name != "" {
+			if name == cluster {
+				return ""
+			}
+			if other == "" || name < other {
+				other = name
+			}
+		}
+	}
+	return other
+}
+
 // loadTargetCluster names the cluster of an instance's evidence when no flag did (instance tags,
 // user data, manifest), sets its region, and describes the cluster (describe-cluster names it
 // when nothing else did).

@@ -315,7 +315,9 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 	return o.exitFor(fleet.Summary.Failing > 0, fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0, partial)
 }
 
-// diagnoseFleet diagnoses every instance of the snapshot that has no Node object.
+// diagnoseFleet diagnoses every instance of the snapshot that has no Node object, or a NotReady
+// one, except those whose tags name another cluster (Fleet.OtherCluster). The fleet's cluster is
+// cluster, else the snapshot's (snapshot.OfCluster), else the first instance's.
 func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry, selected []checks.Check, denied []string) (*report.Fleet, bool, error) {
 	fleet := &report.Fleet{SchemaVersion: report.SchemaVersion, Cluster: cluster, Source: snap.Origin, Instances: []*report.Report{}, Joined: []string{}}
 	if why, denied := snap.InstancesGap(); why != "" {
@@ -333,6 +335,12 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		fleet.Summarize()
 		return fleet, denied, &ExitError{Code: code, Err: err}
 	}
+	// the fleet is the snapshot's cluster's (the flag's, else its manifest's or describe-
+	// cluster's), never the one a listed instance's tag names
+	if fleet.Cluster == "" {
+		fleet.Cluster = snap.OfCluster()
+	}
+	of := fleet.Cluster
 	ids := snap.InstanceIDs()
 	if len(ids) > 0 {
 		// The first instance decodes the shared files (and finds damaged ones) before the
@@ -343,6 +351,7 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 	}
 	type outcome struct {
 		cluster string
+		other   string // the other cluster the instance's tags name, when it has no Node here
 		joined  bool
 		report  *report.Report
 		err     error
@@ -365,6 +374,12 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 					// a Node that never became Ready is diagnosed too: it registered but runs no pod
 					out[i].joined = true
 					if n.Ready {
+						continue
+					}
+				} else if ev.Instance != nil {
+					// an instance tagged for another cluster is not this cluster's: diagnosing it
+					// as this one's would tell to tag it into this cluster
+					if out[i].other = snapshot.OtherClusterOfTags(ev.Instance.Tags, of); out[i].other != "" {
 						continue
 					}
 				}
@@ -391,6 +406,9 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		}
 		if o.joined {
 			fleet.Joined = append(fleet.Joined, ids[i])
+		}
+		if o.other != "" {
+			fleet.OtherCluster = append(fleet.OtherCluster, report.OtherClusterInstance{InstanceID: ids[i], Cluster: o.other})
 		}
 		if o.report == nil {
 			continue

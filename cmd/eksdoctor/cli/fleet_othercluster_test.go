@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// snapshotWithOtherClusterInstance adds to the healthy snapshot (manifest and describe-cluster:
+// prod) an instance tagged for cluster staging, with no Node (red team round 3, F6).
+func snapshotWithOtherClusterInstance(t *testing.T) string {
+	t.Helper()
+	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	p := filepath.Join(snap, "ec2", "describe-instances.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	res := d["Reservations"].([]any)[0].(map[string]any)
+	insts := res["Instances"].([]any)
+	var other map[string]any
+	raw, _ := json.Marshal(insts[0])
+	_ = json.Unmarshal(raw, &other)
+	other["InstanceId"] = "i-000bbbbbbbbbb0002"
+	other["PrivateDnsName"] = "ip-10-0-17-99.eu-west-1.compute.internal"
+	other["PrivateIpAddress"] = "10.0.17.99"
+	other["Tags"] = []any{map[string]any{"Key": "eks:cluster-name", "Value": "staging"}, map[string]any{"Key": "kubernetes.io/cluster/staging", "Value": "owned"}}
+	res["Instances"] = append(insts, other)
+	if b, err = json.Marshal(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// TestFleetLeavesOutOtherClustersInstances (red team round 3, F6): an instance whose tags name
+// another cluster was diagnosed as prod's (and its subnet.cluster-tag fix would have tagged it
+// into prod), and analyze named the fleet after that instance's tag. Now it is not of the
+// fleet: listed as tagged for another cluster, not diagnosed; the fleet is the snapshot's
+// cluster's.
+func TestFleetLeavesOutOtherClustersInstances(t *testing.T) {
+	snap := snapshotWithOtherClusterInstance(t)
+	type fleetJSON struct {
+		Cluster      string
+		OtherCluster []struct{ InstanceID, Cluster string }
+		Instances    []struct{ Target struct{ InstanceID string } }
+		Joined       []string
+	}
+	check := func(name string, code int, f fleetJSON, out string) {
+		t.Helper()
+		if code != ExitOK || f.Cluster != "prod" || len(f.Instances) != 0 || strings.Join(f.Joined, ",") != "i-0a1b2c3d4e5f60001" ||
+			len(f.OtherCluster) != 1 || f.OtherCluster[0].InstanceID != "i-000bbbbbbbbbb0002" || f.OtherCluster[0].Cluster != "staging" {
+			t.Errorf("%s: exit %d %+v", name, code, f)
+		}
+		if strings.Contains(out, "kubernetes.io/cluster/prod,Value=owned") {
+			t.Errorf("%s: a fix tags another cluster's instance into prod", name)
+		}
+	}
+	code, out, _ := run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "json")
+	var s struct{ Fleet fleetJSON }
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	check("scan", code, s.Fleet, out)
+	code, out, _ = run("analyze", snap, "-o", "json")
+	var f fleetJSON
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	check("analyze", code, f, out)
+	_, out, _ = run("scan", "--cluster", "prod", "--snapshot", snap)
+	flat := strings.Join(strings.Fields(out), " ") // the table wraps paragraphs
+	if !strings.Contains(flat, "Instances of cluster prod") || !strings.Contains(flat, "1 tagged for another cluster (not diagnosed)") ||
+		!strings.Contains(flat, "Not of cluster prod: 1 instance tagged for another cluster, not diagnosed: i-000bbbbbbbbbb0002 (cluster staging).") {
+		t.Errorf("table:\n%s", out)
+	}
+}
