@@ -161,3 +161,43 @@ func TestScanHealthyClusterHasNoError(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// TestLiveScanUnusableClusterCA (red team round 3, F2, live): the cluster's CA could not be
+// used, so no Kubernetes client was built ("cluster-side checks are skipped" on stderr only);
+// the scan said errors [], scan_errors 0 and advanced last-success. It is an error of the scan,
+// exit 3, as for a snapshot whose API was unreachable.
+func TestLiveScanUnusableClusterCA(t *testing.T) {
+	snap := withoutKube(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	p := filepath.Join(snap, "eks", "describe-cluster.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dc map[string]map[string]any
+	if err := json.Unmarshal(b, &dc); err != nil {
+		t.Fatal(err)
+	}
+	dc["cluster"]["certificateAuthority"] = map[string]any{"data": "%%% not base64 %%%"}
+	if b, err = json.Marshal(dc); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	liveEnv(t, snap, nil)
+	metrics := filepath.Join(t.TempDir(), "m.prom")
+	code, out, errOut := run("scan", "--cluster", "prod", "-o", "json", "--metrics-file", metrics)
+	if !strings.Contains(errOut, "cluster-side checks are skipped") {
+		t.Fatalf("the client was built (the test would reach the network): %s", errOut)
+	}
+	var s struct{ Errors []string }
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if code != ExitNothingChecked || len(s.Errors) != 1 || !strings.HasPrefix(s.Errors[0], "cluster: ") || !strings.Contains(s.Errors[0], "not base64") {
+		t.Errorf("exit %d %+v (%s)", code, s, errOut)
+	}
+	if b, _ := os.ReadFile(metrics); !strings.Contains(string(b), "eksdoctor_scan_errors 1") || strings.Contains(string(b), "eksdoctor_last_success_timestamp_seconds") {
+		t.Errorf("metrics:\n%s", b)
+	}
+}
