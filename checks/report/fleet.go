@@ -36,6 +36,10 @@ type Fleet struct {
 	// Node in this one: not this cluster's instances, so not diagnosed (a fix would tag them
 	// into it); sorted by instance, absent when there are none.
 	OtherCluster []OtherClusterInstance `json:"otherCluster,omitempty"`
+	// NodesUnread says why the cluster's Nodes could not be read (its API unreachable, the
+	// list denied or damaged): the instances diagnosed have no Node known, which does not
+	// show they have none; "" when the Nodes were read or not collected at all.
+	NodesUnread string `json:"nodesUnread,omitempty"`
 	// Inconclusive says why the cluster's instances could not be listed (describe-instances
 	// denied, missing or unreadable), so nothing shows which joined; "" when they were listed.
 	Inconclusive string       `json:"inconclusive,omitempty"`
@@ -107,9 +111,14 @@ func (f *Fleet) Summarize() {
 }
 
 // counts says how many instances have not joined and how many joined ("2 not joined, 5 joined",
-// and ", 1 of them NotReady" when a joined one was diagnosed).
-func (s FleetSummary) counts() string {
+// and ", 1 of them NotReady" when a joined one was diagnosed); "2 with no Node known (the
+// cluster's Nodes could not be read)" when the Nodes were not read.
+func (f *Fleet) counts() string {
+	s := f.Summary
 	text := fmt.Sprintf("%d not joined, %d joined", s.Diagnosed-s.NotReady, s.Joined)
+	if f.NodesUnread != "" {
+		text = fmt.Sprintf("%d with no Node known (the cluster's Nodes could not be read), %d joined", s.Diagnosed-s.NotReady, s.Joined)
+	}
 	if s.NotReady > 0 {
 		text += fmt.Sprintf(", %d of them NotReady", s.NotReady)
 	}
@@ -297,7 +306,7 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 	if f.Cluster != "" {
 		head += " of cluster " + f.Cluster
 	}
-	text := f.Summary.counts()
+	text := f.counts()
 	if f.Source != "" {
 		text += " (evidence: " + f.Source + ")"
 	}
@@ -348,7 +357,7 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 // FleetMarkdown writes the fleet report for a ticket.
 func FleetMarkdown(w io.Writer, f *Fleet) error {
 	safe(f, true)
-	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%s.\n\n", codeOr(f.Cluster, "the cluster"), f.Summary.counts())
+	fmt.Fprintf(w, "## eksdoctor: instances not joining %s\n\n%s.\n\n", codeOr(f.Cluster, "the cluster"), f.counts())
 	for _, note := range []string{f.unlistedNote(), f.otherClusterNote()} {
 		if note != "" {
 			fmt.Fprintf(w, "%s\n\n", mdEscape(note))

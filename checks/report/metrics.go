@@ -33,7 +33,8 @@ type MetricsOptions struct {
 }
 
 // Metrics builds a Prometheus registry (client_golang) holding the scan's metrics:
-// eksdoctor_findings{check,severity,status} (number of findings), eksdoctor_unjoined_instances,
+// eksdoctor_findings{check,severity,status} (number of findings), eksdoctor_unjoined_instances
+// (left out when the cluster's Nodes could not be read),
 // eksdoctor_scan_duration_seconds, eksdoctor_scan_errors (errors outside the checks: collection
 // and publishing so far), eksdoctor_last_success_timestamp_seconds (Unix seconds, only when
 // o.LastSuccess is set) and eksdoctor_build_info{version,goversion} = 1. Errors: a registration
@@ -67,9 +68,13 @@ func Metrics(s *Scan, o MetricsOptions) (*prometheus.Registry, error) {
 		return g
 	}
 	cs := []prometheus.Collector{findings,
-		gauge(MetricUnjoined, "Running instances of the cluster without a Node object.", float64(s.Summary.Unjoined)),
 		gauge(MetricDuration, "Wall time of the last scan in seconds.", s.DurationSeconds),
 		gauge(MetricErrors, "Errors outside the checks in the last scan (collection, publishing).", float64(len(s.Errors))),
+	}
+	if s.Fleet.NodesUnread == "" && s.ClusterInconclusive == "" {
+		// unknown when the Nodes could not be read: left out, so an "unjoined > 0" alert does
+		// not fire on instances whose state nothing showed (eksdoctor_scan_errors says why)
+		cs = append(cs, gauge(MetricUnjoined, "Running instances of the cluster without a Node object.", float64(s.Summary.Unjoined)))
 	}
 	if !o.LastSuccess.IsZero() {
 		cs = append(cs, gauge(MetricLastSuccess, "Unix time of the end of the last scan without errors.", float64(o.LastSuccess.UnixNano())/1e9))

@@ -59,6 +59,10 @@ func TestScanClusterAPIUnreachable(t *testing.T) {
 	if strings.Contains(out, "no cluster-wide problem") || !strings.Contains(out, "the cluster-side checks could not run") || !strings.Contains(out, "i/o timeout") {
 		t.Errorf("table does not say the cluster side was not read:\n%s", out)
 	}
+	// the Nodes were never read: not "1 not joined, 0 joined"
+	if flat := strings.Join(strings.Fields(out), " "); strings.Contains(flat, "not joined, 0 joined") || !strings.Contains(flat, "1 with no Node known (the cluster's Nodes could not be read)") {
+		t.Errorf("table counts the instances as not joined although the Nodes were not read:\n%s", out)
+	}
 
 	metrics := filepath.Join(t.TempDir(), "m.prom")
 	code, out, _ = run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "json", "--metrics-file", metrics)
@@ -81,8 +85,15 @@ func TestScanClusterAPIUnreachable(t *testing.T) {
 	if s.Fleet.Summary.Verdicts["inconclusive"] != 1 {
 		t.Errorf("verdicts = %v", s.Fleet.Summary.Verdicts)
 	}
-	if b, _ := os.ReadFile(metrics); !strings.Contains(string(b), "eksdoctor_scan_errors 1") || strings.Contains(string(b), "eksdoctor_last_success_timestamp_seconds") {
+	// unjoined is unknown, not 1: an "unjoined > 0" alert must not fire on it
+	if b, _ := os.ReadFile(metrics); !strings.Contains(string(b), "eksdoctor_scan_errors 1") || strings.Contains(string(b), "eksdoctor_last_success_timestamp_seconds") ||
+		strings.Contains(string(b), "eksdoctor_unjoined_instances") {
 		t.Errorf("metrics:\n%s", b)
+	}
+	code, out, _ = run("why-not-joining", "--all-pending", "--snapshot", snap, "-o", "json")
+	var f struct{ NodesUnread string }
+	if err := json.Unmarshal([]byte(out), &f); err != nil || code != ExitNothingChecked || !strings.Contains(f.NodesUnread, "i/o timeout") {
+		t.Errorf("--all-pending: exit %d %+v %v", code, f, err)
 	}
 
 	code, out, _ = run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "junit")

@@ -345,9 +345,11 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 	if len(ids) > 0 {
 		// The first instance decodes the shared files (and finds damaged ones) before the
 		// others run in parallel.
-		if _, err := snap.Evidence(ids[0], cluster); err != nil {
+		ev, err := snap.Evidence(ids[0], cluster)
+		if err != nil {
 			return nil, false, inputErr("%v", err)
 		}
+		fleet.NodesUnread, _ = clusterSideGap(ev) // the cluster side is the same for every instance
 	}
 	type outcome struct {
 		cluster string
