@@ -83,3 +83,23 @@ func TestFleetLeavesOutOtherClustersInstances(t *testing.T) {
 		t.Errorf("table:\n%s", out)
 	}
 }
+
+// TestWhyNotJoiningWarnsOfAnotherClustersInstance (red team round 3, F6): asked about an
+// instance tagged for staging with --cluster prod, the report judged it as prod's without a
+// word; it now warns that the instance's tags name another cluster, before any fix is taken.
+func TestWhyNotJoiningWarnsOfAnotherClustersInstance(t *testing.T) {
+	snap := snapshotWithOtherClusterInstance(t)
+	_, out, _ := run("why-not-joining", "i-000bbbbbbbbbb0002", "--cluster", "prod", "--snapshot", snap, "-o", "json")
+	var r struct{ Warnings []string }
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "tags name cluster staging, not prod") {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	// an instance of the cluster gets no such warning
+	_, out, _ = run("why-not-joining", "i-0a1b2c3d4e5f60001", "--cluster", "prod", "--snapshot", snap, "-o", "json")
+	if strings.Contains(out, "tags name cluster") {
+		t.Errorf("warning on prod's own instance:\n%s", out)
+	}
+}

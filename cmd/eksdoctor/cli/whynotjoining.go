@@ -142,7 +142,28 @@ func (o *WhyNotJoiningOptions) Run() error {
 		}
 		return inputErr("snapshot %s: %v", o.Snapshot, err)
 	}
+	if w := otherClusterWarning(snap, ev, o.Cluster); w != "" {
+		o.warnings = append(o.warnings, w)
+	}
 	return o.render(reg, selected, ev, snapshotProblems(snap), denied)
+}
+
+// otherClusterWarning warns when the instance diagnosed has no Node in the cluster (the flag's,
+// else the snapshot's) and its tags name another cluster: it is judged as this cluster's, and a
+// fix that tags it into this cluster would take it from the other; "" otherwise.
+func otherClusterWarning(snap *snapshot.Snapshot, ev *evidence.Evidence, cluster string) string {
+	if cluster == "" {
+		cluster = snap.OfCluster()
+	}
+	if ev.Instance == nil || checks.JoinedNode(ev) != nil {
+		return ""
+	}
+	other := snapshot.OtherClusterOfTags(ev.Instance.Tags, cluster)
+	if other == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s's tags name cluster %s, not %s: it is likely not an instance of %s (scan leaves it out); do not tag it into %s unless it should move there",
+		ev.Instance.ID, other, cluster, cluster, cluster)
 }
 
 // snapshotProblems lists the snapshot's input problems known so far, sorted by path.
