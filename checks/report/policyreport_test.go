@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/eksdoctor/eksdoctor/checks"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
@@ -42,5 +44,35 @@ func TestPolicyReportNamesInconclusiveInstancesAndTheCut(t *testing.T) {
 	}
 	if pr.Summary.Error != maxPolicyReportResults {
 		t.Errorf("summary %+v", pr.Summary)
+	}
+}
+
+// TestReportObjectsEscapeYAMLForbiddenCharacters: a log value holding a character YAML 1.2
+// leaves out of its printable set (C0 but tab, LF and CR; DEL; C1 but NEL; U+FFFE, U+FFFF; a
+// lone byte of invalid UTF-8) still gives a ClusterPolicyReport and a ClusterReport that
+// serialise to YAML, with the character written as a visible escape in the message.
+func TestReportObjectsEscapeYAMLForbiddenCharacters(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"\ufffe", `\ufffe`}, {"\uffff", `\uffff`}, {"\x01", `\x01`}, {"\x1b", `\x1b`},
+		{"\x7f", `\x7f`}, {"\u0080", `\u0080`}, {"\u009f", `\u009f`}, {"\xff", `\xff`},
+	} {
+		node := "ip-10-0-12-34" + c.in
+		s := &Scan{Cluster: "prod", Fleet: &Fleet{}, ClusterFindings: []checks.Finding{{
+			ID: "runtime.unauthorized", Status: checks.StatusFail, Severity: checks.SeverityCritical,
+			Message: `node "` + node + `" is Unauthorized`, Resource: node,
+		}}}
+		for kind, obj := range map[string]any{"policyreport": PolicyReport(s), "openreports": OpenReport(s)} {
+			b, err := yaml.Marshal(obj)
+			if err != nil {
+				t.Fatalf("%s with %q: %v", kind, c.in, err)
+			}
+			if !strings.Contains(string(b), `ip-10-0-12-34`+strings.ReplaceAll(c.want, `\`, `\\`)) && !strings.Contains(string(b), "ip-10-0-12-34"+c.want) {
+				t.Errorf("%s with %q: no %s in\n%s", kind, c.in, c.want, b)
+			}
+			var back map[string]any
+			if err := yaml.Unmarshal(b, &back); err != nil {
+				t.Errorf("%s with %q does not read back: %v", kind, c.in, err)
+			}
+		}
 	}
 }

@@ -95,7 +95,9 @@ func walkStrings(v reflect.Value, f func(string) string, depth int) {
 }
 
 // escapeControls writes control characters (C0 but tab and newline, DEL, C1), bidirectional
-// overrides and invalid UTF-8 as visible escapes.
+// overrides, the noncharacters U+FFFE and U+FFFF and invalid UTF-8 as visible escapes. What is
+// left is inside YAML 1.2's printable set (spec 5.1: tab, LF, x20-x7E, xA0-xD7FF, xE000-xFFFD,
+// x10000-x10FFFF), so the report objects always serialise to YAML.
 func escapeControls(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
@@ -117,7 +119,9 @@ func escapeControls(s string) string {
 			b.WriteRune(r)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r <= 0x9f, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		case r >= 0x80 && r <= 0x9f, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
+			r == 0xfffe, r == 0xffff: // the noncharacters YAML 1.2 leaves out of its printable set
+
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -141,6 +145,6 @@ func cut(s string, n int) string {
 }
 
 // EscapeControls returns s with control characters (C0 but tab and newline, DEL, C1),
-// bidirectional overrides and invalid UTF-8 written as visible escapes (\x1b, \u202e), so text
+// bidirectional overrides, U+FFFE, U+FFFF and invalid UTF-8 written as visible escapes (\x1b, \u202e), so text
 // taken from the input cannot drive the terminal it is printed to (stderr notes and errors).
 func EscapeControls(s string) string { return escapeControls(s) }
