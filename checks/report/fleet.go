@@ -371,7 +371,7 @@ func FleetMarkdown(w io.Writer, f *Fleet) error {
 	}
 	for _, r := range f.Instances {
 		id, msg := causeOf(r)
-		fmt.Fprintf(w, "| `%s` | `%s` | %s |\n", r.Target.InstanceID, id, mdEscape(msg))
+		fmt.Fprintf(w, "| %s | `%s` | %s |\n", mdCodeCell(r.Target.InstanceID), id, mdEscape(msg))
 	}
 	_, err := fmt.Fprintln(w, strings.Repeat("", 0))
 	return err

@@ -302,5 +302,5 @@ func codeOr(s, alt string) string {
 	if s == "" {
 		return alt
 	}
-	return "`" + s + "`"
+	return mdCode(s)
 }

@@ -135,7 +135,7 @@ func ScanMarkdown(w io.Writer, s *Scan) error {
 				fmt.Fprintf(w, "| Status | Check | Resource | Message |\n|---|---|---|---|\n")
 				header = true
 			}
-			fmt.Fprintf(w, "| %s | `%s` | `%s` | %s |\n", f.Status, f.ID, mdEscape(f.Resource), mdEscape(f.Message))
+			fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", f.Status, f.ID, mdCodeCell(f.Resource), mdEscape(f.Message))
 		}
 	}
 	switch {

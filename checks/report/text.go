@@ -287,17 +287,17 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 	t := r.Target
 	subject, cluster := "the node", "its cluster"
 	if t.InstanceID != "" {
-		subject = "`" + t.InstanceID + "`"
+		subject = mdCode(t.InstanceID)
 	}
 	if t.Cluster != "" {
-		cluster = "`" + t.Cluster + "`"
+		cluster = mdCode(t.Cluster)
 	}
 	fmt.Fprintf(w, "## eksdoctor: why is %s not joining %s?\n\n", subject, cluster)
-	fmt.Fprintf(w, "- evidence: `%s`", t.Source)
+	fmt.Fprintf(w, "- evidence: %s", mdCode(t.Source))
 	if r.CollectedAt != "" {
-		fmt.Fprintf(w, ", collected %s", r.CollectedAt)
+		fmt.Fprintf(w, ", collected %s", mdEscape(r.CollectedAt))
 	}
-	fmt.Fprintf(w, "\n- region: %s\n", orDash(t.Region))
+	fmt.Fprintf(w, "\n- region: %s\n", orDash(mdEscape(t.Region)))
 	for _, warning := range r.Warnings {
 		fmt.Fprintf(w, "- **warning:** %s\n", mdEscape(warning))
 	}
@@ -308,7 +308,7 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 		if !d.Node.Ready {
 			state = "NotReady"
 		}
-		fmt.Fprintf(w, "**Joined:** %s joined the cluster and is %s (%s).\n\n", orDash(d.Node.Name), state, mdEscape(d.Node.Evidence))
+		fmt.Fprintf(w, "**Joined:** %s joined the cluster and is %s (%s).\n\n", orDash(mdEscape(d.Node.Name)), state, mdEscape(d.Node.Evidence))
 	case d.Verdict == checks.VerdictNoCauseFound:
 		fmt.Fprintf(w, "**No cause found.** Every check of the join path ran and none failed.\n\n")
 	case d.Verdict == checks.VerdictInconclusive && d.MostLikelyCause != nil:
@@ -343,7 +343,7 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 			fmt.Fprintf(w, "| Status | Severity | Check | Resource | Message |\n|---|---|---|---|---|\n")
 			header = true
 		}
-		fmt.Fprintf(w, "| %s | %s | `%s` | `%s` | %s |\n", f.Status, f.Severity, f.ID, mdEscape(f.Resource), mdEscape(f.Message))
+		fmt.Fprintf(w, "| %s | %s | `%s` | %s | %s |\n", f.Status, f.Severity, f.ID, mdCodeCell(f.Resource), mdEscape(f.Message))
 	}
 	if header {
 		fmt.Fprintln(w)
@@ -354,16 +354,12 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 		}
 		fmt.Fprintf(w, "### `%s` — %s\n\n", f.ID, metas[f.ID].Title)
 		for _, e := range f.Evidence {
-			fmt.Fprintf(w, "- %s (`%s`)\n", mdEscape(e.Text), e.Source)
+			fmt.Fprintf(w, "- %s (%s)\n", mdEscape(e.Text), mdCode(e.Source))
 		}
 		fmt.Fprintf(w, "\n**Fix:** %s\n\n", mdEscape(f.Remediation))
 	}
 	fmt.Fprintf(w, "_%s._\n", countLine(r.Findings))
 	return nil
-}
-
-func mdEscape(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
 }
 
 func orDash(s string) string {
@@ -399,7 +395,7 @@ func uncheckedMarkdown(w io.Writer, unchecked []checks.Unchecked) {
 		fmt.Fprintf(w, "- %s: %s\n", mdEscape(g.reason), strings.Join(g.ids, ", "))
 	}
 	if hint := uncheckedHint(unchecked); hint != "" {
-		fmt.Fprintf(w, "\n%s\n", mdEscape(hint))
+		fmt.Fprintf(w, "\n%s\n", hint) // eksdoctor's own text and markup
 	}
 	fmt.Fprintln(w)
 }

@@ -339,7 +339,7 @@ func timelineMarkdown(w io.Writer, tl *Timeline) {
 		if when == "" {
 			when = "—"
 		}
-		fmt.Fprintf(w, "- `%s` %s %s\n", when, e.mark, mdEscape(e.what))
+		fmt.Fprintf(w, "- %s %s %s\n", mdCode(when), e.mark, mdEscape(e.what))
 	}
 	fmt.Fprintf(w, "\n%s\n\n", mdEscape(stoppedText(tl)))
 }

@@ -9,9 +9,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
 )
 
 // fullDisk fails every write as /dev/full does.
@@ -220,8 +225,13 @@ func TestHostileEscapeSequencesAreEscaped(t *testing.T) {
 			t.Errorf("-o %s: raw escape sequence in the output", o)
 		}
 		// a paste's ESC sequences are removed where the text enters (terminal colours in pasted
-		// output); the other controls are shown escaped
-		if !strings.Contains(out.String(), `\u202e\u009b`) || strings.Contains(out.String(), "pwned") {
+		// output); the other controls are shown escaped (in Markdown, the backslash escaped too,
+		// so it renders as \u202e)
+		want := `\u202e\u009b`
+		if o == "markdown" {
+			want = `\\u202e\\u009b`
+		}
+		if !strings.Contains(out.String(), want) || strings.Contains(out.String(), "pwned") {
 			t.Errorf("-o %s: the sequence is not removed and the rest shown escaped:\n%.800s", o, out.String())
 		}
 	}
@@ -251,6 +261,46 @@ func TestHostileEscapeSequencesAreEscaped(t *testing.T) {
 	_, out, _ := run("why-not-joining", hostileInstance, "--snapshot", snap, "-o", "json")
 	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `\u001b]0;pwned`) {
 		t.Errorf("JSON must carry the value, encoded: %.300s", out)
+	}
+}
+
+// TestHostileMarkupInMarkdownIsText: the red team's kubelet lines whose node name carries HTML,
+// a comment, a table break-out, a link, a code fence, a heading and a mention give a Markdown
+// report that renders (GFM, raw HTML allowed) with no element from the log: every table row keeps
+// its five cells, and the name reads as its text wherever it is quoted.
+func TestHostileMarkupInMarkdownIsText(t *testing.T) {
+	for _, node := range []string{
+		"ip-10-0-12-34|</td></table><img src=x onerror=alert(1)>```\\n# HEADING [click](javascript:alert(1)) @everyone",
+		"ip-10-0-12-34<!--",
+	} {
+		paste := strings.Repeat(unauthorizedWith(`node="`+node+`"`), 2)
+		for _, args := range [][]string{{"analyze", "-", "-o", "markdown"}, {"analyze", "-", "-o", "markdown", "--all"}} {
+			var out, e bytes.Buffer
+			cmd := NewRootCmd(&out, &e)
+			cmd.SetIn(strings.NewReader(paste))
+			cmd.SetArgs(args)
+			cmd.Execute()
+			var h bytes.Buffer
+			gm := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
+			if err := gm.Convert(out.Bytes(), &h); err != nil {
+				t.Fatal(err)
+			}
+			// a mention in code notifies nobody
+			text := regexp.MustCompile(`(?s)<code>.*?</code>`).ReplaceAllString(h.String(), "")
+			for _, bad := range []string{"<img", "<a ", "<!--", "</table></td>", "<h1", "@everyone"} {
+				if strings.Contains(text, bad) {
+					t.Errorf("%q %v: rendered report holds %q:\n%s", node, args, bad, h.String())
+				}
+			}
+			if !strings.Contains(out.String(), "runtime.unauthorized") || !strings.Contains(h.String(), "ip-10-0-12-34") {
+				t.Fatalf("%q %v: no finding quoting the node:\n%s", node, args, out.String())
+			}
+			for _, row := range regexp.MustCompile(`(?s)<tr>(.*?)</tr>`).FindAllStringSubmatch(h.String(), -1) {
+				if n := strings.Count(row[1], "<td>") + strings.Count(row[1], "<th>"); n != 5 {
+					t.Errorf("%q %v: a table row with %d cells: %s", node, args, n, row[1])
+				}
+			}
+		}
 	}
 }
 
