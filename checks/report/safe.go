@@ -148,3 +148,14 @@ func cut(s string, n int) string {
 // bidirectional overrides, U+FFFE, U+FFFF and invalid UTF-8 written as visible escapes (\x1b, \u202e), so text
 // taken from the input cannot drive the terminal it is printed to (stderr notes and errors).
 func EscapeControls(s string) string { return escapeControls(s) }
+
+// EscapeLine is EscapeControls for one line of stderr: newlines and tabs are escaped too (\n,
+// \t), so a name or message taken from the input (a file name holding a newline) cannot forge a
+// second "eksdoctor:" line.
+func EscapeLine(s string) string {
+	s = escapeControls(s)
+	if !strings.ContainsAny(s, "\n\t") {
+		return s
+	}
+	return strings.NewReplacer("\n", `\n`, "\t", `\t`).Replace(s)
+}

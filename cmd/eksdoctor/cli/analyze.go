@@ -638,9 +638,14 @@ func (o *AnalyzeOptions) partialExit(err error) error {
 const crossCheckSkew = 24 * time.Hour
 
 // note says a line on stderr, with secrets redacted as in the report: what it says about the
-// input (a segment's name, a parse problem, a member name) comes from the input.
+// input (a segment's name, a parse problem, a member name) comes from the input, so control
+// characters, newlines and tabs in it are escaped (report.EscapeLine): one note, one line.
 func (o *AnalyzeOptions) note(format string, args ...any) {
-	fmt.Fprint(o.stderr, report.EscapeControls(redact.String(fmt.Sprintf(format, args...))))
+	msg, nl := strings.CutSuffix(fmt.Sprintf(format, args...), "\n")
+	fmt.Fprint(o.stderr, report.EscapeLine(redact.String(msg)))
+	if nl {
+		fmt.Fprintln(o.stderr)
+	}
 }
 
 // warn notes a warning for the report and says it on stderr at once.

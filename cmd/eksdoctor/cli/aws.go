@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/eksdoctor/eksdoctor/checks/report"
 	"github.com/eksdoctor/eksdoctor/collectors/awsapi"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/kube"
+	"github.com/eksdoctor/eksdoctor/collectors/redact"
 	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -148,7 +150,7 @@ func (k *KubeOptions) collectInto(g *GlobalOptions, res *awsapi.Result, cfg aws.
 	}
 	k.rest = rc
 	if err != nil {
-		fmt.Fprintf(g.stderr, "eksdoctor: %v; cluster-side checks are skipped\n", err)
+		fmt.Fprintf(g.stderr, "eksdoctor: %s; cluster-side checks are skipped\n", report.EscapeLine(redact.String(err.Error())))
 		for _, p := range kube.Paths {
 			res.Files[p] = []byte(fmt.Sprintf("Error from server (NoAccess): %v\n", err))
 			res.Errors[p] = snapshot.KubeError("NoAccess", err.Error())
@@ -185,7 +187,7 @@ func (a *AWSOptions) run(g *GlobalOptions, instanceIDs []string, cluster string,
 	opts := awsapi.Options{Region: cfg.Region, Cluster: cluster, Needs: needs, CallTimeout: a.CallTimeout, Batch: mode.batch, Scan: mode.scan, Clock: clock, Lookback: a.Lookback}
 	if f, ok := g.stderr.(*os.File); a.Debug || ok && isatty.IsTerminal(f.Fd()) {
 		opts.Progress = g.stderr
-		fmt.Fprintf(g.stderr, "collecting from AWS (%s)…\n", cfg.Region)
+		fmt.Fprintf(g.stderr, "collecting from AWS (%s)…\n", report.EscapeLine(cfg.Region))
 	}
 	res, err := awsapi.Collect(ctx, awsapi.NewClients(cfg), instanceIDs, opts)
 	switch {

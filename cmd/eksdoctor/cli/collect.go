@@ -11,6 +11,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/spf13/cobra"
 
+	"github.com/eksdoctor/eksdoctor/checks/report"
 	"github.com/eksdoctor/eksdoctor/collectors/redact"
 )
 
@@ -84,7 +85,7 @@ func (o *CollectOptions) Run() error {
 	if err := f.Close(); err != nil {
 		return outputErr("writing %s: %v", o.Out, err)
 	}
-	fmt.Fprintf(o.stderr, "wrote %s: %d files from %d AWS requests\n", o.Out, len(res.Files), res.Requests())
+	fmt.Fprintf(o.stderr, "wrote %s: %d files from %d AWS requests\n", report.EscapeLine(o.Out), len(res.Files), res.Requests())
 	return nil
 }
 

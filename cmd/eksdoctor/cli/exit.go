@@ -100,7 +100,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	cmd.SetArgs(args)
 	err := cmd.Execute()
 	if out.err != nil {
-		fmt.Fprintf(stderr, "eksdoctor: the output could not be written to standard output: %v\n", out.err)
+		fmt.Fprintf(stderr, "eksdoctor: the output could not be written to standard output: %s\n", report.EscapeLine(out.err.Error()))
 		return ExitOutput
 	}
 	if err == nil {
@@ -111,7 +111,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return int(c)
 	}
 	// an error may quote its input (a file, a member or instance name): redacted as reports are
-	fmt.Fprintln(stderr, "eksdoctor: "+report.EscapeControls(redact.String(strings.TrimSpace(err.Error()))))
+	fmt.Fprintln(stderr, "eksdoctor: "+report.EscapeLine(redact.String(strings.TrimSpace(err.Error()))))
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		return ee.Code

@@ -202,7 +202,7 @@ func (o *ScanOptions) Run() error {
 	inconclusive := false
 	if errors.As(err, &ee) && (ee.Code == ExitNothingChecked || ee.Code == ExitPartial) {
 		// no instance could be listed: the cluster-wide findings are still reported
-		fmt.Fprintln(o.stderr, "eksdoctor:", report.EscapeControls(redact.String(err.Error())))
+		fmt.Fprintln(o.stderr, "eksdoctor:", report.EscapeLine(redact.String(err.Error())))
 		inconclusive = ee.Code == ExitNothingChecked
 		partial, err = partial || ee.Code == ExitPartial, nil
 	}
@@ -244,7 +244,7 @@ func (o *ScanOptions) Run() error {
 	pubFail := func(what string, err error) {
 		s.Errors = append(s.Errors, what+": "+err.Error())
 		pubFailed = append(pubFailed, what)
-		fmt.Fprintf(o.stderr, "eksdoctor: publishing the %s failed: %s\n", what, report.EscapeControls(redact.String(err.Error())))
+		fmt.Fprintf(o.stderr, "eksdoctor: publishing the %s failed: %s\n", what, report.EscapeLine(redact.String(err.Error())))
 	}
 	for _, kind := range []string{"policyreport", "openreports"} {
 		if !publish[kind] {
