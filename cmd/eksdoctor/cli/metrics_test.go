@@ -130,3 +130,37 @@ func TestLastSuccessKeptOnFailure(t *testing.T) {
 		t.Errorf("push after a failed scan = %+v", p)
 	}
 }
+
+// TestPushgatewayURLKeepsPathAndQuery: a --pushgateway URL with a path prefix and a query string
+// is pushed to the prefix joined with /metrics/job/eksdoctor/cluster/NAME, the query kept as the
+// query (it was appended after it, so the job path ended up inside the query).
+func TestPushgatewayURLKeepsPathAndQuery(t *testing.T) {
+	snap := fixtures + "/snapshots/healthy-al2023"
+	var mu sync.Mutex
+	var paths, queries []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths, queries = append(paths, r.URL.Path), append(queries, r.URL.RawQuery)
+		mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(srv.Close)
+	for _, c := range []struct{ url, path, query string }{
+		{srv.URL + "/?x=1", "/metrics/job/eksdoctor/cluster/prod", "x=1"},
+		{srv.URL + "/gw/?x=1&y=2#frag", "/gw/metrics/job/eksdoctor/cluster/prod", "x=1&y=2"},
+		{srv.URL + "/gw", "/gw/metrics/job/eksdoctor/cluster/prod", ""},
+	} {
+		paths, queries = nil, nil
+		code, _, errOut := run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "json", "--fail-on", "none", "--pushgateway", c.url)
+		if code != 0 || len(paths) != 1 || paths[0] != c.path || queries[0] != c.query {
+			t.Errorf("%s: exit %d, pushed to %q ? %q, want %q ? %q; %s", c.url, code, paths, queries, c.path, c.query, errOut)
+		}
+	}
+	// a URL that is not http(s) with a host is a usage error, before anything is collected
+	for _, bad := range []string{"ftp://gw/", "http://", "http://gw:99999/", ":gw"} {
+		code, _, errOut := run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "json", "--pushgateway", bad)
+		if code != ExitUsage || !strings.Contains(errOut, "--pushgateway") || !strings.Contains(errOut, bad) {
+			t.Errorf("%s: exit %d, %s; want exit %d naming the flag", bad, code, errOut, ExitUsage)
+		}
+	}
+}

@@ -9,9 +9,11 @@ import (
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,6 +58,8 @@ type ScanOptions struct {
 	FailOn      string
 	MetricsFile string
 	Pushgateway string
+	// pushBase and pushQuery are Pushgateway split by pushgatewayURL.
+	pushBase, pushQuery string
 	// PushUsername, PushPasswordFile and PushTokenFile are the Pushgateway credentials (basic
 	// or bearer); the environment supplies them when the flags are empty.
 	PushUsername     string
@@ -155,6 +159,13 @@ func (o *ScanOptions) Run() error {
 		default:
 			return usageErr("unknown --publish %q (want policyreport or openreports)", p)
 		}
+	}
+	if o.Pushgateway != "" {
+		base, query, err := pushgatewayURL(o.Pushgateway)
+		if err != nil {
+			return usageErr("--pushgateway %q: %v", o.Pushgateway, err)
+		}
+		o.pushBase, o.pushQuery = base, query
 	}
 	reg := checks.Default()
 	selected, err := reg.Select(o.Checks)
@@ -465,6 +476,47 @@ func (o *ScanOptions) pushAuth() (user, password, token string, err error) {
 	return
 }
 
+// pushgatewayURL splits a --pushgateway URL into the base the job path is joined to (scheme,
+// user info, host and path, without a trailing slash) and its query, which the push keeps as the
+// query: client_golang's push appends "/metrics/job/…" to the string it is given, which put the
+// job path inside a query. As with that package, a URL without a scheme is taken as http://.
+// Errors: not http or https, no host, or not a URL.
+func pushgatewayURL(raw string) (base, query string, err error) {
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", "", errors.New("not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", "", fmt.Errorf("scheme %q: want http or https", u.Scheme)
+	}
+	if u.Hostname() == "" {
+		return "", "", errors.New("no host")
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return "", "", fmt.Errorf("port %q out of range", p)
+		}
+	}
+	query = u.RawQuery
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+	u.Path, u.RawPath = strings.TrimRight(u.Path, "/"), ""
+	return u.String(), query, nil
+}
+
+// queryDoer sets the query of the Pushgateway URL on every push request.
+type queryDoer struct {
+	query string
+	next  push.HTTPDoer
+}
+
+func (q queryDoer) Do(r *http.Request) (*http.Response, error) {
+	r.URL.RawQuery = q.query
+	return q.next.Do(r)
+}
+
 // push sends the registry to the Pushgateway under job "eksdoctor" and the cluster as grouping
 // key: PUT (replace the group) after a successful scan, POST (replace only these metrics, so
 // the previous last-success timestamp stays) after a failed one.
@@ -477,7 +529,10 @@ func (o *ScanOptions) push(reg prometheus.Gatherer, cluster string, success bool
 	if token != "" {
 		doer = bearerDoer{token: token, next: doer}
 	}
-	p := push.New(o.Pushgateway, "eksdoctor").Grouping("cluster", cluster).Gatherer(reg).Client(doer).Format(expfmt.NewFormat(expfmt.TypeTextPlain))
+	if o.pushQuery != "" {
+		doer = queryDoer{query: o.pushQuery, next: doer}
+	}
+	p := push.New(o.pushBase, "eksdoctor").Grouping("cluster", cluster).Gatherer(reg).Client(doer).Format(expfmt.NewFormat(expfmt.TypeTextPlain))
 	if user != "" || password != "" {
 		p = p.BasicAuth(user, password)
 	}
