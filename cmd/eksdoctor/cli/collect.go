@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"time"
 
@@ -70,19 +69,18 @@ func (o *CollectOptions) Run() error {
 	if o.Cluster == "" || o.Out == "" {
 		return usageErr("collect needs --cluster and --archive FILE.tar.gz")
 	}
+	// the target is checked before any AWS call: a symlink (followed, it would overwrite the file
+	// it points to), a directory, a device or a FIFO is refused
+	if err := checkRegularTarget(o.Out, "give the path of a new or regular .tar.gz file"); err != nil {
+		return outputErr("--archive: %v", err)
+	}
 	res, _, err := o.Live.collect(o.GlobalOptions, o.Instances, o.Cluster, nil, collectMode{batch: len(o.Instances) == 0, scan: len(o.Instances) == 0})
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(o.Out)
-	if err != nil {
-		return outputErr("cannot write %s: %v", o.Out, err)
-	}
-	if err := writeSnapshot(f, res.Files, time.Now(), !o.NoRedact); err != nil {
-		f.Close()
-		return outputErr("writing %s: %v", o.Out, err)
-	}
-	if err := f.Close(); err != nil {
+	// written through an exclusive temporary file renamed into place, as --metrics-file: a reader
+	// never sees half an archive, and a symlink planted meanwhile is replaced, never followed
+	if err := writeFileReplacing(o.Out, func(w io.Writer) error { return writeSnapshot(w, res.Files, time.Now(), !o.NoRedact) }); err != nil {
 		return outputErr("writing %s: %v", o.Out, err)
 	}
 	fmt.Fprintf(o.stderr, "wrote %s: %d files from %d AWS requests\n", report.EscapeLine(o.Out), len(res.Files), res.Requests())

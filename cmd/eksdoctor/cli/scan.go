@@ -386,9 +386,16 @@ var reMissingPermission = regexp.MustCompile(`missing permission ([a-z0-9-]+:[A-
 // and is not a regular file (a device such as /dev/null, a FIFO, a symlink, a directory) is not
 // replaced: the error names it (checkRegularTarget).
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	if err := checkRegularTarget(path); err != nil {
+	if err := checkRegularTarget(path, "give the path of a file in the textfile collector's directory"); err != nil {
 		return err
 	}
+	return writeFileReplacing(path, write)
+}
+
+// writeFileReplacing is writeFileAtomic without the check of the target (for callers that made
+// it earlier): a temporary file of its own next to path, created exclusively, mode 0644, renamed
+// over path once written whole, removed on any error.
+func writeFileReplacing(path string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -413,8 +420,8 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 
 // checkRegularTarget returns an error when path exists and is anything but a regular file:
 // renaming over it would replace what is there (a device, a FIFO a collector reads, the symlink
-// itself), which is a write the user did not ask for.
-func checkRegularTarget(path string) error {
+// itself), which is a write the user did not ask for. hint ends the message: what to give instead.
+func checkRegularTarget(path, hint string) error {
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -422,7 +429,7 @@ func checkRegularTarget(path string) error {
 	case err != nil:
 		return err
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file (%s): not replaced; give the path of a file in the textfile collector's directory", path, snapshot.FileKind(fi.Mode()))
+		return fmt.Errorf("%s is not a regular file (%s): not replaced; %s", path, snapshot.FileKind(fi.Mode()), hint)
 	}
 	return nil
 }
