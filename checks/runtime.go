@@ -156,7 +156,7 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 			}
 			return one(pass(target, fmt.Sprintf("%d line%s matched (%s), %s: not a failure", h.Count, plural(h.Count), h.Meaning, why), its...))
 		}
-		return one(pass(target, fmt.Sprintf("%d line%s of %s read; none matches a %s signature", n, plural(n), strings.Join(present, ", "), id),
+		return one(pass(target, fmt.Sprintf("%d line%s of %s read; none matches a signature of %s", n, plural(n), strings.Join(present, ", "), id),
 			item(src, "%d log stream%s scanned", len(logs.Streams), plural(int64(len(logs.Streams))))))
 	}
 }

@@ -503,3 +503,34 @@ func TestConsoleRowTime(t *testing.T) {
 		t.Errorf("the successful launch (%v) is not later than the failure (%v)", ok.Last.Time, failed.Last.Time)
 	}
 }
+
+// TestComponentLinesCountLines (red team round 3, F12): a component's count is of lines, not of
+// occurrences: a kubelet line carrying two of its presence literals ("kubelet[" and
+// "kubelet_node_status.go") and matching a signature counts once. The red team's healthy
+// 8-line log (7 kubelet lines, one systemd line) was "19 lines of kubelet read". In blocks of
+// every size, so lines are counted once across block ends too.
+func TestComponentLinesCountLines(t *testing.T) {
+	const log = `Jul 24 15:29:50 ip-10-0-12-34 systemd[1]: Started kubelet.service - Kubernetes Kubelet.
+Jul 24 15:29:51 ip-10-0-12-34 kubelet[2841]: I0724 15:29:51.000000    2841 kubelet_node_status.go:75] "Attempting to register node" node="ip-10-0-12-34.ec2.internal"
+Jul 24 15:29:51 ip-10-0-12-34 kubelet[2841]: E0724 15:29:51.100000    2841 kubelet.go:2412] "Error getting node" err="node \"ip-10-0-12-34.ec2.internal\" not found"
+Jul 24 15:29:52 ip-10-0-12-34 kubelet[2841]: E0724 15:29:52.000000    2841 kubelet.go:2877] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"
+Jul 24 15:29:53 ip-10-0-12-34 kubelet[2841]: E0724 15:29:53.000000    2841 eviction_manager.go:282] "Eviction manager: failed to get summary stats" err="failed to get node info: node \"ip-10-0-12-34.ec2.internal\" not found"
+Jul 24 15:30:05 ip-10-0-12-34 kubelet[2841]: I0724 15:30:05.000000    2841 kubelet_node_status.go:78] "Successfully registered node" node="ip-10-0-12-34.ec2.internal"
+Jul 24 15:30:20 ip-10-0-12-34 kubelet[2841]: I0724 15:30:20.000000    2841 kubelet_node_status.go:538] "Fast updating node status as it just became ready"
+Jul 24 15:30:21 ip-10-0-12-34 kubelet[2841]: I0724 15:30:21.000000    2841 kubelet_node_status.go:493] "Recording event message for node" node="ip-10-0-12-34.ec2.internal" event="NodeReady"
+`
+	for _, block := range []int{0, 64, 97, 4096} {
+		s := MustDefault()
+		if block > 0 {
+			s.Block = block
+		}
+		s.Ref = time.Date(2026, 7, 24, 16, 0, 0, 0, time.UTC)
+		if err := s.Scan(strings.NewReader(strings.Repeat(log, 3)), "k.log", "journal"); err != nil {
+			t.Fatal(err)
+		}
+		r := s.Result("artefact")
+		if got := r.ComponentLines()["kubelet"]; got != 21 {
+			t.Errorf("block %d: %d lines of kubelet counted in 24 lines (21 of the kubelet)", block, got)
+		}
+	}
+}
