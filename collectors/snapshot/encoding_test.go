@@ -3,6 +3,7 @@ package snapshot
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -106,6 +107,60 @@ func TestFilesSavedOnWindowsOrAsYAML(t *testing.T) {
 			return p.Path == "ec2/describe-vpcs.json" && strings.Contains(p.Err, tc.want)
 		}) {
 			t.Errorf("%q: problems %+v, want one naming %q", tc.doc, s.Problems, tc.want)
+		}
+	}
+}
+
+// TestLargeYAMLFileIsAnInputProblem (red team round 3, F7): decoding YAML takes about 25 times
+// the file's size in memory (a 62 MB kube/nodes.json as YAML peaked at 1.46 GB), so a YAML file
+// over MaxYAMLBytes is not decoded: an input problem names the file, its size, the limit and
+// the way out (collect it as JSON), and the same nodes as JSON are read. A YAML file under the
+// limit is read.
+func TestLargeYAMLFileIsAnInputProblem(t *testing.T) {
+	const fixture = "../../fixtures/snapshots/auth-role-path"
+	instance := FromFiles("fixture", fixtureFiles(t, fixture)).InstanceIDs()[0]
+	nodes := func(n int) []byte {
+		var items []any
+		for i := range n {
+			items = append(items, map[string]any{"apiVersion": "v1", "kind": "Node", "metadata": map[string]any{
+				"name":   fmt.Sprintf("ip-10-1-%d-%d.eu-west-1.compute.internal", i/250, i%250),
+				"labels": map[string]string{"kubernetes.io/os": "linux", "node.kubernetes.io/instance-type": "m5.large", "topology.kubernetes.io/zone": "eu-west-1a"}},
+				"spec":   map[string]any{"providerID": fmt.Sprintf("aws:///eu-west-1a/i-%017x", i)},
+				"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True", "lastHeartbeatTime": "2026-11-20T09:30:00Z"}}}})
+		}
+		b, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+		return b
+	}
+	big := nodes(30000)
+	bigYAML, err := yaml.JSONToYAML(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(bigYAML)) <= DefaultLimits.MaxYAMLBytes {
+		t.Fatalf("the YAML is %d bytes, not over the limit", len(bigYAML))
+	}
+	small, _ := yaml.JSONToYAML(nodes(20))
+	for _, c := range []struct {
+		name    string
+		doc     []byte
+		problem string
+	}{
+		{"YAML over the limit", bigYAML, fmt.Sprintf("%d bytes of YAML is over the %d-byte limit for YAML (decoding YAML takes about 25 times its size in memory); skipped: collect it again as JSON (kubectl -o json, the AWS CLI's --output json)", len(bigYAML), DefaultLimits.MaxYAMLBytes)},
+		{"the same as JSON", big, ""},
+		{"YAML under the limit", small, ""},
+	} {
+		files := fixtureFiles(t, fixture)
+		files["kube/nodes.json"] = c.doc
+		s := FromFiles("test", files)
+		if _, err := s.Evidence(instance, ""); err != nil {
+			t.Fatal(err)
+		}
+		got := slices.IndexFunc(s.Problems, func(p FileProblem) bool { return p.Path == "kube/nodes.json" })
+		switch {
+		case c.problem == "" && got >= 0:
+			t.Errorf("%s: problem %+v", c.name, s.Problems[got])
+		case c.problem != "" && (got < 0 || s.Problems[got].Err != c.problem):
+			t.Errorf("%s: problems %+v, want %q", c.name, s.Problems, c.problem)
 		}
 	}
 }

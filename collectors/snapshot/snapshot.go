@@ -12,6 +12,7 @@ package snapshot
 import (
 	"archive/tar"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,10 +41,18 @@ type Limits struct {
 	MaxTotalBytes int64
 	// MaxFiles caps the number of archive members or directory entries visited.
 	MaxFiles int
+	// MaxYAMLBytes caps one file written as YAML (bytes; 0: DefaultLimits'): decoding YAML
+	// (sigs.k8s.io/yaml, through go-yaml's node tree) takes about 23–25 times the file's size in
+	// memory, against about 2 for JSON, so a larger YAML file is an input problem asking for JSON
+	// instead of a run that exceeds its memory budget.
+	MaxYAMLBytes int64
 }
 
 // DefaultLimits fit snapshots of clusters with thousands of instances.
-var DefaultLimits = Limits{MaxFileBytes: 64 << 20, MaxTotalBytes: 512 << 20, MaxFiles: 20000}
+// A YAML file at MaxYAMLBytes (4 MiB, some 8,500 Nodes as kubectl -o yaml prints them) keeps a
+// run within the large-snapshot budget of 200 MiB peak RSS (README, Performance): 150–175 MiB
+// with kube/nodes.json and kube/csrs.json both at the limit (BenchmarkBinaryYAMLSnapshotAtLimit).
+var DefaultLimits = Limits{MaxFileBytes: 64 << 20, MaxTotalBytes: 512 << 20, MaxFiles: 20000, MaxYAMLBytes: 4 << 20}
 
 // Manifest is the optional manifest.json.
 type Manifest struct {
@@ -66,6 +75,8 @@ type Snapshot struct {
 	Origin   string
 	Manifest *Manifest
 	files    map[string][]byte
+	// maxYAML is Limits.MaxYAMLBytes of Open (0: the default)
+	maxYAML int64
 	// Problems lists files that were skipped or did not parse, sorted by path.
 	Problems []FileProblem
 	// Source names where the file at a snapshot path came from, for findings; nil means
@@ -141,7 +152,7 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 	if !st.IsDir() && !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is neither a directory nor a regular file (%s): a snapshot is a directory or a .tar.gz file", p, FileKind(st.Mode()))
 	}
-	s := &Snapshot{Origin: "snapshot:" + p, files: map[string][]byte{}}
+	s := &Snapshot{Origin: "snapshot:" + p, files: map[string][]byte{}, maxYAML: lim.MaxYAMLBytes}
 	if st.IsDir() {
 		err = s.readDir(os.DirFS(p), p, lim)
 	} else {
@@ -772,6 +783,11 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 	if strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") || !json.Valid(b) && cliYAML(b) {
 		// a .json file the AWS CLI wrote with `--output yaml` (or output = yaml in its
 		// config), or kubectl with -o yaml, holds the same document
+		if limit := cmp.Or(s.maxYAML, DefaultLimits.MaxYAMLBytes); int64(len(b)) > limit {
+			msg := fmt.Sprintf("%d bytes of YAML is over the %d-byte limit for YAML (decoding YAML takes about 25 times its size in memory); skipped: collect it again as JSON (kubectl -o json, the AWS CLI's --output json)", len(b), limit)
+			s.problem(p, msg)
+			return readGap, msg + " (" + p + ")"
+		}
 		docs := splitYAML(b)
 		if len(docs) == 0 {
 			s.problem(p, "empty file")
