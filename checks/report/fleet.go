@@ -42,8 +42,13 @@ type Fleet struct {
 	NodesUnread string `json:"nodesUnread,omitempty"`
 	// Inconclusive says why the cluster's instances could not be listed (describe-instances
 	// denied, missing or unreadable), so nothing shows which joined; "" when they were listed.
-	Inconclusive string       `json:"inconclusive,omitempty"`
-	Summary      FleetSummary `json:"summary"`
+	Inconclusive string `json:"inconclusive,omitempty"`
+	// Incomplete says why the instances listed are not all of the cluster's: the snapshot's
+	// ec2/describe-instances.json stops at a page ("ec2/describe-instances.json lists only the
+	// first page (NextToken present): …"), so the instances on the pages not read were not
+	// judged and the run is inconclusive about them; absent when the list is whole.
+	Incomplete string       `json:"incomplete,omitempty"`
+	Summary    FleetSummary `json:"summary"`
 }
 
 // OtherClusterInstance is an instance tagged for another cluster (Fleet.OtherCluster).
@@ -318,6 +323,10 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 			fmt.Fprintln(w)
 		}
 	}
+	if f.Incomplete != "" {
+		para(w, width, "", "Inconclusive: "+f.Incomplete+".")
+		fmt.Fprintln(w)
+	}
 	if len(f.Instances) == 0 {
 		if len(f.Joined) == 0 && len(f.Unlisted) == 0 {
 			// nothing listed proves nothing joined or failed: never "every instance joined"
@@ -325,7 +334,7 @@ func FleetText(w io.Writer, f *Fleet, o TextOptions) error {
 				para(w, width, "", "Inconclusive: "+f.Inconclusive+".")
 			}
 			fmt.Fprintln(w, "No instance of the cluster was listed, so none could be judged.")
-		} else if len(f.Unlisted) == 0 {
+		} else if len(f.Unlisted) == 0 && f.Incomplete == "" {
 			fmt.Fprintln(w, "Every instance of the cluster has a Node object.")
 		} else {
 			fmt.Fprintln(w, "Every instance described has a Node object.")
@@ -365,6 +374,9 @@ func FleetMarkdown(w io.Writer, f *Fleet) error {
 	}
 	if f.Inconclusive != "" {
 		fmt.Fprintf(w, "**Inconclusive**: %s.\n\n", mdEscape(f.Inconclusive))
+	}
+	if f.Incomplete != "" {
+		fmt.Fprintf(w, "**Inconclusive**: %s.\n\n", mdEscape(f.Incomplete))
 	}
 	if len(f.Instances) > 0 { // no header-only table
 		fmt.Fprintf(w, "| Instance | Most likely cause | Seen |\n|---|---|---|\n")

@@ -183,6 +183,9 @@ func FleetJUnit(w io.Writer, f *Fleet, clusterWide func(id string) bool) error {
 	if f.Inconclusive != "" {
 		out.Suites = append(out.Suites, errorSuite("instances", []string{f.Inconclusive}))
 	}
+	if f.Incomplete != "" {
+		out.Suites = append(out.Suites, errorSuite("instances not listed", []string{f.Incomplete}))
+	}
 	if len(f.Unlisted) > 0 {
 		// an instance nothing could be read about is an error of the run, not a pass
 		su := junitSuite{Name: "instances not described", Time: "0"}

@@ -166,6 +166,9 @@ func ScanJUnit(w io.Writer, s *Scan) error {
 	for _, r := range s.Fleet.Instances {
 		out.Suites = append(out.Suites, reportSuite(r, clusterWide))
 	}
+	if s.Fleet.Incomplete != "" {
+		out.Suites = append(out.Suites, errorSuite("instances not listed", []string{s.Fleet.Incomplete}))
+	}
 	if len(s.Errors) > 0 {
 		out.Suites = append(out.Suites, errorSuite("scan errors", s.Errors))
 	}

@@ -36,6 +36,7 @@ func (s *Snapshot) Evidence(instanceID, cluster string) (*evidence.Evidence, err
 		return nil, err
 	}
 	s.runProviders(ev)
+	s.cutKinds(ev)
 	s.finishInstanceEvidence(ev)
 	return ev, nil
 }
@@ -55,7 +56,11 @@ func (s *Snapshot) newInstanceEvidence(instanceID, cluster string) (*evidence.Ev
 		return nil, fmt.Errorf("cannot diagnose %s: %s", instanceID, idx.reason)
 	}
 	if idx.byID[instanceID] == nil {
-		return nil, fmt.Errorf("%w: %s is not in ec2/describe-instances.json (instances there: %s)", ErrUnknownInstance, instanceID, strings.Join(s.InstanceIDs(), ", "))
+		cut := ""
+		if why := s.pagedReason(instancesPath); why != "" {
+			cut = "; " + why
+		}
+		return nil, fmt.Errorf("%w: %s is not in ec2/describe-instances.json (instances there: %s)%s", ErrUnknownInstance, instanceID, strings.Join(s.InstanceIDs(), ", "), cut)
 	}
 	return ev, nil
 }
@@ -99,6 +104,7 @@ func nameFromArn(arn string) string {
 func (s *Snapshot) ClusterEvidence(cluster string) *evidence.Evidence {
 	ev := s.newClusterEvidence(cluster)
 	s.runProviders(ev)
+	s.cutKinds(ev)
 	return ev
 }
 

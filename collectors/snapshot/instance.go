@@ -44,6 +44,14 @@ func (s *Snapshot) InstancesGap() (reason string, denied bool) {
 	return "", false
 }
 
+// InstancesCut says why ec2/describe-instances.json does not list every instance: it stops at
+// a page ("ec2/describe-instances.json lists only the first page (NextToken present): what is
+// not on it is unknown"); "" when the list is whole (or was not read).
+func (s *Snapshot) InstancesCut() string {
+	s.instanceIndex()
+	return s.pagedReason(instancesPath)
+}
+
 // loadInstance describes the target instance from ec2/describe-instances.json (Evidence has
 // already failed when it is not there); the cluster's evidence has none.
 func (s *Snapshot) loadInstance(ev *evidence.Evidence) {

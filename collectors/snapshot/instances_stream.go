@@ -69,13 +69,14 @@ func (s *Snapshot) streamInstances(idx *instanceIdx) bool {
 	}
 	defer rc.Close()
 	var list []*EC2Instance
-	err = decodeInstances(bufio.NewReaderSize(rc, 64<<10), func(i *EC2Instance) { list = append(list, i) })
+	next, docs, err := decodeInstances(bufio.NewReaderSize(rc, 64<<10), func(i *EC2Instance) { list = append(list, i) })
 	if err != nil {
 		return false
 	}
 	for _, i := range list {
 		idx.add(i)
 	}
+	s.cutAtPage(instancesPath, next, docs)
 	idx.res = readOK
 	return true
 }
@@ -84,32 +85,45 @@ func (s *Snapshot) streamInstances(idx *instanceIdx) bool {
 var errNotStreamed = errors.New("not the usual shape of describe-instances")
 
 // decodeInstances walks the documents of r (Reservations → Instances) and passes each
-// instance, decoded alone, to each.
-func decodeInstances(r io.Reader, each func(*EC2Instance)) error {
+// instance, decoded alone, to each. It returns the number of documents and the name of the
+// next-page token the last one carries (awsPageKeys; "" for none).
+func decodeInstances(r io.Reader, each func(*EC2Instance)) (next string, docs int, err error) {
 	dec := json.NewDecoder(r)
 	in := interner{}
 	tags := &tagLists{}
-	docs := 0
 	for {
 		t, err := dec.Token()
 		if err == io.EOF && docs > 0 {
-			return nil
+			return next, docs, nil
 		}
 		if err != nil {
-			return err
+			return "", docs, err
 		}
 		if t != json.Delim('{') {
-			return errNotStreamed
+			return "", docs, errNotStreamed
 		}
 		docs++
-		seen, err := walkKey(dec, "Reservations", func() error {
+		next = ""
+		seen, err := walkKey(dec, "Reservations", func(key string) error {
+			if !slices.Contains(awsPageKeys, key) {
+				return skipValue(dec)
+			}
+			var tok any
+			if err := dec.Decode(&tok); err != nil {
+				return err
+			}
+			if s, ok := tok.(string); ok && s != "" {
+				next = key
+			}
+			return nil
+		}, func() error {
 			return walkArray(dec, func() error {
 				if t, err := dec.Token(); err != nil {
 					return err
 				} else if t != json.Delim('{') {
 					return errNotStreamed
 				}
-				_, err := walkKey(dec, "Instances", func() error {
+				_, err := walkKey(dec, "Instances", func(string) error { return skipValue(dec) }, func() error {
 					return walkArray(dec, func() error {
 						i := new(EC2Instance)
 						if err := dec.Decode(i); err != nil {
@@ -125,23 +139,24 @@ func decodeInstances(r io.Reader, each func(*EC2Instance)) error {
 			})
 		})
 		if err != nil {
-			return err
+			return "", docs, err
 		}
 		if !seen {
-			return errNotStreamed
+			return "", docs, errNotStreamed
 		}
 	}
 }
 
-// walkKey walks the object whose '{' was just read, skipping every value but that of key name
-// (matched case-insensitively, as encoding/json matches field names), which value reads. It
-// reports whether the key was there; a second occurrence is errNotStreamed (the whole-file path
-// then decides, as encoding/json would, which one counts).
-func walkKey(dec *json.Decoder, name string, value func() error) (bool, error) {
+// walkKey walks the object whose '{' was just read, reading every value with other (which
+// skips it or looks at it) but that of key name (matched case-insensitively, as encoding/json
+// matches field names), which value reads. It reports whether the key was there; a second
+// occurrence is errNotStreamed (the whole-file path then decides, as encoding/json would,
+// which one counts).
+func walkKey(dec *json.Decoder, name string, other func(key string) error, value func() error) (bool, error) {
 	seen := false
 	err := walkObject(dec, func(key string) error {
 		if !strings.EqualFold(key, name) {
-			return skipValue(dec)
+			return other(key)
 		}
 		if seen {
 			return errNotStreamed

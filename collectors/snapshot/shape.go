@@ -15,52 +15,99 @@ import (
 // top-level key with a value ("RouteTables"); for kubectl output, an object of the expected kind
 // (or a List of them) with metadata. null, {}, "hello", arrays and objects of another command
 // are rejected with a message naming the command and what the file holds. Paths outside the
-// layout are not checked.
-func checkShape(p string, raw json.RawMessage) error {
+// layout are not checked. It also returns the name of the next-page token the document
+// carries ("" for none, see nextPage).
+func checkShape(p string, raw json.RawMessage) (string, error) {
 	e, ok := layout.Match(p)
 	if !ok {
-		return nil
+		return "", nil
 	}
 	var top map[string]rawRef
 	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
-		return fmt.Errorf("not the output of `%s`: expected a JSON object, got %s", e.Command, describeJSON(raw))
+		return "", fmt.Errorf("not the output of `%s`: expected a JSON object, got %s", e.Command, describeJSON(raw))
 	}
 	if strings.HasPrefix(e.Path, "kube/") {
-		return checkKubeShape(e, top)
+		return kubeNextPage(top), checkKubeShape(e, top)
 	}
 	v, ok := lookupFold(top, e.PasteKey)
 	if !ok || isNull(v) {
-		return fmt.Errorf("not the output of `%s`: expected a JSON object with %q, got %s", e.Command, e.PasteKey, describeJSON(raw))
+		return "", fmt.Errorf("not the output of `%s`: expected a JSON object with %q, got %s", e.Command, e.PasteKey, describeJSON(raw))
 	}
-	return nil
+	return awsNextPage(top), nil
+}
+
+// awsPageKeys are the output tokens of the AWS CLI's paginators for the operations a snapshot
+// holds (botocore's paginators-1.json, "output_token"): NextToken (EC2, Auto Scaling,
+// CloudTrail), nextToken (EKS's list operations), Marker (IAM's lists, with IsTruncated) and
+// NextMarker. The AWS CLI drops the token when it reads every page; an output that still holds
+// a non-empty one stops at that page (--max-items, --no-paginate, or one API call saved).
+var awsPageKeys = []string{"NextToken", "nextToken", "Marker", "NextMarker"}
+
+// awsNextPage returns the name of the non-empty next-page token at the top of an AWS CLI
+// output, or "".
+func awsNextPage(top map[string]rawRef) string {
+	for _, k := range awsPageKeys {
+		if v, ok := top[k]; ok {
+			var tok string
+			if json.Unmarshal(v, &tok) == nil && tok != "" {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// kubeNextPage returns "continue" or "remainingItemCount" when a kubectl List's metadata says
+// more items follow (metav1.ListMeta: a non-empty continue token, or remainingItemCount > 0, as
+// `kubectl get --chunk-size` or an API list with limit leaves them), or "".
+func kubeNextPage(top map[string]rawRef) string {
+	m, ok := top["metadata"]
+	if !ok {
+		return ""
+	}
+	var md struct {
+		Continue           any `json:"continue"`
+		RemainingItemCount any `json:"remainingItemCount"`
+	}
+	if json.Unmarshal(m, &md) != nil {
+		return ""
+	}
+	if c, ok := md.Continue.(string); ok && c != "" {
+		return "continue"
+	}
+	if n, ok := md.RemainingItemCount.(float64); ok && n > 0 {
+		return "remainingItemCount"
+	}
+	return ""
 }
 
 // shaped returns doc when it has the shape of the command output the layout puts at p
 // (checkShape), else the command's output rebuilt from it when it is that output narrowed by a
 // --query (`aws ec2 describe-instances --query 'Reservations[].Instances[]'`, `aws eks
-// describe-cluster --query cluster`: layout.Entry.Rewrap), else checkShape's error.
-func shaped(p string, doc json.RawMessage) (json.RawMessage, error) {
-	err := checkShape(p, doc)
+// describe-cluster --query cluster`: layout.Entry.Rewrap), else checkShape's error. next is the
+// name of the next-page token the document carries ("" for none).
+func shaped(p string, doc json.RawMessage) (out json.RawMessage, next string, err error) {
+	next, err = checkShape(p, doc)
 	if err == nil {
-		return doc, nil
+		return doc, next, nil
 	}
 	e, ok := layout.Match(p)
 	if !ok || strings.HasPrefix(e.Path, "kube/") {
-		return nil, err
+		return nil, "", err
 	}
 	var v any
 	if json.Unmarshal(doc, &v) != nil {
-		return nil, err
+		return nil, "", err
 	}
 	full, ok := e.Rewrap(v)
 	if !ok {
-		return nil, err
+		return nil, "", err
 	}
 	b, merr := json.Marshal(full)
 	if merr != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return b, nil
+	return b, "", nil
 }
 
 // checkKubeShape accepts an object of the entry's kind, or a List ("List" or "<Kind>List")

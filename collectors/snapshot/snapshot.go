@@ -29,6 +29,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"sigs.k8s.io/yaml"
 
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
 	"github.com/eksdoctor/eksdoctor/collectors/textenc"
 )
@@ -103,6 +104,9 @@ type Snapshot struct {
 
 	instOnce sync.Once
 	inst     *instanceIdx
+	// paged holds, by snapshot path, why a list file is not whole: it stops at a page
+	// (cutAtPage).
+	paged map[string]string
 }
 
 func (s *Snapshot) src(p string) string {
@@ -793,10 +797,11 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			s.problem(p, "empty file")
 			return readGap, "empty file " + p
 		}
+		next := ""
 		for _, doc := range docs {
 			js, err := yaml.YAMLToJSON(doc)
 			if err == nil {
-				js, err = shaped(p, js)
+				js, next, err = shaped(p, js)
 			}
 			if err == nil {
 				err = each(js)
@@ -806,11 +811,12 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 				return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 			}
 		}
+		s.cutAtPage(p, next, len(docs))
 		return readOK, ""
 	}
 	if json.Valid(b) {
 		// One document (the usual case): judged in place, without the decoder's copy.
-		doc, err := shaped(p, b)
+		doc, next, err := shaped(p, b)
 		if err == nil {
 			err = each(doc)
 		}
@@ -818,11 +824,13 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			s.problem(p, err.Error())
 			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 		}
+		s.cutAtPage(p, next, 1)
 		return readOK, ""
 	}
 	// Several concatenated pages (or damage: the decoder names where).
 	dec := json.NewDecoder(bytes.NewReader(b))
 	docs := 0
+	next := ""
 	for {
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
@@ -830,7 +838,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			break
 		}
 		if err == nil {
-			raw, err = shaped(p, raw)
+			raw, next, err = shaped(p, raw)
 		}
 		if err == nil {
 			err = each(raw)
@@ -848,7 +856,74 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 		s.problem(p, "empty file")
 		return readGap, "empty file " + p
 	}
+	s.cutAtPage(p, next, docs)
 	return readOK, ""
+}
+
+// cutAtPage records that the list at p stops at a page when its last document (of docs) still
+// carries the next-page token named next (the pages before it may: concatenated raw pages end
+// with one that carries none): an input problem naming the file and the token, and the reason
+// every kind read from it becomes a gap (cutKinds). Nothing when next is "".
+func (s *Snapshot) cutAtPage(p, next string, docs int) {
+	if next == "" {
+		return
+	}
+	pages := "the first page"
+	if docs > 1 {
+		pages = fmt.Sprintf("the first %d pages", docs)
+	}
+	why := fmt.Sprintf("lists only %s (%s present)", pages, next)
+	s.problem(p, why+": what is not on it is unknown; save the whole list (the AWS CLI without --max-items or --no-paginate, kubectl get without --chunk-size)")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.paged == nil {
+		s.paged = map[string]string{}
+	}
+	s.paged[p] = p + " " + why + ": what is not on it is unknown"
+}
+
+// pagedReason is why the list at p is not whole ("ec2/describe-instances.json lists only the
+// first page (NextToken present): …"), "" when it is.
+func (s *Snapshot) pagedReason(p string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paged[p]
+}
+
+// cutKinds turns every kind of ev collected from a list cut at a page (cutAtPage) into a gap
+// with that reason: a conclusion from an absence in the list (a role in no access entry, an
+// instance without its Node) would not stand. The target instance's own record in
+// ec2/describe-instances.json is whole and stays; an instance not on its page is refused
+// with the reason (newInstanceEvidence).
+func (s *Snapshot) cutKinds(ev *evidence.Evidence) {
+	s.mu.Lock()
+	paths := make([]string, 0, len(s.paged))
+	for p := range s.paged {
+		if p != instancesPath {
+			paths = append(paths, p)
+		}
+	}
+	s.mu.Unlock()
+	sort.Strings(paths)
+	for _, k := range ev.CollectedKinds() {
+		for _, p := range paths {
+			if readFrom(ev.Source(k), s.src(p)) {
+				ev.AddGapForce(k, s.pagedReason(p))
+				break
+			}
+		}
+	}
+}
+
+// readFrom reports whether a kind's source (one origin, or several joined by ", ", each
+// possibly followed by a note: "snapshot:kube/nodes.json (NotFound)") names the origin of file.
+func readFrom(source, file string) bool {
+	for _, part := range strings.Split(source, ", ") {
+		if part == file || strings.HasPrefix(part, file+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // reYAMLTop is the first line of a YAML document as the AWS CLI (`--output yaml`) or kubectl

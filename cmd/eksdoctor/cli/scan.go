@@ -294,7 +294,8 @@ func (o *ScanOptions) Run() error {
 	}
 	// as for --all-pending: an instance that is inconclusive, or named but not described, makes
 	// the scan inconclusive; --fail-on decides code 1 only
-	inconclusive = inconclusive || fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0
+	// a cut instance list: what the instances not read would show is unknown (never all clear)
+	inconclusive = inconclusive || fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0 || fleet.Incomplete != ""
 	return o.exitFor(failsOn(s, o.FailOn), inconclusive, partial || clusterDenied)
 }
 

@@ -333,7 +333,7 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 	if gapErr != nil {
 		return gapErr
 	}
-	return o.exitFor(fleet.Summary.Failing > 0, fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0, partial)
+	return o.exitFor(fleet.Summary.Failing > 0, fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0 || fleet.Incomplete != "", partial)
 }
 
 // diagnoseFleet diagnoses every instance of the snapshot that has no Node object, or a NotReady
@@ -441,6 +441,9 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		fleet.Instances = append(fleet.Instances, o.report)
 	}
 	fleet.Unlisted = unlisted(snap, ids)
+	if why := snap.InstancesCut(); why != "" {
+		fleet.Incomplete = why + ": the instances on the pages not read were not judged"
+	}
 	fleet.Summarize()
 	return fleet, partial, nil
 }
