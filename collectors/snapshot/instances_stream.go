@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -14,8 +15,8 @@ import (
 const instancesPath = "ec2/describe-instances.json"
 
 // instanceIdx is ec2/describe-instances.json decoded once per snapshot: its instances in file
-// order (every page), indexed by instance ID (the last entry wins, as the linear search it
-// replaces did), with the file's read outcome. Every reader of the file (InstanceIDs,
+// order (every page), indexed by instance ID (an instance listed twice keeps its first copy and
+// is an input problem), with the file's read outcome. Every reader of the file (InstanceIDs,
 // InstancesGap, the instance's evidence, CloudTrail, IAM, scan) uses it; its values must not be
 // modified (instances share their fleet-wide strings and tag lists).
 type instanceIdx struct {
@@ -23,6 +24,8 @@ type instanceIdx struct {
 	byID   map[string]*EC2Instance
 	res    readResult
 	reason string
+	// dups lists the IDs of the later copies of instances listed more than once, in file order.
+	dups []string
 }
 
 // instanceIndex decodes ec2/describe-instances.json the first time it is called (once, even
@@ -35,6 +38,7 @@ func (s *Snapshot) instanceIndex() *instanceIdx {
 func (s *Snapshot) loadInstances() *instanceIdx {
 	idx := &instanceIdx{byID: map[string]*EC2Instance{}}
 	if s.streamInstances(idx) {
+		s.duplicateInstances(idx)
 		return idx
 	}
 	// Not the usual shape, or damaged, denied, missing: the whole-file path judges it, with the
@@ -47,12 +51,37 @@ func (s *Snapshot) loadInstances() *instanceIdx {
 			}
 		}
 	})
+	s.duplicateInstances(idx)
 	return idx
 }
 
+// add indexes an instance; one whose ID is indexed already is set aside in dups (the first
+// copy is kept, as for an archive member present twice).
 func (idx *instanceIdx) add(i *EC2Instance) {
+	if _, dup := idx.byID[i.InstanceID]; dup {
+		idx.dups = append(idx.dups, i.InstanceID)
+		return
+	}
 	idx.list = append(idx.list, i)
 	idx.byID[i.InstanceID] = i
+}
+
+// duplicateInstances records, as an input problem of the file, the instances it lists more
+// than once: two copies may disagree (one running, one stopped), and which is meant is unknown.
+func (s *Snapshot) duplicateInstances(idx *instanceIdx) {
+	if len(idx.dups) == 0 {
+		return
+	}
+	ids := slices.Compact(slices.Sorted(slices.Values(idx.dups)))
+	more := ""
+	if len(ids) > 10 {
+		ids, more = ids[:10], fmt.Sprintf(" and %d more", len(ids)-10)
+	}
+	copies := "1 extra copy"
+	if len(idx.dups) > 1 {
+		copies = fmt.Sprintf("%d extra copies", len(idx.dups))
+	}
+	s.problem(instancesPath, fmt.Sprintf("lists %s more than once (%s): the first copy is used, the later ones are ignored", strings.Join(ids, ", ")+more, copies))
 }
 
 // streamInstances decodes describe-instances from a reader, one instance at a time, so the
@@ -69,9 +98,14 @@ func (s *Snapshot) streamInstances(idx *instanceIdx) bool {
 	}
 	defer rc.Close()
 	var list []*EC2Instance
-	next, docs, err := decodeInstances(bufio.NewReaderSize(rc, 64<<10), func(i *EC2Instance) { list = append(list, i) })
+	dk := newDupKeys()
+	defer dk.release()
+	next, docs, err := decodeInstances(bufio.NewReaderSize(io.TeeReader(rc, dk), 64<<10), func(i *EC2Instance) { list = append(list, i) })
 	if err != nil {
 		return false
+	}
+	if pr := dk.problem(); pr != "" {
+		s.problem(instancesPath, pr)
 	}
 	for _, i := range list {
 		idx.add(i)

@@ -17,7 +17,7 @@ import (
 // renumbered), each with the bulk real output carries and the snapshot does not use (network
 // interfaces, block devices), in two concatenated pages as `aws ec2 describe-instances` without
 // --no-paginate may print them.
-func largeInstances(t *testing.T, n int) []byte {
+func largeInstances(t testing.TB, n int) []byte {
 	t.Helper()
 	var doc struct {
 		Reservations []struct{ Instances []map[string]any }

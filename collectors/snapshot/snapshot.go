@@ -825,6 +825,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 		}
 		s.cutAtPage(p, next, 1)
+		s.duplicateKeys(p, b)
 		return readOK, ""
 	}
 	// Several concatenated pages (or damage: the decoder names where).
@@ -857,7 +858,19 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 		return readGap, "empty file " + p
 	}
 	s.cutAtPage(p, next, docs)
+	s.duplicateKeys(p, b)
 	return readOK, ""
+}
+
+// duplicateKeys records, as an input problem of p, the keys an object of its JSON b holds more
+// than once (dupKeys).
+func (s *Snapshot) duplicateKeys(p string, b []byte) {
+	d := newDupKeys()
+	defer d.release()
+	d.Write(b)
+	if pr := d.problem(); pr != "" {
+		s.problem(p, pr)
+	}
 }
 
 // cutAtPage records that the list at p stops at a page when its last document (of docs) still
