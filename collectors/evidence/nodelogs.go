@@ -60,8 +60,9 @@ type LogLine struct {
 	Seq int64 `json:"-"`
 	// Clock, for a line whose timestamp has no year and no reference year gave it one (a
 	// pasted journal excerpt with nothing dated), is its time within an unnamed year
-	// (logscan.ParseClock), so that such lines are still ordered by their own times (a
-	// newest-first `journalctl -r` or Logs Insights export); 0 otherwise.
+	// (nanoseconds since its start, plus one), so that such lines are still ordered by their own times (a
+	// newest-first `journalctl -r` or Logs Insights export); 0 otherwise. Never shown: the year
+	// is unknown (a paste crossing New Year is ordered wrongly).
 	Clock int64 `json:"-"`
 }
 

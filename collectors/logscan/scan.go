@@ -159,15 +159,8 @@ type Scanner struct {
 	// lastStart is match's per-signature line memory (see match)
 	lastStart []int
 	lanes     scratch
-	// compNames are the components of the presence literals and signatures; presenceComp[i] and
-	// sigComp[i] index them for presence literal i and signature i (see indexComponents)
-	compNames             []string
-	presenceComp, sigComp []int
-	// compLines counts, per component, the lines of the current stream that hold one of its
-	// presence literals or match one of its signatures; compLine is the start of the last line
-	// counted in the current block (a line is counted once, whatever it holds)
-	compLines []int64
-	compLine  []int
+	// presenceSeen counts the occurrences of each presence literal in the current stream
+	presenceSeen []int64
 	// patternRuns counts the signature patterns run over lines (matching, and extracting facts
 	// from, a line), so tests can hold the scan to one run per signature and line
 	patternRuns int64
@@ -197,9 +190,7 @@ func New(sigs []Signature, comps []Component) (*Scanner, error) {
 			s.presence = append(s.presence, c.Name)
 		}
 	}
-	// presence literals are reported too (nothing is tallied), so a line holding two of them
-	// counts once (match)
-	s.mt = newMulti(anchors, len(anchors))
+	s.mt = newMulti(anchors, len(s.sigs))
 	s.hits = make([]*evidence.SignatureHit, len(s.sigs))
 	return s, nil
 }
@@ -267,8 +258,10 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 		}
 	}
 	st := evidence.LogStream{Path: path, Stream: stream, FirstLine: max(firstLine, 1)}
-	s.indexComponents()
-	clear(s.compLines)
+	if len(s.presenceSeen) != len(s.presence) {
+		s.presenceSeen = make([]int64, len(s.presence))
+	}
+	clear(s.presenceSeen)
 	s.base = s.seq
 	line := max(firstLine, 1) // line number of the first byte of the next block
 	blocks := make(chan block, readAhead-1)
@@ -288,12 +281,16 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 		st.Lines += b.lines
 		s.bufs <- b.buf
 	}
-	for c, n := range s.compLines {
+	// a component's lines are about as many as the occurrences of its most frequent marker (its
+	// journal identifier is on each of them): the tallies of its markers and its signature
+	// matches are not added up, since several of them fall on one line ("kubelet[" and
+	// "kubelet_node_status.go"); tallied, not counted line by line, to keep the scan fast
+	for i, n := range s.presenceSeen {
 		if n > 0 {
 			if st.Components == nil {
 				st.Components = map[string]int64{}
 			}
-			st.Components[s.compNames[c]] += n
+			st.Components[s.presence[i]] = max(st.Components[s.presence[i]], n)
 		}
 	}
 	st.LastTime = lastTime(s.tail, s.Ref)
@@ -378,9 +375,6 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 	for i := range s.lastStart {
 		s.lastStart[i] = -1
 	}
-	for c := range s.compLine {
-		s.compLine[c] = -1
-	}
 	// [start, end) is the line of the last occurrence (end: its newline, or the block's end);
 	// occurrences come line by line, so each line's ends are searched for once, not per
 	// occurrence
@@ -388,8 +382,11 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 	// ll is the record of the line starting at llStart, shared by the signatures matching it
 	var ll evidence.LogLine
 	llStart := -1
-	// presence literals are anchors from nsig on: they only count their component's line
-	s.mt.each(block, &s.lanes, nil, func(i, at int) {
+	// countedStart and countedComp are the line and component last counted in st.Components
+	countedStart, countedComp := -1, ""
+	// presence literals (anchors from nsig on) are tallied in presenceSeen: one may occur on
+	// every line, so they are counted in a slice, folded into the map per stream
+	s.mt.each(block, &s.lanes, s.presenceSeen, func(i, at int) {
 		if at < start || at > end {
 			start = bytes.LastIndexByte(block[:at], '\n') + 1
 			end = bytes.IndexByte(block[at:], '\n')
@@ -398,10 +395,6 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 			} else {
 				end += at
 			}
-		}
-		if i >= nsig {
-			s.countLine(s.presenceComp[i-nsig], start)
-			return
 		}
 		if s.lastStart[i] == start {
 			return // the same signature twice on one line is tried, and counts, once
@@ -417,54 +410,21 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 			lineNo += int64(bytes.Count(block[counted:start], []byte{'\n'}))
 			counted = start
 		}
-		if !sg.Normal || len(sg.Resolves) > 0 {
+		if st.Components == nil {
+			st.Components = map[string]int64{}
+		}
+		if (!sg.Normal || len(sg.Resolves) > 0) && (countedStart != start || countedComp != sg.Component) {
 			// a milestone-only line (the kernel banner) shows no more than that the component
-			// started: it does not make the component's failure lines absent
-			s.countLine(s.sigComp[i], start)
+			// started: it does not make the component's failure lines absent; a line several
+			// of the component's signatures match counts once
+			st.Components[sg.Component]++
+			countedStart, countedComp = start, sg.Component
 		}
 		if llStart != start {
 			ll, llStart = s.logLine(ln, path, lineNo), start
 		}
 		s.record(i, ll, ln, sub)
 	})
-}
-
-// countLine counts the line starting at start of the current block for component c, unless it
-// was counted already.
-func (s *Scanner) countLine(c, start int) {
-	if s.compLine[c] != start {
-		s.compLine[c] = start
-		s.compLines[c]++
-	}
-}
-
-// indexComponents numbers the components of the presence literals and signatures (once per
-// Scanner) and sizes the per-component line counts.
-func (s *Scanner) indexComponents() {
-	if len(s.presenceComp) == len(s.presence) && len(s.sigComp) == len(s.sigs) && s.compLines != nil {
-		return
-	}
-	idx := map[string]int{}
-	s.compNames = nil
-	num := func(name string) int {
-		c, ok := idx[name]
-		if !ok {
-			c = len(s.compNames)
-			idx[name] = c
-			s.compNames = append(s.compNames, name)
-		}
-		return c
-	}
-	s.presenceComp = make([]int, len(s.presence))
-	for i, name := range s.presence {
-		s.presenceComp[i] = num(name)
-	}
-	s.sigComp = make([]int, len(s.sigs))
-	for i := range s.sigs {
-		s.sigComp[i] = num(s.sigs[i].Component)
-	}
-	s.compLines = make([]int64, len(s.compNames))
-	s.compLine = make([]int, len(s.compNames))
 }
 
 // accept reports whether ln, a line holding signature i's anchor, is matched by the signature
@@ -531,13 +491,11 @@ const maxFactValues = 8
 func (s *Scanner) logLine(ln []byte, path string, lineNo int64) evidence.LogLine {
 	text := strings.ToValidUTF8(string(ln[:min(len(ln), 400)]), "\uFFFD")
 	text = strings.TrimRight(text, "\r")
-	l := evidence.LogLine{Path: path, Line: lineNo, Text: text, Time: ParseTime(text, s.Ref), Seq: s.base + lineNo}
-	if l.Time.IsZero() && len(ln) > len(text) {
+	l := evidence.LogLine{Path: path, Line: lineNo, Text: text, Seq: s.base + lineNo}
+	l.Time, l.Clock = parseTime(text, s.Ref)
+	if l.Time.IsZero() && l.Clock == 0 && len(ln) > len(text) {
 		// a copied console row carries its time in a column after the long message
 		l.Time = ParseTime(string(ln), s.Ref)
-	}
-	if l.Time.IsZero() && s.Ref.IsZero() {
-		l.Clock = ParseClock(text)
 	}
 	return l
 }

@@ -34,6 +34,14 @@ var (
 // a copied table row, or the "At …Z" an Auto Scaling activity's cause starts with. Journal text is taken to be in
 // UTC, the default on EKS AMIs and Bottlerocket (docs/bundle-formats.md §0).
 func ParseTime(line string, ref time.Time) time.Time {
+	t, _ := parseTime(line, ref)
+	return t
+}
+
+// parseTime is ParseTime that also returns, when the line's timestamp has no year and ref is
+// zero (nothing gave it a year), its clock within an unnamed year (LogLine.Clock): nanoseconds
+// since that year's start, plus one; 0 otherwise.
+func parseTime(line string, ref time.Time) (time.Time, int64) {
 	// an event log row exported as CSV (the Windows collector's kubelet-service.csv) starts with
 	// its Message field's quote; Get-WinEvent writes the newest row first, so the lines' own
 	// times, not their order, say what came later
@@ -42,17 +50,17 @@ func ParseTime(line string, ref time.Time) time.Time {
 		return withYear(m[1]+" "+strings.TrimSpace(m[2])+" "+m[3], "Jan 2 15:04:05.999999999", ref)
 	}
 	if m := reISO.FindStringSubmatch(line); m != nil {
-		return iso(m[1])
+		return iso(m[1]), 0
 	}
 	if m := reSpaced.FindStringSubmatch(line); m != nil {
 		frac := ""
 		if m[5] != "" {
 			frac = "." + m[5]
 		}
-		return iso(m[1] + "-" + m[2] + "-" + m[3] + "T" + m[4] + frac + "Z")
+		return iso(m[1] + "-" + m[2] + "-" + m[3] + "T" + m[4] + frac + "Z"), 0
 	}
 	if m := reEmbed.FindStringSubmatch(line); m != nil {
-		return iso(m[1])
+		return iso(m[1]), 0
 	}
 	if m := reKlog.FindStringSubmatch(line); m != nil {
 		return withYear(m[1]+" "+m[2]+" "+m[3], "01 02 15:04:05.999999", ref)
@@ -60,14 +68,14 @@ func ParseTime(line string, ref time.Time) time.Time {
 	if m := reConsole.FindString(line); m != "" {
 		for _, layout := range []string{"2006 January 2, 3:04:05 PM -07:00", "January 2, 2006, 15:04:05 (UTC-07:00)"} {
 			if t, err := time.Parse(layout, m); err == nil {
-				return t.UTC()
+				return t.UTC(), 0
 			}
 		}
 	}
 	if m := reActivityCause.FindStringSubmatch(line); m != nil {
-		return iso(m[1])
+		return iso(m[1]), 0
 	}
-	return time.Time{}
+	return time.Time{}, 0
 }
 
 func iso(s string) time.Time {
@@ -79,39 +87,24 @@ func iso(s string) time.Time {
 	return time.Time{}
 }
 
-// clockRef and clockBase place a year-less timestamp in an unnamed year for ParseClock: a leap
-// year, so that Feb 29 exists, ending at clockRef.
-var (
-	clockRef  = time.Date(2000, 12, 31, 0, 0, 0, 0, time.UTC)
-	clockBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-)
-
-// ParseClock returns the time of a line whose timestamp carries no year (a journal prefix, a
-// klog header) within an unnamed year, as nanoseconds since its start plus one; 0 when the line
-// has no such timestamp. Lines of one paste with nothing dated are ordered by it; it is never
-// shown, since the year is unknown (a paste crossing New Year is ordered wrongly).
-func ParseClock(line string) int64 {
-	t := ParseTime(line, clockRef)
-	if t.IsZero() || t.Year() != 2000 {
-		return 0
-	}
-	return t.Sub(clockBase).Nanoseconds() + 1
-}
-
-func withYear(s, layout string, ref time.Time) time.Time {
-	if ref.IsZero() {
-		return time.Time{}
-	}
+// withYear parses s (layout without a year) in ref's year — the previous year when that would
+// put it more than a day after ref (the December→January rollover). With ref zero it returns the
+// zero time and s's clock within an unnamed leap year (parseTime).
+func withYear(s, layout string, ref time.Time) (time.Time, int64) {
 	t, err := time.Parse(layout, s)
 	if err != nil {
-		return time.Time{}
+		return time.Time{}, 0
+	}
+	if ref.IsZero() {
+		// time.Parse gives a year-less layout year 0, a leap year (Feb 29 parses)
+		return time.Time{}, t.Sub(time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)).Nanoseconds() + 1
 	}
 	ref = ref.UTC()
 	t = t.AddDate(ref.Year(), 0, 0)
 	if t.After(ref.Add(24 * time.Hour)) {
 		t = t.AddDate(-1, 0, 0)
 	}
-	return t
+	return t, 0
 }
 
 // NewestDated returns the latest time a line of text carries with its year (ISO 8601, an
