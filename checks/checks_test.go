@@ -850,7 +850,7 @@ func scanCases() []checkCase {
 			ev.ScalingActivities[1].AutoScalingGroup = "eks-other"
 			clusterScope(ev)
 		}, StatusFail, "eks-other"},
-		{"nodegroup.lt-network-interfaces", "declares interfaces", func(ev *evidence.Evidence) { ev.LaunchTemplate.NetworkInterfaces = true }, StatusFail, "declares NetworkInterfaces"},
+		{"nodegroup.lt-network-interfaces", "declares interfaces", func(ev *evidence.Evidence) { ev.LaunchTemplate.NetworkInterfaces = true }, StatusFail, "declares a network interface with a subnet or public IP setting"},
 		{"nodegroup.lt-network-interfaces", "ok", nil, StatusPass, ""},
 		{"nodegroup.lt-network-interfaces", "template of no node group", func(ev *evidence.Evidence) { ev.Nodegroups[0].LaunchTemplateID = "lt-other" }, StatusSkipped, "not applicable"},
 		{"nodegroup.health-issues", "cluster wide", func(ev *evidence.Evidence) {

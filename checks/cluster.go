@@ -323,9 +323,9 @@ func nodegroupChecks() []Check {
 				if len(users) == 0 {
 					return one(notApplicable(lt.ID, "no managed node group with subnets uses this launch template"))
 				}
-				it := item(ev.Source(evidence.KindLaunchTemplate), "launch template %s version %d declares NetworkInterfaces: %v", lt.ID, lt.Version, lt.NetworkInterfaces)
+				it := item(ev.Source(evidence.KindLaunchTemplate), "launch template %s version %d declares a network interface with a subnet or public IP setting: %v", lt.ID, lt.Version, lt.NetworkInterfaces)
 				if lt.NetworkInterfaces {
-					return one(fail(lt.ID, fmt.Sprintf("launch template %s version %d declares NetworkInterfaces while node group %s sets subnets", lt.ID, lt.Version, strings.Join(users, ", ")), it))
+					return one(fail(lt.ID, fmt.Sprintf("launch template %s version %d declares a network interface with a subnet or public IP setting while node group %s sets subnets", lt.ID, lt.Version, strings.Join(users, ", ")), it))
 				}
 				return one(pass(lt.ID, "the launch template leaves network interfaces to the node group", it))
 			},
@@ -347,11 +347,11 @@ func nodegroupLTNetworkInterfaces(ev *evidence.Evidence) []Finding {
 	var out []Finding
 	for _, n := range ev.NodegroupLaunchTemplates {
 		lt := n.Template
-		it := item(n.Source, "launch template %s version %d declares NetworkInterfaces: %v", lt.ID, lt.Version, lt.NetworkInterfaces)
+		it := item(n.Source, "launch template %s version %d declares a network interface with a subnet or public IP setting: %v", lt.ID, lt.Version, lt.NetworkInterfaces)
 		switch {
 		case !subnets[n.Nodegroup]:
 		case lt.NetworkInterfaces:
-			out = append(out, fail(lt.ID, fmt.Sprintf("launch template %s version %d declares NetworkInterfaces while node group %s sets subnets", lt.ID, lt.Version, n.Nodegroup), it))
+			out = append(out, fail(lt.ID, fmt.Sprintf("launch template %s version %d declares a network interface with a subnet or public IP setting while node group %s sets subnets", lt.ID, lt.Version, n.Nodegroup), it))
 		default:
 			out = append(out, pass(lt.ID, fmt.Sprintf("launch template %s of node group %s leaves network interfaces to the node group", lt.ID, n.Nodegroup), it))
 		}

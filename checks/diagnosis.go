@@ -83,6 +83,9 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 func Diagnose(findings []Finding, metas map[string]Meta) Diagnosis {
 	failing := map[string]Finding{}
 	var ids []string
+	// restates marks the IDs whose every failure only restates that nodes did not join
+	// (Finding.Symptom): they rank after the failures that name a cause
+	restates := map[string]bool{}
 	for _, f := range findings {
 		if f.Status != StatusFail {
 			continue
@@ -90,7 +93,9 @@ func Diagnose(findings []Finding, metas map[string]Meta) Diagnosis {
 		if _, ok := failing[f.ID]; !ok {
 			ids = append(ids, f.ID)
 			failing[f.ID] = f
+			restates[f.ID] = f.Symptom
 		}
+		restates[f.ID] = restates[f.ID] && f.Symptom
 	}
 	if len(ids) == 0 {
 		return Diagnosis{Summary: "no check failed: nothing in the evidence explains a failed join", Chain: []string{}, Ranked: []string{}}
@@ -107,6 +112,9 @@ func Diagnose(findings []Finding, metas map[string]Meta) Diagnosis {
 		return false
 	}
 	symptom := map[string]bool{}
+	for id, r := range restates {
+		symptom[id] = r
+	}
 	corroboration := map[string]int{}
 	for _, a := range ids {
 		for _, b := range ids {

@@ -199,8 +199,9 @@ func apiPeers(ev *evidence.Evidence, timeouts []evidence.SignatureHit) []apiPeer
 	return []apiPeer{public, p}
 }
 
-// partialSGHops judges the API server flow's security group egress for the pasted groups other
-// than the cluster's and the VPC endpoints': nil when no such group is in the evidence.
+// partialSGHops judges the API server flow's security group egress for the instance's groups,
+// or, without the instance, for the one pasted group other than the cluster's, the VPC
+// endpoints' and "default": nil when there is none or more than one.
 func partialSGHops(ev *evidence.Evidence, peers []apiPeer) [][]netpath.Hop {
 	if !ev.Have(evidence.KindSecurityGroups) || slices.ContainsFunc(peers, func(p apiPeer) bool { return p.broad }) {
 		return nil
@@ -242,10 +243,18 @@ func partialSGHops(ev *evidence.Evidence, peers []apiPeer) [][]netpath.Hop {
 		if c := ev.Cluster; c != nil && c.VpcID != "" && g.VpcID != "" && g.VpcID != c.VpcID {
 			continue
 		}
+		if !admitsKubelet(g) {
+			// a node's group admits the control plane to the kubelet (TCP 10250,
+			// https://docs.aws.amazon.com/eks/latest/userguide/sec-group-reqs.html); a
+			// database's, a load balancer's or an endpoint's does not
+			continue
+		}
 		groups = append(groups, g)
 		ids = append(ids, g.ID)
 	}
-	if len(groups) == 0 {
+	if len(groups) != 1 {
+		// several candidates: which are the node's (not a database's, a load balancer's) the
+		// paste does not say
 		return nil
 	}
 	return sgHops(groups, ids, peers)
@@ -383,4 +392,19 @@ func nodeAddr(ev *evidence.Evidence) (netip.Addr, bool) {
 		return netip.Addr{}, false
 	}
 	return addrs[0], true
+}
+
+// admitsKubelet reports whether g has an ingress rule covering TCP 10250, the kubelet's port.
+func admitsKubelet(g *evidence.SecurityGroup) bool {
+	for _, r := range g.Ingress {
+		switch strings.ToLower(r.Protocol) {
+		case "-1", "all":
+			return true
+		case "tcp", "6":
+			if r.FromPort <= 10250 && 10250 <= r.ToPort {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -113,6 +113,9 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 		target := targetName(ev)
 		src := ev.Source(evidence.KindNodeLogs)
 		t := judgeTestimony(logs, id)
+		if name, other := otherNodesLines(ev, t); other {
+			return one(Finding{Status: StatusSkipped, Resource: target, Message: fmt.Sprintf("not a cause: the lines naming %s are those of node %s, not of %s", id, name, ev.Instance.PrivateDNSName)})
+		}
 		if name, ok := ListedReady(ev); ok && t.state == testimonyFailing && readyResolves(id) {
 			// the node list shows the Node Ready: what the logs said before is over
 			items := make([]EvidenceItem, 0, len(t.failing)+1)

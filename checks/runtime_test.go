@@ -288,3 +288,57 @@ func TestWorkloadProgressEndsStartupFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestAnotherNodesLinesAreNotTheTargets: with the instance known, failure lines that name only
+// another node, in logs that also show the instance's own node registering, are not the
+// instance's cause; the run is joined and Ready (red team 4). Lines of one node whatever its
+// name are judged as before.
+func TestAnotherNodesLinesAreNotTheTargets(t *testing.T) {
+	own := `Nov 24 09:41:12 ` + tNode + ` kubelet[3187]: I1124 09:41:12.483117    3187 kubelet_node_status.go:78] "Successfully registered node" node="` + tNode + `"` + "\n" +
+		`Nov 24 09:41:30 ` + tNode + ` kubelet[3187]: I1124 09:41:30.000000    3187 kubelet_node_status.go:493] "Recording event message for node" node="` + tNode + `" event="NodeReady"` + "\n"
+	var other string
+	for m := 42; m < 47; m++ {
+		other += fmt.Sprintf(`Nov 24 09:%d:00 ip-10-0-33-12 kubelet[2841]: E1124 09:%d:00.000000    2841 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-33-12.eu-west-1.compute.internal"`+"\n", m, m)
+	}
+	c, _ := Default().Get("runtime.unauthorized")
+	metas := map[string]Meta{}
+	for _, ch := range Default().All() {
+		metas[ch.Meta.ID] = ch.Meta
+	}
+	ev := healthyEvidence()
+	ev.Nodes, ev.NodesPartial = nil, false
+	ev.AddGapForce(evidence.KindNodes, "test")
+	withLogs(own + other)(ev)
+	f := Run([]Check{c}, ev)[0]
+	if f.Status != StatusSkipped || !strings.Contains(f.Message, "not a cause: the lines naming runtime.unauthorized are those of node ip-10-0-33-12") {
+		t.Errorf("%s %q", f.Status, f.Message)
+	}
+	if n := JoinedNode(ev); n == nil || !n.Ready {
+		t.Errorf("joined node %+v, want %s Ready", n, tNode)
+	}
+	ev = healthyEvidence()
+	withLogs(other)(ev)
+	if f := Run([]Check{c}, ev)[0]; f.Status != StatusFail {
+		t.Errorf("one node's log: %s %q", f.Status, f.Message)
+	}
+}
+
+// TestSymptomRanksAfterCauses: a node group's NodeCreationFailure (a symptom) ranks after any
+// failure that names a cause, whatever their stages (red team 4: it was "why it is not Ready"
+// ahead of the CNI that never came up).
+func TestSymptomRanksAfterCauses(t *testing.T) {
+	metas := map[string]Meta{}
+	for _, c := range Default().All() {
+		metas[c.Meta.ID] = c.Meta
+	}
+	ncf := Finding{ID: "nodegroup.health-issues", Status: StatusFail, Symptom: true}
+	cni := Finding{ID: "runtime.cni-not-ready", Status: StatusFail}
+	for _, order := range [][]Finding{{ncf, cni}, {cni, ncf}} {
+		if d := Diagnose(order, metas); d.MostLikelyCause != "runtime.cni-not-ready" {
+			t.Errorf("ranked %v", d.Ranked)
+		}
+	}
+	if d := Diagnose([]Finding{{ID: "nodegroup.health-issues", Status: StatusFail}, cni}, metas); d.MostLikelyCause != "nodegroup.health-issues" {
+		t.Errorf("a health code naming a cause: ranked %v", d.Ranked)
+	}
+}

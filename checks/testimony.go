@@ -420,3 +420,33 @@ func hitItem(src string, h evidence.SignatureHit) EvidenceItem {
 	}
 	return item(src, "%s", text)
 }
+
+// otherNodesLines reports whether the failing lines of t all name nodes (their node facts)
+// other than the target instance's private DNS name while other lines of the logs name the
+// instance's (two nodes' logs pasted together, the node beside the one asked about), and one of
+// those names. False without an instance, when a line names no node, or when no line names the
+// instance's node (a log of one node, whatever its name says).
+func otherNodesLines(ev *evidence.Evidence, t testimony) (string, bool) {
+	if t.state != testimonyFailing || ev.Instance == nil || ev.Instance.PrivateDNSName == "" || ev.NodeLogs == nil {
+		return "", false
+	}
+	named := false
+	for _, h := range ev.NodeLogs.Hits {
+		named = named || slices.ContainsFunc(h.Facts["node"], func(n string) bool { return sameNode(n, ev.Instance.PrivateDNSName) })
+	}
+	if !named {
+		return "", false
+	}
+	for _, h := range t.failing {
+		nodes := h.Facts["node"]
+		if len(nodes) == 0 || slices.Contains(h.FactsCapped, "node") {
+			return "", false
+		}
+		for _, n := range nodes {
+			if sameNode(n, ev.Instance.PrivateDNSName) {
+				return "", false
+			}
+		}
+	}
+	return t.failing[0].Facts["node"][0], true
+}

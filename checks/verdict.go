@@ -167,12 +167,16 @@ func JoinedNode(ev *evidence.Evidence) *NodeState {
 	if v := h.Facts["node"]; len(v) > 0 {
 		st.Name = v[0]
 	}
-	if st.Name != "" && otherNodeFails(ev.NodeLogs, st.Name) {
+	if i := ev.Instance; i != nil && i.PrivateDNSName != "" && st.Name != "" {
+		if !sameNode(st.Name, i.PrivateDNSName) {
+			return nil // another node registered, not the instance asked about
+		}
+	} else if st.Name != "" && otherNodeFails(ev.NodeLogs, st.Name) {
 		// the registration is another node's (a second node pasted beside it, the AMI build
 		// host's journal left in the image): the node the failures are about did not join
 		return nil
 	}
-	if st.Ready && cutOffAfter(ev.NodeLogs, ready.Last) {
+	if st.Ready && cutOffAfter(ev.NodeLogs, ready.Last, st.Name) {
 		// Ready once, then refused or cut off from the API server: its lease expires and the
 		// node controller marks it NotReady (Unknown) within the grace period
 		st.Ready = false
@@ -223,14 +227,17 @@ func ListedReady(ev *evidence.Evidence) (string, bool) {
 var cutOff = []string{"runtime.unauthorized", "runtime.apiserver-timeout", "runtime.tls-untrusted", "runtime.exec-credential-failed", "runtime.kubelet-crashloop", "runtime.cni-not-ready"}
 
 // cutOffAfter reports whether the logs show a cutOff failure still failing whose last line
-// comes after line ready.
-func cutOffAfter(logs *evidence.NodeLogs, ready evidence.LogLine) bool {
+// comes after line ready, of node name (lines naming only other nodes do not count).
+func cutOffAfter(logs *evidence.NodeLogs, ready evidence.LogLine, name string) bool {
 	for _, id := range cutOff {
 		t := judgeTestimony(logs, id)
 		if t.state != testimonyFailing {
 			continue
 		}
 		for _, h := range t.failing {
+			if nodes := h.Facts["node"]; name != "" && len(nodes) > 0 && !slices.ContainsFunc(nodes, func(n string) bool { return sameNode(n, name) }) {
+				continue
+			}
 			if logscan.Later(h.Last, ready) {
 				return true
 			}

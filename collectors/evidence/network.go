@@ -131,7 +131,10 @@ type LaunchTemplateVersion struct {
 	// SecurityGroupIDs are the groups the template sets (SecurityGroupIds or the primary
 	// network interface's Groups); empty when the template sets none.
 	SecurityGroupIDs []string
-	// NetworkInterfaces is true when the template declares network interfaces.
+	// NetworkInterfaces is true when the template declares a network interface that sets a
+	// subnet or a public IP address setting: what a managed node group's own subnets conflict
+	// with (https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html); an
+	// interface that only sets security groups or the interface type (EFA) does not count.
 	NetworkInterfaces bool
 	ImageID           string
 	// BlockDevices are the template's EBS block device mappings (overrides of the AMI's sizes).

@@ -329,8 +329,10 @@ type LaunchTemplateVersionsOutput struct {
 			ImageID           string   `json:"ImageId"`
 			SecurityGroupIDs  []string `json:"SecurityGroupIds"`
 			NetworkInterfaces []struct {
-				DeviceIndex int      `json:"DeviceIndex"`
-				Groups      []string `json:"Groups"`
+				DeviceIndex              int      `json:"DeviceIndex"`
+				Groups                   []string `json:"Groups"`
+				SubnetID                 string   `json:"SubnetId"`
+				AssociatePublicIPAddress *bool    `json:"AssociatePublicIpAddress"`
 			} `json:"NetworkInterfaces"`
 			BlockDeviceMappings []BlockDeviceMapping `json:"BlockDeviceMappings"`
 		} `json:"LaunchTemplateData"`

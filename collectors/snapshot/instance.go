@@ -127,6 +127,11 @@ func (s *Snapshot) loadBoot(ev *evidence.Evidence) {
 	switch {
 	case res == readOK:
 		ev.Mark(evidence.KindUserData, s.src(udPath))
+	case ltFound && tagMap(inst.Tags)["eks:nodegroup-name"] != "" && ev.LaunchTemplate.ImageID == "":
+		// a managed node group's launch template without an AMI: EKS merges its own bootstrap
+		// into the instance's user data, so the template's (often none) is not the node's
+		// (https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html)
+		ev.AddGap(evidence.KindUserData, reason+"; the launch template "+ev.LaunchTemplate.ID+" of the managed node group sets no AMI, so EKS adds its bootstrap to the user data it launches with, which only the instance attribute shows")
 	case ltFound:
 		// The instance attribute is absent: the launch template version it came from is the next best source.
 		ev.UserData = &evidence.UserData{Base64: ltUserData, Empty: ltUserData == ""}
@@ -178,8 +183,12 @@ func (s *Snapshot) launchTemplateVersion(lt, ver string) (*evidence.LaunchTempla
 			}
 			d := v.LaunchTemplateData
 			t = &evidence.LaunchTemplateVersion{ID: lt, Version: v.VersionNumber, SecurityGroupIDs: d.SecurityGroupIDs,
-				NetworkInterfaces: len(d.NetworkInterfaces) > 0, ImageID: d.ImageID, BlockDevices: blockDevices(d.BlockDeviceMappings)}
+				ImageID: d.ImageID, BlockDevices: blockDevices(d.BlockDeviceMappings)}
 			for _, ni := range d.NetworkInterfaces {
+				// an interface naming its subnet or public IP setting conflicts with a managed
+				// node group's own subnets; one that only sets groups or the interface type
+				// (EFA) does not
+				t.NetworkInterfaces = t.NetworkInterfaces || ni.SubnetID != "" || ni.AssociatePublicIPAddress != nil
 				if ni.DeviceIndex == 0 {
 					t.SecurityGroupIDs = append(t.SecurityGroupIDs, ni.Groups...)
 				}

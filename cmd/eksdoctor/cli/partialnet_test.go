@@ -33,24 +33,33 @@ const partialCluster = `{
     }
 }`
 
-// partialSG is the node's security group: HTTPS out to the endpoints' group and S3's prefix
-// list, and the rule under test.
-func partialSG(extra string) string {
+// partialSG is the node's security group (it admits the control plane to the kubelet on
+// 10250): HTTPS out to the endpoints' group and S3's prefix list, and the rule under test;
+// others are more groups pasted beside it.
+func partialSG(extra string, others ...string) string {
 	return fmt.Sprintf(`{
-    "SecurityGroups": [
+    "SecurityGroups": [%s
         {
             "GroupId": "sg-0f1b3d5c7e9a24680",
             "GroupName": "search-stg-nodes-NodeSecurityGroup",
             "VpcId": "vpc-0b2d4f6a8c1e35790",
-            "IpPermissions": [],
+            "IpPermissions": [
+                {"IpProtocol": "tcp", "FromPort": 10250, "ToPort": 10250, "UserIdGroupPairs": [{"GroupId": "sg-0a93c5e7b1d2f4068"}], "IpRanges": [], "Ipv6Ranges": [], "PrefixListIds": []}
+            ],
             "IpPermissionsEgress": [
                 {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "UserIdGroupPairs": [{"GroupId": "sg-06e8a0c2d4f1b3579"}], "IpRanges": [], "Ipv6Ranges": [], "PrefixListIds": []},
                 {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "UserIdGroupPairs": [], "IpRanges": [], "Ipv6Ranges": [], "PrefixListIds": [{"PrefixListId": "pl-63a5400a"}]}%s
             ]
         }
     ]
-}`, extra)
+}`, strings.Join(others, ""), extra)
 }
+
+// rdsSG is a database's security group: no kubelet port, no egress.
+const rdsSG = `
+        {"GroupId": "sg-0rds00000000aaaa1", "GroupName": "prod-rds", "VpcId": "vpc-0b2d4f6a8c1e35790",
+         "IpPermissions": [{"IpProtocol": "tcp", "FromPort": 5432, "ToPort": 5432, "UserIdGroupPairs": [{"GroupId": "sg-0f1b3d5c7e9a24680"}], "IpRanges": [], "Ipv6Ranges": [], "PrefixListIds": []}],
+         "IpPermissionsEgress": []},`
 
 // partialACL is the node subnet's network ACL with the given inbound rule 100.
 func partialACL(inbound string) string {
@@ -86,8 +95,8 @@ func TestPartialNetworkPath(t *testing.T) {
 		}
 		return b.String()
 	}
-	sgTicket := func(extra, logs string) string {
-		return "Hi, our nodes never join, all the output below.\n\n" + numbered("==== journalctl -u kubelet ====\n"+logs+"\n==== aws eks describe-cluster --name search-stg ====\n"+partialCluster+"\n\n==== aws ec2 describe-security-groups --group-ids sg-0f1b3d5c7e9a24680 ====\n"+partialSG(extra)) + "\nThanks\n"
+	sgTicket := func(extra, logs string, others ...string) string {
+		return "Hi, our nodes never join, all the output below.\n\n" + numbered("==== journalctl -u kubelet ====\n"+logs+"\n==== aws eks describe-cluster --name search-stg ====\n"+partialCluster+"\n\n==== aws ec2 describe-security-groups --group-ids sg-0f1b3d5c7e9a24680 ====\n"+partialSG(extra, others...)) + "\nThanks\n"
 	}
 	aclTicket := func(inbound string, logs string) string {
 		return "New nodes time out, the NACL of their subnet:\n\n```\n" + logs + "```\n\n$ aws ec2 describe-network-acls --filters Name=association.subnet-id,Values=subnet-0b6d8f1a3c5e27940\n" + partialACL(inbound) + "\n"
@@ -103,6 +112,9 @@ func TestPartialNetworkPath(t *testing.T) {
                 {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "UserIdGroupPairs": [], "IpRanges": [{"CidrIp": "10.60.0.0/16"}], "Ipv6Ranges": [], "PrefixListIds": []}`, partialKubelet), "net.sg-node-egress", "skipped", "missing evidence"},
 		{"egress to the cluster security group", sgTicket(`,
                 {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "UserIdGroupPairs": [{"GroupId": "sg-0a93c5e7b1d2f4068"}], "IpRanges": [], "Ipv6Ranges": [], "PrefixListIds": []}`, partialKubelet), "net.sg-node-egress", "skipped", "missing evidence"},
+		{"the node's group beside a database's", sgTicket("", partialKubelet, rdsSG), "net.sg-node-egress", "fail", "no egress rule of sg-0f1b3d5c7e9a24680 allows tcp 443"},
+		{"a database's group alone", strings.Replace(sgTicket("", partialKubelet), `"FromPort": 10250, "ToPort": 10250`, `"FromPort": 5432, "ToPort": 5432`, 1), "net.sg-node-egress", "skipped", "missing evidence"},
+		{"two groups that could be the node's", sgTicket("", partialKubelet, strings.Replace(strings.Replace(rdsSG, "5432", "10250", 2), "sg-0rds00000000aaaa1", "sg-0other0000000bbb2", 1)), "net.sg-node-egress", "skipped", "missing evidence"},
 		{"no timeout in the log", sgTicket("", strings.SplitAfter(partialKubelet, "\n")[0]), "net.sg-node-egress", "skipped", "missing evidence"},
 		{"timeouts before the node registered", sgTicket("", partialKubelet+registered), "net.sg-node-egress", "skipped", "missing evidence"},
 		{"NACL without ephemeral return", aclTicket(`{"CidrBlock": "0.0.0.0/0", "Egress": false, "PortRange": {"From": 443, "To": 443}, "Protocol": "6", "RuleAction": "allow", "RuleNumber": 100},`, partialKubelet), "net.nacl-blocks", "fail",
