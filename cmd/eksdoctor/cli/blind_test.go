@@ -251,7 +251,7 @@ func TestBlindBundles(t *testing.T) {
 // a paste that can only show a symptom (a NodeClaim that never registered) is inconclusive.
 func TestBlindPastes(t *testing.T) {
 	var dirs []string
-	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4", "pastes5", "pastes6", "pastes7", "pastes8"} {
+	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4", "pastes5", "pastes6", "pastes7", "pastes8", "pastes9"} {
 		dirs = append(dirs, blindDirs(t, set, 16)...)
 	}
 	for _, dir := range dirs {
