@@ -161,6 +161,9 @@ type Scanner struct {
 	lanes     scratch
 	// presenceSeen counts the occurrences of each presence literal in the current stream
 	presenceSeen []int64
+	// sawDecember and sawJanuary say which ends of a year the year-less lines scanned so far
+	// fell in (acrossNewYear)
+	sawDecember, sawJanuary bool
 	// patternRuns counts the signature patterns run over lines (matching, and extracting facts
 	// from, a line), so tests can hold the scan to one run per signature and line
 	patternRuns int64
@@ -493,6 +496,9 @@ func (s *Scanner) logLine(ln []byte, path string, lineNo int64) evidence.LogLine
 	text = strings.TrimRight(text, "\r")
 	l := evidence.LogLine{Path: path, Line: lineNo, Text: text, Seq: s.base + lineNo}
 	l.Time, l.Clock = parseTime(text, s.Ref)
+	if l.Clock != 0 {
+		l.Clock = s.acrossNewYear(l.Clock)
+	}
 	if l.Time.IsZero() && l.Clock == 0 && len(ln) > len(text) {
 		// a copied console row carries its time in a column after the long message
 		l.Time = ParseTime(string(ln), s.Ref)
@@ -688,4 +694,27 @@ func fill(r io.Reader, buf []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// yearNanos is the length of the unnamed year clocks are counted in (year 0, a leap year: 366
+// days), in nanoseconds: the step acrossNewYear moves a clock by.
+const yearNanos = int64(366 * 24 * time.Hour)
+
+// acrossNewYear places a year-less clock (LogLine.Clock) of a log crossing New Year: once the
+// scanner has seen lines of December and of January, January's come a year after December's,
+// whichever order the log is in (in time order, or newest first).
+func (s *Scanner) acrossNewYear(clock int64) int64 {
+	switch time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(clock - 1)).Month() {
+	case time.December:
+		s.sawDecember = true
+		if s.sawJanuary {
+			return clock - yearNanos
+		}
+	case time.January:
+		s.sawJanuary = true
+		if s.sawDecember {
+			return clock + yearNanos
+		}
+	}
+	return clock
 }

@@ -127,9 +127,21 @@ func NewestDated(text []byte) time.Time {
 		if t := ParseTime(string(line), time.Time{}); t.After(newest) {
 			newest = t
 		}
+		if m := reJournalHeader.FindSubmatch(line); m != nil {
+			// journalctl's header dates the year-less lines under it ("-- Logs begin at …,
+			// end at Fri 2027-01-01 02:00:00 UTC. --"): their year, across New Year too
+			if t, err := time.Parse("2006-01-02 15:04:05", string(m[1])); err == nil && t.After(newest) {
+				newest = t
+			}
+		}
 	}
 	return newest
 }
+
+// reJournalHeader is the first line journalctl prints (systemd before 246: "-- Logs begin at
+// Thu 2026-12-31 10:00:00 UTC, end at Fri 2027-01-01 02:00:00 UTC. --"; since: "-- Journal
+// begins at …, ends at … --"), with the end time when it is in UTC.
+var reJournalHeader = regexp.MustCompile(`^-- (?:Logs begin|Journal begins) at [A-Za-z]{3} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, ends? at [A-Za-z]{3} (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC\.? --`)
 
 // datedPrefix is how much of a line NewestDated reads for its time.
 const datedPrefix = 160

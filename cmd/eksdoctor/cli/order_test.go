@@ -79,3 +79,29 @@ func TestLogsJudgedByTimeAndNode(t *testing.T) {
 		})
 	}
 }
+
+// TestYearlessJournalAcrossNewYear: a pasted journal without years that crosses New Year keeps
+// its order — timeouts on Dec 31 then the registration on Jan 1 are start-up noise, in time
+// order, newest first, or under journalctl's "-- Logs begin at … --" header (red team 4).
+func TestYearlessJournalAcrossNewYear(t *testing.T) {
+	const n = "ip-10-0-21-57.eu-west-1.compute.internal"
+	var lines []string
+	for _, c := range []string{"23:55:12", "23:56:19", "23:57:26"} {
+		lines = append(lines, fmt.Sprintf(`Dec 31 %s %s kubelet[3187]: E1231 %s.205873    3187 kubelet_node_status.go:96] "Unable to register node with API server" err="Post \"https://8F3A.gr7.eu-west-1.eks.amazonaws.com/api/v1/nodes\": dial tcp 10.0.101.23:443: i/o timeout" node="%s"`+"\n", c, n, c, n))
+	}
+	lines = append(lines,
+		fmt.Sprintf(`Jan 01 00:01:58 %s kubelet[3187]: I0101 00:01:58.483117    3187 kubelet_node_status.go:78] "Successfully registered node" node="%s"`+"\n", n, n),
+		fmt.Sprintf(`Jan 01 00:02:21 %s kubelet[3187]: I0101 00:02:21.912201    3187 kubelet_node_status.go:724] "Recording event message for node" node="%s" event="NodeReady"`+"\n", n, n))
+	newestFirst := slices.Clone(lines)
+	slices.Reverse(newestFirst)
+	for name, paste := range map[string]string{
+		"in time order":            strings.Join(lines, ""),
+		"newest first":             strings.Join(newestFirst, ""),
+		"under the journal header": "-- Logs begin at Thu 2026-12-31 23:50:02 UTC, end at Fri 2027-01-01 00:05:40 UTC. --\n" + strings.Join(lines, ""),
+	} {
+		code, out, _ := runStdin(strings.NewReader(paste), "analyze", "-", "-o", "json")
+		if code != ExitOK || !strings.Contains(out, `"verdict": "joined"`) || !strings.Contains(out, `"ready": true`) {
+			t.Errorf("%s: exit %d\n%s", name, code, out)
+		}
+	}
+}
