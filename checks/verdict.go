@@ -144,6 +144,11 @@ func JoinedNode(ev *evidence.Evidence) *NodeState {
 		}
 		return nil
 	}
+	if ev.Instance == nil && ev.Have(evidence.KindNodes) && len(ev.Nodes) == 1 && ev.NodesPartial && (ev.NodeLogs == nil || !registeredHit(ev.NodeLogs)) {
+		// a pasted `kubectl describe node` of the node the ticket is about: it registered
+		n := ev.Nodes[0]
+		return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: ev.Source(evidence.KindNodes) + ": Node " + n.Name + map[bool]string{true: " is Ready", false: " is NotReady"}[n.Ready]}
+	}
 	if ev.NodeLogs == nil {
 		return nil
 	}
@@ -285,4 +290,14 @@ func otherNodes(a []evidence.SignatureHit, b evidence.SignatureHit) bool {
 		}
 	}
 	return true
+}
+
+// registeredHit reports whether the logs show a Node registering or becoming Ready.
+func registeredHit(logs *evidence.NodeLogs) bool {
+	for _, h := range logs.Hits {
+		if h.Milestone == "registered" || h.Milestone == "ready" {
+			return true
+		}
+	}
+	return false
 }

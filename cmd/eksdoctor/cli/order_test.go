@@ -105,3 +105,37 @@ func TestYearlessJournalAcrossNewYear(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribedNodeWithClearedDiskPressure: a pasted `kubectl describe node` of a Ready node
+// whose events show disk pressure that cleared (NodeHasNoDiskPressure after NodeHasDiskPressure)
+// is joined and Ready with nothing failing (red team 4).
+func TestDescribedNodeWithClearedDiskPressure(t *testing.T) {
+	const n = "ip-10-0-21-57.eu-west-1.compute.internal"
+	paste := "$ kubectl describe node " + n + `
+Name:               ` + n + `
+Roles:              <none>
+Labels:             kubernetes.io/hostname=` + n + `
+                    kubernetes.io/os=linux
+CreationTimestamp:  Tue, 24 Nov 2026 09:41:12 +0000
+Taints:             <none>
+Conditions:
+  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----             ------  -----------------                 ------------------                ------                       -------
+  MemoryPressure   False   Tue, 24 Nov 2026 10:03:40 +0000   Tue, 24 Nov 2026 09:41:12 +0000   KubeletHasSufficientMemory   kubelet has sufficient memory available
+  DiskPressure     False   Tue, 24 Nov 2026 10:03:40 +0000   Tue, 24 Nov 2026 09:58:40 +0000   KubeletHasNoDiskPressure     kubelet has no disk pressure
+  PIDPressure      False   Tue, 24 Nov 2026 10:03:40 +0000   Tue, 24 Nov 2026 09:41:12 +0000   KubeletHasSufficientPID      kubelet has sufficient PID available
+  Ready            True    Tue, 24 Nov 2026 10:03:40 +0000   Tue, 24 Nov 2026 09:41:33 +0000   KubeletReady                 kubelet is posting ready status
+ProviderID:                   aws:///eu-west-1a/i-0a1b2c3d4e5f60006
+Events:
+  Type     Reason                   Age                From     Message
+  ----     ------                   ----               ----     -------
+  Normal   Starting                 23m                kubelet  Starting kubelet.
+  Warning  EvictionThresholdMet     12m                kubelet  Attempting to reclaim ephemeral-storage
+  Normal   NodeHasDiskPressure      12m                kubelet  Node ` + n + ` status is now: NodeHasDiskPressure
+  Normal   NodeHasNoDiskPressure    6m (x2 over 23m)   kubelet  Node ` + n + ` status is now: NodeHasNoDiskPressure
+`
+	code, out, errOut := runStdin(strings.NewReader(paste), "analyze", "-", "-o", "json")
+	if code != ExitOK || !strings.Contains(out, `"verdict": "joined"`) || !strings.Contains(out, `"ready": true`) || strings.Contains(out, `"status": "fail"`) {
+		t.Errorf("exit %d %s\n%s", code, errOut, out)
+	}
+}
