@@ -330,8 +330,8 @@ func partialNACLHops(ev *evidence.Evidence, peers []apiPeer) [][]netpath.Hop {
 }
 
 // nodeACL returns the network ACL of the node's subnet: by the node's address (the one ip-…
-// node name the logs give) inside a subnet of the evidence, else the only ACL given; nil when
-// neither tells.
+// node name the logs give) inside a subnet of the evidence, else the only ACL given unless it is
+// associated with none of the cluster's subnets; nil when neither tells.
 func nodeACL(ev *evidence.Evidence) *evidence.NetworkACL {
 	if i := ev.Instance; i != nil {
 		var def *evidence.NetworkACL
@@ -364,7 +364,11 @@ func nodeACL(ev *evidence.Evidence) *evidence.NetworkACL {
 		}
 	}
 	if len(ev.NetworkACLs) == 1 {
-		return &ev.NetworkACLs[0]
+		a := &ev.NetworkACLs[0]
+		if c := ev.Cluster; c != nil && len(c.SubnetIDs) > 0 && len(a.SubnetIDs) > 0 && !slices.ContainsFunc(a.SubnetIDs, func(s string) bool { return slices.Contains(c.SubnetIDs, s) }) {
+			return nil // associated with none of the cluster's subnets: another tier's (databases)
+		}
+		return a
 	}
 	return nil
 }
