@@ -145,6 +145,23 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 			cands[n] = cand{ng.NodeRole, ev.Source(evidence.KindNodegroups) + " (node group " + ng.Name + "'s nodeRole)"}
 		}
 	}
+	for _, nc := range ev.NodeClasses {
+		// the role a node class launches its nodes with (EC2NodeClass / Auto Mode NodeClass
+		// spec.role, a role name): its ARN from the cluster's account, when describe-cluster
+		// names it (arn:aws:eks:REGION:ACCOUNT:cluster/NAME)
+		if nc.Role == "" || nc.Role == clusterRole || strings.Contains(nc.Role, "/") {
+			continue
+		}
+		arn := ""
+		if ev.Cluster != nil {
+			if parts := strings.SplitN(ev.Cluster.Arn, ":", 6); len(parts) == 6 && parts[4] != "" {
+				arn = "arn:" + parts[1] + ":iam::" + parts[4] + ":role/" + nc.Role
+			}
+		}
+		if _, named := cands[nc.Role]; !named && arn != "" {
+			cands[nc.Role] = cand{arn, ev.Source(evidence.KindEC2NodeClasses) + " (" + classKindOf(nc) + " " + nc.Name + " spec.role)"}
+		}
+	}
 	for name, r := range rd.roles {
 		if name == clusterRole || r.otherUse {
 			continue
@@ -187,4 +204,12 @@ func nameOfArn(arn string) string {
 		return arn[i+1:]
 	}
 	return ""
+}
+
+// classKindOf names a node class's kind as kubectl does.
+func classKindOf(nc evidence.NodeClass) string {
+	if nc.AutoMode {
+		return "NodeClass"
+	}
+	return "EC2NodeClass"
 }

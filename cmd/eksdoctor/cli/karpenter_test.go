@@ -81,3 +81,15 @@ func TestPastedNodeClaimAwaitingRegistration(t *testing.T) {
 		}
 	}
 }
+
+// TestPastedNodeClassRoleIsTheNodeRole: a ticket with a NodeClaim that never registered, its
+// EC2NodeClass (spec.role KarpenterNodeRole-prod), aws-auth without that role and
+// describe-cluster (CONFIG_MAP) names the cause: the node class's role, with the cluster's
+// account, is the node role, and it is not mapped (red team 4: inconclusive for want of the
+// node role).
+func TestPastedNodeClassRoleIsTheNodeRole(t *testing.T) {
+	code, out, errOut := run("analyze", filepath.Join(fixtures, "pastes", "karpenter-role-not-in-aws-auth.txt"), "-o", "json")
+	if code != ExitFindings || !strings.Contains(out, `"mostLikelyCause": "auth.role-not-mapped"`) || !strings.Contains(out, "node role arn:aws:iam::111122223333:role/KarpenterNodeRole-prod is in neither aws-auth mapRoles") {
+		t.Errorf("exit %d %s\n%s", code, errOut, out)
+	}
+}
