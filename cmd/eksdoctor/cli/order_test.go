@@ -139,3 +139,19 @@ Events:
 		t.Errorf("exit %d %s\n%s", code, errOut, out)
 	}
 }
+
+// TestNodeStatusRefusedAfterReady: after NodeReady, only the kubelet's node status updates
+// refused with Unauthorized follow: the node is joined but NotReady with that cause (red team 4).
+func TestNodeStatusRefusedAfterReady(t *testing.T) {
+	const n = "ip-10-0-21-57.eu-west-1.compute.internal"
+	paste := fmt.Sprintf(`Nov 24 09:51:58 %[1]s kubelet[3187]: I1124 09:51:58.483117    3187 kubelet_node_status.go:78] "Successfully registered node" node="%[1]s"
+Nov 24 09:52:21 %[1]s kubelet[3187]: I1124 09:52:21.912201    3187 kubelet_node_status.go:724] "Recording event message for node" node="%[1]s" event="NodeReady"
+`, n)
+	for s := 12; s < 45; s += 7 {
+		paste += fmt.Sprintf(`Nov 24 09:56:%02d %[2]s kubelet[3187]: E1124 09:56:%02[1]d.205873    3187 kubelet_node_status.go:585] "Error updating node status, will retry" err="error getting node \"%[2]s\": Unauthorized"`+"\n", s, n)
+	}
+	code, out, _ := runStdin(strings.NewReader(paste), "analyze", "-", "-o", "json")
+	if code != ExitFindings || !strings.Contains(out, `"ready": false`) || !strings.Contains(out, `"mostLikelyCause": "runtime.unauthorized"`) {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}
