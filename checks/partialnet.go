@@ -334,32 +334,12 @@ func partialNACLHops(ev *evidence.Evidence, peers []apiPeer) [][]netpath.Hop {
 // associated with none of the cluster's subnets; nil when neither tells.
 func nodeACL(ev *evidence.Evidence) *evidence.NetworkACL {
 	if i := ev.Instance; i != nil {
-		var def *evidence.NetworkACL
-		for j := range ev.NetworkACLs {
-			a := &ev.NetworkACLs[j]
-			if slices.Contains(a.SubnetIDs, i.SubnetID) {
-				return a
-			}
-			if a.Default && a.VpcID == i.VpcID {
-				def = a
-			}
-		}
-		return def
+		return subnetACL(ev, i.SubnetID, i.VpcID)
 	}
 	if a, ok := nodeAddr(ev); ok {
 		for _, sn := range ev.Subnets {
 			if p, err := netip.ParsePrefix(sn.CIDR); err == nil && p.Contains(a) {
-				var def *evidence.NetworkACL
-				for i := range ev.NetworkACLs {
-					a := &ev.NetworkACLs[i]
-					if slices.Contains(a.SubnetIDs, sn.ID) {
-						return a
-					}
-					if a.Default && a.VpcID == sn.VpcID {
-						def = a
-					}
-				}
-				return def
+				return subnetACL(ev, sn.ID, sn.VpcID)
 			}
 		}
 	}
@@ -411,4 +391,20 @@ func admitsKubelet(g *evidence.SecurityGroup) bool {
 		}
 	}
 	return false
+}
+
+// subnetACL returns the network ACL associated with subnet, else the default ACL of its VPC; nil
+// when neither is in the evidence.
+func subnetACL(ev *evidence.Evidence, subnet, vpc string) *evidence.NetworkACL {
+	var def *evidence.NetworkACL
+	for i := range ev.NetworkACLs {
+		a := &ev.NetworkACLs[i]
+		if slices.Contains(a.SubnetIDs, subnet) {
+			return a
+		}
+		if a.Default && a.VpcID == vpc {
+			def = a
+		}
+	}
+	return def
 }

@@ -34,17 +34,7 @@ func TestMissingFileNeverNamesAnotherCause(t *testing.T) {
 			t.Fatalf("%s has no %s", tc.fixture, tc.drop)
 		}
 		delete(files, tc.drop)
-		s := FromFiles("test", files)
-		ev, err := s.Evidence(s.InstanceIDs()[0], "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		findings := checks.Run(checks.All(), ev)
-		metas := map[string]checks.Meta{}
-		for _, c := range checks.All() {
-			metas[c.Meta.ID] = c.Meta
-		}
-		d := checks.Conclude(findings, metas, ev)
+		_, _, findings, d := diagnoseFiles(t, files)
 		if slices.Contains(d.Ranked, tc.notFailing) {
 			t.Errorf("%s without %s: %s fails (ranked %v)", tc.fixture, tc.drop, tc.notFailing, d.Ranked)
 		}
