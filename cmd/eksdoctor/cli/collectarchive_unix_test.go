@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -29,9 +28,7 @@ func TestCollectArchiveWritesOnlyItsFile(t *testing.T) {
 	sub := filepath.Join(dir, "adir")
 	os.Mkdir(sub, 0o755)
 	fifo := filepath.Join(dir, "fifo.tar.gz")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	for target, kind := range map[string]string{link: "a symlink", sub: "a directory", fifo: "a named pipe"} {
 		before := aws.Requests()
 		code, _, errOut := run("collect", "--cluster", "prod", "--instance", hostileInstance, "--archive", target, "--no-kube")

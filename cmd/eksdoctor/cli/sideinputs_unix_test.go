@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -37,12 +36,8 @@ func TestSecretFilesBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	old := fifoWait
-	fifoWait = 200 * time.Millisecond
-	defer func() { fifoWait = old }()
+	mkfifo(t, fifo)
+	shortFIFOWait(t)
 	for _, c := range []struct{ flag, file, want string }{
 		{"--pushgateway-token-file", long, "longer than 65536 bytes"},
 		{"--pushgateway-token-file", fifo, "no process opened it for writing"},
@@ -69,9 +64,7 @@ func TestSecretFilesBounded(t *testing.T) {
 // never opened and waited on.
 func TestSnapshotThatIsAPipe(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "snap")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	for _, args := range [][]string{
 		{"why-not-joining", "i-0123456789abcdef0", "--snapshot", fifo},
 		{"scan", "--cluster", "prod", "--snapshot", fifo},

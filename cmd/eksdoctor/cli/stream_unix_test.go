@@ -41,12 +41,8 @@ func TestFIFOInput(t *testing.T) {
 	}
 
 	never := filepath.Join(dir, "never")
-	if err := syscall.Mkfifo(never, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	old := fifoWait
-	fifoWait = 200 * time.Millisecond
-	defer func() { fifoWait = old }()
+	mkfifo(t, never)
+	shortFIFOWait(t)
 	start := time.Now()
 	code, _, errOut = run("analyze", never)
 	if code != ExitInput || !strings.Contains(errOut, never) || !strings.Contains(errOut, "no process opened it for writing") {
@@ -112,4 +108,19 @@ func TestPasteBudgets(t *testing.T) {
 	if code != ExitFindings || !strings.Contains(out, "runtime.unauthorized") || !strings.Contains(errOut, "more than 2000 parts") {
 		t.Fatalf("many parts: exit %d, want %d with runtime.unauthorized and the budget named; stderr tail:\n%s", code, ExitFindings, errOut[max(0, len(errOut)-600):])
 	}
+}
+
+// mkfifo creates a named pipe at path for a test, failing it when the pipe cannot be made.
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shortFIFOWait makes the wait for a pipe's writer 200 ms for the rest of the test.
+func shortFIFOWait(t *testing.T) {
+	old := fifoWait
+	fifoWait = 200 * time.Millisecond
+	t.Cleanup(func() { fifoWait = old })
 }
