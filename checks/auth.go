@@ -42,7 +42,7 @@ func authChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "auth.role-not-mapped", Title: "Node role is not mapped to a Kubernetes identity", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries, evidence.KindCluster},
-			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group", "auth.wrong-username", "auth.missing-groups", "auth.authenticator-denied", "runtime.cni-not-ready"),
+			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group", "auth.wrong-username", "auth.missing-groups", "auth.authenticator-denied", "runtime.cni-not-ready", "karpenter.instance-profile"),
 			Why:         "EKS turns the node's IAM role into the Kubernetes user system:node:<private DNS name> only through an aws-auth mapRoles entry or an EC2_LINUX / EC2_WINDOWS access entry; without one the kubelet gets 401 Unauthorized and the node never registers.",
 			Remediation: "Create an access entry: aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (EC2_WINDOWS for Windows), or add to aws-auth mapRoles: '- rolearn: ROLE_ARN_WITHOUT_PATH / username: system:node:{{EC2PrivateDNSName}} / groups: [system:bootstrappers, system:nodes]' (kubectl edit -n kube-system configmap/aws-auth).",
 			Docs:        []string{docAWSAuth, docAccessEntries, docCreateAccessEntry}},
@@ -341,24 +341,43 @@ func authChecks() []Check {
 					}
 					return one(Finding{Status: StatusSkipped, Resource: roleArn, Message: "missing evidence: " + why})
 				}
-				it := item(ev.Source(evidence.KindAccessEntries), "access entry %s type %s", e.PrincipalArn, e.Type)
-				win := isWindows(ev)
-				prov := ev.Provisioner.Kind
-				switch {
-				case e.Type == "EC2" && prov == evidence.ProvisionerAutoMode, e.Type == "HYBRID_LINUX" && prov == evidence.ProvisionerHybrid:
-					// Auto Mode node roles take type EC2; hybrid nodes HYBRID_LINUX
-				case e.Type == "EC2":
-					return one(fail(roleArn, "access entry for the node role has type EC2; type EC2 is for EKS Auto Mode node roles, and this node was provisioned by "+orUnknown(prov)+": it needs EC2_LINUX or EC2_WINDOWS", it))
-				case e.Type == "HYBRID_LINUX":
-					return one(fail(roleArn, "access entry for the node role has type HYBRID_LINUX, which is for EKS hybrid nodes; an EC2 node needs EC2_LINUX or EC2_WINDOWS", it))
-				case e.Type != "EC2_LINUX" && e.Type != "EC2_WINDOWS":
-					return one(fail(roleArn, fmt.Sprintf("access entry for the node role has type %s; nodes need EC2_LINUX or EC2_WINDOWS", e.Type), it))
-				case win && e.Type == "EC2_LINUX":
-					return one(fail(roleArn, "Windows node's role has an EC2_LINUX access entry; Windows nodes need EC2_WINDOWS (adds eks:kube-proxy-windows)", it))
+				return judgeNodeEntryType(ev, roleArn, e, ev.Source(evidence.KindAccessEntries))
+			},
+			// a pasted describe-access-entry of the node role says its type without the list
+			Partial: func(ev *evidence.Evidence) []Finding {
+				if !ev.Have(evidence.KindNodeRole) {
+					return nil
 				}
-				return one(pass(roleArn, "access entry type "+e.Type, it))
+				roleArn := nodeRoleArn(ev)
+				if e := describedAccessEntry(ev, roleArn); e != nil {
+					return judgeNodeEntryType(ev, roleArn, e, e.Source)
+				}
+				return nil
 			}},
 	}
+}
+
+// judgeNodeEntryType judges the type of the node role's described access entry e (read from
+// src): EC2_LINUX or EC2_WINDOWS for EC2 nodes (EC2_WINDOWS for Windows), EC2 for Auto Mode,
+// HYBRID_LINUX for hybrid nodes
+// (https://docs.aws.amazon.com/eks/latest/userguide/creating-access-entries.html).
+func judgeNodeEntryType(ev *evidence.Evidence, roleArn string, e *evidence.AccessEntry, src string) []Finding {
+	it := item(src, "access entry %s type %s", e.PrincipalArn, e.Type)
+	win := isWindows(ev)
+	prov := ev.Provisioner.Kind
+	switch {
+	case e.Type == "EC2" && prov == evidence.ProvisionerAutoMode, e.Type == "HYBRID_LINUX" && prov == evidence.ProvisionerHybrid:
+		// Auto Mode node roles take type EC2; hybrid nodes HYBRID_LINUX
+	case e.Type == "EC2":
+		return one(fail(roleArn, "access entry for the node role has type EC2; type EC2 is for EKS Auto Mode node roles, and this node was provisioned by "+orUnknown(prov)+": it needs EC2_LINUX or EC2_WINDOWS", it))
+	case e.Type == "HYBRID_LINUX":
+		return one(fail(roleArn, "access entry for the node role has type HYBRID_LINUX, which is for EKS hybrid nodes; an EC2 node needs EC2_LINUX or EC2_WINDOWS", it))
+	case e.Type != "EC2_LINUX" && e.Type != "EC2_WINDOWS":
+		return one(fail(roleArn, fmt.Sprintf("access entry for the node role has type %s; nodes need EC2_LINUX or EC2_WINDOWS", e.Type), it))
+	case win && e.Type == "EC2_LINUX":
+		return one(fail(roleArn, "Windows node's role has an EC2_LINUX access entry; Windows nodes need EC2_WINDOWS (adds eks:kube-proxy-windows)", it))
+	}
+	return one(pass(roleArn, "access entry type "+e.Type, it))
 }
 
 // missingReasons lists the gaps of the kinds that were not collected.

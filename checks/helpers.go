@@ -190,11 +190,27 @@ func exactRoleMapping(a *evidence.AWSAuth, roleArn string) *evidence.RoleMapping
 
 // nodeAccessEntry returns the access entry for roleArn (compared path-insensitively), or nil.
 func nodeAccessEntry(ev *evidence.Evidence, roleArn string) *evidence.AccessEntry {
+	return accessEntryIn(ev.AccessEntries, roleArn)
+}
+
+// describedAccessEntry returns the access entry of roleArn among those described without the
+// cluster's list (Evidence.DescribedAccessEntries), or nil: nil says nothing of whether the role
+// has an entry.
+func describedAccessEntry(ev *evidence.Evidence, roleArn string) *evidence.AccessEntry {
+	if ev.Have(evidence.KindAccessEntries) {
+		return nil
+	}
+	return accessEntryIn(ev.DescribedAccessEntries, roleArn)
+}
+
+// accessEntryIn returns the entry of entries whose principal is roleArn (paths and assumed-role
+// forms canonicalised), or nil.
+func accessEntryIn(entries []evidence.AccessEntry, roleArn string) *evidence.AccessEntry {
 	want, _ := canonicalRoleArn(roleArn)
-	for i := range ev.AccessEntries {
-		got, _ := canonicalRoleArn(ev.AccessEntries[i].PrincipalArn)
+	for i := range entries {
+		got, _ := canonicalRoleArn(entries[i].PrincipalArn)
 		if got == want {
-			return &ev.AccessEntries[i]
+			return &entries[i]
 		}
 	}
 	return nil

@@ -122,7 +122,7 @@ func karpenterChecks() []Check {
 			Why:         "EKS Auto Mode admits a node only when its role (computeConfig nodeRoleArn for the built-in NodePools, spec.role of a custom NodeClass) has an access entry of type EC2, which maps it to the node identity with the policy AmazonEKSAutoNodePolicy; without it the NodeClass cannot use the role and no node joins.",
 			Remediation: "aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2, then aws eks associate-access-policy --cluster-name CLUSTER --principal-arn ROLE_ARN --policy-arn arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy --access-scope type=cluster (an entry of another type must be deleted and created again: its type cannot change). The role needs AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly and a trust policy for ec2.amazonaws.com.",
 			Docs:        []string{docAutoModeNodeRole, docAccessEntries, docAutoModeTS}},
-			Eval: evalAutoModeNodeRole},
+			Eval: evalAutoModeNodeRole, Partial: partialAutoModeNodeRole},
 	}
 }
 
@@ -158,6 +158,45 @@ func autoModeRoles(ev *evidence.Evidence) (arns []string, from map[string]string
 	return arns, from
 }
 
+// partialAutoModeNodeRole judges the Auto Mode node roles whose access entry was described
+// without the cluster's list (a pasted describe-access-entry): its type is known; a role with no
+// described entry stays unjudged, since the list alone could show it has none.
+func partialAutoModeNodeRole(ev *evidence.Evidence) []Finding {
+	if !ev.Have(evidence.KindCluster) || ev.Have(evidence.KindAccessEntries) || len(ev.DescribedAccessEntries) == 0 {
+		return nil
+	}
+	if cc := ev.Cluster.ComputeConfig; cc == nil || !cc.Enabled {
+		return nil
+	}
+	arns, from := autoModeRoles(ev)
+	var out []Finding
+	judged := false
+	for _, arn := range arns {
+		e := describedAccessEntry(ev, arn)
+		if e == nil {
+			out = append(out, Finding{Status: StatusSkipped, Resource: arn, Message: "missing evidence: no access entry of " + arn + " was described, and " + missingReasons(ev, evidence.KindAccessEntries)})
+			continue
+		}
+		judged = true
+		out = append(out, judgeAutoModeEntry(ev, arn, from[arn], e, e.Source))
+	}
+	if !judged {
+		return nil
+	}
+	return out
+}
+
+// judgeAutoModeEntry judges the described access entry e (read from src) of the Auto Mode node
+// role arn (named by from): type EC2 passes, any other type fails.
+func judgeAutoModeEntry(ev *evidence.Evidence, arn, from string, e *evidence.AccessEntry, src string) Finding {
+	it := item(ev.Source(evidence.KindCluster), "%s: %s", from, arn)
+	if e.Type != "EC2" {
+		return fail(arn, fmt.Sprintf("Auto Mode node role %s has an access entry of type %s; Auto Mode needs type EC2", arn, e.Type), it,
+			item(src, "access entry %s type %s", e.PrincipalArn, e.Type))
+	}
+	return pass(arn, "Auto Mode node role "+arn+" has an access entry of type EC2", it)
+}
+
 func evalAutoModeNodeRole(ev *evidence.Evidence) []Finding {
 	if cc := ev.Cluster.ComputeConfig; cc == nil || !cc.Enabled {
 		return one(notApplicable(ev.Cluster.Name, "EKS Auto Mode is not enabled on the cluster (computeConfig)"))
@@ -176,11 +215,8 @@ func evalAutoModeNodeRole(ev *evidence.Evidence) []Finding {
 				item(ev.Source(evidence.KindAccessEntries), "%d access entries, none for this role", len(ev.AccessEntries))))
 		case !e.Described:
 			out = append(out, Finding{Status: StatusSkipped, Resource: arn, Message: "missing evidence: the access entry of " + arn + " was not described " + e.DescribeGap})
-		case e.Type != "EC2":
-			out = append(out, fail(arn, fmt.Sprintf("Auto Mode node role %s has an access entry of type %s; Auto Mode needs type EC2", arn, e.Type), it,
-				item(ev.Source(evidence.KindAccessEntries), "access entry %s type %s", e.PrincipalArn, e.Type)))
 		default:
-			out = append(out, pass(arn, "Auto Mode node role "+arn+" has an access entry of type EC2", it))
+			out = append(out, judgeAutoModeEntry(ev, arn, from[arn], e, ev.Source(evidence.KindAccessEntries)))
 		}
 	}
 	return out
@@ -710,24 +746,33 @@ func evalNodeClassInstanceProfile(ev *evidence.Evidence) []Finding {
 		if !strings.HasPrefix(arn, "arn:") && account != "" {
 			arn = "arn:aws:iam::" + account + ":role/" + arn
 		}
-		if !ev.Have(evidence.KindAccessEntries) || !strings.HasPrefix(arn, "arn:") {
+		// a CONFIG_MAP cluster reads only aws-auth: access entries do not exist there
+		// (https://docs.aws.amazon.com/eks/latest/userguide/grant-k8s-access.html#set-cam)
+		configMapOnly := ev.Cluster != nil && ev.Cluster.AuthenticationMode == "CONFIG_MAP" && ev.Have(evidence.KindAWSAuth) && ev.AWSAuth != nil
+		if (!ev.Have(evidence.KindAccessEntries) && !configMapOnly) || !strings.HasPrefix(arn, "arn:") {
 			out = append(out, pass(res, "EC2NodeClass "+nc.Name+" has instance profile "+nc.StatusInstanceProfile+" for role "+nc.Role+" (its mapping was not judged: "+missingReasons(ev, evidence.KindAccessEntries)+")", it))
 			continue
 		}
 		useAuth := ev.Have(evidence.KindAWSAuth) && (ev.Cluster == nil || ev.Cluster.AuthenticationMode != "API")
-		e := nodeAccessEntry(ev, arn)
+		var e *evidence.AccessEntry
+		if !configMapOnly {
+			e = nodeAccessEntry(ev, arn)
+		}
 		switch {
 		case e != nil:
 			out = append(out, pass(res, fmt.Sprintf("EC2NodeClass %s role %s has an access entry (type %s)", nc.Name, nc.Role, orUnknown(e.Type)), it))
 		case useAuth && len(roleMatches(ev.AWSAuth, arn)) > 0:
 			out = append(out, pass(res, fmt.Sprintf("EC2NodeClass %s role %s is mapped in aws-auth", nc.Name, nc.Role), it))
 		default:
-			via := "no access entry"
-			if useAuth {
+			via, seen := "no access entry", item(ev.Source(evidence.KindAccessEntries), "%d access entries, none for %s", len(ev.AccessEntries), arn)
+			switch {
+			case configMapOnly:
+				via = "no aws-auth mapRoles entry, and authenticationMode CONFIG_MAP reads nothing else"
+				seen = item(ev.Source(evidence.KindAWSAuth), "aws-auth mapRoles: %d entries, none for %s", len(ev.AWSAuth.Roles), arn)
+			case useAuth:
 				via += " and no aws-auth mapRoles entry"
 			}
-			out = append(out, fail(res, fmt.Sprintf("EC2NodeClass %s role %s is not mapped in the cluster (%s): its nodes launch but cannot register", nc.Name, arn, via), it,
-				item(ev.Source(evidence.KindAccessEntries), "%d access entries, none for %s", len(ev.AccessEntries), arn)))
+			out = append(out, fail(res, fmt.Sprintf("EC2NodeClass %s role %s is not mapped in the cluster (%s): its nodes launch but cannot register", nc.Name, arn, via), it, seen))
 		}
 	}
 	return out

@@ -166,6 +166,8 @@ func karpenterCases() []checkCase {
 		}, StatusPass, "access entry type HYBRID_LINUX"},
 		{"auth.access-entry-type", "hybrid entry on an EC2 node", func(ev *evidence.Evidence) { ev.AccessEntries[0].Type = "HYBRID_LINUX" }, StatusFail, "type HYBRID_LINUX"},
 		{"auth.access-entry-type", "standard", func(ev *evidence.Evidence) { ev.AccessEntries[0].Type = "STANDARD" }, StatusFail, "type STANDARD"},
+		{"auth.access-entry-type", "standard, described without the list", func(ev *evidence.Evidence) { describedOnly(ev, "STANDARD") }, StatusFail, "access entry for the node role has type STANDARD"},
+		{"auth.access-entry-type", "linux, described without the list", func(ev *evidence.Evidence) { describedOnly(ev, "EC2_LINUX") }, StatusPass, "access entry type EC2_LINUX"},
 		{"iam.node-role-policies", "auto mode minimal policies", func(ev *evidence.Evidence) {
 			autoMode(ev)
 			ev.NodeRolePolicies = []evidence.AttachedPolicy{{Name: "AmazonEKSWorkerNodeMinimalPolicy"}, {Name: policyECRPullOnly}}
@@ -206,6 +208,19 @@ func karpenterCases() []checkCase {
 			ev.NodeClaim, ev.Provisioner = nil, evidence.Provisioner{}
 		}, StatusFail, "arn:aws:iam::111122223333:role/custom-node (NodeClass default spec.role) has no access entry"},
 		{"automode.node-role", "EC2 entry", autoMode, StatusPass, "has an access entry of type EC2"},
+		{"automode.node-role", "STANDARD entry described without the list", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			describedOnly(ev, "STANDARD")
+		}, StatusFail, "Auto Mode node role " + tRole + " has an access entry of type STANDARD; Auto Mode needs type EC2"},
+		{"automode.node-role", "EC2 entry described without the list", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			describedOnly(ev, "EC2")
+		}, StatusPass, "has an access entry of type EC2"},
+		{"automode.node-role", "another role described without the list", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			describedOnly(ev, "STANDARD")
+			ev.DescribedAccessEntries[0].PrincipalArn = "arn:aws:iam::111122223333:role/someone-else"
+		}, StatusSkipped, "missing evidence: eks:access-entries"},
 		{"automode.node-role", "auto mode off", func(ev *evidence.Evidence) {
 			clusterScope(ev)
 		}, StatusSkipped, "not applicable: EKS Auto Mode is not enabled"},
@@ -234,6 +249,20 @@ func karpenterCases() []checkCase {
 		{"karpenter.instance-profile", "mapped in aws-auth", func(ev *evidence.Evidence) {
 			karpenterNode(ev)
 			ev.AccessEntries = nil
+		}, StatusPass, "role node is mapped in aws-auth"},
+		{"karpenter.instance-profile", "config map cluster, role not in aws-auth, no access entries given", func(ev *evidence.Evidence) {
+			// access entries do not exist in a CONFIG_MAP cluster: aws-auth alone decides
+			karpenterNode(ev)
+			ev.NodeClasses[0].Role = "KarpenterNodeRole-prod"
+			ev.Cluster.AuthenticationMode = "CONFIG_MAP"
+			ev.AccessEntries = nil
+			ev.AddGapForce(evidence.KindAccessEntries, "not in the input given")
+		}, StatusFail, "role arn:aws:iam::111122223333:role/KarpenterNodeRole-prod is not mapped in the cluster (no aws-auth mapRoles entry, and authenticationMode CONFIG_MAP reads nothing else)"},
+		{"karpenter.instance-profile", "config map cluster, role in aws-auth, no access entries given", func(ev *evidence.Evidence) {
+			karpenterNode(ev)
+			ev.Cluster.AuthenticationMode = "CONFIG_MAP"
+			ev.AccessEntries = nil
+			ev.AddGapForce(evidence.KindAccessEntries, "not in the input given")
 		}, StatusPass, "role node is mapped in aws-auth"},
 		{"karpenter.instance-profile", "node group node", func(ev *evidence.Evidence) {
 			ev.Provisioner = evidence.DetectProvisioner(ev)
@@ -325,4 +354,13 @@ func TestNodeClaimJudgedAtItsAge(t *testing.T) {
 			t.Errorf("%s: %s %q", tc.name, f.Status, f.Message)
 		}
 	}
+}
+
+// describedOnly is evidence with the first access entry known only from a pasted
+// describe-access-entry of type typ: list-access-entries is not in the input.
+func describedOnly(ev *evidence.Evidence, typ string) {
+	e := ev.AccessEntries[0]
+	e.Type, e.Source = typ, "paste:ticket.txt"
+	ev.AccessEntries, ev.DescribedAccessEntries = nil, []evidence.AccessEntry{e}
+	ev.AddGapForce(evidence.KindAccessEntries, "not in the input given (eks/list-access-entries.json)")
 }

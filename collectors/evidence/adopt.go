@@ -3,7 +3,8 @@ package evidence
 // Adopt copies every kind src collected (its value and source) into e, replacing e's value for
 // that kind; kinds src only has gaps for are left as they are in e. It is how evidence from
 // several inputs — a snapshot and a node log bundle, the documents of one paste — becomes one
-// Evidence. KindWebhookEndpoints travels with KindWebhooks (the endpoints are inside Webhooks).
+// Evidence. KindWebhookEndpoints travels with KindWebhooks (the endpoints are inside Webhooks);
+// DescribedAccessEntries are appended.
 func (e *Evidence) Adopt(src *Evidence) {
 	for _, k := range src.CollectedKinds() {
 		switch k {
@@ -94,6 +95,8 @@ func (e *Evidence) Adopt(src *Evidence) {
 		}
 		e.Mark(k, src.Source(k))
 	}
+	// access entries described without their list travel on their own (no kind marks them)
+	e.DescribedAccessEntries = append(e.DescribedAccessEntries, src.DescribedAccessEntries...)
 	if e.CollectedAt.IsZero() || src.CollectedAt.After(e.CollectedAt) {
 		e.CollectedAt = src.CollectedAt
 	}

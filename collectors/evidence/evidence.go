@@ -80,17 +80,22 @@ type Evidence struct {
 	// The zero value means unknown; age-based judgements are then skipped.
 	CollectedAt time.Time
 
-	Cluster         *Cluster
-	AccessEntries   []AccessEntry
-	Nodegroups      []Nodegroup
-	Instance        *Instance
-	UserData        *UserData
-	Image           *Image
-	InstanceType    *InstanceType
-	Subnets         []Subnet
-	VPCs            []VPC
-	InstanceProfile *InstanceProfile
-	NodeRole        *Role
+	Cluster       *Cluster
+	AccessEntries []AccessEntry
+	// DescribedAccessEntries are the entries read from `aws eks describe-access-entry` outputs
+	// when `aws eks list-access-entries` is not in the evidence (KindAccessEntries not
+	// collected): each says its principal's type, but the cluster's set of entries is unknown, so
+	// no check may conclude from them that a principal has no entry.
+	DescribedAccessEntries []AccessEntry
+	Nodegroups             []Nodegroup
+	Instance               *Instance
+	UserData               *UserData
+	Image                  *Image
+	InstanceType           *InstanceType
+	Subnets                []Subnet
+	VPCs                   []VPC
+	InstanceProfile        *InstanceProfile
+	NodeRole               *Role
 	// NodeRolePolicies lists the managed policies attached to the node role.
 	NodeRolePolicies []AttachedPolicy
 	// ClusterRole is the role named by the cluster's roleArn. A role that does not exist is

@@ -52,6 +52,9 @@ type AccessEntry struct {
 	Described bool
 	// DescribeGap says why the entry could not be described (e.g. a denied permission).
 	DescribeGap string
+	// Source is where an entry of Evidence.DescribedAccessEntries was read
+	// ("snapshot:eks/describe-access-entry/NAME.json"); "" for entries of the list.
+	Source string
 }
 
 // Nodegroup is the part of EKS DescribeNodegroup the checks use.

@@ -69,25 +69,34 @@ func nodegroupTag(ev *evidence.Evidence) string {
 }
 
 // loadAccessEntries reads the cluster's access entries (list-access-entries) and each entry's
-// describe-access-entry file; an entry whose file is damaged or denied keeps that reason.
+// describe-access-entry file; an entry whose file is damaged or denied keeps that reason. Without
+// the list, the described entries go to Evidence.DescribedAccessEntries (the set is unknown).
 func (s *Snapshot) loadAccessEntries(ev *evidence.Evidence) {
 	p := "eks/list-access-entries.json"
 	var principals []string
 	res, reason := decodeInto(s, p, func(o *ListAccessEntriesOutput) { principals = append(principals, o.AccessEntries...) })
-	if res != readOK {
+	listed := res == readOK
+	if !listed {
 		ev.AddGap(evidence.KindAccessEntries, reason)
-		return
 	}
 	described := map[string]evidence.AccessEntry{}
 	gaps := map[string]string{} // by file name (the role name)
 	for _, f := range s.dirFiles("eks/describe-access-entry") {
 		res, reason := decodeInto(s, f, func(o *DescribeAccessEntryOutput) {
 			a := o.AccessEntry
-			described[a.PrincipalArn] = evidence.AccessEntry{PrincipalArn: a.PrincipalArn, Type: a.Type, Username: a.Username, KubernetesGroups: a.KubernetesGroups, Described: true}
+			e := evidence.AccessEntry{PrincipalArn: a.PrincipalArn, Type: a.Type, Username: a.Username, KubernetesGroups: a.KubernetesGroups, Described: true}
+			described[a.PrincipalArn] = e
+			if !listed && a.PrincipalArn != "" {
+				e.Source = s.src(f)
+				ev.DescribedAccessEntries = append(ev.DescribedAccessEntries, e)
+			}
 		})
 		if res == readGap {
 			gaps[strings.TrimSuffix(path.Base(f), ".json")] = reason
 		}
+	}
+	if !listed {
+		return
 	}
 	for _, pa := range principals {
 		if d, ok := described[pa]; ok {

@@ -217,3 +217,40 @@ func TestOversizedFileIsUnreadable(t *testing.T) {
 		t.Errorf("err = %v, want the file named unreadable for its size", err)
 	}
 }
+
+// A describe-access-entry without list-access-entries says the principal's type, but not the
+// cluster's set of entries: DescribedAccessEntries, and the kind stays uncollected.
+func TestAccessEntryDescribedWithoutList(t *testing.T) {
+	entry := func(role, typ string) string {
+		return `{"accessEntry":{"clusterName":"prod","principalArn":"arn:aws:iam::1:role/` + role + `","kubernetesGroups":[],"type":"` + typ + `","username":"system:node:{{EC2PrivateDNSName}}"}}`
+	}
+	files := map[string]string{
+		"ec2/describe-instances.json":                   instances,
+		"eks/describe-access-entry/AutoNodeRole.json":   entry("AutoNodeRole", "STANDARD"),
+		"eks/describe-access-entry/prod-node-role.json": entry("prod-node-role", "EC2_LINUX"),
+	}
+	load := func(files map[string]string) *evidence.Evidence {
+		s, err := Open(writeSnap(t, files), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := s.Evidence("i-1", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev
+	}
+	ev := load(files)
+	if ev.Have(evidence.KindAccessEntries) || len(ev.AccessEntries) != 0 {
+		t.Errorf("without the list the access entries must stay uncollected: %+v", ev.AccessEntries)
+	}
+	if len(ev.DescribedAccessEntries) != 2 || ev.DescribedAccessEntries[0].PrincipalArn != "arn:aws:iam::1:role/AutoNodeRole" ||
+		ev.DescribedAccessEntries[0].Type != "STANDARD" || !strings.HasSuffix(ev.DescribedAccessEntries[0].Source, "eks/describe-access-entry/AutoNodeRole.json") {
+		t.Errorf("described entries = %+v", ev.DescribedAccessEntries)
+	}
+	files["eks/list-access-entries.json"] = `{"accessEntries":["arn:aws:iam::1:role/prod-node-role"]}`
+	ev = load(files)
+	if !ev.Have(evidence.KindAccessEntries) || len(ev.AccessEntries) != 1 || ev.AccessEntries[0].Type != "EC2_LINUX" || len(ev.DescribedAccessEntries) != 0 {
+		t.Errorf("with the list: entries %+v, described-only %+v", ev.AccessEntries, ev.DescribedAccessEntries)
+	}
+}
