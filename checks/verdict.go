@@ -152,17 +152,19 @@ func JoinedNode(ev *evidence.Evidence) *NodeState {
 	if ev.NodeLogs == nil {
 		return nil
 	}
-	var reg, ready *evidence.SignatureHit
+	var reg, ready, renewal *evidence.SignatureHit
 	for i, h := range ev.NodeLogs.Hits {
-		switch h.Milestone {
-		case "registered":
+		switch {
+		case h.Milestone == "registered" && renewalSignatures[h.Signature]:
+			renewal = &ev.NodeLogs.Hits[i]
+		case h.Milestone == "registered":
 			reg = &ev.NodeLogs.Hits[i]
-		case "ready":
+		case h.Milestone == "ready":
 			ready = &ev.NodeLogs.Hits[i]
 		}
 	}
 	if reg == nil && ready == nil {
-		return nil
+		return renewedListed(ev, renewal)
 	}
 	h := reg
 	if h == nil {
@@ -191,6 +193,31 @@ func JoinedNode(ev *evidence.Evidence) *NodeState {
 		st.Ready, st.Evidence = true, fmt.Sprintf("%s: Node %s is Ready", ev.Source(evidence.KindNodes), n.Name)
 	}
 	return st
+}
+
+// renewalSignatures are the "registered" signatures of a kubelet renewing its Node's lease or
+// status: the Node registered before the line, but the line says nothing of whether it is Ready.
+var renewalSignatures = map[string]bool{"kubelet-lease-update-failed": true, "kubelet-node-status-update-failed": true}
+
+// renewedListed returns the Node whose lease or status the kubelet renews (hit, a renewal
+// signature's lines naming it) when the node list given with the logs shows it, with the list's
+// Ready state; nil without such a hit, a named node, or its Node in the list (the lines alone do
+// not tell Ready from NotReady). Renewals of another node than the one the failures are about
+// are nil too.
+func renewedListed(ev *evidence.Evidence, hit *evidence.SignatureHit) *NodeState {
+	if hit == nil || ev.Instance != nil {
+		return nil
+	}
+	names := hit.Facts["node"]
+	if len(names) != 1 || otherNodeFails(ev.NodeLogs, names[0]) {
+		return nil
+	}
+	n := listedNode(ev, names[0])
+	if n == nil {
+		return nil
+	}
+	return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: fmt.Sprintf("%s: Node %s is %s; %s: %s", ev.Source(evidence.KindNodes), n.Name,
+		map[bool]string{true: "Ready", false: "NotReady"}[n.Ready], where(hit.Last), strings.TrimSpace(hit.Last.Text))}
 }
 
 // listedNode returns the Node named name in the cluster's node list, or nil (no list, no name).

@@ -222,3 +222,27 @@ func TestScanMissingCluster(t *testing.T) {
 		t.Errorf("exit %d %q %q", code, out, errOut)
 	}
 }
+
+// TestLeaseErrorsOfAListedReadyNode: a ticket quoting a kubelet's lease and node-status errors
+// (a control plane upgrade) with `kubectl get nodes` showing that node Ready is a joined, Ready
+// node: the kubelet renews the lease and status of a Node it registered (blind pastes8/18 was
+// inconclusive). Lease errors of a node the list does not show stay unjudged.
+func TestLeaseErrorsOfAListedReadyNode(t *testing.T) {
+	const journal = "```\n" +
+		`Nov 23 02:14:07 ip-10-20-35-118 kubelet: E1123 02:14:07.118342    3391 controller.go:195] "Failed to update lease" err="Put \"https://2B7D9F1A.gr7.us-west-1.eks.amazonaws.com/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/ip-10-20-35-118.us-west-1.compute.internal?timeout=10s\": http2: client connection lost"` + "\n" +
+		`Nov 23 02:14:17 ip-10-20-35-118 kubelet: E1123 02:14:17.121067    3391 kubelet_node_status.go:540] "Error updating node status, will retry" err="error getting node \"ip-10-20-35-118.us-west-1.compute.internal\": Get \"https://2B7D9F1A.gr7.us-west-1.eks.amazonaws.com/api/v1/nodes/ip-10-20-35-118.us-west-1.compute.internal?resourceVersion=0&timeout=10s\": context deadline exceeded"` + "\n" +
+		"```\n"
+	list := func(name string) string {
+		return "```\n$ kubectl get nodes\nNAME                                         STATUS   ROLES    AGE    VERSION\n" +
+			name + "   Ready    <none>   118d   v1.29.15-eks-473151a\n```\n"
+	}
+	code, out, errOut := runStdin(strings.NewReader("Our alerting fired during the upgrade:\n"+journal+"\n"+list("ip-10-20-35-118.us-west-1.compute.internal")), "analyze", "-", "-o", "json")
+	r := verdictOf(t, out)
+	if code != ExitOK || r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || !r.Diagnosis.Node.Ready || r.Diagnosis.Node.Name != "ip-10-20-35-118.us-west-1.compute.internal" {
+		t.Errorf("listed Ready node: exit %d %s %+v", code, errOut, r.Diagnosis)
+	}
+	code, out, _ = runStdin(strings.NewReader("Our alerting fired during the upgrade:\n"+journal+"\n"+list("ip-10-20-41-9.us-west-1.compute.internal  ")), "analyze", "-", "-o", "json")
+	if r = verdictOf(t, out); r.Diagnosis.Verdict == "joined" {
+		t.Errorf("another node listed: exit %d %+v", code, r.Diagnosis)
+	}
+}
