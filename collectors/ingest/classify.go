@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 	"regexp"
 	"sort"
 	"strings"
@@ -370,13 +371,15 @@ func (b *block) sentences(i, j int) bool {
 }
 
 // introLine reports whether a line is a sentence of the poster's: it starts with a capital
-// letter, has at least four words, ends in '.', ':', '!' or '?', and is neither a log line nor a
-// "key: value" line.
+// letter, has at least four words, ends in '.', ':', '!' or '?', and is neither a log line, a
+// "key: value" line, nor a message a component's failure signature knows (an Auto Scaling
+// activity's "Launching a new EC2 instance. Status Reason: … Launching EC2 instance failed."
+// reads as sentences too).
 func introLine(t string) bool {
 	t = strings.TrimSpace(t)
 	if len(t) < 12 || t[0] < 'A' || t[0] > 'Z' || !strings.ContainsAny(t[len(t)-1:], ".:!?") ||
 		len(strings.Fields(t)) < 4 || logLine(t) || reYAMLish.MatchString(t) {
 		return false
 	}
-	return sentences([]byte(t))
+	return sentences([]byte(t)) && !logscan.KnownMessage([]byte(t))
 }

@@ -718,3 +718,32 @@ func (s *Scanner) acrossNewYear(clock int64) int64 {
 	}
 	return clock
 }
+
+// knowers are default Scanners kept for Knows between calls (a Scanner is not safe for
+// concurrent use; each holds a slot per signature).
+var knowers = sync.Pool{New: func() any { return MustDefault() }}
+
+// KnownMessage reports whether a failure signature of the default catalog matches line (see
+// Scanner.Knows); safe for concurrent use.
+func KnownMessage(line []byte) bool {
+	s := knowers.Get().(*Scanner)
+	defer knowers.Put(s)
+	return s.Knows(line)
+}
+
+// Knows reports whether a failure signature of the scanner's catalog (not a normal one)
+// matches line, one line without its newline: a component's message, which a poster's sentence
+// does not become by reading like one. It records nothing and may be called between scans.
+func (s *Scanner) Knows(line []byte) bool {
+	if len(s.presence) > 0 && len(s.presenceSeen) != len(s.presence) {
+		s.presenceSeen = make([]int64, len(s.presence))
+	}
+	found := false
+	s.mt.each(line, nil, s.presenceSeen, func(i, _ int) {
+		if !found && !s.sigs[i].Normal {
+			found, _ = s.accept(i, line)
+		}
+	})
+	clear(s.presenceSeen)
+	return found
+}
