@@ -25,7 +25,7 @@ const (
 )
 
 var networkKinds = []evidence.Kind{evidence.KindCluster, evidence.KindRouteTables, evidence.KindSecurityGroups, evidence.KindNetworkACLs,
-	evidence.KindVPCEndpoints, evidence.KindNATGateways, evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindLaunchTemplate}
+	evidence.KindVPCEndpoints, evidence.KindNATGateways, evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindLaunchTemplate, evidence.KindPrefixLists}
 
 // hopSource maps a hop to the evidence kind it read.
 func hopSource(ev *evidence.Evidence, h netpath.Hop) string {

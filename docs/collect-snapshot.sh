@@ -195,6 +195,21 @@ if [ -n "$vpc" ] && [ "$vpc" != "None" ]; then
   if [ -n "$dopt" ] && [ "$dopt" != "None" ]; then
     save ec2/describe-dhcp-options.json awsj ec2 describe-dhcp-options --dhcp-options-ids "$dopt"
   fi
+  # the managed prefix lists the instances' security group rules name, and each list's entries
+  # (get-managed-prefix-list-entries prints no list ID: the file name carries it)
+  sgs=$(q ec2 describe-instances --instance-ids "${instances[@]}" --query 'Reservations[].Instances[].SecurityGroups[].GroupId' | tr '\t' '\n' | sort -u)
+  if [ -n "$sgs" ]; then
+    # shellcheck disable=SC2086
+    pls=$(q ec2 describe-security-groups --group-ids $sgs --query 'SecurityGroups[].[IpPermissions[].PrefixListIds[].PrefixListId, IpPermissionsEgress[].PrefixListIds[].PrefixListId]' | tr '\t' '\n' | sed '/^$/d;/^None$/d' | sort -u)
+    if [ -n "$pls" ]; then
+      mkdir -p "$snap/ec2/get-managed-prefix-list-entries"
+      # shellcheck disable=SC2086
+      save ec2/describe-managed-prefix-lists.json awsj ec2 describe-managed-prefix-lists --prefix-list-ids $pls
+      for pl in $pls; do
+        save "ec2/get-managed-prefix-list-entries/$pl.json" awsj ec2 get-managed-prefix-list-entries --prefix-list-id "$pl"
+      done
+    fi
+  fi
 fi
 # the control plane's authenticator log, and its audit events about CSRs and aws-auth, when the
 # cluster sends them to CloudWatch Logs: since the earliest launch of the instances (the audit

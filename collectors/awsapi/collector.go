@@ -270,7 +270,8 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 		cluster, source = col.inferClusterFromUserData(instances)
 	}
 
-	// level 2: what the first answers name (role policies, DHCP options, node groups, access entries)
+	// level 2: what the first answers name (role policies, DHCP options, the prefix lists of the
+	// node's security group rules, node groups, access entries)
 	col.level(func(run func(func())) {
 		if o.Scan {
 			asgs := append(col.nodegroupASGs(), instanceASGs...)
@@ -284,6 +285,11 @@ func Collect(ctx context.Context, clients Clients, instanceIDs []string, o Optio
 		}
 		for _, d := range col.dhcpOptionIDs(vpcs) {
 			run(func() { col.dhcpOptions(ctx, d) })
+		}
+		for _, p := range providers {
+			if p.network != nil {
+				p.network(col, ctx, run, instances)
+			}
 		}
 		if cluster != "" && !clusterDone {
 			col.clusterCalls(ctx, run, cluster, instances)

@@ -23,6 +23,10 @@ type provider struct {
 	// DescribeAccessEntry …), when the cluster level's answers can be read with output: once
 	// per collection, with the instances diagnosed (none in a scan of a cluster without any).
 	detail func(col *collector, ctx context.Context, run func(func()), cluster string, instances []ec2types.Instance)
+	// network schedules calls with the level after the network level (DescribeManagedPrefixLists
+	// …), from the instances and the VPC describes' answers (read with output): once per
+	// collection.
+	network func(col *collector, ctx context.Context, run func(func()), instances []ec2types.Instance)
 }
 
 // providers are the registered providers, in registration order.

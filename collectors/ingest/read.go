@@ -704,6 +704,14 @@ func (rd *reader) awsFile(s *Segment, origin string) {
 			if e.NameFrom != "" {
 				name = layout.Lookup(first, e.NameFrom)
 			}
+			if e.NameArg != "" {
+				// the output does not name its object: the command line above it does
+				if name = commandArg(s.command, e.NameArg); name == "" {
+					s.Problem = fmt.Sprintf("not read: %s output does not say which %s it is of, and no command line with %s is shown above it (paste it under the command that printed it)",
+						strings.Join(strings.Fields(e.Command)[:3], " "), strings.Trim(e.Path[strings.IndexByte(e.Path, '<'):strings.IndexByte(e.Path, '>')+1], "<>"), e.NameArg)
+					return
+				}
+			}
 			if i := strings.LastIndexByte(name, '/'); i >= 0 && strings.HasPrefix(name, "arn:") {
 				name = name[i+1:]
 			}
@@ -1237,4 +1245,32 @@ func mergeNodes(have, nodes []evidence.Node) []evidence.Node {
 		have[i] = n
 	}
 	return have
+}
+
+// reArgValue is a value a command line may give an option that names an AWS object (pl-…, an
+// ID or a name): no slash, no dot-dot, so it can name a snapshot file.
+var reArgValue = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$`)
+
+// commandArg returns the value of option opt ("--prefix-list-id") in a shell command line, given
+// as "opt value" or "opt=value" (quotes removed); "" when the command does not give it once, or
+// gives a value that cannot name a file.
+func commandArg(command, opt string) string {
+	var vals []string
+	f := strings.Fields(command)
+	for i, a := range f {
+		v, ok := "", false
+		switch {
+		case a == opt && i+1 < len(f):
+			v, ok = f[i+1], true
+		case strings.HasPrefix(a, opt+"="):
+			v, ok = strings.TrimPrefix(a, opt+"="), true
+		}
+		if ok {
+			vals = append(vals, strings.Trim(v, `"'`))
+		}
+	}
+	if len(vals) != 1 || strings.Contains(vals[0], "..") || !reArgValue.MatchString(vals[0]) {
+		return ""
+	}
+	return vals[0]
 }

@@ -87,6 +87,10 @@ type Segment struct {
 	// partial is true for Bottlerocket settings printed by `apiclient get KEY…` for keys inside
 	// settings.kubernetes: the keys not asked for are not shown, not unset.
 	partial bool
+	// command is the shell command shown above the segment ("aws ec2
+	// get-managed-prefix-list-entries --prefix-list-id pl-…"), empty when none was: it names
+	// the object of output that does not name it (layout.Entry.NameArg).
+	command string
 }
 
 // line is one input line with its 1-based number.

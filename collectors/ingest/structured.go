@@ -35,6 +35,9 @@ func structured(lines []line, command string) ([]Segment, bool) {
 			}
 		}
 	}
+	for i := range segs {
+		segs[i].command = command
+	}
 	if ok && apiclientSome(command) {
 		for i := range segs {
 			segs[i].partial = segs[i].Type == TypeBottlerocketSettings
@@ -508,6 +511,9 @@ func docType(v any) (Type, string) {
 				return TypeEksctlConfig, "eksctl ClusterConfig node groups (no apiVersion shown)"
 			}
 			for key := range d {
+				if key == "Entries" && !prefixListEntries(d["Entries"]) {
+					continue // another service's Entries (EventBridge, a network ACL's on its own)
+				}
 				if e, ok := layout.ByPasteKey(key); ok && !strings.HasPrefix(e.Path, "kube/") {
 					return AWSType(e.Path), strings.Fields(e.Command)[0] + " " + strings.Join(strings.Fields(e.Command)[1:3], " ") + " output"
 				}
@@ -1013,4 +1019,30 @@ func loadedConfig(d map[string]any) (map[string]any, bool) {
 		return nil, false
 	}
 	return d, true
+}
+
+// prefixListEntries reports whether v is the Entries list of get-managed-prefix-list-entries:
+// every item an object with a Cidr and nothing but Cidr and Description (PrefixListEntry,
+// https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_PrefixListEntry.html); an empty list
+// is one too.
+func prefixListEntries(v any) bool {
+	items, ok := v.([]any)
+	if !ok {
+		return false
+	}
+	for _, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			return false
+		}
+		if _, ok := m["Cidr"].(string); !ok {
+			return false
+		}
+		for k := range m {
+			if k != "Cidr" && k != "Description" {
+				return false
+			}
+		}
+	}
+	return true
 }

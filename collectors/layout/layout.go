@@ -29,6 +29,11 @@ type Entry struct {
 	// NameFrom is the dotted JSON path, in the command's output, of the value that fills the
 	// path's "<…>" part ("Role.RoleName"); empty for fixed paths.
 	NameFrom string
+	// NameArg is the command-line option whose value fills the path's "<…>" part when the
+	// output does not carry it ("--prefix-list-id": get-managed-prefix-list-entries prints only
+	// the entries): a pasted copy is placed by the command line shown above it, and without one
+	// it cannot be placed.
+	NameArg string
 	// Addition marks files eksdoctor added to the original layout.
 	Addition bool
 	// Feeds are evidence kinds whose collection needs this file first, beyond the kinds it
@@ -129,6 +134,8 @@ var Entries = []Entry{
 	{Path: "ec2/describe-subnets.json", Command: "aws ec2 describe-subnets --filters Name=vpc-id,Values=VPC", Permission: "ec2:DescribeSubnets", Kinds: kinds(evidence.KindSubnets), PasteKey: "Subnets"},
 	{Path: "ec2/describe-route-tables.json", Command: "aws ec2 describe-route-tables --filters Name=vpc-id,Values=VPC", Permission: "ec2:DescribeRouteTables", Kinds: kinds(evidence.KindRouteTables), PasteKey: "RouteTables"},
 	{Path: "ec2/describe-security-groups.json", Command: "aws ec2 describe-security-groups --filters Name=vpc-id,Values=VPC", Permission: "ec2:DescribeSecurityGroups", Kinds: kinds(evidence.KindSecurityGroups), PasteKey: "SecurityGroups"},
+	{Path: "ec2/describe-managed-prefix-lists.json", Command: "aws ec2 describe-managed-prefix-lists --prefix-list-ids PL...", Permission: "ec2:DescribeManagedPrefixLists", Kinds: kinds(evidence.KindPrefixLists), PasteKey: "PrefixLists", Addition: true},
+	{Path: "ec2/get-managed-prefix-list-entries/<pl-id>.json", Command: "aws ec2 get-managed-prefix-list-entries --prefix-list-id PL", Permission: "ec2:GetManagedPrefixListEntries", Kinds: kinds(evidence.KindPrefixLists), PasteKey: "Entries", NameArg: "--prefix-list-id", Addition: true},
 	{Path: "ec2/describe-network-acls.json", Command: "aws ec2 describe-network-acls --filters Name=vpc-id,Values=VPC", Permission: "ec2:DescribeNetworkAcls", Kinds: kinds(evidence.KindNetworkACLs), PasteKey: "NetworkAcls"},
 	{Path: "ec2/describe-vpcs.json", Command: "aws ec2 describe-vpcs --vpc-ids VPC", Permission: "ec2:DescribeVpcs", Kinds: kinds(evidence.KindVPCs, evidence.KindDHCPOptions), PasteKey: "Vpcs"},
 	{Path: "ec2/vpc-attribute/<vpc-id>.enableDnsSupport.json", Command: "aws ec2 describe-vpc-attribute --vpc-id VPC --attribute enableDnsSupport", Permission: "ec2:DescribeVpcAttribute", Kinds: kinds(evidence.KindVPCAttributes), PasteKey: "EnableDnsSupport", NameFrom: "VpcId"},

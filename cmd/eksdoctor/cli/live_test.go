@@ -266,12 +266,19 @@ func TestIAMPolicyCoversEveryCall(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, sc := range []scenario{{Name: "healthy-al2023", InstanceID: "i-0a1b2c3d4e5f60001"}, {Name: "healthy-al2-self-managed", InstanceID: "i-0a1b2c3d4e5f60002"},
-		{Name: "healthy-private-cluster", InstanceID: "i-0a1b2c3d4e5f60015"}, {Name: "control-plane-logs+fargate", InstanceID: "i-0a1b2c3d4e5f60001"}} {
+		{Name: "healthy-private-cluster", InstanceID: "i-0a1b2c3d4e5f60015"}, {Name: "control-plane-logs+fargate", InstanceID: "i-0a1b2c3d4e5f60001"},
+		{Name: "prefix-lists", InstanceID: "i-0a1b2c3d4e5f60024"}} {
 		var snap string
-		if sc.Name == "control-plane-logs+fargate" {
+		switch sc.Name {
+		case "control-plane-logs+fargate":
 			snap = controlPlaneSnapshot(t, true)
 			withFargateProfile(t, snap)
-		} else {
+		case "prefix-lists":
+			// the node's security group names a prefix list (DescribeManagedPrefixLists,
+			// GetManagedPrefixListEntries)
+			snap = withoutKube(t, filepath.Join(fixtures, "snapshots", "net-sg-node-egress"))
+			withPrefixList(t, snap, "10.0.0.0/16")
+		default:
 			snap = withoutKube(t, filepath.Join(fixtures, "snapshots", sc.Name))
 		}
 		fake := liveEnv(t, snap, nil)

@@ -365,7 +365,7 @@ var ec2Names = map[string]string{
 	"Attachments": "attachmentSet", "DhcpOptions": "dhcpOptionsSet", "DhcpConfigurations": "dhcpConfigurationSet",
 	"Values": "valueSet", "Images": "imagesSet", "OwnerId": "imageOwnerId", "InstanceTypes": "instanceTypeSet",
 	"LaunchTemplateVersions": "launchTemplateVersionSet", "SecurityGroupIds": "securityGroupIdSet",
-	"NetworkInterfaces": "networkInterfaceSet", "Subnets": "subnetSet", "Vpcs": "vpcSet",
+	"NetworkInterfaces": "networkInterfaceSet", "Subnets": "subnetSet", "Vpcs": "vpcSet", "PrefixLists": "prefixListSet",
 }
 
 func ec2Name(parent, key string) string {
@@ -607,6 +607,12 @@ func (s *Server) answer(req *request) (map[string]any, string, string) {
 	case "ec2:DescribeSubnets", "ec2:DescribeRouteTables", "ec2:DescribeSecurityGroups", "ec2:DescribeNetworkAcls",
 		"ec2:DescribeVpcEndpoints", "ec2:DescribeNatGateways", "ec2:DescribeInternetGateways", "ec2:DescribeVpcs", "ec2:DescribeDhcpOptions":
 		return load("ec2/" + kebab(req.action) + ".json")
+	case "ec2:DescribeManagedPrefixLists":
+		m, code, msg := load("ec2/describe-managed-prefix-lists.json")
+		filterList(m, "PrefixLists", "PrefixListId", indexed(f, "PrefixListId"))
+		return m, code, msg
+	case "ec2:GetManagedPrefixListEntries":
+		return load("ec2/get-managed-prefix-list-entries/" + f.Get("PrefixListId") + ".json")
 	case "ec2:DescribeVpcAttribute":
 		return load("ec2/vpc-attribute/" + f.Get("VpcId") + "." + f.Get("Attribute") + ".json")
 	case "iam:GetInstanceProfile":
