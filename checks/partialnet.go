@@ -51,9 +51,10 @@ func partialFlow(id string) func(ev *evidence.Evidence) []Finding {
 			return nil
 		}
 		var ways [][]netpath.Hop
+		var unread []string
 		switch id {
 		case netpath.CheckSGNodeEgress:
-			ways = partialSGHops(ev, peers)
+			ways, unread = partialSGHops(ev, peers)
 		case netpath.CheckNACL:
 			ways = partialNACLHops(ev, peers)
 		}
@@ -63,12 +64,30 @@ func partialFlow(id string) func(ev *evidence.Evidence) []Finding {
 		// each way the endpoint may be reached must be blocked at one of its hops at least
 		var hops []netpath.Hop
 		for _, way := range ways {
-			blocked := false
+			blocked, unknown := false, false
 			for _, h := range way {
-				if h.Verdict == netpath.Blocked {
+				switch h.Verdict {
+				case netpath.Blocked:
 					blocked = true
 					hops = append(hops, h)
+				case netpath.Unknown:
+					unknown = true
 				}
+			}
+			if !blocked && unknown && len(unread) > 0 {
+				// only a customer-managed list whose entries were not given could allow it:
+				// no verdict, and the report says what to paste
+				var cmds []string
+				for _, l := range unread {
+					cmds = append(cmds, "aws ec2 get-managed-prefix-list-entries --prefix-list-id "+strings.Fields(l)[0])
+				}
+				lacking := "the node's instance is not in the input"
+				if ev.Instance != nil {
+					lacking = "the node's subnet is not in the input"
+				}
+				return one(Finding{Status: StatusSkipped, Message: fmt.Sprintf("missing evidence: %s, and HTTPS out of its security group to the API server could be allowed only by customer-managed prefix list %s, whose entries are not in the input (%s)",
+					lacking, strings.Join(unread, ", "), strings.Join(cmds, "; ")),
+					Evidence: []EvidenceItem{item(partialSource(ev, id), "%s: %s", way[0].Name, way[0].Detail)}})
 			}
 			if !blocked {
 				return nil // one way through (or one not judged) is no proof of a block
@@ -201,10 +220,12 @@ func apiPeers(ev *evidence.Evidence, timeouts []evidence.SignatureHit) []apiPeer
 
 // partialSGHops judges the API server flow's security group egress for the instance's groups,
 // or, without the instance, for the one pasted group other than the cluster's, the VPC
-// endpoints' and "default": nil when there is none or more than one.
-func partialSGHops(ev *evidence.Evidence, peers []apiPeer) [][]netpath.Hop {
+// endpoints' and "default": nil when there is none or more than one. unread names the
+// customer-managed prefix lists the groups' egress rules name whose entries are not in the
+// evidence (sgHops).
+func partialSGHops(ev *evidence.Evidence, peers []apiPeer) (ways [][]netpath.Hop, unread []string) {
 	if !ev.Have(evidence.KindSecurityGroups) || slices.ContainsFunc(peers, func(p apiPeer) bool { return p.broad }) {
-		return nil
+		return nil, nil
 	}
 	if i := ev.Instance; i != nil {
 		// the instance's own groups, when all are in the evidence
@@ -212,14 +233,14 @@ func partialSGHops(ev *evidence.Evidence, peers []apiPeer) [][]netpath.Hop {
 		for _, id := range i.SecurityGroupIDs {
 			g := sgByID(ev, id)
 			if g == nil {
-				return nil
+				return nil, nil
 			}
 			groups = append(groups, g)
 		}
 		if len(groups) == 0 {
-			return nil
+			return nil, nil
 		}
-		return sgHops(groups, i.SecurityGroupIDs, peers)
+		return sgHops(ev, groups, i.SecurityGroupIDs, peers)
 	}
 	skip := map[string]bool{}
 	if c := ev.Cluster; c != nil {
@@ -255,9 +276,9 @@ func partialSGHops(ev *evidence.Evidence, peers []apiPeer) [][]netpath.Hop {
 	if len(groups) != 1 {
 		// several candidates: which are the node's (not a database's, a load balancer's) the
 		// paste does not say
-		return nil
+		return nil, nil
 	}
-	return sgHops(groups, ids, peers)
+	return sgHops(ev, groups, ids, peers)
 }
 
 // sgByID returns the security group id of the evidence, or nil.
@@ -270,33 +291,48 @@ func sgByID(ev *evidence.Evidence, id string) *evidence.SecurityGroup {
 	return nil
 }
 
-// sgHops judges HTTPS out of groups (ids) to each peer: one way (of one hop) per peer.
-func sgHops(groups []*evidence.SecurityGroup, ids []string, peers []apiPeer) [][]netpath.Hop {
-	var ways [][]netpath.Hop
+// sgHops judges HTTPS out of groups (ids) to each peer: one way (of one hop) per peer. A prefix
+// list the egress rules name is judged by its entries when the evidence has them
+// (netpath.JudgeLists). Else, for the API server's private addresses, a list that is AWS-managed
+// (described with owner "AWS" or a com.amazonaws.* name) or not described at all is taken to hold
+// none: the lists node groups name for HTTPS are AWS-managed lists of S3's or DynamoDB's public
+// ranges. A list described as customer-managed without its entries stays unknown; unread names
+// those.
+func sgHops(ev *evidence.Evidence, groups []*evidence.SecurityGroup, ids []string, peers []apiPeer) (ways [][]netpath.Hop, unread []string) {
+	lists := evidence.PrefixListsOf(ev)
+	named := netpath.RuleLists(groups, true)
 	for _, p := range peers {
 		peer, desc := p.peer, p.desc
+		netpath.JudgeLists(lists, named, &peer)
 		if !p.public {
-			// the API server's addresses are private; the prefix lists node groups name for
-			// HTTPS are AWS-managed lists of S3's or DynamoDB's public ranges, which hold none
-			var lists []string
-			peer.PrefixLists = map[string]bool{}
-			for _, g := range groups {
-				for _, r := range g.Egress {
-					for _, pl := range r.PrefixListIDs {
-						if !peer.PrefixLists[pl] && !slices.Contains(lists, pl) {
-							lists = append(lists, pl)
-						}
-						peer.PrefixLists[pl] = false
+			var assumed []string
+			for _, pl := range named {
+				if _, known := peer.PrefixLists[pl]; known {
+					continue
+				}
+				l := lists.ByID(pl)
+				switch {
+				case l == nil || !l.Described || l.AWSManaged():
+					if peer.PrefixLists == nil {
+						peer.PrefixLists = map[string]bool{}
 					}
+					peer.PrefixLists[pl] = false
+					label := pl
+					if l != nil {
+						label = l.Label()
+					}
+					assumed = append(assumed, label)
+				case !slices.Contains(unread, l.Label()):
+					unread = append(unread, l.Label())
 				}
 			}
-			if len(lists) > 0 {
-				desc += " (taking prefix list " + strings.Join(lists, ", ") + " to hold public ranges only, as AWS-managed lists do)"
+			if len(assumed) > 0 {
+				desc += " (taking prefix list " + strings.Join(assumed, ", ") + " to hold public ranges only, as AWS-managed lists do)"
 			}
 		}
 		ways = append(ways, []netpath.Hop{netpath.SGEgressHop(groups, ids, peer, 443, desc, netpath.CheckSGNodeEgress)})
 	}
-	return ways
+	return ways, unread
 }
 
 // partialNACLHops judges the API server flow through the node subnet's network ACL, both ways:

@@ -195,6 +195,14 @@ type Peer struct {
 	// PrefixLists says, for the prefix lists whose contents are known, whether they hold the
 	// peer (true) or not (false); a rule naming only lists missing here leaves the verdict unknown.
 	PrefixLists map[string]bool
+	// ListNames name prefix lists in messages, by ID: "pl-… (name)", or for a list whose entries
+	// hold the peer "pl-… (name, entry 10.0.0.0/16)" (JudgeLists). A list missing here is named by
+	// its ID.
+	ListNames map[string]string
+	// ListNotes say, by ID, why a list judged by its entries does not hold the peer ("prefix
+	// list pl-… (name) holds none of these addresses: its entries are …"); a blocked hop's
+	// detail ends with the notes of the lists its rules name.
+	ListNotes map[string]string
 }
 
 // SGMatch is the outcome of a security group evaluation.
@@ -261,12 +269,18 @@ func EvalSG(groups []*evidence.SecurityGroup, egress bool, proto, port int, peer
 			for _, pl := range r.PrefixListIDs {
 				holds, known := peer.PrefixLists[pl]
 				if holds {
-					return SGMatch{Allowed: true, Group: g.ID, Rule: fmt.Sprintf("%s %s %s prefix list %s", g.ID, dir, ruleText(r, port), pl)}
+					return SGMatch{Allowed: true, Group: g.ID, Rule: fmt.Sprintf("%s %s %s prefix list %s", g.ID, dir, ruleText(r, port), listName(peer, pl))}
 				}
 				unseen = unseen || !known
 			}
 			if unseen && !unknown.Unknown {
-				unknown = SGMatch{Unknown: true, Group: g.ID, Rule: fmt.Sprintf("%s %s %s prefix list %s", g.ID, dir, ruleText(r, port), strings.Join(r.PrefixListIDs, ","))}
+				var names []string
+				for _, pl := range r.PrefixListIDs {
+					if _, known := peer.PrefixLists[pl]; !known {
+						names = append(names, listName(peer, pl))
+					}
+				}
+				unknown = SGMatch{Unknown: true, Group: g.ID, Rule: fmt.Sprintf("%s %s %s prefix list %s", g.ID, dir, ruleText(r, port), strings.Join(names, ","))}
 			}
 		}
 	}

@@ -259,7 +259,7 @@ func (m *Model) dnsHop(w *walk, needHostnames bool) {
 func (m *Model) internetPath(w *walk, noRoute, svc string) []string {
 	ev := m.ev
 	var egress []string
-	m.sgEgress(w, Peer{Prefixes: []netip.Prefix{anyIPv4}, PrefixLists: m.knownLists(svc)}, 443, "0.0.0.0/0")
+	m.sgEgress(w, m.listPeer(Peer{Prefixes: []netip.Prefix{anyIPv4}, PrefixLists: m.knownLists(svc)}, m.nodeGroups, true), 443, "0.0.0.0/0")
 	m.naclPair(w, m.nodeSubnet, anyIPv4, PortRange{443, 443}, m.ephemeral, "0.0.0.0/0")
 	if !ev.Have(evidence.KindRouteTables) {
 		w.add(Hop{Name: "route", Verdict: Unknown, Detail: m.missing(evidence.KindRouteTables)}, true)
@@ -429,9 +429,9 @@ func SGEgressHop(groups []*evidence.SecurityGroup, ids []string, peer Peer, port
 	case res.Allowed:
 		h.Verdict, h.Detail = Reachable, "allowed by "+res.Rule
 	case res.Unknown:
-		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list contents are not in the evidence)"
+		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list entries are not in the evidence)"
 	default:
-		h.Verdict, h.Detail = Blocked, fmt.Sprintf("no egress rule of %s allows tcp %d to %s", h.Resource, port, desc)
+		h.Verdict, h.Detail = Blocked, fmt.Sprintf("no egress rule of %s allows tcp %d to %s", h.Resource, port, desc)+listNotes(groups, true, ProtoTCP, port, peer)
 	}
 	return h
 }
@@ -449,14 +449,15 @@ func (m *Model) sgIngress(w *walk, groups []string, peer Peer, port int, desc, c
 		w.add(h, false)
 		return
 	}
+	peer = m.listPeer(peer, gs, false)
 	res := EvalSG(gs, false, ProtoTCP, port, peer)
 	switch {
 	case res.Allowed:
 		h.Verdict, h.Detail = Reachable, "allowed by "+res.Rule
 	case res.Unknown:
-		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list contents are not in the evidence)"
+		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list entries are not in the evidence)"
 	default:
-		h.Verdict, h.Detail = Blocked, fmt.Sprintf("no ingress rule of %s allows tcp %d from %s", h.Resource, port, desc)
+		h.Verdict, h.Detail = Blocked, fmt.Sprintf("no ingress rule of %s allows tcp %d from %s", h.Resource, port, desc)+listNotes(gs, false, ProtoTCP, port, peer)
 	}
 	w.add(h, false)
 }
@@ -478,7 +479,7 @@ func (m *Model) vpcPath(w *walk, destSubnets []string, destGroups []string, port
 		w.add(Hop{Name: "route", Verdict: Unknown, Detail: "the destination subnets " + strings.Join(destSubnets, ",") + " are not in the evidence"}, true)
 		return
 	}
-	m.sgEgress(w, Peer{Prefixes: prefixes, Groups: destGroups, PrefixLists: m.knownLists("")}, port, strings.Join(destGroups, ","))
+	m.sgEgress(w, m.listPeer(Peer{Prefixes: prefixes, Groups: destGroups, PrefixLists: m.knownLists("")}, m.nodeGroups, true), port, strings.Join(destGroups, ","))
 	nodeSubnetPrefix, _ := netip.ParsePrefix(m.nodeSubnet.CIDR)
 	if m.ev.Have(evidence.KindRouteTables) {
 		rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID)
@@ -648,6 +649,25 @@ func (m *Model) knownLists(svc string) map[string]bool {
 	return out
 }
 
+// listPeer returns peer with the managed prefix lists the rules of groups name (egress or
+// ingress) judged by their entries where the evidence has them (JudgeLists); the gateway
+// endpoints' lists keep what knownLists says.
+func (m *Model) listPeer(peer Peer, groups []*evidence.SecurityGroup, egress bool) Peer {
+	lists := evidence.PrefixListsOf(m.ev)
+	if len(lists) == 0 {
+		return peer
+	}
+	if peer.PrefixLists != nil {
+		known := make(map[string]bool, len(peer.PrefixLists))
+		for k, v := range peer.PrefixLists {
+			known[k] = v
+		}
+		peer.PrefixLists = known
+	}
+	JudgeLists(lists, RuleLists(groups, egress), &peer)
+	return peer
+}
+
 // hasInterfaceEndpoints reports whether the VPC has any interface endpoint (a sign the design
 // relies on private access).
 func (m *Model) hasInterfaceEndpoints() bool {
@@ -687,7 +707,7 @@ func (m *Model) serviceFlow(svc string) Flow {
 	case gw != nil:
 		w.add(Hop{Name: "vpc endpoint", Resource: gw.ID, Verdict: Reachable, Detail: fmt.Sprintf("gateway endpoint %s is routed from the node's route table", gw.ID), Check: CheckEndpointsMissing}, false)
 		m.s3PolicyHop(w, gw)
-		m.sgEgress(w, Peer{Prefixes: []netip.Prefix{anyIPv4}, PrefixLists: m.knownLists(svc)}, 443, "S3 (0.0.0.0/0 or the S3 prefix list)")
+		m.sgEgress(w, m.listPeer(Peer{Prefixes: []netip.Prefix{anyIPv4}, PrefixLists: m.knownLists(svc)}, m.nodeGroups, true), 443, "S3 (0.0.0.0/0 or the S3 prefix list)")
 		m.naclPair(w, m.nodeSubnet, anyIPv4, PortRange{443, 443}, m.ephemeral, "S3")
 	case iface != nil && iface.PrivateDNSEnabled:
 		w.add(Hop{Name: "vpc endpoint", Resource: iface.ID, Verdict: Reachable, Detail: "interface endpoint " + iface.ID + " with private DNS", Check: CheckEndpointPrivateDNS}, false)
