@@ -200,8 +200,9 @@ type Peer struct {
 	// its ID.
 	ListNames map[string]string
 	// ListNotes say, by ID, why a list judged by its entries does not hold the peer ("prefix
-	// list pl-… (name) holds none of these addresses: its entries are …"); a blocked hop's
-	// detail ends with the notes of the lists its rules name.
+	// list pl-… (name) holds none of these addresses: its entries are …"), or why its entries
+	// are not known ("the entries of prefix list pl-… could not be read: missing permission …");
+	// a blocked or unknown hop's detail ends with the notes of the lists its rules name.
 	ListNotes map[string]string
 }
 

@@ -421,7 +421,8 @@ func (m *Model) sgEgress(w *walk, peer Peer, port int, desc string) {
 
 // SGEgressHop judges TCP port out of the node's security groups (ids, of which groups are the
 // ones in the evidence) to peer (desc names it) as a hop of check: Reachable naming the rule,
-// Unknown when only a prefix list whose contents are unknown could allow it, else Blocked.
+// Unknown when only a prefix list whose entries are unknown could allow it, else Blocked; the
+// detail ends with peer's notes on the lists the rules name (Peer.ListNotes).
 func SGEgressHop(groups []*evidence.SecurityGroup, ids []string, peer Peer, port int, desc, check string) Hop {
 	res := EvalSG(groups, true, ProtoTCP, port, peer)
 	h := Hop{Name: "security group egress", Resource: strings.Join(ids, ","), Check: check}
@@ -429,7 +430,7 @@ func SGEgressHop(groups []*evidence.SecurityGroup, ids []string, peer Peer, port
 	case res.Allowed:
 		h.Verdict, h.Detail = Reachable, "allowed by "+res.Rule
 	case res.Unknown:
-		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list entries are not in the evidence)"
+		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list entries are not in the evidence)"+listNotes(groups, true, ProtoTCP, port, peer)
 	default:
 		h.Verdict, h.Detail = Blocked, fmt.Sprintf("no egress rule of %s allows tcp %d to %s", h.Resource, port, desc)+listNotes(groups, true, ProtoTCP, port, peer)
 	}
@@ -455,7 +456,7 @@ func (m *Model) sgIngress(w *walk, groups []string, peer Peer, port int, desc, c
 	case res.Allowed:
 		h.Verdict, h.Detail = Reachable, "allowed by "+res.Rule
 	case res.Unknown:
-		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list entries are not in the evidence)"
+		h.Verdict, h.Detail = Unknown, "only "+res.Rule+" could allow it (prefix list entries are not in the evidence)"+listNotes(gs, false, ProtoTCP, port, peer)
 	default:
 		h.Verdict, h.Detail = Blocked, fmt.Sprintf("no ingress rule of %s allows tcp %d from %s", h.Resource, port, desc)+listNotes(gs, false, ProtoTCP, port, peer)
 	}

@@ -92,7 +92,8 @@ func containsString(l []string, s string) bool {
 
 // JudgeLists fills peer's PrefixLists, ListNames and ListNotes for the lists ids (those the
 // rules being judged name) whose entries lists knows: held or not by JudgeList; a list with
-// unknown holding gets its name only, so a message can say which list's entries are missing.
+// unknown holding gets its name only, so a message can say which list's entries are missing,
+// and a note when its entries file was there but could not be read (denied, damaged).
 func JudgeLists(lists evidence.PrefixLists, ids []string, peer *Peer) {
 	for _, id := range ids {
 		l := lists.ByID(id)
@@ -107,6 +108,12 @@ func JudgeLists(lists evidence.PrefixLists, ids []string, peer *Peer) {
 			continue // already known (a gateway endpoint's list)
 		}
 		h, text := JudgeList(l, peer.Prefixes)
+		if !l.EntriesKnown && l.EntriesGap != "" {
+			if peer.ListNotes == nil {
+				peer.ListNotes = map[string]string{}
+			}
+			peer.ListNotes[id] = "the entries of prefix list " + l.Label() + " could not be read: " + l.EntriesGap
+		}
 		switch h {
 		case ListHolds:
 			if l.Name != "" {

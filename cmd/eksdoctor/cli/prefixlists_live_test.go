@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eksdoctor/eksdoctor/collectors/awsapi/awsfake"
 )
 
 // plNode is the prefix list withPrefixList has the node's group of net-sg-node-egress name.
@@ -121,4 +123,38 @@ func TestLivePrefixLists(t *testing.T) {
 	if ops := fake.Operations(); count(ops, "ec2:DescribeManagedPrefixLists")+count(ops, "ec2:GetManagedPrefixListEntries") != 0 {
 		t.Errorf("a node whose rules name no prefix list: operations %v", ops)
 	}
+}
+
+// TestLivePrefixListEntriesDenied: GetManagedPrefixListEntries denied leaves the API server flow
+// unknown — no blamed security group: exit 5, the permission reported denied — and the hop says
+// which list's entries could not be read and the permission missing.
+func TestLivePrefixListEntriesDenied(t *testing.T) {
+	snap := withoutKube(t, filepath.Join(fixtures, "snapshots", "net-sg-node-egress"))
+	withPrefixList(t, snap, "10.0.0.0/16")
+	liveEnv(t, snap, func(f *awsfake.Server) { f.Deny["ec2:GetManagedPrefixListEntries"] = true })
+	code, out, errOut := run("why-not-joining", "i-0a1b2c3d4e5f60024", "-o", "json", "--no-kube")
+	var r struct {
+		Paths []struct {
+			Flow string
+			Hops []struct{ Hop, Verdict, Detail string }
+		}
+		DeniedPermissions []string
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("exit %d: %v %s", code, err, errOut)
+	}
+	if code != ExitPartial || !strings.Contains(strings.Join(r.DeniedPermissions, ","), "ec2:GetManagedPrefixListEntries") {
+		t.Errorf("exit %d (want %d), denied %v", code, ExitPartial, r.DeniedPermissions)
+	}
+	for _, f := range r.Paths {
+		for _, h := range f.Hops {
+			if f.Flow == "api-server" && h.Hop == "security group egress" {
+				if h.Verdict != "unknown" || !strings.Contains(h.Detail, "the entries of prefix list "+plNode+" (corp-ranges) could not be read: missing permission ec2:GetManagedPrefixListEntries") {
+					t.Errorf("api-server security group egress %s: %s", h.Verdict, h.Detail)
+				}
+				return
+			}
+		}
+	}
+	t.Fatalf("no api-server security group egress hop: %s", out)
 }
