@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -52,51 +53,9 @@ func iamChecks() []Check {
 			Needs: []evidence.Kind{evidence.KindNodeRole, evidence.KindNodeRolePolicies}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindAWSNodeServiceAccount},
 			Stage: StageIdentity, Explains: explains("runtime.image-pull", "runtime.ipamd-no-ips", "runtime.cni-not-ready"),
 			Why:         "AmazonEKSWorkerNodePolicy lets the node describe the cluster and itself, AmazonEC2ContainerRegistryReadOnly (or PullOnly) lets it pull the pause and add-on images, and AmazonEKS_CNI_Policy lets aws-node assign pod IPs unless aws-node has its own role (IRSA / Pod Identity); without them the node never becomes Ready.",
-			Remediation: "aws iam attach-role-policy --role-name ROLE --policy-arn arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy (likewise AmazonEC2ContainerRegistryReadOnly and AmazonEKS_CNI_Policy, or give aws-node an IRSA / Pod Identity role with AmazonEKS_CNI_Policy).",
+			Remediation: "Attach each missing policy: aws iam attach-role-policy --role-name ROLE --policy-arn arn:aws:iam::aws:policy/POLICY (the finding names the ones missing; for AmazonEKS_CNI_Policy, giving aws-node an IRSA / Pod Identity role with it does as well).",
 			Docs:        []string{docNodeRole, docCNIIRSA}},
-			Eval: func(ev *evidence.Evidence) []Finding {
-				role := ev.NodeRole
-				have := map[string]bool{}
-				var names []string
-				for _, p := range ev.NodeRolePolicies {
-					have[p.Name] = true
-					names = append(names, p.Name)
-				}
-				src := ev.Source(evidence.KindNodeRolePolicies)
-				it := item(src, "attached: %s", quoteList(names))
-				var missing []string
-				// EKS Auto Mode node roles take the minimal worker policy, and its networking runs
-				// outside aws-node, so the CNI policy is not theirs to hold.
-				autoMode := ev.Provisioner.Kind == evidence.ProvisionerAutoMode
-				switch {
-				case autoMode && !have[policyWorkerNode] && !have[policyWorkerMinimal]:
-					missing = append(missing, policyWorkerMinimal+" (or "+policyWorkerNode+")")
-				case !autoMode && !have[policyWorkerNode]:
-					missing = append(missing, policyWorkerNode)
-				}
-				if !have[policyECRRead] && !have[policyECRPullOnly] {
-					missing = append(missing, policyECRRead+" (or "+policyECRPullOnly+")")
-				}
-				cniMissing := !have[policyCNI] && !autoMode && !(ev.Cluster != nil && ev.Cluster.IPFamily == "ipv6" && hasIPv6CNIPolicy(names))
-				cniNote := ""
-				if cniMissing {
-					switch {
-					case !ev.Have(evidence.KindAWSNode):
-						cniNote = "; " + policyCNI + " is also missing (needed unless aws-node uses IRSA or Pod Identity; the aws-node DaemonSet was not collected)"
-					case awsNodeHasOwnRole(ev.AWSNode) || (ev.AWSNodeServiceAccount != nil && ev.AWSNodeServiceAccount.Annotations["eks.amazonaws.com/role-arn"] != ""):
-						cniMissing = false
-					default:
-						missing = append(missing, policyCNI+" (aws-node has no IRSA / Pod Identity role)")
-					}
-				}
-				if len(missing) > 0 {
-					return one(fail(role.Arn, fmt.Sprintf("node role %s lacks %s%s", role.Name, strings.Join(missing, ", "), cniNote), it))
-				}
-				if cniNote != "" {
-					return one(warn(role.Arn, fmt.Sprintf("node role %s has the worker and ECR policies%s", role.Name, cniNote), it))
-				}
-				return one(pass(role.Arn, fmt.Sprintf("node role %s has the required managed policies", role.Name), it))
-			}},
+			Eval: evalNodeRolePolicies},
 		{Meta: Meta{ID: "iam.node-role-trust", Title: "Node role cannot be assumed by EC2", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole}, Stage: StageIdentity, Explains: explains("auth.*"),
 			Why:         "The instance gets its role's credentials only if the role's trust policy lets the service principal ec2.amazonaws.com call sts:AssumeRole; otherwise IMDS serves no credentials and nothing on the node can authenticate.",
@@ -177,10 +136,178 @@ func awsNodeHasOwnRole(ds *evidence.DaemonSet) bool {
 // name holds CNI and IPv6). https://docs.aws.amazon.com/eks/latest/userguide/cni-iam-role.html#cni-iam-role-create-ipv6-policy
 func hasIPv6CNIPolicy(names []string) bool {
 	for _, n := range names {
-		u := strings.ToUpper(n)
-		if strings.Contains(u, "CNI") && strings.Contains(u, "IPV6") {
+		if isIPv6CNIPolicy(n) {
 			return true
 		}
+	}
+	return false
+}
+
+// isIPv6CNIPolicy reports whether a policy's name holds CNI and IPv6 (see hasIPv6CNIPolicy).
+func isIPv6CNIPolicy(name string) bool {
+	u := strings.ToUpper(name)
+	return strings.Contains(u, "CNI") && strings.Contains(u, "IPV6")
+}
+
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
+	}
+	return b
+}
+
+// awsManagedPolicyRe matches the ARN of an AWS-managed policy in any partition
+// (arn:aws:iam::aws:policy/…, arn:aws-cn:…, arn:aws-us-gov:…): the account field is "aws".
+// https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_managed-vs-inline.html#aws-managed-policies
+var awsManagedPolicyRe = regexp.MustCompile(`^arn:aws[a-z-]*:iam::aws:policy/`)
+
+// nodePolicyNeed is one set of permissions a node role needs, and the AWS-managed policies
+// (by name) known to grant all of it.
+type nodePolicyNeed struct {
+	// label names the need as the finding says it ("AmazonEKSWorkerNodePolicy").
+	label string
+	// attach is the AWS-managed policy the fix attaches.
+	attach string
+	// by lists the AWS-managed policies granting the need: the policy itself, its alternatives
+	// and the broad AWS-managed policies that hold its actions (AdministratorAccess "*";
+	// PowerUserAccess every action but iam:*, organizations:* and account:*; the ECR power
+	// user and full access policies hold the pull actions; AmazonEC2FullAccess holds ec2:*,
+	// which is all AmazonEKS_CNI_Policy grants). https://docs.aws.amazon.com/aws-managed-policy/latest/reference/
+	by []string
+}
+
+// broadPolicies are AWS-managed policies that grant every action a node role needs.
+var broadPolicies = []string{"AdministratorAccess", "PowerUserAccess"}
+
+// evalNodeRolePolicies judges iam.node-role-policies. A required AWS-managed policy absent from
+// the role is a cause (fail) only when nothing eksdoctor did not read could grant the same
+// permissions: eksdoctor reads the names of the attached managed policies, never a policy
+// document, and never lists EKS Pod Identity associations. So a role that also holds customer-
+// managed policies, or a CNI policy aws-node could get from a Pod Identity association, is
+// unverified (warn, naming what was not read). The remediation names only what is missing.
+func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
+	role := ev.NodeRole
+	have := map[string]bool{}
+	var names, unread []string
+	for _, p := range ev.NodeRolePolicies {
+		names = append(names, p.Name)
+		switch {
+		case p.Arn != "" && awsManagedPolicyRe.MatchString(p.Arn):
+			have[p.Arn[strings.LastIndex(p.Arn, "/")+1:]] = true
+		case isIPv6CNIPolicy(p.Name):
+			// named for the VPC CNI's IPv6 permissions (the EKS IPv6 guide's customer-managed policy)
+			have[p.Name] = true
+		case p.Arn == "" && knownAWSPolicyName(p.Name):
+			have[p.Name] = true // a listing without ARNs: the AWS-managed names are known
+		default:
+			unread = append(unread, p.Name)
+		}
+	}
+	it := item(ev.Source(evidence.KindNodeRolePolicies), "attached: %s", quoteList(names))
+	// EKS Auto Mode node roles take the minimal worker policy, and its networking runs
+	// outside aws-node, so the CNI policy is not theirs to hold.
+	autoMode := ev.Provisioner.Kind == evidence.ProvisionerAutoMode
+	worker := nodePolicyNeed{label: policyWorkerNode, attach: policyWorkerNode, by: append([]string{policyWorkerNode}, broadPolicies...)}
+	if autoMode {
+		worker = nodePolicyNeed{label: policyWorkerMinimal + " (or " + policyWorkerNode + ")", attach: policyWorkerMinimal,
+			by: append([]string{policyWorkerMinimal, policyWorkerNode}, broadPolicies...)}
+	}
+	needs := []nodePolicyNeed{worker, {label: policyECRRead + " (or " + policyECRPullOnly + ")", attach: policyECRRead,
+		by: append([]string{policyECRRead, policyECRPullOnly, "AmazonEC2ContainerRegistryPowerUser", "AmazonEC2ContainerRegistryFullAccess"}, broadPolicies...)}}
+	var missing []nodePolicyNeed
+	for _, n := range needs {
+		if !anyOf(have, n.by) {
+			missing = append(missing, n)
+		}
+	}
+	ipv6CNI := ev.Cluster != nil && ev.Cluster.IPFamily == "ipv6" && hasIPv6CNIPolicy(names)
+	cniMissing := !autoMode && !ipv6CNI && !anyOf(have, append([]string{policyCNI, "AmazonEC2FullAccess"}, broadPolicies...))
+	cniNote := ""
+	if cniMissing {
+		switch {
+		case ev.Have(evidence.KindAWSNode) && (awsNodeHasOwnRole(ev.AWSNode) || (ev.AWSNodeServiceAccount != nil && ev.AWSNodeServiceAccount.Annotations["eks.amazonaws.com/role-arn"] != "")):
+			cniMissing = false
+		case !ev.Have(evidence.KindAWSNode):
+			cniNote = policyCNI + " is not attached either (needed unless aws-node uses IRSA or Pod Identity; the aws-node DaemonSet was not collected)"
+		default:
+			cniNote = policyCNI + " is not attached and aws-node has no IRSA role; whether an EKS Pod Identity association gives aws-node its own role is unverified (associations are not read: aws eks list-pod-identity-associations)"
+		}
+	}
+	var labels []string
+	for _, n := range missing {
+		labels = append(labels, n.label)
+	}
+	if len(unread) > 0 && (len(missing) > 0 || cniMissing) {
+		gap := append([]string{}, labels...)
+		if cniMissing {
+			gap = append(gap, policyCNI)
+		}
+		f := warn(role.Arn, fmt.Sprintf("node role %s has no AWS-managed %s; whether its customer-managed %s %s %s the same permissions is unverified (policy documents and inline policies are not read)",
+			role.Name, strings.Join(gap, ", "), pick(len(unread) == 1, "policy", "policies"), quoteList(unread), pick(len(unread) == 1, "grants", "grant")), it)
+		if cniMissing {
+			f.Message += "; aws-node may also have its own role (IRSA or Pod Identity) for " + policyCNI
+		}
+		f.Remediation = fmt.Sprintf("Read what %s grant (aws iam get-policy-version --policy-arn ARN --version-id DEFAULT_VERSION); if they lack the permissions of %s, %s",
+			quoteList(unread), strings.Join(gap, ", "), attachFix(role, append(missing, cniNeedIf(cniMissing)...)))
+		return one(f)
+	}
+	if len(missing) > 0 {
+		msg := fmt.Sprintf("node role %s lacks %s", role.Name, strings.Join(labels, ", "))
+		fix := attachFix(role, missing)
+		if cniNote != "" {
+			msg += "; " + cniNote
+			fix += fmt.Sprintf(" Unless aws-node has its own role, also: %s", attachFix(role, cniNeedIf(true)))
+		}
+		f := fail(role.Arn, msg, it)
+		f.Remediation = fix
+		return one(f)
+	}
+	if cniNote != "" {
+		f := warn(role.Arn, fmt.Sprintf("node role %s has the worker and ECR policies; %s", role.Name, cniNote), it)
+		f.Remediation = "Check for an association: aws eks list-pod-identity-associations --cluster-name CLUSTER --namespace kube-system --service-account aws-node; if there is none and aws-node has no IRSA role, " + attachFix(role, cniNeedIf(true))
+		return one(f)
+	}
+	return one(pass(role.Arn, fmt.Sprintf("node role %s has the required managed policies", role.Name), it))
+}
+
+// cniNeedIf returns the CNI policy need when on is true, else nothing.
+func cniNeedIf(on bool) []nodePolicyNeed {
+	if !on {
+		return nil
+	}
+	return []nodePolicyNeed{{label: policyCNI, attach: policyCNI}}
+}
+
+// attachFix is the attach-role-policy command for each need, in the role's partition.
+func attachFix(role *evidence.Role, needs []nodePolicyNeed) string {
+	partition := "aws"
+	if p := strings.Split(role.Arn, ":"); len(p) > 1 && strings.HasPrefix(p[1], "aws") {
+		partition = p[1]
+	}
+	var cmds []string
+	for _, n := range needs {
+		cmds = append(cmds, fmt.Sprintf("aws iam attach-role-policy --role-name %s --policy-arn arn:%s:iam::aws:policy/%s", role.Name, partition, n.attach))
+	}
+	return strings.Join(cmds, "; ") + "."
+}
+
+func anyOf(have map[string]bool, names []string) bool {
+	for _, n := range names {
+		if have[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// knownAWSPolicyName reports whether name is one of the AWS-managed policies this check knows,
+// for listings that give names without ARNs.
+func knownAWSPolicyName(name string) bool {
+	switch name {
+	case policyWorkerNode, policyWorkerMinimal, policyECRRead, policyECRPullOnly, policyCNI,
+		"AmazonEC2ContainerRegistryPowerUser", "AmazonEC2ContainerRegistryFullAccess", "AmazonEC2FullAccess",
+		"AdministratorAccess", "PowerUserAccess", "AmazonSSMManagedInstanceCore", "CloudWatchAgentServerPolicy", "AmazonEBSCSIDriverPolicy":
+		return true
 	}
 	return false
 }
