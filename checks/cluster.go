@@ -211,6 +211,26 @@ func scopedNodegroups(ev *evidence.Evidence) ([]*evidence.Nodegroup, string) {
 	return out, ""
 }
 
+// nonJoinIssueCodes are the managed node group health issue codes (botocore eks
+// service-2.json NodegroupIssueCode) that name an update, drain, drift or deletion condition,
+// each with what it means; none stops an instance launching or registering as a Node.
+// PodEvictionFailure and NodeTerminationFailure are the drain and terminate steps of an update
+// or scale-in ("Managed node update behavior",
+// https://docs.aws.amazon.com/eks/latest/userguide/managed-node-update-behavior.html);
+// Ec2LaunchTemplateVersionMismatch is the group's launch template edited outside EKS
+// (API_Issue.html: "revert to the version that Amazon EKS created to recover");
+// AutoScalingGroupInstanceRefreshActive is an instance refresh EKS waits for before updating;
+// the deletion failures and the version limit stop deletion or the next update.
+var nonJoinIssueCodes = map[string]string{
+	"PodEvictionFailure":                       "pods could not be evicted while draining nodes for an update or scale-in",
+	"NodeTerminationFailure":                   "nodes could not be terminated during an update or scale-in",
+	"AutoScalingGroupInstanceRefreshActive":    "an Auto Scaling instance refresh is in progress, so EKS cannot update the group",
+	"Ec2LaunchTemplateVersionMismatch":         "the group's launch template version was changed outside EKS, which blocks updates",
+	"Ec2LaunchTemplateVersionMaxLimitExceeded": "the launch template has too many versions for EKS to add one, which blocks updates",
+	"Ec2SecurityGroupDeletionFailure":          "the remote access security group could not be deleted",
+	"Ec2LaunchTemplateDeletionFailure":         "the group's launch template could not be deleted",
+}
+
 // asgFailureWindow is how far back failed launches count (judged against CollectedAt).
 const asgFailureWindow = 24 * time.Hour
 
@@ -218,7 +238,7 @@ func nodegroupChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "nodegroup.health-issues", ClusterWide: true, Title: "Managed node group reports health issues", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodegroups}, Optional: []evidence.Kind{evidence.KindInstance}, Stage: StageInstance,
-			Why:         "EKS records why a managed node group cannot launch or register nodes (NodeCreationFailure, AsgInstanceLaunchFailures, IamInstanceProfileNotFound, Ec2SecurityGroupNotFound, AccessDenied…); these are the service's own diagnosis of the join failure.",
+			Why:         "EKS records why a managed node group cannot launch or register nodes (NodeCreationFailure, AsgInstanceLaunchFailures, IamInstanceProfileNotFound, Ec2SecurityGroupNotFound, AccessDenied…); these are the service's own diagnosis of the join failure. Codes of an update, drain or deletion (PodEvictionFailure, NodeTerminationFailure, AutoScalingGroupInstanceRefreshActive, Ec2LaunchTemplateVersionMismatch…) are warnings: they do not keep nodes from joining.",
 			Remediation: "Read 'aws eks describe-nodegroup --cluster-name CLUSTER --nodegroup-name NG --query nodegroup.health.issues' and fix the named resources; NodeCreationFailure usually means the instances could not join: check the other findings for the reason.",
 			Docs:        []string{docNodegroupIssue, docManagedNodeGroups, docEKSTroubleshoot}},
 			Eval: func(ev *evidence.Evidence) []Finding {
@@ -230,6 +250,11 @@ func nodegroupChecks() []Check {
 				var out []Finding
 				for _, ng := range ngs {
 					for _, i := range ng.HealthIssues {
+						if what, ok := nonJoinIssueCodes[i.Code]; ok {
+							out = append(out, warn(ng.Name, fmt.Sprintf("node group %s: %s: %s (%s; it does not keep nodes from joining)", ng.Name, i.Code, i.Message, what),
+								item(src, "code %s, resources %s", i.Code, quoteList(i.ResourceIDs))))
+							continue
+						}
 						f := fail(ng.Name, fmt.Sprintf("node group %s: %s: %s", ng.Name, i.Code, i.Message),
 							item(src, "code %s, resources %s", i.Code, quoteList(i.ResourceIDs)))
 						// NodeCreationFailure is EKS saying the instances did not join, not why
