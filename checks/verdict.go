@@ -150,7 +150,7 @@ func JoinedNode(ev *evidence.Evidence) *NodeState {
 		return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: ev.Source(evidence.KindNodes) + ": Node " + n.Name + map[bool]string{true: " is Ready", false: " is NotReady"}[n.Ready]}
 	}
 	if ev.NodeLogs == nil {
-		return nil
+		return csrRequestorListed(ev)
 	}
 	var reg, ready, renewal *evidence.SignatureHit
 	for i, h := range ev.NodeLogs.Hits {
@@ -164,7 +164,10 @@ func JoinedNode(ev *evidence.Evidence) *NodeState {
 		}
 	}
 	if reg == nil && ready == nil {
-		return renewedListed(ev, renewal)
+		if st := renewedListed(ev, renewal); st != nil {
+			return st
+		}
+		return csrRequestorListed(ev)
 	}
 	h := reg
 	if h == nil {
@@ -218,6 +221,37 @@ func renewedListed(ev *evidence.Evidence, hit *evidence.SignatureHit) *NodeState
 	}
 	return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: fmt.Sprintf("%s: Node %s is %s; %s: %s", ev.Source(evidence.KindNodes), n.Name,
 		map[bool]string{true: "Ready", false: "NotReady"}[n.Ready], where(hit.Last), strings.TrimSpace(hit.Last.Text))}
+}
+
+// csrRequestorListed returns the Node that requested the Pending kubelet CSRs of an input with
+// no instance (a pasted kubectl get csr) when they all name one node (requestor
+// system:node:NAME) and the node list given with them shows it, with the list's Ready state: a
+// kubelet asking for a certificate as system:node:NAME is the Node's own, so that Node joined
+// (a Pending kubernetes.io/kubelet-serving CSR breaks kubectl logs/exec, not registration:
+// https://kubernetes.io/docs/reference/access-authn-authz/kubelet-tls-bootstrapping/#certificate-rotation).
+// nil when the CSRs name no node or more than one, the list does not show it, or the node's
+// logs hold the failures of another node.
+func csrRequestorListed(ev *evidence.Evidence) *NodeState {
+	if ev.Instance != nil || !ev.Have(evidence.KindCSRs) || !ev.Have(evidence.KindNodes) {
+		return nil
+	}
+	name, csr := "", ""
+	for _, c := range ev.CSRs {
+		if c.State != "Pending" || !strings.HasPrefix(c.Username, "system:node:") {
+			continue
+		}
+		n := strings.TrimPrefix(c.Username, "system:node:")
+		if name != "" && n != name {
+			return nil // the CSRs of several nodes: which one the input is about is unknown
+		}
+		name, csr = n, c.Name
+	}
+	n := listedNode(ev, name)
+	if n == nil || ev.NodeLogs != nil && otherNodeFails(ev.NodeLogs, n.Name) {
+		return nil
+	}
+	return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: fmt.Sprintf("%s: Node %s is %s; %s: CSR %s Pending, requested by system:node:%s", ev.Source(evidence.KindNodes), n.Name,
+		map[bool]string{true: "Ready", false: "NotReady"}[n.Ready], ev.Source(evidence.KindCSRs), csr, n.Name)}
 }
 
 // listedNode returns the Node named name in the cluster's node list, or nil (no list, no name).

@@ -246,3 +246,37 @@ func TestLeaseErrorsOfAListedReadyNode(t *testing.T) {
 		t.Errorf("another node listed: exit %d %+v", code, r.Diagnosis)
 	}
 }
+
+// TestPendingCSRsOfAListedNode: a ticket pasting `kubectl get nodes` with the node Ready and its
+// kubelet-serving CSRs Pending is about a node that joined (the CSRs' requestor
+// system:node:NAME is a kubelet that authenticated as that Node): joined, Ready, exit 0, with
+// csr.pending still reported; Pending CSRs of a node the list does not show stay a cause (red
+// team round 5, finding 10: case27).
+func TestPendingCSRsOfAListedNode(t *testing.T) {
+	const node = "ip-10-0-1-23.us-west-2.compute.internal"
+	paste := func(listed, status string) string {
+		return "kubectl logs / exec to pods on the new nodes fails with \"remote error: tls: internal error\".\n\n" +
+			"$ kubectl get nodes\nNAME                                          STATUS   ROLES    AGE   VERSION\n" +
+			listed + "       " + status + "    <none>   35m   v1.31.4-eks-aeac579\n" +
+			"ip-10-0-17-5.us-west-2.compute.internal       Ready    <none>   41d   v1.31.4-eks-aeac579\n\n" +
+			"$ kubectl get csr\nNAME        AGE   SIGNERNAME                      REQUESTOR                                             REQUESTEDDURATION   CONDITION\n" +
+			"csr-2dxkq   35m   kubernetes.io/kubelet-serving   system:node:" + node + "   <none>              Pending\n" +
+			"csr-8hv7n   20m   kubernetes.io/kubelet-serving   system:node:" + node + "   <none>              Pending\n"
+	}
+	code, out, errOut := runStdin(strings.NewReader(paste(node, "Ready")), "analyze", "-", "-o", "json")
+	r := verdictOf(t, out)
+	if code != ExitOK || r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || !r.Diagnosis.Node.Ready || r.Diagnosis.Node.Name != node {
+		t.Errorf("listed Ready node: exit %d %s %s %s %+v", code, errOut, r.Diagnosis.Verdict, r.Diagnosis.Summary, r.Diagnosis.Node)
+	}
+	if st, msg := findingOf(t, out, "csr.pending"); st != "fail" || !strings.Contains(msg, "csr-2dxkq") && !strings.Contains(msg, "Pending") {
+		t.Errorf("csr.pending %s %q", st, msg)
+	}
+	code, out, _ = runStdin(strings.NewReader(paste(node, "NotReady")), "analyze", "-", "-o", "json")
+	if r = verdictOf(t, out); r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || r.Diagnosis.Node.Ready {
+		t.Errorf("listed NotReady node: exit %d %s %+v", code, r.Diagnosis.Verdict, r.Diagnosis.Node)
+	}
+	code, out, _ = runStdin(strings.NewReader(paste("ip-10-0-9-9.us-west-2.compute.internal ", "Ready")), "analyze", "-", "-o", "json")
+	if r = verdictOf(t, out); r.Diagnosis.Verdict == "joined" {
+		t.Errorf("requesting node not listed: exit %d %s %+v", code, r.Diagnosis.Verdict, r.Diagnosis.Node)
+	}
+}
