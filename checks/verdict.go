@@ -144,6 +144,9 @@ func JoinedNode(ev *evidence.Evidence) *NodeState {
 		}
 		return nil
 	}
+	if st := registeredClaim(ev); st != nil {
+		return st
+	}
 	if ev.Instance == nil && ev.Have(evidence.KindNodes) && len(ev.Nodes) == 1 && ev.NodesPartial && (ev.NodeLogs == nil || !registeredHit(ev.NodeLogs)) {
 		// a pasted `kubectl describe node` of the node the ticket is about: it registered
 		n := ev.Nodes[0]
@@ -252,6 +255,52 @@ func csrRequestorListed(ev *evidence.Evidence) *NodeState {
 	}
 	return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: fmt.Sprintf("%s: Node %s is %s; %s: CSR %s Pending, requested by system:node:%s", ev.Source(evidence.KindNodes), n.Name,
 		map[bool]string{true: "Ready", false: "NotReady"}[n.Ready], ev.Source(evidence.KindCSRs), csr, n.Name)}
+}
+
+// registeredClaim returns the Node of the target's Karpenter NodeClaim when its Registered
+// condition is True and status.nodeName names it: Karpenter sets both only once it found the
+// Node (kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go). The
+// claim is the instance's (by provider ID) or, with no instance, the input's only NodeClaim.
+// Ready is the node list's state when the list shows the Node, else the claim's Initialized
+// condition: True, or Unknown for a reason Karpenter checks after the Node's Ready condition
+// (StartupTaintsExist, …), is Ready; Unknown with NodeNotReady, or absent, is NotReady
+// (lifecycle/initialization.go). nil otherwise, and when the node's logs hold another node's
+// failures.
+func registeredClaim(ev *evidence.Evidence) *NodeState {
+	if !ev.Have(evidence.KindNodeClaims) {
+		return nil
+	}
+	var nc *evidence.NodeClaim
+	for i := range ev.NodeClaims {
+		c := &ev.NodeClaims[i]
+		switch {
+		case ev.Instance != nil && c.InstanceID() == ev.Instance.ID:
+			nc = c
+		case ev.Instance == nil && len(ev.NodeClaims) == 1:
+			nc = c
+		}
+	}
+	if nc == nil || nc.NodeName == "" {
+		return nil
+	}
+	if c, ok := nc.Condition("Registered"); !ok || c.Status != "True" {
+		return nil
+	}
+	if ev.NodeLogs != nil && otherNodeFails(ev.NodeLogs, nc.NodeName) {
+		return nil
+	}
+	src := ev.Source(evidence.KindNodeClaims)
+	if n := listedNode(ev, nc.NodeName); n != nil {
+		return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: fmt.Sprintf("%s: Node %s is %s; %s: NodeClaim %s Registered=True", ev.Source(evidence.KindNodes), n.Name,
+			map[bool]string{true: "Ready", false: "NotReady"}[n.Ready], src, nc.Name)}
+	}
+	ic, ok := nc.Condition("Initialized")
+	ready := ok && (ic.Status == "True" || ic.Status == "Unknown" && ic.Reason != "NodeNotReady" && ic.Reason != "NodeNotFound" && ic.Reason != "")
+	what := "Initialized absent"
+	if ok {
+		what = fmt.Sprintf("Initialized=%s (%s)", ic.Status, ic.Reason)
+	}
+	return &NodeState{Name: nc.NodeName, Ready: ready, Evidence: fmt.Sprintf("%s: NodeClaim %s Registered=True, nodeName %s, %s", src, nc.Name, nc.NodeName, what)}
 }
 
 // listedNode returns the Node named name in the cluster's node list, or nil (no list, no name).

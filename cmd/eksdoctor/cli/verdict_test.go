@@ -280,3 +280,38 @@ func TestPendingCSRsOfAListedNode(t *testing.T) {
 		t.Errorf("requesting node not listed: exit %d %s %+v", code, r.Diagnosis.Verdict, r.Diagnosis.Node)
 	}
 }
+
+// TestRegisteredNodeClaimJoined: a Karpenter NodeClaim whose Registered condition is True names
+// a Node Karpenter found (kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/
+// registration.go sets Registered=True and status.nodeName together): the verdict is joined, the
+// Node NotReady while Initialized is Unknown with reason NodeNotReady, Ready once Initialized is
+// True. A claim not registered is not joined (red team round 5, finding 12: case09).
+func TestRegisteredNodeClaimJoined(t *testing.T) {
+	const node = "ip-10-0-1-23.us-west-2.compute.internal"
+	claim := func(registered, initialized, reason string) string {
+		return `$ kubectl get nodeclaims -o json
+{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "karpenter.sh/v1", "kind": "NodeClaim",
+ "metadata": {"name": "default-8kx2p", "creationTimestamp": "2025-11-20T09:20:02Z", "labels": {"karpenter.sh/nodepool": "default"}},
+ "spec": {"nodeClassRef": {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "default"}},
+ "status": {"conditions": [
+   {"lastTransitionTime": "2025-11-20T09:20:02Z", "message": "", "reason": "` + reason + `", "status": "` + initialized + `", "type": "Initialized"},
+   {"lastTransitionTime": "2025-11-20T09:20:05Z", "message": "", "reason": "Launched", "status": "True", "type": "Launched"},
+   {"lastTransitionTime": "2025-11-20T09:21:10Z", "message": "", "reason": "Registered", "status": "` + registered + `", "type": "Registered"}],
+  "imageID": "ami-0a1b2c3d4e5f6a002", "nodeName": "` + map[bool]string{true: node, false: ""}[registered == "True"] + `",
+  "providerID": "aws:///us-west-2a/i-0a1b2c3d4e5f60006"}}]}
+`
+	}
+	code, out, errOut := runStdin(strings.NewReader(claim("True", "Unknown", "NodeNotReady")), "analyze", "-", "-o", "json")
+	r := verdictOf(t, out)
+	if code != ExitOK || r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || r.Diagnosis.Node.Ready || r.Diagnosis.Node.Name != node {
+		t.Errorf("registered, NodeNotReady: exit %d %s %s %+v", code, errOut, r.Diagnosis.Verdict, r.Diagnosis.Node)
+	}
+	code, out, _ = runStdin(strings.NewReader(claim("True", "True", "Initialized")), "analyze", "-", "-o", "json")
+	if r = verdictOf(t, out); code != ExitOK || r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || !r.Diagnosis.Node.Ready {
+		t.Errorf("registered, initialized: exit %d %s %+v", code, r.Diagnosis.Verdict, r.Diagnosis.Node)
+	}
+	code, out, _ = runStdin(strings.NewReader(claim("Unknown", "Unknown", "NodeNotFound")), "analyze", "-", "-o", "json")
+	if r = verdictOf(t, out); r.Diagnosis.Verdict == "joined" {
+		t.Errorf("not registered: exit %d %s %+v", code, r.Diagnosis.Verdict, r.Diagnosis.Node)
+	}
+}
