@@ -82,7 +82,7 @@ func clusterChecks() []Check {
 				return out
 			}},
 		{Meta: Meta{ID: "cluster.version-skew", Title: "Node kubelet version outside the skew policy", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindNodes, evidence.KindNodeOS, evidence.KindImage, evidence.KindNodegroups},
+			Needs: []evidence.Kind{evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindNodes, evidence.KindNodeOS, evidence.KindNodeLogs, evidence.KindImage, evidence.KindNodegroups},
 			Stage:       StageBootstrap,
 			Why:         "The kubelet must not be newer than the API server and may be at most three minor versions older (two before Kubernetes 1.28); outside that range the API server rejects or mishandles the node.",
 			Remediation: "Launch the node from an AMI for the cluster's Kubernetes version: aws ssm get-parameter --name /aws/service/eks/optimized-ami/VERSION/amazon-linux-2023/x86_64/standard/recommended/image_id, or update the node group (aws eks update-nodegroup-version).",
@@ -127,6 +127,10 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 		nodeVer, from, src = kubeMinor(ev.NodeOS.KubeletVersion), "the node's kubelet "+ev.NodeOS.KubeletVersion, ev.Source(evidence.KindNodeOS)
 	}
 	if nodeVer == "" {
+		// the kubelet prints its version first at every start ("Kubelet version" kubeletVersion=…)
+		nodeVer, from, src = loggedKubeletVersion(ev)
+	}
+	if nodeVer == "" {
 		if ng := instanceNodegroup(ev); ng != nil && ng.Version != "" && (ng.AmiType != "CUSTOM" || ev.Image == nil) {
 			nodeVer, from, src = kubeMinor(ng.Version), "node group "+ng.Name+" version "+ng.Version, ev.Source(evidence.KindNodegroups)
 		}
@@ -135,9 +139,34 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 		nodeVer, from, src = kubeMinor(ev.Image.Name), "AMI "+ev.Image.ID+" name "+ev.Image.Name, ev.Source(evidence.KindImage)
 	}
 	if nodeVer == "" {
-		return one(notApplicable(ev.Target.InstanceID, "the node's kubelet version is unknown (no Node object, managed node group version or EKS AMI name)"))
+		return one(notApplicable(ev.Target.InstanceID, "the node's kubelet version is unknown (no Node object, kubelet start-up line, managed node group version or EKS AMI name)"))
 	}
 	return one(skewFinding(ev.Target.InstanceID, nodeVer, c.Version, item(src, "%s; control plane %s", from, c.Version)))
+}
+
+// loggedKubeletVersion returns the kubelet's minor version ("1.31") as its own start-up line in
+// the node's logs gives it, with the line quoted and its source; "" when the logs hold no such
+// line or lines of kubelets of more than one minor version (several nodes' logs, an upgrade).
+func loggedKubeletVersion(ev *evidence.Evidence) (ver, from, src string) {
+	if ev.NodeLogs == nil {
+		return "", "", ""
+	}
+	for _, h := range ev.NodeLogs.Hits {
+		if h.Signature != "kubelet-started" {
+			continue
+		}
+		for _, v := range h.Facts["kubernetesVersion"] {
+			m := kubeMinor(v)
+			if minorNumber(m) < 0 || (ver != "" && m != ver) {
+				return "", "", ""
+			}
+			ver = m
+		}
+		if ver != "" {
+			return ver, fmt.Sprintf("the kubelet's start-up line %q (%s)", strings.TrimSpace(h.Last.Text), where(h.Last)), ev.Source(evidence.KindNodeLogs)
+		}
+	}
+	return "", "", ""
 }
 
 // nodesVersionSkew judges every listed Node's kubelet when there is no one instance to judge
