@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -376,8 +377,8 @@ func bootstrapChecks() []Check {
 			}},
 		{Meta: Meta{ID: "bootstrap.dns-ip", Title: "Cluster DNS IP outside the service CIDR", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindInstance},
-			Stage:       StageBootstrap,
-			Why:         "The kubelet writes the cluster DNS IP into every pod's resolv.conf; it must be the kube-dns Service IP, which lies in the cluster's service CIDR (normally its .10 address). Otherwise pods on the node cannot resolve names.",
+			Stage:       StagePostJoin,
+			Why:         "The kubelet writes the cluster DNS IPs into every pod's resolv.conf; each must be the kube-dns Service IP, which lies in the cluster's service CIDR (normally its .10 address), or a link-local NodeLocal DNSCache listen address (169.254.20.10 by convention). The node still registers and turns Ready, but pods on it cannot resolve names.",
 			Remediation: "Set the DNS IP to the kube-dns ClusterIP (kubectl -n kube-system get svc kube-dns -o jsonpath='{.spec.clusterIP}'): --dns-cluster-ip for bootstrap.sh, spec.cluster.cidr (or kubelet.config.clusterDNS) for NodeConfig, settings.kubernetes.cluster-dns-ip for Bottlerocket.",
 			Docs:        []string{docBootstrapSh, docNodeadm, docBottlerocketK8s}},
 			Eval: evalDNSIP},
@@ -468,7 +469,7 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 	var dns, from string
 	switch {
 	case len(b.ClusterDNS) > 0:
-		dns, from = b.ClusterDNS[0], "cluster DNS IP set in the user data"
+		return evalDNSList(ev, cidr)
 	case b.Unresolved["clusterDNS"] != "":
 		return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "cannot compare: " + b.Unresolved["clusterDNS"]})
 	case b.Format == evidence.FormatNodeConfig && b.ServiceCIDR != "":
@@ -492,22 +493,63 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 		}
 		return one(pass(ev.Target.InstanceID, "the node derives its DNS IP from the cluster's service CIDR", bootstrapItem(ev, "no DNS IP in the user data (%s)", b.Format)))
 	}
-	in, ok := cidrContains(cidr, dns)
 	it := bootstrapItem(ev, "%s: %s; service CIDR %s", from, dns, cidr)
+	if f, bad := judgeDNSIP(ev, cidr, dns, from, it); bad {
+		return one(f)
+	}
+	return one(pass(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s is inside %s", dns, cidr), it))
+}
+
+// evalDNSList judges every cluster DNS IP the user data sets. bootstrap.sh's --dns-cluster-ip is
+// a comma-separated list (amazon-eks-ami templates/al2/runtime/bootstrap.sh writes
+// .clusterDNS=($DNS_CLUSTER_IP|split(","))), Bottlerocket's settings.kubernetes.cluster-dns-ip a
+// list since 1.8.0 (bottlerocket CHANGELOG, #2176), the kubelet's clusterDNS a list. A
+// link-local address (169.254.0.0/16, fe80::/10) is the listen address of NodeLocal DNSCache
+// (Kubernetes "Using NodeLocal DNSCache in Kubernetes Clusters", 169.254.20.10 by convention),
+// not a Service address: it is accepted. Every other address must be in the service CIDR, and be
+// kube-dns when its ClusterIP is known.
+func evalDNSList(ev *evidence.Evidence, cidr string) []Finding {
+	const from = "cluster DNS IP set in the user data"
+	it := bootstrapItem(ev, "%s: %s; service CIDR %s", from, strings.Join(ev.Bootstrap.ClusterDNS, ", "), cidr)
+	list := ev.Bootstrap.ClusterDNS
+	var judged []string
+	for _, dns := range list {
+		if a, err := netip.ParseAddr(strings.TrimSpace(dns)); err == nil && a.IsLinkLocalUnicast() {
+			judged = append(judged, dns+" (link-local: a NodeLocal DNSCache listen address)")
+			continue
+		}
+		if f, bad := judgeDNSIP(ev, cidr, dns, from, it); bad {
+			return one(f)
+		}
+		judged = append(judged, dns+" (inside "+cidr+")")
+	}
+	if len(list) == 1 {
+		if strings.Contains(judged[0], "link-local") {
+			return one(pass(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s is link-local: a NodeLocal DNSCache listen address, not a Service address", list[0]), it))
+		}
+		return one(pass(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s is inside %s", list[0], cidr), it))
+	}
+	return one(pass(ev.Target.InstanceID, "cluster DNS IPs "+strings.Join(judged, ", "), it))
+}
+
+// judgeDNSIP returns a failing finding, and true, when dns is not an IP address, lies outside
+// cidr, or is inside it but is not the kube-dns ClusterIP the evidence shows.
+func judgeDNSIP(ev *evidence.Evidence, cidr, dns, from string, it EvidenceItem) (Finding, bool) {
+	in, ok := cidrContains(cidr, dns)
 	kubeDNS := ""
 	if ev.KubeDNS != nil {
 		kubeDNS = ev.KubeDNS.ClusterIP
 	}
 	switch {
 	case !ok:
-		return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %q is not an IP address", dns), it))
+		return fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %q is not an IP address", dns), it), true
 	case in && kubeDNS != "" && kubeDNS != dns:
-		return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is not the kube-dns Service IP %s", dns, from, kubeDNS), it,
-			item(ev.Source(evidence.KindKubeDNS), "Service kube-system/kube-dns clusterIP %s", kubeDNS)))
+		return fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is not the kube-dns Service IP %s", dns, from, kubeDNS), it,
+			item(ev.Source(evidence.KindKubeDNS), "Service kube-system/kube-dns clusterIP %s", kubeDNS)), true
 	case !in:
-		return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is outside the service CIDR %s; kube-dns is %s", dns, from, cidr, dotTen(cidr)), it))
+		return fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is outside the service CIDR %s; kube-dns is %s", dns, from, cidr, dotTen(cidr)), it), true
 	}
-	return one(pass(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s is inside %s", dns, cidr), it))
+	return Finding{}, false
 }
 
 // bootstrapShDNS is bootstrap.sh's DNS_CLUSTER_IP=${SERVICE_IPV4_CIDR%.*}.10: the text up to

@@ -493,6 +493,22 @@ func TestChecks(t *testing.T) {
 			ev.Bootstrap.ServiceCIDR = "192.168.0.0/16"
 		}, StatusFail, "derived by bootstrap.sh from --service-ipv4-cidr 192.168.0.0/16"},
 		{"bootstrap.dns-ip", "ok", nil, StatusPass, ""},
+		// NodeLocal DNSCache: bootstrap.sh's --dns-cluster-ip is a comma-separated list (amazon-eks-ami
+		// templates/al2/runtime/bootstrap.sh: .clusterDNS=($DNS_CLUSTER_IP|split(","))), Bottlerocket's
+		// cluster-dns-ip a list since 1.8.0 (#2176); the link-local listen address 169.254.20.10 is
+		// not a service-CIDR address and is not wrong
+		{"bootstrap.dns-ip", "nodelocal dnscache with kube-dns", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ClusterDNS = []string{"169.254.20.10", "172.20.0.10"}
+		}, StatusPass, "169.254.20.10 (link-local: a NodeLocal DNSCache listen address)"},
+		{"bootstrap.dns-ip", "nodelocal dnscache alone", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ClusterDNS = []string{"169.254.20.10"}
+		}, StatusPass, "NodeLocal DNSCache"},
+		{"bootstrap.dns-ip", "nodelocal dnscache and a wrong address", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ClusterDNS = []string{"169.254.20.10", "10.100.0.10"}
+		}, StatusFail, "cluster DNS IP 10.100.0.10 (cluster DNS IP set in the user data) is outside the service CIDR 172.20.0.0/16"},
+		{"bootstrap.dns-ip", "second address not an IP", func(ev *evidence.Evidence) {
+			ev.Bootstrap.ClusterDNS = []string{"172.20.0.10", "dns.local"}
+		}, StatusFail, `cluster DNS IP "dns.local" is not an IP address`},
 		// only the kubelet kubeconfig was read (a bundle, a paste): no user data to judge
 		{"bootstrap.no-bootstrap", "kubeconfig only", func(ev *evidence.Evidence) { ev.Bootstrap.KubeconfigOnly, ev.Bootstrap.RawBytes = true, 0 }, StatusSkipped, "read from its kubelet kubeconfig, not from its user data"},
 		{"bootstrap.userdata-too-large", "kubeconfig only", func(ev *evidence.Evidence) { ev.Bootstrap.KubeconfigOnly, ev.Bootstrap.RawBytes = true, 0 }, StatusSkipped, "read from its kubelet kubeconfig"},
