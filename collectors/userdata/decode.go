@@ -294,7 +294,16 @@ func (d *decoder) handle(text []byte, part, contentType string, firstLine, depth
 		if !strings.HasPrefix(trimmed, "#!") && !strings.HasPrefix(trimmed, "#cloud-boothook") && ct != "text/cloud-boothook" {
 			d.issue(evidence.IssueWarning, part, firstLine, "shell script has no #! line; cloud-init executes the part directly and it may fail with 'Exec format error' (start it with #!/bin/bash)")
 		}
+		called := d.cfg.CallsBootstrap
 		d.handleShell(s, part, firstLine)
+		if interp, arg, ok := crShebang(trimmed); ok && !d.excerpt {
+			what := fmt.Sprintf("the kernel looks for the interpreter %q, which does not exist ('bad interpreter')", interp)
+			if arg != "" {
+				what = fmt.Sprintf("the kernel passes %s the argument %q, which it refuses", interp, arg)
+			}
+			d.issue(evidence.IssueError, part, firstLine, "the #! line ends with a carriage return (CRLF line ends): cloud-init executes the part and %s, so nothing in the part runs; convert the user data to LF line ends (dos2unix) and roll the launch template", what)
+			d.cfg.CallsBootstrap = called
+		}
 	case strings.HasPrefix(strings.ToLower(trimmed), "<powershell>") || strings.HasPrefix(strings.ToLower(trimmed), "<script>"):
 		d.cfg.Parts = append(d.cfg.Parts, describe(part, "powershell"))
 		d.handleWindows(s, part, firstLine)
@@ -324,6 +333,29 @@ func (d *decoder) handle(text []byte, part, contentType string, firstLine, depth
 		d.cfg.Parts = append(d.cfg.Parts, describe(part, contentType))
 		d.issue(evidence.IssueWarning, part, firstLine, "content type %q is not handled by cloud-init or nodeadm; the part is ignored", contentType)
 	}
+}
+
+// crShebang reports whether a script's #! line ends with a carriage return (the script was saved
+// with CRLF line ends), with the interpreter and argument the kernel then reads: the CR ends the
+// argument when there is one ("#!/bin/bash -xe\r": "/bin/bash", "-xe\r"), the interpreter path
+// when not ("#!/bin/bash\r": "/bin/bash\r", ""). cloud-init runs a shell script part by executing
+// the file (cloudinit/subp.py runparts for scripts-user), and the kernel takes the #! line up to
+// the newline as interpreter and argument. Only a part's own #! line counts: the CRLF between the
+// parts of a MIME document is the format's.
+func crShebang(script string) (interp, arg string, ok bool) {
+	if !strings.HasPrefix(script, "#!") {
+		return "", "", false
+	}
+	line, _, _ := strings.Cut(script[2:], "\n")
+	if !strings.HasSuffix(line, "\r") {
+		return "", "", false
+	}
+	rest := strings.TrimLeft(line, " \t")
+	if i := strings.IndexAny(rest, " \t"); i >= 0 {
+		interp, arg = rest[:i], strings.TrimLeft(rest[i:], " \t")
+		return interp, arg, true // "#!/bin/bash \r": the CR alone is the argument
+	}
+	return rest, "", rest != "\r"
 }
 
 func describe(part, kind string) string {

@@ -306,3 +306,63 @@ func TestDecodeKarpenterQuotedNodeLabels(t *testing.T) {
 		t.Errorf("taints = %q", c.Taints)
 	}
 }
+
+// A script saved with CRLF line ends: cloud-init execs the part (scripts-user's runparts) and the
+// kernel looks for the interpreter "/bin/bash\r", which does not exist ("bad interpreter"), so
+// nothing in the part runs. The CRLF between MIME parts is the format's own and is not an error;
+// a plain paste (DecodePasted) may have picked up its CRs on the way and is not judged.
+func TestDecodeCRLFShebang(t *testing.T) {
+	script := "#!/bin/bash\r\nset -ex\r\n/etc/eks/bootstrap.sh prod --apiserver-endpoint https://x.eks.amazonaws.com --b64-cluster-ca Q0E=\r\n"
+	crlfIssue := func(c *evidence.BootstrapConfig) string {
+		for _, m := range errorsOf(c) {
+			if strings.Contains(m, "carriage return") {
+				return m
+			}
+		}
+		return ""
+	}
+	c := Decode([]byte(script))
+	m := crlfIssue(c)
+	if m == "" || !strings.Contains(m, `"/bin/bash\r"`) || !strings.Contains(m, "dos2unix") {
+		t.Fatalf("CRLF script: errors %q, want one naming the interpreter \"/bin/bash\\r\" and dos2unix", errorsOf(c))
+	}
+	if c.CallsBootstrap {
+		t.Errorf("CRLF script: CallsBootstrap = true; the part never runs")
+	}
+	// the same script as a MIME part of a CRLF document
+	mime := strings.ReplaceAll("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript; charset=\"us-ascii\"\n\n", "\n", "\r\n") +
+		script + "\r\n--B--\r\n"
+	if c := Decode([]byte(mime)); crlfIssue(c) == "" || c.CallsBootstrap {
+		t.Errorf("CRLF script in a MIME part: errors %q, calls %v", errorsOf(c), c.CallsBootstrap)
+	}
+	// a CRLF MIME document whose script part has LF line ends runs
+	ok := strings.ReplaceAll("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript; charset=\"us-ascii\"\n\n", "\n", "\r\n") +
+		strings.ReplaceAll(script, "\r\n", "\n") + "\r\n--B--\r\n"
+	if c := Decode([]byte(ok)); crlfIssue(c) != "" || !c.CallsBootstrap {
+		t.Errorf("LF script in a CRLF MIME document: errors %q, calls %v", errorsOf(c), c.CallsBootstrap)
+	}
+	if c := Decode([]byte(strings.ReplaceAll(script, "\r\n", "\n"))); crlfIssue(c) != "" || !c.CallsBootstrap {
+		t.Errorf("LF script: errors %q, calls %v", errorsOf(c), c.CallsBootstrap)
+	}
+	if c := DecodePasted([]byte(script)); crlfIssue(c) != "" || !c.CallsBootstrap {
+		t.Errorf("pasted CRLF script: errors %q, calls %v", errorsOf(c), c.CallsBootstrap)
+	}
+}
+
+func TestCRShebang(t *testing.T) {
+	for _, c := range []struct{ in, interp, arg string }{
+		{"#!/bin/bash\r\necho", "/bin/bash\r", ""},
+		{"#!/bin/bash -xe\r\necho", "/bin/bash", "-xe\r"},
+		{"#! /usr/bin/env bash\r\n", "/usr/bin/env", "bash\r"},
+	} {
+		interp, arg, ok := crShebang(c.in)
+		if !ok || interp != c.interp || arg != c.arg {
+			t.Errorf("crShebang(%q) = %q, %q, %v; want %q, %q", c.in, interp, arg, ok, c.interp, c.arg)
+		}
+	}
+	for _, in := range []string{"#!/bin/bash\necho\r\n", "echo\r\n", "#!\r\n"} {
+		if _, _, ok := crShebang(in); ok {
+			t.Errorf("crShebang(%q) = true", in)
+		}
+	}
+}
