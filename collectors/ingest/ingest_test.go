@@ -227,6 +227,7 @@ func TestDocumentShapes(t *testing.T) {
 		"script, no shebang":   {"/etc/eks/bootstrap.sh prod --kubelet-extra-args '--node-labels=a=b'\n", TypeUserData},
 		"base64 gzip":          {base64.StdEncoding.EncodeToString(gz.Bytes()), TypeUserData},
 		"Bottlerocket TOML":    {"[settings.kubernetes]\ncluster-name = \"prod\"\n", TypeUserData},
+		"EC2Launch v2 YAML":    {"version: 1.1\ntasks:\n- task: executeScript\n  inputs:\n  - frequency: always\n    type: powershell\n    content: |-\n      & $EKSBootstrapScriptFile -EKSClusterName \"prod\"\n", TypeUserData},
 		"Bottlerocket JSON":    {`{"settings":{"kubernetes":{"cluster-name":"prod"}}}`, TypeBottlerocketSettings},
 		"describe-instances":   {`{"Reservations":[]}`, AWSType("ec2/describe-instances.json")},
 		"get-role":             {`{"Role":{"RoleName":"n","Arn":"arn:aws:iam::1:role/n"}}`, AWSType("iam/get-role/<role-name>.json")},

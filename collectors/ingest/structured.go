@@ -148,6 +148,8 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 		return []Segment{seg(TypeUserData, "MIME parts cut from a multipart document", lines)}, true
 	case strings.HasPrefix(first, "<powershell>"):
 		return []Segment{seg(TypeUserData, "PowerShell user data", lines)}, true
+	case (strings.HasPrefix(first, "version:") || strings.HasPrefix(first, "tasks:")) && userdata.EC2LaunchV2(text):
+		return []Segment{seg(TypeUserData, "EC2Launch v2 YAML user data", lines)}, true
 	case strings.HasPrefix(first, "#!"):
 		return []Segment{seg(TypeUserData, "shell script", lines)}, true
 	case strings.HasPrefix(first, "#cloud-config"):

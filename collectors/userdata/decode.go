@@ -307,6 +307,8 @@ func (d *decoder) handle(text []byte, part, contentType string, firstLine, depth
 	case strings.HasPrefix(strings.ToLower(trimmed), "<powershell>") || strings.HasPrefix(strings.ToLower(trimmed), "<script>"):
 		d.cfg.Parts = append(d.cfg.Parts, describe(part, "powershell"))
 		d.handleWindows(s, part, firstLine)
+	case ct == "" && looksLikeEC2LaunchV2(trimmed):
+		d.handleEC2LaunchV2(s, part, firstLine)
 	case looksLikeNodeConfig(trimmed):
 		d.sawNodeConfigPart = true
 		d.handleNodeConfig(s, part, firstLine)

@@ -366,3 +366,39 @@ func TestCRShebang(t *testing.T) {
 		}
 	}
 }
+
+// EC2Launch v2's YAML user data (EC2 user guide, "EC2Launch v2 task configuration": version,
+// tasks, executeScript with inputs of type powershell or batch) is read like <powershell>
+// user data: its script content is what calls Start-EKSBootstrap.ps1.
+func TestDecodeEC2LaunchV2YAML(t *testing.T) {
+	doc := `version: 1.1
+tasks:
+- task: enableOpenSsh
+- task: executeScript
+  inputs:
+  - frequency: always
+    type: powershell
+    runAs: localSystem
+    content: |-
+      [string]$EKSBootstrapScriptFile = "$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1"
+      & $EKSBootstrapScriptFile -EKSClusterName "prod" -APIServerEndpoint "https://x.eks.amazonaws.com" -Base64ClusterCA "Q0E=" -DNSClusterIP "172.20.0.10" 3>&1 4>&1
+`
+	c := Decode([]byte(doc))
+	if c.Format != evidence.FormatWindows || !c.CallsBootstrap || c.ClusterName != "prod" || c.APIServerEndpoint != "https://x.eks.amazonaws.com" ||
+		!reflect.DeepEqual(c.ClusterDNS, []string{"172.20.0.10"}) || len(c.Issues) != 0 {
+		t.Fatalf("EC2Launch v2 YAML: format %s calls %v cluster %q endpoint %q dns %v issues %+v", c.Format, c.CallsBootstrap, c.ClusterName, c.APIServerEndpoint, c.ClusterDNS, c.Issues)
+	}
+	if !reflect.DeepEqual(c.Parts, []string{"EC2Launch v2 executeScript (powershell)"}) {
+		t.Errorf("parts = %q", c.Parts)
+	}
+	// a task list with no script: recognised, and it does not bootstrap
+	c = Decode([]byte("version: 1.0\ntasks:\n- task: setWallpaper\n  inputs:\n    attributes: [hostName]\n"))
+	if c.Format != evidence.FormatWindows || c.CallsBootstrap || len(c.Issues) != 0 {
+		t.Errorf("EC2Launch v2 YAML without a script: format %s calls %v issues %+v", c.Format, c.CallsBootstrap, c.Issues)
+	}
+	// YAML EC2Launch v2 cannot read
+	c = Decode([]byte("version: 1.1\ntasks:\n- task: executeScript\n  inputs:\n  - type: powershell\n    content: |-\n  & $x -EKSClusterName \"prod\"\n\t- bad\n"))
+	if errs := errorsOf(c); len(errs) == 0 || !strings.Contains(errs[0], "EC2Launch v2") || c.CallsBootstrap {
+		t.Errorf("broken EC2Launch v2 YAML: errors %q calls %v", errs, c.CallsBootstrap)
+	}
+}

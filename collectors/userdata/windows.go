@@ -1,10 +1,76 @@
 package userdata
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"sigs.k8s.io/yaml"
 )
+
+var (
+	reEC2LaunchVersion = regexp.MustCompile(`(?m)^version:[ \t]*["']?[0-9]`)
+	reEC2LaunchTasks   = regexp.MustCompile(`(?m)^tasks:[ \t]*$`)
+)
+
+// EC2LaunchV2 reports whether text is EC2Launch v2's YAML user data (see looksLikeEC2LaunchV2),
+// for a paste reader deciding what a pasted document is.
+func EC2LaunchV2(text []byte) bool {
+	return looksLikeEC2LaunchV2(strings.TrimLeft(string(text), " \t\r\n"))
+}
+
+// looksLikeEC2LaunchV2 reports whether s is EC2Launch v2's YAML user data: a top-level version
+// and a top-level tasks list (EC2 user guide, "EC2Launch v2 task configuration",
+// https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2launch-v2-settings.html).
+func looksLikeEC2LaunchV2(s string) bool {
+	return reEC2LaunchVersion.MatchString(s) && reEC2LaunchTasks.MatchString(s)
+}
+
+// ec2LaunchV2Doc is the part of EC2Launch v2's YAML user data eksdoctor reads: the tasks, of
+// which executeScript runs each input's content as a powershell or batch script (inputs is a
+// list for executeScript; other tasks take other shapes, so it is decoded per task).
+type ec2LaunchV2Doc struct {
+	Version any `json:"version"`
+	Tasks   []struct {
+		Task   string `json:"task"`
+		Inputs any    `json:"inputs"`
+	} `json:"tasks"`
+}
+
+// handleEC2LaunchV2 reads EC2Launch v2 YAML user data (Windows Server 2022 and later AMIs run
+// EC2Launch v2): the content of each executeScript input of type powershell or batch is judged
+// as <powershell> user data is.
+func (d *decoder) handleEC2LaunchV2(s, part string, firstLine int) {
+	d.addFormat(evidence.FormatWindows)
+	var doc ec2LaunchV2Doc
+	if err := yaml.Unmarshal([]byte(s), &doc); err != nil {
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "EC2Launch v2 YAML"))
+		d.issue(evidence.IssueError, part, firstLine, "EC2Launch v2 YAML user data does not parse (%v); EC2Launch v2 runs none of its tasks", err)
+		return
+	}
+	scripts := 0
+	for _, t := range doc.Tasks {
+		if t.Task != "executeScript" {
+			continue
+		}
+		inputs, _ := t.Inputs.([]any)
+		for _, in := range inputs {
+			m, _ := in.(map[string]any)
+			typ, _ := m["type"].(string)
+			content, _ := m["content"].(string)
+			if typ = strings.ToLower(typ); (typ != "powershell" && typ != "batch") || content == "" {
+				continue
+			}
+			scripts++
+			d.cfg.Parts = append(d.cfg.Parts, describe(part, fmt.Sprintf("EC2Launch v2 executeScript (%s)", typ)))
+			d.handleWindows(content, part, firstLine)
+		}
+	}
+	if scripts == 0 {
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "EC2Launch v2 YAML"))
+	}
+}
 
 // handleWindows reads PowerShell user data calling Start-EKSBootstrap.ps1
 // (https://docs.aws.amazon.com/eks/latest/userguide/eks-optimized-windows-ami.html#bootstrap-script-configuration-parameters).
