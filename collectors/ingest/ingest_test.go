@@ -565,3 +565,60 @@ func TestJSONNumberOutOfRange(t *testing.T) {
 		t.Errorf("State.Code 16: not read: %+v", r.Segments)
 	}
 }
+
+// TestBase64BlobIsReadForWhatItHolds: a lone base64 (or gzip+base64) blob is user data only
+// when what it decodes to looks like user data; a journal, kubectl output or a certificate moved
+// through a clipboard that way is read as what it is.
+func TestBase64BlobIsReadForWhatItHolds(t *testing.T) {
+	journal := "Nov 20 09:41:02 ip-10-0-1-23.us-west-2.compute.internal kubelet[3121]: E1120 09:41:02.530114    3121 kubelet_node_status.go:95] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-23.us-west-2.compute.internal\"\n" +
+		"Nov 20 09:41:09 ip-10-0-1-23.us-west-2.compute.internal kubelet[3121]: E1120 09:41:09.549917    3121 kubelet_node_status.go:95] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-23.us-west-2.compute.internal\"\n"
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		_, _ = zw.Write([]byte(s))
+		_ = zw.Close()
+		return b.Bytes()
+	}
+	wrap := func(s string) string { // base64's 76-column lines
+		var b strings.Builder
+		for len(s) > 76 {
+			b.WriteString(s[:76] + "\n")
+			s = s[76:]
+		}
+		return b.String() + s + "\n"
+	}
+	b64 := base64.StdEncoding.EncodeToString
+	pem := "-----BEGIN CERTIFICATE-----\nMIIC/jCCAeagAwIBAgIBADANBgkqhkiG9w0BAQsFADAVMRMwEQYDVQQDEwprdWJl\n-----END CERTIFICATE-----\n"
+	nodes := "NAME                          STATUS     ROLES    AGE   VERSION\nip-10-8-12-74.ec2.internal    NotReady   <none>   40s   v1.29.6-eks-1552ad0\n"
+	for name, tc := range map[string]struct {
+		in      string
+		want    Type
+		notUser bool
+	}{
+		"base64 journal":         {wrap(b64([]byte(journal))), TypeLog, false},
+		"gzip+base64 journal":    {b64(gz(journal)), TypeLog, false},
+		"base64 kubectl output":  {b64([]byte(nodes)), TypeGetNodes, false},
+		"base64 cluster CA":      {b64([]byte(pem)), "", true},
+		"base64 shell user data": {b64([]byte("#!/bin/bash\n/etc/eks/bootstrap.sh prod\n")), TypeUserData, false},
+		"gzip+base64 NodeConfig": {b64(gz("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n")), TypeUserData, false},
+		"base64 TOML":            {b64([]byte("[settings.kubernetes]\ncluster-name = \"prod\"\n")), TypeUserData, false},
+	} {
+		segs := Segments([]byte(tc.in))
+		if len(segs) != 1 {
+			t.Errorf("%s: %v, want one segment", name, types(segs))
+			continue
+		}
+		if tc.notUser {
+			if segs[0].Type == TypeUserData || !strings.Contains(segs[0].Label(), "base64") {
+				t.Errorf("%s: %s, want something else than user data, labelled base64", name, segs[0].Label())
+			}
+			continue
+		}
+		if segs[0].Type != tc.want || segs[0].First != 1 {
+			t.Errorf("%s: %s (lines %d-%d), want %s from line 1", name, segs[0].Label(), segs[0].First, segs[0].Last, tc.want)
+		}
+		if tc.want != TypeUserData && !strings.Contains(segs[0].Label(), "base64") {
+			t.Errorf("%s: label %q does not say it was base64", name, segs[0].Label())
+		}
+	}
+}

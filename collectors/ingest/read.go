@@ -294,6 +294,9 @@ func (rd *reader) logs(segs []Segment, block int) {
 			} else {
 				s.Type, s.Detail = typeUnknownText, "text in which no known component's line was found"
 			}
+			if s.encoding != "" { // decoded from a base64 blob: say so
+				s.Detail = strings.TrimSpace(s.encoding + "-decoded " + s.Detail)
+			}
 		}
 	}
 	for _, st := range res.Streams {

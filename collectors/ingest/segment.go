@@ -91,6 +91,10 @@ type Segment struct {
 	// get-managed-prefix-list-entries --prefix-list-id pl-…"), empty when none was: it names
 	// the object of output that does not name it (layout.Entry.NameArg).
 	command string
+	// decoded is the text a base64 (or gzip+base64) blob that is not user data decodes to, and
+	// encoding says which ("base64", "gzip+base64"); Segments reads decoded as a paste of its own.
+	decoded  []byte
+	encoding string
 }
 
 // line is one input line with its 1-based number.
@@ -116,7 +120,55 @@ var (
 
 // Segments splits text into segments: Markdown fences first, then shell prompts, then runs of
 // log lines, structured documents and prose (see classify). Segments come in input order.
-func Segments(text []byte) []Segment {
+func Segments(text []byte) []Segment { return segments(text, 0) }
+
+// maxDecodeDepth bounds base64 inside base64: a blob's decoded text is read as a paste of its
+// own at most this many times over.
+const maxDecodeDepth = 2
+
+// segments is Segments at depth levels of base64 decoding: a segment that is a base64 blob other
+// than user data is replaced by the segments of its decoded text, each spanning the blob's lines
+// and labelled with the encoding.
+func segments(text []byte, depth int) []Segment {
+	out := splitSegments(text)
+	if !hasDecoded(out) {
+		return out
+	}
+	var res []Segment
+	for _, s := range out {
+		if s.decoded == nil {
+			res = append(res, s)
+			continue
+		}
+		if depth >= maxDecodeDepth {
+			s.Detail, s.decoded = s.encoding+" inside base64 more than "+fmt.Sprint(maxDecodeDepth)+" times over; not decoded further", nil
+			res = append(res, s)
+			continue
+		}
+		for _, in := range segments(s.decoded, depth+1) {
+			in.First, in.Last, in.encoding = s.First, s.Last, s.encoding
+			if in.Detail == "" {
+				in.Detail = s.encoding + "-decoded"
+			} else if !strings.Contains(in.Detail, "-decoded") {
+				in.Detail = s.encoding + "-decoded " + in.Detail
+			}
+			res = append(res, in)
+		}
+	}
+	return res
+}
+
+func hasDecoded(segs []Segment) bool {
+	for _, s := range segs {
+		if s.decoded != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// splitSegments is one level of Segments: the text as pasted.
+func splitSegments(text []byte) []Segment {
 	lines := splitLines(text)
 	var out []Segment
 	rs := regions(lines)

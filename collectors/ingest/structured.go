@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/klauspost/compress/gzip"
 	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
@@ -753,7 +755,53 @@ func base64Blob(lines []line) (Segment, bool) {
 	if !bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) && invalidUTF8(raw) > 0 {
 		return Segment{}, false
 	}
-	return seg(TypeUserData, "base64 user data", lines), true
+	text, how := raw, "base64"
+	if bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) {
+		if t, ok := gunzipText(raw); ok {
+			text, how = t, "gzip+base64"
+		}
+	}
+	if bytes.HasPrefix(text, []byte{0x1f, 0x8b}) || invalidUTF8(text) > 0 || userDataLike(text) {
+		// what EC2 returns or a template holds; the user data decoder reports what it cannot read
+		return seg(TypeUserData, "base64 user data", lines), true
+	}
+	// anything else moved through a clipboard as base64 (a journal, kubectl output, the cluster
+	// CA): Segments reads the decoded text as any paste
+	s0 := seg(typeUnknownText, how+" text that is not user data", lines)
+	s0.decoded, s0.encoding = text, how
+	return s0, true
+}
+
+// gunzipText decompresses gzip data of at most MaxDocumentBytes once decompressed; false when
+// it is not gzip, is corrupt or decompresses to more.
+func gunzipText(b []byte) ([]byte, bool) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, false
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, MaxDocumentBytes+1))
+	if err != nil || len(out) > MaxDocumentBytes {
+		return nil, false
+	}
+	return out, true
+}
+
+// userDataLike reports whether decoded text has the shape of EC2 user data some boot agent
+// reads: a script (#!), cloud-config or boothook, a MIME document or parts of one, PowerShell
+// or batch tags, EC2Launch v2 YAML, a NodeConfig, Bottlerocket TOML settings, or a script
+// calling bootstrap.sh, nodeadm or Start-EKSBootstrap.ps1 without its #! line.
+func userDataLike(text []byte) bool {
+	t := strings.TrimLeft(string(text), " \t\r\n\ufeff")
+	lower := strings.ToLower(t)
+	for _, p := range []string{"#!", "#cloud-config", "#cloud-boothook", "#include", "mime-version:", "content-type:", "<powershell>", "<script>", "<persist>"} {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	if userdata.PartsFragment(text) || userdata.EC2LaunchV2(text) || strings.Contains(t, "node.eks.aws/") || reBootstrapCall.Match(text) {
+		return true
+	}
+	return tomlSettings(splitLines(text))
 }
 
 var reBootstrapCall = regexp.MustCompile(`(?m)^\s*(?:sudo\s+|exec\s+|bash\s+|sh\s+|&\s*)?(?:/etc/eks/bootstrap\.sh|\./bootstrap\.sh|/etc/eks/bootstrap\b|"?[A-Za-z]:?[\\/][^\s"]*Start-EKSBootstrap\.ps1"?|nodeadm\s+init\b)`)

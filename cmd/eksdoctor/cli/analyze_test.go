@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -362,5 +363,26 @@ func TestStderrEscapesControls(t *testing.T) {
 	}
 	if !strings.Contains(stderr, `\x1b]0;PWNED`) {
 		t.Errorf("stderr %q does not show the name escaped", stderr)
+	}
+}
+
+// TestAnalyzeBase64BlobThatIsNotUserData: a kubelet journal moved through a clipboard as
+// gzip+base64 is read as the journal (its Unauthorized loop is the cause), and the cluster CA
+// alone is not user data (no bootstrap.no-bootstrap from it).
+func TestAnalyzeBase64BlobThatIsNotUserData(t *testing.T) {
+	journal := "Nov 20 09:41:02 ip-10-0-1-23.us-west-2.compute.internal kubelet[3121]: E1120 09:41:02.530114    3121 kubelet_node_status.go:95] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-23.us-west-2.compute.internal\"\n" +
+		"Nov 20 09:41:09 ip-10-0-1-23.us-west-2.compute.internal kubelet[3121]: E1120 09:41:09.549917    3121 kubelet_node_status.go:95] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-23.us-west-2.compute.internal\"\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(journal))
+	_ = zw.Close()
+	code, r, _, errOut := analyze(t, base64.StdEncoding.EncodeToString(gz.Bytes())+"\n", "-")
+	if code != 1 || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.unauthorized" || !strings.Contains(errOut, "gzip+base64-decoded journal") {
+		t.Errorf("gzip+base64 journal: exit %d, cause %v, failing %v, stderr %q; want exit 1, runtime.unauthorized", code, r.Diagnosis.MostLikelyCause, failing(r), errOut)
+	}
+	ca := base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIC/jCCAeagAwIBAgIBADANBgkqhkiG9w0BAQsFADAVMRMwEQYDVQQDEwprdWJl\n-----END CERTIFICATE-----\n"))
+	code, r, _, errOut = analyze(t, ca+"\n", "-")
+	if code == 1 || slices.Contains(failing(r), "bootstrap.no-bootstrap") || !strings.Contains(errOut, "base64-decoded") {
+		t.Errorf("cluster CA alone: exit %d, failing %v, stderr %q; want no finding and the blob named as base64-decoded text", code, failing(r), errOut)
 	}
 }
