@@ -52,6 +52,10 @@ const (
 	// testimonyEnded: failure lines only in kubelet events that stopped repeating before they
 	// were listed (SignatureHit.Ended).
 	testimonyEnded
+	// testimonyAfterAgent: cloud-init's report that a user-data script failed, after the
+	// bootstrap agent's own line that it finished (bootstrap.sh's "complete!"): a later step of
+	// the user data failed, not the agent (see agentDoneBefore).
+	testimonyAfterAgent
 )
 
 // testimony is the logs' account of one finding.
@@ -100,6 +104,10 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 	if len(t.failing) == 0 {
 		return t
 	}
+	if done := agentDoneBefore(logs, t.failing, t.normal); done != nil {
+		t.state, t.resolvedBy = testimonyAfterAgent, done
+		return t
+	}
 	last := t.failing[0].Last
 	for _, h := range t.failing {
 		if logscan.Later(h.Last, last) {
@@ -145,6 +153,45 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 	}
 	t.state = testimonyFailing
 	return t
+}
+
+// userDataRunner is the component whose lines report a user-data script as a whole (cloud-init:
+// "Failed running …/scripts/part-001", "Failed to run module scripts-user"): the script's first
+// failing command may be the bootstrap agent or any step after it.
+const userDataRunner = "cloud-init"
+
+// agentDoneBefore returns the bootstrap agent's own "finished" line (a bootstrap-done milestone
+// of a component other than the user-data runner that resolves the finding, such as
+// bootstrap.sh's "[eks-bootstrap] INFO: complete!", printed after it started the kubelet) when
+// every failing hit is the user-data runner's report and starts after that line, with no new
+// start of the agent in between: a later user-data step failed, not the agent. Nil otherwise
+// (any failure line of the agent itself, or a failure the agent's completion does not precede).
+func agentDoneBefore(logs *evidence.NodeLogs, failing, normal []evidence.SignatureHit) *evidence.SignatureHit {
+	for _, h := range failing {
+		if h.Component != userDataRunner {
+			return nil
+		}
+	}
+	for i, n := range normal {
+		if n.Milestone != "bootstrap-done" || n.Component == userDataRunner || otherNodes(failing, n) {
+			continue
+		}
+		after := true
+		for _, h := range failing {
+			if !logscan.Later(h.First, n.Last) {
+				after = false
+			}
+		}
+		for _, st := range logs.Hits {
+			if st.Milestone == "bootstrap-started" && st.Component == n.Component && logscan.Later(st.Last, n.Last) {
+				after = false // the agent started again after it finished: another boot
+			}
+		}
+		if after {
+			return &normal[i]
+		}
+	}
+	return nil
 }
 
 // undatedAfterDated reports whether the failure's last line carries no time while the healthy
@@ -248,6 +295,11 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 			last = h.Last
 		}
 		items = append(items, hitItem(src, h))
+	}
+	if t.state == testimonyAfterAgent {
+		items = append([]EvidenceItem{hitItem(src, *t.resolvedBy)}, items...)
+		return one(warn(target, fmt.Sprintf("%d line%s matched (%s) after the bootstrap agent finished (%q, at %s): a later user-data step failed, not the agent, which had started the kubelet; the join goes on, but fix that step (the lines above the failure show it)",
+			total, plural(total), t.failing[0].Meaning, t.resolvedBy.Meaning, where(t.resolvedBy.Last)), items...))
 	}
 	if t.state == testimonyResolved {
 		items = append(items, hitItem(src, *t.resolvedBy))

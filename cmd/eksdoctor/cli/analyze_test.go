@@ -386,3 +386,33 @@ func TestAnalyzeBase64BlobThatIsNotUserData(t *testing.T) {
 		t.Errorf("cluster CA alone: exit %d, failing %v, stderr %q; want no finding and the blob named as base64-decoded text", code, failing(r), errOut)
 	}
 }
+
+// TestAnalyzeUserDataStepAfterBootstrap: bootstrap.sh printed "complete!" (it had started the
+// kubelet) and a later user-data command failed, so cloud-init reports the script part failed.
+// That failure is not the bootstrap agent's: runtime.bootstrap-failed warns, it is not the cause.
+// A failure of bootstrap.sh itself after its start is still the cause.
+func TestAnalyzeUserDataStepAfterBootstrap(t *testing.T) {
+	head := "[   10.982311] cloud-init[2211]: Cloud-init v. 19.3-46.amzn2.0.2 running 'modules:final' at Thu, 20 Nov 2025 09:40:51 +0000. Up 10.97 seconds.\n" +
+		"[   11.010101] cloud-init[2211]: 2025-11-20T09:40:51+0000 [eks-bootstrap] INFO: starting...\n"
+	done := "[   12.900211] cloud-init[2211]: 2025-11-20T09:40:53+0000 [eks-bootstrap] INFO: complete!\n" +
+		"[   12.901001] cloud-init[2211]: + yum install -y https://s3.amazonaws.com/amazoncloudwatch-agent/amazon_linux/amd64/latest/amazon-cloudwatch-agent.rpm\n" +
+		"[   43.120555] cloud-init[2211]: Error: Nothing to do\n"
+	fails := "[   43.131202] cloud-init[2211]: Nov 20 09:41:23 cloud-init[2211]: util.py[WARNING]: Failed running /var/lib/cloud/instance/scripts/part-001 [1]\n" +
+		"[   43.131455] cloud-init[2211]: Nov 20 09:41:23 cloud-init[2211]: cc_scripts_user.py[WARNING]: Failed to run module scripts-user (scripts in /var/lib/cloud/instance/scripts)\n" +
+		"[   43.190101] cloud-init[2211]: Cloud-init v. 19.3-46.amzn2.0.2 finished at Thu, 20 Nov 2025 09:41:23 +0000. Datasource DataSourceEc2.  Up 43.18 seconds\n"
+	code, r, _, _ := analyze(t, head+done+fails, "-")
+	status, msg := "", ""
+	for _, f := range r.Findings {
+		if f.ID == "runtime.bootstrap-failed" {
+			status, msg = f.Status, f.Message
+		}
+	}
+	if code == 1 || slices.Contains(failing(r), "runtime.bootstrap-failed") || status != "warn" || !strings.Contains(msg, "after the bootstrap agent finished") {
+		t.Errorf("step after complete!: exit %d, failing %v, runtime.bootstrap-failed %s %q; want a warning naming the step after the agent finished", code, failing(r), status, msg)
+	}
+	// bootstrap.sh never completed: the same cloud-init failure is the cause
+	code, r, _, _ = analyze(t, head+fails, "-")
+	if code != 1 || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.bootstrap-failed" {
+		t.Errorf("no complete!: exit %d, cause %v; want exit 1, runtime.bootstrap-failed", code, r.Diagnosis.MostLikelyCause)
+	}
+}
