@@ -22,7 +22,17 @@
 //     kubeconfig client keys (client-key-data, in any encoding), the password of mysql-style
 //     -pPASSWORD arguments, GitHub (ghp_…, github_pat_…), GitLab (glpat-…) and Slack (xoxb-…)
 //     tokens, and kubeadm bootstrap tokens (abcdef.0123456789abcdef: the token ID before the dot
-//     is public and stays).
+//     is public and stays);
+//   - credentials a command takes on its command line (classes.go): curl -u/--user/--proxy-user
+//     user:PASSWORD, sshpass -p and registry login -p, user:PASSWORD piped or fed to chpasswd,
+//     echo PASSWORD | passwd --stdin, PowerShell ConvertTo-SecureString 'PASSWORD' and Windows
+//     net user NAME PASSWORD;
+//   - tokens known by their prefix, which stays: Vault (hvs., hvb., hvr.), Stripe (sk_live_,
+//     rk_test_ …), Google API keys (AIza…), SendGrid (SG.…), npm (npm_…), PyPI (pypi-…) and
+//     Anthropic (sk-ant-…);
+//   - the keys of Azure connection strings (AccountKey=, SharedAccessKey=,
+//     SharedAccessSignature=), the password of a URL with no user (redis://:PASSWORD@), and
+//     the secret path part of Slack, Discord and Microsoft Teams incoming-webhook URLs.
 //
 // Secrets hidden in encodings are found too: base64 runs (inline, or a MIME part's wrapped
 // lines) are decoded, gunzipped when they hold gzip, redacted, and re-encoded in place only when
@@ -80,7 +90,7 @@ var (
 	// "Name": "V" or name: V inside a line: prose ("failed to get token: exit status 1") is
 	// told apart by the value, which must look like a secret
 	keyInlineRe = regexp.MustCompile(`(?i)((?:^|[^\w-])` + nameQuote + nameChars + secretWord + nameChars + nameQuote + `[ \t]*:[ \t]*)` + valQuote + `((?:[^\s"',;}\\]|\\[^\s"'])+)`)
-	urlPassRe   = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"']+:)([^\s@"']+)(@)`)
+	urlPassRe   = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"']*:)([^\s@"']+)(@)`)
 	bearerRe    = regexp.MustCompile(`(?i)(\bbearer[ \t]+)([A-Za-z0-9._~+/-]{8,}=*)`)
 	eksToken    = regexp.MustCompile(`\bk8s-aws-v1\.[A-Za-z0-9_-]{8,}`)
 	jwtRe       = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)
@@ -140,6 +150,9 @@ func redact(s string, depth int) string {
 	if hasVendorPrefix(s) {
 		s = vendorTokenRe.ReplaceAllStringFunc(s, vendorToken)
 	}
+	s = prefixTokens(s)
+	s = commandCredentials(s, strings.ToLower(s))
+	s = connectionAndWebhooks(s, strings.ToLower(s))
 	if maybeBootstrapToken(s) {
 		s = bootstrapTokens(s)
 	}
@@ -196,7 +209,14 @@ func redact(s string, depth int) string {
 		})
 	}
 	s = configureRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(configureRe, m, 1, 2, 3) })
-	s = flagRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(flagRe, m, 1, 3, 4, 2) })
+	s = flagRe.ReplaceAllStringFunc(s, func(m string) string {
+		// --password-stdin takes no value: the word after it is the next argument (docker
+		// login's registry)
+		if g := flagRe.FindStringSubmatch(m); g != nil && strings.HasSuffix(strings.ToLower(g[1]), "-stdin") && g[2] != "=" {
+			return m
+		}
+		return keepRefs(flagRe, m, 1, 3, 4, 2)
+	})
 	if strings.Contains(s, "=") {
 		s = assignRe.ReplaceAllStringFunc(s, func(m string) string { return keepRefs(assignRe, m, 1, 2, 3) })
 	}

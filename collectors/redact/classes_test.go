@@ -1,0 +1,116 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSecretClasses: the secret shapes of the red-team report's round 5 finding 11, by class —
+// credentials given to a command on its command line, well-known token prefixes, connection
+// strings and webhook URLs. Each is gone from a quoted log line, the text around it stays, and
+// a second pass changes nothing.
+func TestSecretClasses(t *testing.T) {
+	for _, c := range []struct {
+		class, name string
+		in          string
+		secrets     []string
+		keep        []string
+	}{
+		// credentials in command-line options
+		{"cli", "curl -u user:pass", "curl -sf -u deploy:Tr0ub4dorPw https://artifacts.example.com/x.sh", []string{"Tr0ub4dorPw"}, []string{"curl -sf -u deploy:", " https://artifacts.example.com/x.sh"}},
+		{"cli", "curl --user=user:pass", "curl --user=deploy:Tr0ub4dorPw https://a.example.com", []string{"Tr0ub4dorPw"}, []string{"curl --user=deploy:"}},
+		{"cli", "curl -sfu 'user:pass'", "curl -sfu 'deploy:Tr0ub4dor Pw' https://a.example.com", []string{"Tr0ub4dor"}, []string{"curl -sfu 'deploy:"}},
+		{"cli", "curl --proxy-user", "curl --proxy-user proxy:Pr0xyPassw https://a.example.com", []string{"Pr0xyPassw"}, []string{"--proxy-user proxy:"}},
+		{"cli", "sshpass -p 'V'", "sshpass -p 'Hunter2Pass!' scp node.tgz admin@10.0.0.5:/tmp", []string{"Hunter2Pass"}, []string{"sshpass -p '", "' scp node.tgz admin@10.0.0.5:/tmp"}},
+		{"cli", "sshpass -pV", "sshpass -pHunter2Pass ssh x", []string{"Hunter2Pass"}, []string{"sshpass -p", " ssh x"}},
+		{"cli", "docker login -p", "docker login -u AWS -p Dk3rL0ginPassw0rd 111122223333.dkr.ecr.us-west-2.amazonaws.com", []string{"Dk3rL0ginPassw0rd"}, []string{"docker login -u AWS -p ", " 111122223333.dkr.ecr.us-west-2.amazonaws.com"}},
+		{"cli", "echo user:pass | chpasswd", "echo 'ec2-user:L0calPassw0rd' | chpasswd", []string{"L0calPassw0rd"}, []string{"echo 'ec2-user:", "' | chpasswd"}},
+		{"cli", "echo user:pass | sudo chpasswd", `echo "root:L0calPassw0rd" | sudo chpasswd -c SHA512`, []string{"L0calPassw0rd"}, []string{`echo "root:`, `" | sudo chpasswd -c SHA512`}},
+		{"cli", "chpasswd <<< user:pass", "chpasswd <<< 'ec2-user:L0calPassw0rd'", []string{"L0calPassw0rd"}, []string{"chpasswd <<< 'ec2-user:"}},
+		{"cli", "echo pass | passwd --stdin user", "echo 'L0calPassw0rd' | passwd --stdin ec2-user", []string{"L0calPassw0rd"}, []string{"echo '", "' | passwd --stdin ec2-user"}},
+		{"cli", "ConvertTo-SecureString", `$p = ConvertTo-SecureString "W1nAdminPassw0rd" -AsPlainText -Force`, []string{"W1nAdminPassw0rd"}, []string{`$p = ConvertTo-SecureString "`, `" -AsPlainText -Force`}},
+		{"cli", "ConvertTo-SecureString -String", `ConvertTo-SecureString -String 'W1nAdminPassw0rd' -AsPlainText -Force`, []string{"W1nAdminPassw0rd"}, []string{`ConvertTo-SecureString -String '`}},
+		{"cli", "net user NAME PASS", `net user Administrator W1nAdminPassw0rd /add`, []string{"W1nAdminPassw0rd"}, []string{"net user Administrator ", " /add"}},
+		// well-known token prefixes: the prefix, which says what leaked, stays
+		{"prefix", "Vault hvs.", "VAULT_TOKEN hvs.CAESIJlWh3bGq0eXAmPLeToKeN0123456789abcdefGh4KHGh2cy5", []string{"CAESIJlWh3b"}, []string{"VAULT_TOKEN hvs."}},
+		{"prefix", "Vault hvb.", "vault hvb.AAAAAQJz0123456789abcdefghijklmnopqrstuv", []string{"AAAAAQJz0123"}, []string{"vault hvb."}},
+		{"prefix", "Stripe sk_live_", "STRIPE sk_live_51HqLyjWDarjtT1zdp7dcXYZabc0123456789", []string{"51HqLyjWDarjtT1"}, []string{"STRIPE sk_live_"}},
+		{"prefix", "Stripe rk_test_", "rk_test_51HqLyjWDarjtT1zdp7dcXYZabc0123456789", []string{"51HqLyjWDarjtT1"}, []string{"rk_test_"}},
+		{"prefix", "Google API key", "key AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW", []string{"SyA1b2C3d4E5f6"}, []string{"key AIza"}},
+		{"prefix", "SendGrid", "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", []string{"ngeVfQFYQlKU0", "TwL2iGABf9"}, []string{"SG."}},
+		{"prefix", "npm token", "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", []string{"a1B2c3D4e5F6"}, []string{"npm_"}},
+		{"prefix", "PyPI token", "pypi-AgEIcHlwaS5vcmcCJGExYjJjM2Q0LWU1ZjYtNzg5MC1hYmNkLWVmMDEyMzQ1Njc4OQ", []string{"AgEIcHlwaS5vcmcCJGEx"}, []string{"pypi-"}},
+		{"prefix", "Anthropic key", "sk-ant-api03-a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0", []string{"a1B2c3D4e5F6"}, []string{"sk-ant-"}},
+		// connection strings
+		{"connstr", "Azure AccountKey=", "DefaultEndpointsProtocol=https;AccountName=corpstore;AccountKey=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmE=;EndpointSuffix=core.windows.net",
+			[]string{"Zm9vYmFy"}, []string{"DefaultEndpointsProtocol=https;AccountName=corpstore;AccountKey=", ";EndpointSuffix=core.windows.net"}},
+		{"connstr", "Azure SharedAccessKey=", "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=Zm9vYmFyYmF6cXV4Zm9vYmFy+/cXV4Zm9v=",
+			[]string{"Zm9vYmFyYmF6"}, []string{"SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey="}},
+		{"connstr", "redis://:pass@", "REDIS_URL=redis://:R3d1sPassw0rd@cache.internal:6379/0", []string{"R3d1sPassw0rd"}, []string{"redis://:", "@cache.internal:6379/0"}},
+		{"connstr", "ADO.NET Password=", "Server=db;User Id=sa;Password=Sql5erverPassw0rd;Database=x", []string{"Sql5erverPassw0rd"}, []string{"Server=db;User Id=sa;Password=", ";Database=x"}},
+		// webhook URLs: the path part that is the secret goes
+		{"webhook", "Slack", "webhook https://hooks.slack.com/services/T0123ABCD/B0456EFGH/AbCdEfGhIjKlMnOpQrStUvWx", []string{"AbCdEfGhIjKlMnOp"}, []string{"webhook https://hooks.slack.com/services/T0123ABCD/B0456EFGH/"}},
+		{"webhook", "Slack workflow", "https://hooks.slack.com/workflows/T0123ABCD/A0456EFGH/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWx", []string{"AbCdEfGhIjKlMnOp"}, []string{"https://hooks.slack.com/workflows/"}},
+		{"webhook", "Discord", "https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdefghijkl", []string{"AbCdEfGhIjKlMnOp"}, []string{"https://discord.com/api/webhooks/123456789012345678/"}},
+		{"webhook", "Teams", "https://corp.webhook.office.com/webhookb2/0a1b2c3d-0000-1111-2222-333344445555@0a1b2c3d-0000-1111-2222-333344445555/IncomingWebhook/0123456789abcdef0123456789abcdef/0a1b2c3d-0000-1111-2222-333344445555",
+			[]string{"0123456789abcdef0123456789abcdef"}, []string{"https://corp.webhook.office.com/webhookb2/", "/IncomingWebhook/"}},
+	} {
+		t.Run(c.class+"/"+c.name, func(t *testing.T) {
+			in := logLine(c.in)
+			out := String(in)
+			for _, s := range c.secrets {
+				if strings.Contains(out, s) {
+					t.Errorf("secret %q kept:\n in  %q\n out %q", s, in, out)
+				}
+			}
+			for _, k := range c.keep {
+				if !strings.Contains(out, k) {
+					t.Errorf("lost %q:\n in  %q\n out %q", k, in, out)
+				}
+			}
+			if !strings.Contains(out, `"Unable to register node with API server" err="Unauthorized" node="ip-10-0-12-34.us-west-2.compute.internal"`) {
+				t.Errorf("the quoted message changed: %q", out)
+			}
+			if !strings.Contains(out, Marker) {
+				t.Errorf("no marker: %q", out)
+			}
+			if again := String(out); again != out {
+				t.Errorf("not idempotent:\n %q\n %q", out, again)
+			}
+		})
+	}
+}
+
+// TestSecretClassesKeepWhatIsNotASecret: text near the new shapes that is not a secret — a
+// variable reference, a -p or -u that is no password, a prompt for one, a public name, a prose
+// word with a prefix — stays as it is.
+func TestSecretClassesKeepWhatIsNotASecret(t *testing.T) {
+	for _, in := range []string{
+		`curl -u "$REPO_USER:$REPO_PASS" https://a.example.com`,
+		`curl -u "${REPO_USER}:${REPO_PASS}" https://a.example.com`,
+		"curl -u deploy https://a.example.com",
+		"curl -sfL --retry 3 https://amazon-eks.s3.us-west-2.amazonaws.com/1.29.0/2024-01-04/bin/linux/amd64/kubelet",
+		"useradd -u 1000 -g 1000 ec2-user && usermod -aG docker ec2-user",
+		"docker run -p 8080:80 nginx && kubectl patch node x -p '{\"spec\":{\"unschedulable\":true}}'",
+		"aws ecr get-login-password --region us-west-2 | docker login --username AWS --password-stdin 111122223333.dkr.ecr.us-west-2.amazonaws.com",
+		"sshpass -e ssh host && sshpass -f /root/.pw ssh host",
+		`echo "ec2-user:$PASSWORD" | chpasswd`,
+		`$p = ConvertTo-SecureString $env:ADMIN_PW -AsPlainText -Force`,
+		"net user eksdoctor /delete",
+		"net user",
+		"DefaultEndpointsProtocol=https;AccountName=corpstore;EndpointSuffix=core.windows.net",
+		"https://hooks.slack.com/services/",
+		"VAULT_ADDR=https://vault.internal:8200 vault login -method=aws",
+		"sk_live_ keys are rejected",
+		"AIza prefix",
+		"nodes SG.sg-0123456789abcdef0 ok",
+		"npm_config_cache=/tmp/npm",
+		"redis://cache.internal:6379/0",
+		"pypi-simple index",
+		"kubelet_node_status.go:95] node ip-10-0-1-23.us-west-2.compute.internal hvs.yaml",
+	} {
+		if out := String(in); out != in {
+			t.Errorf("changed what is not a secret:\n in  %q\n out %q", in, out)
+		}
+	}
+}
