@@ -31,10 +31,12 @@ type Fleet struct {
 	// so they are not diagnosed and the run is inconclusive about them; sorted, absent when
 	// there are none.
 	Unlisted []string `json:"unlisted,omitempty"`
-	// OtherCluster lists the instances the input describes whose tags name another cluster
-	// (eks:cluster-name, aws:eks:cluster-name, kubernetes.io/cluster/<name>) and that have no
-	// Node in this one: not this cluster's instances, so not diagnosed (a fix would tag them
-	// into it); sorted by instance, absent when there are none.
+	// OtherCluster lists the instances the input describes that are for another cluster and
+	// have no Node in this one: their tags name another cluster (eks:cluster-name,
+	// aws:eks:cluster-name, kubernetes.io/cluster/<name>), or no tag names any cluster and
+	// their user data bootstraps another at an endpoint and CA not this cluster's. Not this
+	// cluster's instances, so not diagnosed (a fix would tag them into it or point them at it);
+	// sorted by instance, absent when there are none.
 	OtherCluster []OtherClusterInstance `json:"otherCluster,omitempty"`
 	// NodesUnread says why the cluster's Nodes could not be read (its API unreachable, the
 	// list denied or damaged): the instances diagnosed have no Node known, which does not
@@ -51,11 +53,13 @@ type Fleet struct {
 	Summary    FleetSummary `json:"summary"`
 }
 
-// OtherClusterInstance is an instance tagged for another cluster (Fleet.OtherCluster).
+// OtherClusterInstance is an instance for another cluster (Fleet.OtherCluster).
 type OtherClusterInstance struct {
 	InstanceID string `json:"instanceId"`
-	// Cluster is the cluster its tags name.
+	// Cluster is the cluster its tags, or its user data, name.
 	Cluster string `json:"cluster"`
+	// Source says which: "tags", or "user data" (the instance has no cluster tag).
+	Source string `json:"source,omitempty"`
 }
 
 // FleetSummary counts instances.
@@ -72,7 +76,7 @@ type FleetSummary struct {
 	Verdicts map[string]int `json:"verdicts"`
 	// Unlisted counts Fleet.Unlisted: instances named but not described, so not diagnosed.
 	Unlisted int `json:"unlisted,omitempty"`
-	// OtherCluster counts Fleet.OtherCluster: instances tagged for another cluster, not diagnosed.
+	// OtherCluster counts Fleet.OtherCluster: instances of another cluster, not diagnosed.
 	OtherCluster int `json:"otherCluster,omitempty"`
 }
 
@@ -131,12 +135,12 @@ func (f *Fleet) counts() string {
 		text += fmt.Sprintf(", %d named by the manifest but not described (not diagnosed)", s.Unlisted)
 	}
 	if s.OtherCluster > 0 {
-		text += fmt.Sprintf(", %d tagged for another cluster (not diagnosed)", s.OtherCluster)
+		text += fmt.Sprintf(", %d of another cluster (not diagnosed)", s.OtherCluster)
 	}
 	return text
 }
 
-// otherClusterNote names the instances tagged for another cluster (the first ten of them), or
+// otherClusterNote names the instances of another cluster (the first ten of them), or
 // "" when there are none.
 func (f *Fleet) otherClusterNote() string {
 	if len(f.OtherCluster) == 0 {
@@ -148,13 +152,17 @@ func (f *Fleet) otherClusterNote() string {
 			ids = append(ids, fmt.Sprintf("and %d more", len(f.OtherCluster)-10))
 			break
 		}
-		ids = append(ids, o.InstanceID+" (cluster "+o.Cluster+")")
+		by := ""
+		if o.Source == "user data" {
+			by = ", user data"
+		}
+		ids = append(ids, o.InstanceID+" (cluster "+o.Cluster+by+")")
 	}
 	of := "the cluster"
 	if f.Cluster != "" {
 		of = "cluster " + f.Cluster
 	}
-	return fmt.Sprintf("Not of %s: %s tagged for another cluster, not diagnosed: %s.",
+	return fmt.Sprintf("Not of %s: %s of another cluster, not diagnosed: %s.",
 		of, nOf(len(f.OtherCluster), "instance", "instances"), strings.Join(ids, ", "))
 }
 

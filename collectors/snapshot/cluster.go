@@ -71,6 +71,53 @@ func OtherClusterOfTags(tags map[string]string, cluster string) string {
 	return other
 }
 
+// OtherClusterOf returns the cluster an instance is for when that is not cluster, and what says
+// so ("tags" or "user data"): its tags (OtherClusterOfTags); else, when no tag names any cluster,
+// the cluster name its user data bootstraps — then the only evidence of the instance's cluster.
+// A user data that points the kubelet at this cluster's API server (endpoint), or sets no
+// endpoint and trusts this cluster's CA (ca, base64 as describe-cluster's
+// certificateAuthority.data), is this cluster's node given a wrong name, which
+// bootstrap.cluster-name-mismatch judges, so "" is returned (an endpoint names one cluster, so
+// it decides over the CA); so it is for a
+// name the decoder could not resolve, a flag in the name's place, a nil b, or a cluster of "".
+// endpoint and ca may be "" when unknown.
+func OtherClusterOf(tags map[string]string, b *evidence.BootstrapConfig, cluster, endpoint, ca string) (other, source string) {
+	if cluster == "" {
+		return "", ""
+	}
+	if other := OtherClusterOfTags(tags, cluster); other != "" {
+		return other, "tags"
+	}
+	if name, _ := ClusterFromTags(tags); name != "" || b == nil {
+		return "", ""
+	}
+	name := b.ClusterName
+	if name == "" || name == cluster || strings.HasPrefix(name, "-") || b.Unresolved["clusterName"] != "" {
+		return "", ""
+	}
+	norm := func(u string) string { return strings.TrimRight(strings.ToLower(strings.TrimSpace(u)), "/") }
+	if b.APIServerEndpoint != "" && b.Unresolved["apiServerEndpoint"] == "" {
+		// the endpoint names one cluster: the kubelet talks to that one, whatever the CA
+		if endpoint != "" && norm(b.APIServerEndpoint) == norm(endpoint) {
+			return "", ""
+		}
+	} else if ca != "" && b.CertificateAuthority != "" && strings.TrimSpace(b.CertificateAuthority) == strings.TrimSpace(ca) {
+		return "", ""
+	}
+	return name, "user data"
+}
+
+// ClusterAccess returns the API server endpoint and CA (base64) eks/describe-cluster.json gives
+// for cluster; "", "" when it describes another cluster or is missing or unreadable.
+func (s *Snapshot) ClusterAccess(cluster string) (endpoint, ca string) {
+	decodeInto(s, "eks/describe-cluster.json", func(o *DescribeClusterOutput) {
+		if o.Cluster.Name == cluster {
+			endpoint, ca = o.Cluster.Endpoint, o.Cluster.CertificateAuthority.Data
+		}
+	})
+	return endpoint, ca
+}
+
 // loadTargetCluster names the cluster of an instance's evidence when no flag did (instance tags,
 // user data, manifest), sets its region, and describes the cluster (describe-cluster names it
 // when nothing else did).

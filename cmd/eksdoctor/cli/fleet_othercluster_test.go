@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -78,8 +79,8 @@ func TestFleetLeavesOutOtherClustersInstances(t *testing.T) {
 	check("analyze", code, f, out)
 	_, out, _ = run("scan", "--cluster", "prod", "--snapshot", snap)
 	flat := strings.Join(strings.Fields(out), " ") // the table wraps paragraphs
-	if !strings.Contains(flat, "Instances of cluster prod") || !strings.Contains(flat, "1 tagged for another cluster (not diagnosed)") ||
-		!strings.Contains(flat, "Not of cluster prod: 1 instance tagged for another cluster, not diagnosed: i-000bbbbbbbbbb0002 (cluster staging).") {
+	if !strings.Contains(flat, "Instances of cluster prod") || !strings.Contains(flat, "1 of another cluster (not diagnosed)") ||
+		!strings.Contains(flat, "Not of cluster prod: 1 instance of another cluster, not diagnosed: i-000bbbbbbbbbb0002 (cluster staging).") {
 		t.Errorf("table:\n%s", out)
 	}
 }
@@ -101,5 +102,72 @@ func TestWhyNotJoiningWarnsOfAnotherClustersInstance(t *testing.T) {
 	_, out, _ = run("why-not-joining", "i-0a1b2c3d4e5f60001", "--cluster", "prod", "--snapshot", snap, "-o", "json")
 	if strings.Contains(out, "tags name cluster") {
 		t.Errorf("warning on prod's own instance:\n%s", out)
+	}
+}
+
+// TestFleetAttributesUntaggedInstanceByUserData (red team round 5, finding 8, case15): in a VPC
+// two clusters share, an instance with no cluster tag whose user data bootstraps staging at
+// staging's endpoint was diagnosed by scan and --all-pending as prod's
+// (bootstrap.cluster-name-mismatch, "lacks tag kubernetes.io/cluster/prod"), while
+// why-not-joining said its cluster is staging. Every command now takes it for staging's: the
+// fleets list it as another cluster's, not diagnosed, and why-not-joining warns.
+func TestFleetAttributesUntaggedInstanceByUserData(t *testing.T) {
+	snap := snapshotWithOtherClusterInstance(t)
+	p := filepath.Join(snap, "ec2", "describe-instances.json")
+	b, _ := os.ReadFile(p)
+	b = []byte(strings.Replace(string(b), `{"Key":"eks:cluster-name","Value":"staging"},{"Key":"kubernetes.io/cluster/staging","Value":"owned"}`,
+		`{"Key":"Name","Value":"staging-worker"},{"Key":"aws:autoscaling:groupName","Value":"staging-workers"}`, 1))
+	if !strings.Contains(string(b), "staging-workers") {
+		t.Fatal("tags not replaced")
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ud := "#!/bin/bash\n/etc/eks/bootstrap.sh staging --apiserver-endpoint https://0F1E2D3C4B5A69788796A5B4C3D2E1F0.gr7.eu-west-1.eks.amazonaws.com\n"
+	udJSON, _ := json.Marshal(map[string]any{"InstanceId": "i-000bbbbbbbbbb0002", "UserData": map[string]any{"Value": base64.StdEncoding.EncodeToString([]byte(ud))}})
+	if err := os.WriteFile(filepath.Join(snap, "ec2", "instance-user-data", "i-000bbbbbbbbbb0002.json"), udJSON, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type fleetJSON struct {
+		Cluster      string
+		OtherCluster []struct{ InstanceID, Cluster, Source string }
+		Instances    []struct{ Target struct{ InstanceID string } }
+	}
+	for _, args := range [][]string{
+		{"scan", "--cluster", "prod", "--snapshot", snap, "-o", "json"},
+		{"why-not-joining", "--all-pending", "--cluster", "prod", "--snapshot", snap, "-o", "json"},
+		{"analyze", snap, "-o", "json"},
+	} {
+		code, out, _ := run(args...)
+		var f fleetJSON
+		if args[0] == "scan" {
+			var s struct{ Fleet fleetJSON }
+			if err := json.Unmarshal([]byte(out), &s); err != nil {
+				t.Fatal(err)
+			}
+			f = s.Fleet
+		} else if err := json.Unmarshal([]byte(out), &f); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if code != ExitOK || f.Cluster != "prod" || len(f.Instances) != 0 || len(f.OtherCluster) != 1 ||
+			f.OtherCluster[0].InstanceID != "i-000bbbbbbbbbb0002" || f.OtherCluster[0].Cluster != "staging" || f.OtherCluster[0].Source != "user data" {
+			t.Errorf("%s: exit %d %+v", args[0], code, f)
+		}
+		if strings.Contains(out, "cluster-name-mismatch") || strings.Contains(out, "kubernetes.io/cluster/prod") {
+			t.Errorf("%s: diagnosed staging's instance against prod:\n%s", args[0], out)
+		}
+	}
+	_, out, _ := run("scan", "--cluster", "prod", "--snapshot", snap)
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "Not of cluster prod: 1 instance of another cluster, not diagnosed: i-000bbbbbbbbbb0002 (cluster staging, user data).") {
+		t.Errorf("table:\n%s", out)
+	}
+	_, out, _ = run("why-not-joining", "i-000bbbbbbbbbb0002", "--cluster", "prod", "--snapshot", snap, "-o", "json")
+	var r struct{ Warnings []string }
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "user data bootstraps cluster staging, not prod") {
+		t.Errorf("warnings %q", r.Warnings)
 	}
 }

@@ -158,12 +158,17 @@ func otherClusterWarning(snap *snapshot.Snapshot, ev *evidence.Evidence, cluster
 	if ev.Instance == nil || checks.JoinedNode(ev) != nil {
 		return ""
 	}
-	other := snapshot.OtherClusterOfTags(ev.Instance.Tags, cluster)
-	if other == "" {
-		return ""
+	endpoint, ca := snap.ClusterAccess(cluster)
+	other, source := snapshot.OtherClusterOf(ev.Instance.Tags, ev.Bootstrap, cluster, endpoint, ca)
+	switch source {
+	case "tags":
+		return fmt.Sprintf("%s's tags name cluster %s, not %s: it is likely not an instance of %s (scan leaves it out); do not tag it into %s unless it should move there",
+			ev.Instance.ID, other, cluster, cluster, cluster)
+	case "user data":
+		return fmt.Sprintf("%s has no cluster tag and its user data bootstraps cluster %s, not %s (not at %s's endpoint): it is likely not an instance of %s (scan leaves it out); do not point it at %s unless it should move there",
+			ev.Instance.ID, other, cluster, cluster, cluster, cluster)
 	}
-	return fmt.Sprintf("%s's tags name cluster %s, not %s: it is likely not an instance of %s (scan leaves it out); do not tag it into %s unless it should move there",
-		ev.Instance.ID, other, cluster, cluster, cluster)
+	return ""
 }
 
 // snapshotProblems lists the snapshot's input problems known so far, sorted by path.
@@ -337,7 +342,7 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 }
 
 // diagnoseFleet diagnoses every instance of the snapshot that has no Node object, or a NotReady
-// one, except those whose tags name another cluster (Fleet.OtherCluster). The fleet's cluster is
+// one, except those for another cluster (Fleet.OtherCluster, snapshot.OtherClusterOf). The fleet's cluster is
 // cluster, else the snapshot's (snapshot.OfCluster), else the first instance's.
 func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry, selected []checks.Check, denied []string) (*report.Fleet, bool, error) {
 	fleet := &report.Fleet{SchemaVersion: report.SchemaVersion, Cluster: cluster, Source: snap.Origin, Instances: []*report.Report{}, Joined: []string{}}
@@ -372,9 +377,11 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		}
 		fleet.NodesUnread, _ = clusterSideGap(ev) // the cluster side is the same for every instance
 	}
+	endpoint, ca := snap.ClusterAccess(of)
 	type outcome struct {
 		cluster string
-		other   string // the other cluster the instance's tags name, when it has no Node here
+		other   string // the other cluster the instance is for, when it has no Node here
+		source  string // what says so: "tags" or "user data"
 		joined  bool
 		report  *report.Report
 		err     error
@@ -400,9 +407,10 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 						continue
 					}
 				} else if ev.Instance != nil {
-					// an instance tagged for another cluster is not this cluster's: diagnosing it
-					// as this one's would tell to tag it into this cluster
-					if out[i].other = snapshot.OtherClusterOfTags(ev.Instance.Tags, of); out[i].other != "" {
+					// an instance for another cluster (its tags, or with none its user data,
+					// say so) is not this cluster's: diagnosing it as this one's would tell to
+					// tag it into this cluster or point its user data here
+					if out[i].other, out[i].source = snapshot.OtherClusterOf(ev.Instance.Tags, ev.Bootstrap, of, endpoint, ca); out[i].other != "" {
 						continue
 					}
 				}
@@ -431,7 +439,7 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 			fleet.Joined = append(fleet.Joined, ids[i])
 		}
 		if o.other != "" {
-			fleet.OtherCluster = append(fleet.OtherCluster, report.OtherClusterInstance{InstanceID: ids[i], Cluster: o.other})
+			fleet.OtherCluster = append(fleet.OtherCluster, report.OtherClusterInstance{InstanceID: ids[i], Cluster: o.other, Source: o.source})
 		}
 		if o.report == nil {
 			continue
