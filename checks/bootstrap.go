@@ -14,10 +14,14 @@ const (
 	docNodeadm         = "https://awslabs.github.io/amazon-eks-ami/nodeadm/"
 	docBottlerocketK8s = "https://bottlerocket.dev/en/os/latest/api/settings/kubernetes/"
 	docBootstrapSh     = "https://github.com/awslabs/amazon-eks-ami/blob/main/templates/al2/runtime/bootstrap.sh"
-	docUserDataLimit   = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-add-user-data.html"
-	docMaxPods         = "https://docs.aws.amazon.com/eks/latest/userguide/choosing-instance-type.html"
-	docPrivateCluster  = "https://docs.aws.amazon.com/eks/latest/userguide/private-clusters.html"
-	docWindowsBoot     = "https://docs.aws.amazon.com/eks/latest/userguide/eks-optimized-windows-ami.html"
+	// docBootstrapShAL2 is the AL2 bootstrap.sh as of its last release (AL2 was removed from
+	// the repository's main branch afterwards).
+	docBootstrapShAL2 = "https://github.com/awslabs/amazon-eks-ami/blob/v20260304/templates/al2/runtime/bootstrap.sh"
+	docDockershim     = "https://docs.aws.amazon.com/eks/latest/userguide/dockershim-deprecation.html"
+	docUserDataLimit  = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-add-user-data.html"
+	docMaxPods        = "https://docs.aws.amazon.com/eks/latest/userguide/choosing-instance-type.html"
+	docPrivateCluster = "https://docs.aws.amazon.com/eks/latest/userguide/private-clusters.html"
+	docWindowsBoot    = "https://docs.aws.amazon.com/eks/latest/userguide/eks-optimized-windows-ami.html"
 )
 
 // EC2UserDataLimit is the 16 KB limit on raw user data (docUserDataLimit).
@@ -193,6 +197,13 @@ func bootstrapChecks() []Check {
 				}
 				return one(pass(ev.Target.InstanceID, fmt.Sprintf("%s user data on a %s AMI", b.Format, fam), it))
 			}},
+		{Meta: Meta{ID: "bootstrap.container-runtime", Title: "bootstrap.sh is given a container runtime its kubelet version refuses", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups, evidence.KindNodes, evidence.KindNodeOS},
+			Stage: StageBootstrap, Explains: explains("runtime.bootstrap-failed", "runtime.kubelet-not-running"),
+			Why:         "From Kubernetes 1.24 the kubelet has no dockershim, and the AL2 bootstrap.sh checks it: with --container-runtime other than containerd on a 1.24 or later kubelet it logs \"ERROR: containerd is the only supported container runtime as of Kubernetes version 1.24\" and exits 1 (amazon-eks-ami templates/al2/runtime/bootstrap.sh), so the kubelet is never configured or started. The flag is often left over from a launch template written for 1.23.",
+			Remediation: "Remove --container-runtime dockerd from the bootstrap.sh arguments in the launch template's user data (or pass --container-runtime containerd) and roll the node group; workloads that need the Docker socket must move to containerd.",
+			Docs:        []string{docDockershim, docBootstrapShAL2}},
+			Eval: evalContainerRuntime},
 		{Meta: Meta{ID: "bootstrap.cluster-name-mismatch", Title: "Cluster name in user data differs from the cluster", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindCluster},
 			Stage: StageBootstrap, Explains: explains("runtime.unauthorized", "bootstrap.endpoint-mismatch", "bootstrap.ca-mismatch"),
@@ -574,4 +585,67 @@ func rejectedUserData(ev *evidence.Evidence) bool {
 		}
 	}
 	return false
+}
+
+// evalContainerRuntime judges bootstrap.sh --container-runtime against the kubelet's version:
+// bootstrap.sh exits 1 for a runtime other than containerd when the kubelet is 1.24 or later
+// (amazon-eks-ami templates/al2/runtime/bootstrap.sh: `vercmp "$KUBELET_VERSION" gteq "1.24.0"
+// && [ $CONTAINER_RUNTIME != "containerd" ]`).
+func evalContainerRuntime(ev *evidence.Evidence) []Finding {
+	b := ev.Bootstrap
+	res := ev.Target.InstanceID
+	if !hasFormat(b, evidence.FormatBootstrapSh) {
+		return one(notApplicable(res, "the user data does not call bootstrap.sh (nodeadm, Bottlerocket and the Windows bootstrap choose containerd themselves)"))
+	}
+	rt := b.ContainerRuntime
+	if rt == "" {
+		if why := b.Unresolved["containerRuntime"]; why != "" {
+			return one(Finding{Status: StatusSkipped, Resource: res, Message: "the container runtime is set at run time: " + why})
+		}
+		return one(notApplicable(res, "the user data sets no container runtime (bootstrap.sh picks the one of its kubelet's version)"))
+	}
+	if rt == "containerd" {
+		return one(pass(res, "--container-runtime containerd", bootstrapItem(ev, "--container-runtime %s", rt)))
+	}
+	ver, from, src := nodeKubeletMinor(ev)
+	if minorNumber(ver) < 0 {
+		return one(Finding{Status: StatusSkipped, Resource: res, Message: fmt.Sprintf("the node's kubelet version is unknown (no Node object, node group version or EKS AMI name), so whether bootstrap.sh accepts --container-runtime %s is unjudged", rt),
+			Evidence: []EvidenceItem{bootstrapItem(ev, "--container-runtime %s", rt)}})
+	}
+	rtItem, verItem := bootstrapItem(ev, "--container-runtime %s", rt), item(src, "%s", from)
+	if minorNumber(ver) >= 24 {
+		return one(fail(res, fmt.Sprintf("--container-runtime %s on a %s kubelet: bootstrap.sh accepts only containerd from Kubernetes 1.24 and exits 1", rt, ver), rtItem, verItem))
+	}
+	return one(pass(res, fmt.Sprintf("%s is a runtime bootstrap.sh accepts for a %s kubelet", rt, ver), rtItem, verItem))
+}
+
+// nodeKubeletMinor returns the node's kubelet minor version ("1.29"), what says so and the
+// source of that evidence: the instance's Node object, the node's own report, its managed node
+// group's version (not for a custom AMI), or the EKS AMI's name; "" when none says.
+func nodeKubeletMinor(ev *evidence.Evidence) (ver, from, src string) {
+	if ev.Instance != nil {
+		for _, n := range ev.Nodes {
+			if n.Name == ev.Instance.PrivateDNSName || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID) {
+				if v := kubeMinor(n.KubeletVersion); v != "" {
+					return v, "Node " + n.Name + " kubeletVersion " + n.KubeletVersion, ev.Source(evidence.KindNodes)
+				}
+			}
+		}
+	}
+	if ev.NodeOS != nil {
+		if v := kubeMinor(ev.NodeOS.KubeletVersion); v != "" {
+			return v, "the node's kubelet " + ev.NodeOS.KubeletVersion, ev.Source(evidence.KindNodeOS)
+		}
+	}
+	if ng := instanceNodegroup(ev); ng != nil && ng.Version != "" && (ng.AmiType != "CUSTOM" || ev.Image == nil) {
+		if v := kubeMinor(ng.Version); v != "" {
+			return v, "node group " + ng.Name + " version " + ng.Version, ev.Source(evidence.KindNodegroups)
+		}
+	}
+	if ev.Image != nil {
+		if v := kubeMinor(ev.Image.Name); v != "" {
+			return v, "AMI " + ev.Image.ID + " name " + ev.Image.Name, ev.Source(evidence.KindImage)
+		}
+	}
+	return "", "", ""
 }

@@ -192,6 +192,50 @@ func TestChecks(t *testing.T) {
 		}, StatusFail, "only up to 1.32"},
 		{"cluster.ami-family-unsupported", "al2023", nil, StatusPass, ""},
 		{"cluster.ami-family-unsupported", "custom", func(ev *evidence.Evidence) { ev.Nodegroups, ev.Image = nil, &evidence.Image{Name: "golden-image"} }, StatusSkipped, "not applicable"},
+		// red team round 5, finding 6 (case29): bootstrap.sh exits 1 for a runtime other than
+		// containerd when the kubelet is 1.24 or later
+		{"bootstrap.container-runtime", "dockerd on 1.29", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.Version, ev.Image.Name, ev.Nodes = "1.29", "amazon-eks-node-1.29-v20250123", nil
+			ev.Bootstrap.ContainerRuntime = "dockerd"
+		}, StatusFail, `--container-runtime dockerd on a 1.29 kubelet: bootstrap.sh accepts only containerd from Kubernetes 1.24 and exits 1`},
+		{"bootstrap.container-runtime", "dockerd on 1.23", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.Version, ev.Image.Name, ev.Nodes = "1.23", "amazon-eks-node-1.23-v20230601", nil
+			ev.Bootstrap.ContainerRuntime = "dockerd"
+		}, StatusPass, "dockerd is a runtime bootstrap.sh accepts for a 1.23 kubelet"},
+		{"bootstrap.container-runtime", "containerd", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Bootstrap.ContainerRuntime = "containerd"
+		}, StatusPass, "containerd"},
+		{"bootstrap.container-runtime", "not set", makeSelfManagedAL2, StatusSkipped, "not applicable: the user data sets no container runtime"},
+		{"bootstrap.container-runtime", "kubelet version unknown", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Nodes, ev.Image.Name = nil, "golden-image"
+			ev.Bootstrap.ContainerRuntime = "dockerd"
+		}, StatusSkipped, "the node's kubelet version is unknown"},
+		{"bootstrap.container-runtime", "nodeconfig", nil, StatusSkipped, "not applicable"},
+		// red team round 5, finding 6 (case19): EKS runs no Windows node in an IPv6 cluster, and
+		// the VPC CNI's IPv6 mode needs prefix delegation, which only Nitro instances have
+		{"instance.ipv6-unsupported", "windows in ipv6", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.Cluster.IPFamily = "ipv6"
+		}, StatusFail, "a Windows node in an IPv6 cluster: EKS does not support Windows nodes in IPv6 clusters"},
+		{"instance.ipv6-unsupported", "xen in ipv6", func(ev *evidence.Evidence) {
+			ev.Cluster.IPFamily = "ipv6"
+			ev.Instance.InstanceType, ev.InstanceType.Name, ev.InstanceType.Hypervisor = "m4.large", "m4.large", "xen"
+		}, StatusFail, "m4.large is not a Nitro instance type (hypervisor xen)"},
+		{"instance.ipv6-unsupported", "nitro in ipv6", func(ev *evidence.Evidence) {
+			ev.Cluster.IPFamily = "ipv6"
+			ev.InstanceType.Hypervisor = "nitro"
+		}, StatusPass, "m5.large is a Nitro instance type"},
+		{"instance.ipv6-unsupported", "hypervisor unknown in ipv6", func(ev *evidence.Evidence) { ev.Cluster.IPFamily = "ipv6" }, StatusSkipped, "hypervisor"},
+		{"instance.ipv6-unsupported", "ipv4", nil, StatusSkipped, "not applicable: an IPv4 cluster"},
+		{"instance.ipv6-unsupported", "family unknown", func(ev *evidence.Evidence) { ev.Cluster.IPFamily, ev.Cluster.ServiceIPv4CIDR = "", "" }, StatusSkipped, "IP family"},
+		{"instance.ipv6-unsupported", "ipv6 by its service CIDR", func(ev *evidence.Evidence) {
+			ev.Cluster.ServiceIPv4CIDR, ev.Cluster.ServiceIPv6CIDR = "", "fd30:1c53:5f8a::/108"
+			ev.InstanceType.Hypervisor = "xen"
+		}, StatusFail, "not a Nitro instance type"},
 		{"nodegroup.health-issues", "issue", func(ev *evidence.Evidence) {
 			ev.Nodegroups[0].HealthIssues = []evidence.HealthIssue{{Code: "NodeCreationFailure", Message: "Instances failed to join the kubernetes cluster"}}
 		}, StatusFail, "NodeCreationFailure"},

@@ -18,6 +18,8 @@ const (
 	docCSR               = "https://kubernetes.io/docs/reference/access-authn-authz/kubelet-tls-bootstrapping/"
 	docEKSCertSigning    = "https://docs.aws.amazon.com/eks/latest/userguide/cert-signing.html"
 	docWindows           = "https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html"
+	docCNIIPv6           = "https://docs.aws.amazon.com/eks/latest/userguide/cni-ipv6.html"
+	docNitro             = "https://docs.aws.amazon.com/ec2/latest/instancetypes/ec2-nitro-instances.html"
 )
 
 // pendingGrace is how long a launching instance or a kubelet CSR may stay pending before it
@@ -55,6 +57,13 @@ func instanceChecks() []Check {
 				}
 				return one(fail(in.ID, fmt.Sprintf("instance is %s%s", in.State, reasonSuffix(in.StateReason)), it))
 			}},
+		{Meta: Meta{ID: "instance.ipv6-unsupported", Title: "Node cannot run in an IPv6 cluster", Severity: SeverityCritical,
+			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindInstance}, Optional: []evidence.Kind{evidence.KindInstanceType, evidence.KindImage, evidence.KindNodegroups},
+			Stage: StageNetwork, Explains: explains("runtime.ipamd-no-ips", "runtime.cni-not-ready", "windows.*"),
+			Why:         "In an IPv6 cluster (kubernetesNetworkConfig.ipFamily ipv6) EKS supports no Windows nodes (EKS user guide, IPv6: \"No Windows support\"), and the VPC CNI runs IPv6 only in prefix delegation mode, which needs a Nitro (or bare metal) instance: on a Xen type ipamd logs \"Prefix Delegation is not supported on non-nitro instance … IPv6 is only supported in Prefix delegation Mode\" and refuses its configuration (amazon-vpc-cni-k8s pkg/ipamd/ipamd.go isConfigValid), so aws-node never becomes ready and the node stays NotReady.",
+			Remediation: "Run Linux nodes on a Nitro instance type in an IPv6 cluster (aws ec2 describe-instance-types --filters Name=hypervisor,Values=nitro), or run the Windows or Xen nodes in an IPv4 cluster.",
+			Docs:        []string{docCNIIPv6, docNitro}},
+			Eval: evalIPv6Unsupported},
 		{Meta: Meta{ID: "instance.imds", Title: "Instance metadata service unusable for the node", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindInstance}, Stage: StageInstance,
 			// with the endpoint off, everything on the node that reads IMDS fails: the bootstrap
@@ -509,4 +518,43 @@ func clusterHasWindows(ev *evidence.Evidence) bool {
 	}
 	failing, _ := signatureHits(ev.NodeLogs, "runtime.windows-ipam-label")
 	return len(failing) > 0
+}
+
+// evalIPv6Unsupported judges a node against an IPv6 cluster: not Windows, and a Nitro or bare
+// metal instance type (DescribeInstanceTypes Hypervisor "nitro" or BareMetal; the VPC CNI's
+// IsPrefixDelegationSupported tests the same).
+func evalIPv6Unsupported(ev *evidence.Evidence) []Finding {
+	c, in := ev.Cluster, ev.Instance
+	family := c.IPFamily
+	if family == "" {
+		// kubernetesNetworkConfig without ipFamily: the service CIDR says which
+		if c.ServiceIPv6CIDR != "" {
+			family = "ipv6"
+		} else if c.ServiceIPv4CIDR != "" {
+			family = "ipv4"
+		}
+	}
+	switch family {
+	case "":
+		return one(notApplicable(in.ID, "the cluster's IP family is not in the evidence (kubernetesNetworkConfig.ipFamily)"))
+	case "ipv4":
+		return one(notApplicable(in.ID, "an IPv4 cluster"))
+	}
+	cl := item(ev.Source(evidence.KindCluster), "cluster ipFamily %s", family)
+	if fam, from := amiFamily(ev); fam == FamilyWindows {
+		return one(fail(in.ID, "a Windows node in an IPv6 cluster: EKS does not support Windows nodes in IPv6 clusters",
+			cl, item(ev.Source(evidence.KindInstance), "%s", from)))
+	}
+	t := ev.InstanceType
+	if t == nil || t.Name != in.InstanceType && in.InstanceType != "" {
+		return one(Finding{Status: StatusSkipped, Resource: in.ID, Message: "missing evidence: the hypervisor of instance type " + in.InstanceType + " (describe-instance-types) — " + missingReasons(ev, evidence.KindInstanceType)})
+	}
+	it := item(ev.Source(evidence.KindInstanceType), "instance type %s Hypervisor %q BareMetal %t", t.Name, t.Hypervisor, t.BareMetal)
+	switch {
+	case t.Hypervisor == "nitro" || t.BareMetal:
+		return one(pass(in.ID, t.Name+" is a Nitro instance type: the VPC CNI's IPv6 prefix delegation mode runs on it", cl, it))
+	case t.Hypervisor == "":
+		return one(Finding{Status: StatusSkipped, Resource: in.ID, Message: "the instance type's hypervisor is not in the evidence (describe-instance-types Hypervisor)", Evidence: []EvidenceItem{cl, it}})
+	}
+	return one(fail(in.ID, fmt.Sprintf("%s is not a Nitro instance type (hypervisor %s): the VPC CNI runs an IPv6 cluster only in prefix delegation mode, which needs Nitro, so ipamd refuses to start and the node stays NotReady", t.Name, t.Hypervisor), cl, it))
 }

@@ -157,6 +157,11 @@ type InstanceType struct {
 	Name       string
 	MaxENIs    int // NetworkInfo.MaximumNetworkInterfaces
 	IPv4PerENI int // NetworkInfo.Ipv4AddressesPerInterface
+	// Hypervisor is DescribeInstanceTypes' Hypervisor: "nitro" or "xen"; "" for bare metal
+	// types (which run on Nitro hardware without a hypervisor) and when not reported.
+	Hypervisor string
+	// BareMetal is DescribeInstanceTypes' BareMetal.
+	BareMetal bool
 }
 
 // Subnet is the part of EC2 DescribeSubnets the checks use.

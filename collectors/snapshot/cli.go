@@ -367,7 +367,10 @@ type DescribeImagesOutput struct {
 type DescribeInstanceTypesOutput struct {
 	InstanceTypes []struct {
 		InstanceType string `json:"InstanceType"`
-		NetworkInfo  struct {
+		// Hypervisor is "nitro" or "xen" (absent for bare metal types).
+		Hypervisor  string `json:"Hypervisor"`
+		BareMetal   bool   `json:"BareMetal"`
+		NetworkInfo struct {
 			MaximumNetworkInterfaces  int `json:"MaximumNetworkInterfaces"`
 			IPv4AddressesPerInterface int `json:"Ipv4AddressesPerInterface"`
 		} `json:"NetworkInfo"`

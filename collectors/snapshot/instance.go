@@ -258,7 +258,7 @@ func (s *Snapshot) loadInstanceType(ev *evidence.Evidence) {
 	res, reason := decodeInto(s, p, func(o *DescribeInstanceTypesOutput) {
 		for _, it := range o.InstanceTypes {
 			if it.InstanceType == inst.InstanceType {
-				ev.InstanceType = &evidence.InstanceType{Name: it.InstanceType, MaxENIs: it.NetworkInfo.MaximumNetworkInterfaces, IPv4PerENI: it.NetworkInfo.IPv4AddressesPerInterface}
+				ev.InstanceType = &evidence.InstanceType{Name: it.InstanceType, MaxENIs: it.NetworkInfo.MaximumNetworkInterfaces, IPv4PerENI: it.NetworkInfo.IPv4AddressesPerInterface, Hypervisor: it.Hypervisor, BareMetal: it.BareMetal}
 			}
 		}
 	})
@@ -272,7 +272,7 @@ func (s *Snapshot) SoleInstanceType() *evidence.InstanceType {
 	var out []*evidence.InstanceType
 	decodeInto(s, "ec2/describe-instance-types.json", func(o *DescribeInstanceTypesOutput) {
 		for _, it := range o.InstanceTypes {
-			out = append(out, &evidence.InstanceType{Name: it.InstanceType, MaxENIs: it.NetworkInfo.MaximumNetworkInterfaces, IPv4PerENI: it.NetworkInfo.IPv4AddressesPerInterface})
+			out = append(out, &evidence.InstanceType{Name: it.InstanceType, MaxENIs: it.NetworkInfo.MaximumNetworkInterfaces, IPv4PerENI: it.NetworkInfo.IPv4AddressesPerInterface, Hypervisor: it.Hypervisor, BareMetal: it.BareMetal})
 		}
 	})
 	if len(out) != 1 || out[0].Name == "" {
