@@ -142,3 +142,49 @@ func connectionAndWebhooks(s, lower string) string {
 	}
 	return s
 }
+
+// chpasswdEntryRe is one user:password entry of cloud-config's chpasswd list, as a line of a
+// block or a YAML list item (cloud-init cc_set_passwords: "list: | user:password lines");
+// group 1 is the password. A key: value line has a space after its colon and is not taken.
+var chpasswdEntryRe = regexp.MustCompile(`^(?:-[ \t]*)?["']?[\w.@-]+:([^\s"':][^\s"']*(?::[^\s"']*)*)["']?[ \t]*$`)
+
+// chpasswdList redacts the passwords of a cloud-config chpasswd list: the lines indented under
+// a "chpasswd:" key. RANDOM (and R), which make cloud-init generate a password, stay.
+func chpasswdList(s string) string {
+	if !strings.Contains(s, "chpasswd:") {
+		return s
+	}
+	lines := strings.SplitAfter(s, "\n")
+	in, indent, changed := false, 0, false
+	for i, l := range lines {
+		body := strings.TrimRight(strings.TrimLeft(l, " \t"), "\r\n")
+		ind := len(l) - len(strings.TrimLeft(l, " \t"))
+		if body == "" {
+			continue
+		}
+		if in && ind <= indent {
+			in = false
+		}
+		if strings.HasPrefix(body, "chpasswd:") {
+			in, indent = true, ind
+			continue
+		}
+		if !in {
+			continue
+		}
+		m := chpasswdEntryRe.FindStringSubmatchIndex(body)
+		if m == nil {
+			continue
+		}
+		v := body[m[2]:m[3]]
+		if v == Marker || v == "RANDOM" || v == "R" || strings.HasPrefix(v, "$") {
+			continue
+		}
+		lines[i] = l[:ind+m[2]] + Marker + l[ind+m[3]:]
+		changed = true
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(lines, "")
+}

@@ -114,3 +114,23 @@ func TestSecretClassesKeepWhatIsNotASecret(t *testing.T) {
 		}
 	}
 }
+
+// TestCloudConfigChpasswdList: cloud-config's chpasswd list (one user:password a line, as a
+// block or a YAML list) loses the passwords; its other keys, RANDOM and the users form's
+// names stay.
+func TestCloudConfigChpasswdList(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"#cloud-config\nchpasswd:\n  list: |\n    ec2-user:L0calPassw0rd\n    root:RANDOM\n  expire: False\nruncmd:\n  - echo a:b\n",
+			"#cloud-config\nchpasswd:\n  list: |\n    ec2-user:REDACTED\n    root:RANDOM\n  expire: False\nruncmd:\n  - echo a:b\n"},
+		{"chpasswd:\r\n  list:\r\n    - ec2-user:L0calPassw0rd\r\n    - 'root:R00t:Pw'\r\n", "chpasswd:\r\n  list:\r\n    - ec2-user:REDACTED\r\n    - 'root:REDACTED'\r\n"},
+		{"chpasswd:\n  users:\n    - name: ec2-user\n      type: RANDOM\n", "chpasswd:\n  users:\n    - name: ec2-user\n      type: RANDOM\n"},
+		{"write_files:\n  - content: a:b\n", "write_files:\n  - content: a:b\n"},
+	} {
+		if got := String(c.in); got != c.want {
+			t.Errorf("in  %q\n got %q\nwant %q", c.in, got, c.want)
+		}
+		if again := String(c.want); again != c.want {
+			t.Errorf("not idempotent: %q", again)
+		}
+	}
+}

@@ -24,7 +24,8 @@
 //     tokens, and kubeadm bootstrap tokens (abcdef.0123456789abcdef: the token ID before the dot
 //     is public and stays);
 //   - credentials a command takes on its command line (classes.go): curl -u/--user/--proxy-user
-//     user:PASSWORD, sshpass -p and registry login -p, user:PASSWORD piped or fed to chpasswd,
+//     user:PASSWORD, sshpass -p and registry login -p, user:PASSWORD piped or fed to chpasswd
+//     or listed under cloud-config's chpasswd,
 //     echo PASSWORD | passwd --stdin, PowerShell ConvertTo-SecureString 'PASSWORD' and Windows
 //     net user NAME PASSWORD;
 //   - tokens known by their prefix, which stays: Vault (hvs., hvb., hvr.), Stripe (sk_live_,
@@ -152,6 +153,7 @@ func redact(s string, depth int) string {
 	}
 	s = prefixTokens(s)
 	s = commandCredentials(s, strings.ToLower(s))
+	s = chpasswdList(s)
 	s = connectionAndWebhooks(s, strings.ToLower(s))
 	if maybeBootstrapToken(s) {
 		s = bootstrapTokens(s)
