@@ -448,6 +448,18 @@ func unjoin(lines []line) []line {
 	return out
 }
 
+// reJSONStringMember is a pretty-printed JSON object's member whose value is a string
+// ("    \"Output\": \"…).
+var reJSONStringMember = regexp.MustCompile(`^\s*"[A-Za-z0-9_.-]{1,64}"\s*:\s*"`)
+
+// jsonStringMember reports whether t is one member of pretty-printed JSON whose string value
+// holds escaped line breaks and runs to the line's end (a trailing comma at most): the text of
+// a multi-line string, which the JSON reader splits, not records run together.
+func jsonStringMember(t string) bool {
+	tt := strings.TrimRight(t, " \t\r,")
+	return reJSONStringMember.MatchString(t) && strings.Contains(t, `\n`) && strings.HasSuffix(tt, `"`) && !strings.HasSuffix(tt, `\"`)
+}
+
 // joinedRecords returns the offsets at which t, a line that is log records run together, is
 // cut (nil for any other line): where a record of the shape t's records have begins after a
 // space. The line may start with a record, or with text before the first one (the poster's words,
@@ -463,6 +475,11 @@ func joinedRecords(t string) []int {
 	if tt := strings.TrimSpace(t); (tt[0] == '{' || tt[0] == '[' || tt[0] == '"') && json.Valid([]byte(tt)) {
 		// one JSON document (a log carried in a string: {"message": "…\n…"}): the records
 		// inside it are the JSON reader's to split, at its escaped line breaks
+		return nil
+	}
+	if jsonStringMember(t) {
+		// a member of pretty-printed JSON whose string holds a log (aws ec2 get-console-output's
+		// "Output": "…\n…"): the same, the document being the lines around it
 		return nil
 	}
 	// each shape's records are found once, for both passes and for the shapes interleaved

@@ -531,6 +531,9 @@ func TestTextInsideJSONIsRead(t *testing.T) {
 	console := "[   12.345678] cloud-init[1234]: Cloud-init v. 19.3 running 'modules:final'\n" + kubelet + "\n"
 	for _, tc := range []struct{ name, in, signature string }{
 		{"get-console-output", "{\n    \"InstanceId\": \"i-0abc\",\n    \"Timestamp\": \"2024-05-01T10:00:00+00:00\",\n    \"Output\": " + q(console) + "\n}\n", "kubelet-register-unauthorized"},
+		// journal lines (a record's header after each line break) in the CLI's key order: the
+		// Output member is one line of at least 300 bytes, not records run together
+		{"get-console-output of journal lines", "{\n    \"InstanceId\": \"i-0abc\",\n    \"Output\": " + q(strings.Repeat("May 01 10:00:00 ip-10-0-1-2 kubelet[2863]: "+kubelet+"\n", 3)) + ",\n    \"Timestamp\": \"2024-05-01T10:00:00+00:00\"\n}\n", "kubelet-register-unauthorized"},
 		{"get-console-output base64", `{"InstanceId": "i-0abc", "Output": "` + base64.StdEncoding.EncodeToString([]byte(console)) + `"}` + "\n", "kubelet-register-unauthorized"},
 		{"multi-line message", `{"message": ` + q("node logs:\n"+kubelet+"\nI0501 10:00:01.000000    2863 kubelet.go:1] next\n") + `, "source": "ticket"}` + "\n", "kubelet-register-unauthorized"},
 		{"escaped log line", `{"error": ` + q(kubelet) + `, "node": "ip-10-0-1-2"}` + "\n", "kubelet-register-unauthorized"},
