@@ -892,6 +892,12 @@ func scanCases() []checkCase {
 	}
 	return []checkCase{
 		{"nodegroup.asg-launch-failures", "capacity", failed, StatusFail, "sufficient m5.large capacity"},
+		{"nodegroup.asg-launch-failures", "standalone instance, activities not collected", func(ev *evidence.Evidence) {
+			// nothing to read, not evidence missing: the run must not turn inconclusive for it
+			delete(ev.Instance.Tags, "aws:autoscaling:groupName")
+			ev.ScalingActivities = nil
+			ev.AddGapForce(evidence.KindScalingActivities, "not in snapshot")
+		}, StatusSkipped, "not applicable: the instance is not in an Auto Scaling group (no aws:autoscaling:groupName tag)"},
 		{"nodegroup.asg-launch-failures", "old failure", func(ev *evidence.Evidence) {
 			failed(ev)
 			ev.ScalingActivities[1].StartTime = tNow.Add(-72 * time.Hour)

@@ -312,6 +312,15 @@ func nodegroupChecks() []Check {
 			Why:         "When launches fail (no capacity for the instance type in the Availability Zone, an invalid or missing instance profile, a launch template error, a service quota), the node group never gets the nodes it asks for; the activity history holds the exact EC2 error.",
 			Remediation: "Read the failed activities (aws autoscaling describe-scaling-activities --auto-scaling-group-name ASG) and fix the cause: add instance types or Availability Zones for capacity errors, fix the instance profile or launch template, or raise the quota.",
 			Docs:        []string{"https://docs.aws.amazon.com/autoscaling/ec2/userguide/CHAP_Troubleshooting.html", docManagedNodeGroups}},
+			// an instance no Auto Scaling group launched has no activities to read: EC2 Auto
+			// Scaling tags every instance it launches with aws:autoscaling:groupName
+			// (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-tagging.html)
+			Partial: func(ev *evidence.Evidence) []Finding {
+				if ev.Instance == nil || !ev.Have(evidence.KindInstance) || ev.Instance.Tags["aws:autoscaling:groupName"] != "" {
+					return nil
+				}
+				return one(notApplicable(ev.Instance.ID, "the instance is not in an Auto Scaling group (no aws:autoscaling:groupName tag)"))
+			},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				groups := map[string]bool{}
 				if ev.Instance != nil {
