@@ -153,9 +153,9 @@ func authChecks() []Check {
 			}},
 		{Meta: Meta{ID: "auth.wrong-username", Title: "Node mapping has the wrong username", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized", "runtime.node-name-not-found"),
-			Why:         "The Node authorizer lets a kubelet create and update only the Node named after its user; the username must be system:node:{{EC2PrivateDNSName}} so it equals the node name the kubelet registers.",
+			Why:         "The Node authorizer lets a kubelet create and update only the Node named after its user; the username must be system:node:{{EC2PrivateDNSName}} so it equals the node name the kubelet registers, or system:node:{{SessionName}} for a node that names itself after its instance ID (nodeadm featureGates.InstanceIdNodeName, Bottlerocket hostname-override-source instance-id).",
 			Remediation: "Set the entry's username to system:node:{{EC2PrivateDNSName}} in aws-auth (kubectl edit -n kube-system configmap/aws-auth), or replace the mapping with an EC2_LINUX access entry, which sets it for you.",
-			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/node/"}},
+			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/node/", "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/doc/examples.md#using-instance-id-as-node-name"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				if roleArn == "" {
@@ -174,7 +174,16 @@ func authChecks() []Check {
 					return one(notApplicable(roleArn, "aws-auth has no entry for the node role"))
 				}
 				it := item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d username: %q", m.Index+1, m.Username)
-				if strings.TrimSpace(m.Username) != NodeUsername {
+				u := strings.TrimSpace(m.Username)
+				named, how := instanceIDNodeName(ev)
+				switch {
+				case named == nameByInstanceID && u == SessionNodeUsername:
+					return one(pass(roleArn, fmt.Sprintf("username is %s, and the node names its Node after its instance ID (%s)", SessionNodeUsername, how), it))
+				case named == nameByInstanceID:
+					return one(fail(roleArn, fmt.Sprintf("the node names its Node after its instance ID (%s), but mapRoles entry %d maps the node role to username %q: the Node authorizer refuses a kubelet whose user does not name its Node; use %s", how, m.Index+1, m.Username, SessionNodeUsername), it))
+				case u == SessionNodeUsername && named == nameUnknown:
+					return one(warn(roleArn, fmt.Sprintf("mapRoles entry %d maps the node role to username %s, which fits only a node that names its Node after its instance ID (nodeadm featureGates.InstanceIdNodeName, Bottlerocket hostname-override-source instance-id); %s, so whether this node does cannot be told — otherwise the username must be %s", m.Index+1, SessionNodeUsername, how, NodeUsername), it))
+				case u != NodeUsername:
 					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d maps the node role to username %q, not %s", m.Index+1, m.Username, NodeUsername), it))
 				}
 				return one(pass(roleArn, "username is "+NodeUsername, it))
@@ -325,9 +334,9 @@ func authChecks() []Check {
 		{Meta: Meta{ID: "auth.access-entry-type", Title: "Node role's access entry has the wrong type", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAccessEntries, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindImage},
 			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group", "runtime.cni-not-ready"),
-			Why:         "Only EC2_LINUX and EC2_WINDOWS access entries make EKS map the role of an EC2 node to system:node:{{EC2PrivateDNSName}} with the node groups (type EC2 does it for EKS Auto Mode node roles, HYBRID_LINUX for hybrid nodes, and nothing else); a STANDARD entry cannot hold system:nodes, and a Windows node also needs the eks:kube-proxy-windows group that only EC2_WINDOWS adds.",
+			Why:         "Only EC2_LINUX and EC2_WINDOWS access entries make EKS map the role of an EC2 node to system:node:{{EC2PrivateDNSName}} with the node groups (type EC2 maps it to system:node:{{SessionName}}, for EKS Auto Mode node roles and for nodes that name themselves after their instance ID with nodeadm's InstanceIdNodeName feature gate — which in turn need it; HYBRID_LINUX is for hybrid nodes); a STANDARD entry cannot hold system:nodes, and a Windows node also needs the eks:kube-proxy-windows group that only EC2_WINDOWS adds.",
 			Remediation: "The type of an access entry cannot be changed: aws eks delete-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN, then aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (or EC2_WINDOWS).",
-			Docs:        []string{docAccessEntries, docCreateAccessEntry}},
+			Docs:        []string{docAccessEntries, docCreateAccessEntry, "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/doc/examples.md#using-instance-id-as-node-name"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				e := nodeAccessEntry(ev, roleArn)
@@ -365,9 +374,16 @@ func judgeNodeEntryType(ev *evidence.Evidence, roleArn string, e *evidence.Acces
 	it := item(src, "access entry %s type %s", e.PrincipalArn, e.Type)
 	win := isWindows(ev)
 	prov := ev.Provisioner.Kind
+	named, how := instanceIDNodeName(ev)
 	switch {
 	case e.Type == "EC2" && prov == evidence.ProvisionerAutoMode, e.Type == "HYBRID_LINUX" && prov == evidence.ProvisionerHybrid:
 		// Auto Mode node roles take type EC2; hybrid nodes HYBRID_LINUX
+	case e.Type == "EC2" && named == nameByInstanceID:
+		return one(pass(roleArn, "access entry type EC2 (username "+SessionNodeUsername+") fits a node that names its Node after its instance ID ("+how+")", it))
+	case (e.Type == "EC2_LINUX" || e.Type == "EC2_WINDOWS") && named == nameByInstanceID:
+		return one(fail(roleArn, fmt.Sprintf("the node names its Node after its instance ID (%s), but the node role's %s access entry makes its user %s: the Node authorizer refuses a kubelet whose user does not name its Node; such a node role needs an access entry of type EC2 (username %s)", how, e.Type, NodeUsername, SessionNodeUsername), it))
+	case e.Type == "EC2" && named == nameUnknown:
+		return one(warn(roleArn, "access entry for the node role has type EC2 (username "+SessionNodeUsername+"), which fits only a node that names its Node after its instance ID (nodeadm featureGates.InstanceIdNodeName) or an EKS Auto Mode node; "+how+", so whether this node does cannot be told — otherwise it needs EC2_LINUX or EC2_WINDOWS", it))
 	case e.Type == "EC2":
 		return one(fail(roleArn, "access entry for the node role has type EC2; type EC2 is for EKS Auto Mode node roles, and this node was provisioned by "+orUnknown(prov)+": it needs EC2_LINUX or EC2_WINDOWS", it))
 	case e.Type == "HYBRID_LINUX":
@@ -499,9 +515,46 @@ func instanceProfileMapping(a *evidence.AWSAuth, profileArn string) *evidence.Ro
 	return nil
 }
 
+// SessionNodeUsername is the username of a node that names its Node after its EC2 instance ID:
+// an instance profile's role session name is the instance ID
+// (amazon-eks-ami nodeadm/doc/examples.md "Using instance ID as node name").
+const SessionNodeUsername = "system:node:{{SessionName}}"
+
+// nodeNaming says how the evidence shows the node names its Node object.
+type nodeNaming int
+
+const (
+	// nameUnknown: the node's bootstrap configuration is not in the evidence, or only in part.
+	nameUnknown nodeNaming = iota
+	// nameByPrivateDNS: the configuration is known and names the Node after the private DNS name.
+	nameByPrivateDNS
+	// nameByInstanceID: nodeadm InstanceIdNodeName or Bottlerocket's instance-id hostname source.
+	nameByInstanceID
+)
+
+// instanceIDNodeName reads from the bootstrap configuration whether the node names its Node after
+// its instance ID, with a phrase saying how it is known (for nameByInstanceID the setting, for
+// nameUnknown why it cannot be told). A configuration cut short (truncated, a fragment, only the
+// kubelet's kubeconfig) that does not set the gate cannot tell.
+func instanceIDNodeName(ev *evidence.Evidence) (nodeNaming, string) {
+	b := ev.Bootstrap
+	switch {
+	case b != nil && b.InstanceIDNodeName && b.Format == evidence.FormatBottlerocket:
+		return nameByInstanceID, "Bottlerocket settings.kubernetes.hostname-override-source instance-id"
+	case b != nil && b.InstanceIDNodeName:
+		return nameByInstanceID, "nodeadm InstanceIdNodeName"
+	case b == nil:
+		return nameUnknown, "the node's bootstrap configuration is not in the evidence"
+	case b.Truncated || b.Fragment || b.KubeconfigOnly || b.Format == evidence.FormatNone || b.Format == "":
+		return nameUnknown, "the node's bootstrap configuration is shown only in part"
+	}
+	return nameByPrivateDNS, ""
+}
+
 // nodeUsernames are the usernames a node mapping may carry: EC2 nodes get their private DNS name;
-// Fargate pods and hybrid nodes authenticate with their session name.
-var nodeUsernames = map[string]bool{NodeUsername: true, "system:node:{{SessionName}}": true}
+// Fargate pods, hybrid nodes and nodes named after their instance ID authenticate with their
+// session name.
+var nodeUsernames = map[string]bool{NodeUsername: true, SessionNodeUsername: true}
 
 // missingNodeGroups returns the node groups (system:bootstrappers, system:nodes) a mapping
 // lacks. A mapping in system:masters lacks none: RBAC admits that group to everything, so the

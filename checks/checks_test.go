@@ -302,6 +302,22 @@ func TestChecks(t *testing.T) {
 		{"auth.instance-profile-arn", "ok", nil, StatusPass, ""},
 		{"auth.wrong-username", "session name", func(ev *evidence.Evidence) { ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}" }, StatusFail, "SessionName"},
 		{"auth.wrong-username", "ok", nil, StatusPass, ""},
+		// nodeadm featureGates.InstanceIdNodeName: the Node is named i-…, the user must be {{SessionName}}
+		// (amazon-eks-ami nodeadm/doc/examples.md "Using instance ID as node name")
+		{"auth.wrong-username", "session name, instance-ID node name", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}"
+			ev.Bootstrap.InstanceIDNodeName = true
+		}, StatusPass, "names its Node after its instance ID"},
+		{"auth.wrong-username", "private DNS name, instance-ID node name", func(ev *evidence.Evidence) { ev.Bootstrap.InstanceIDNodeName = true },
+			StatusFail, `names its Node after its instance ID (nodeadm InstanceIdNodeName), but mapRoles entry 1 maps the node role to username "system:node:{{EC2PrivateDNSName}}"`},
+		{"auth.wrong-username", "session name, bootstrap configuration unknown", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}"
+			ev.Bootstrap = nil
+		}, StatusWarn, "only a node that names its Node after its instance ID"},
+		{"auth.wrong-username", "session name, AL2 bootstrap.sh", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}"
+			ev.Bootstrap.Format = evidence.FormatBootstrapSh
+		}, StatusFail, `maps the node role to username "system:node:{{SessionName}}", not system:node:{{EC2PrivateDNSName}}`},
 		{"auth.wrong-username", "no mapping", func(ev *evidence.Evidence) { ev.AWSAuth.Roles = nil }, StatusSkipped, "not applicable"},
 		{"auth.missing-groups", "no bootstrappers", func(ev *evidence.Evidence) { ev.AWSAuth.Roles[0].Groups = []string{"system:nodes"} }, StatusFail, "system:bootstrappers"},
 		{"auth.missing-groups", "ok", nil, StatusPass, ""},
@@ -361,6 +377,16 @@ func TestChecks(t *testing.T) {
 			ev.AccessEntries = []evidence.AccessEntry{{PrincipalArn: tRole, Type: "EC2_LINUX", Described: true}}
 		}, StatusFail, "EC2_WINDOWS"},
 		{"auth.access-entry-type", "ok", nil, StatusPass, ""},
+		{"auth.access-entry-type", "EC2, instance-ID node name", func(ev *evidence.Evidence) {
+			ev.AccessEntries[0].Type = "EC2"
+			ev.Bootstrap.InstanceIDNodeName = true
+		}, StatusPass, "access entry type EC2 (username system:node:{{SessionName}}) fits a node that names its Node after its instance ID"},
+		{"auth.access-entry-type", "EC2_LINUX, instance-ID node name", func(ev *evidence.Evidence) { ev.Bootstrap.InstanceIDNodeName = true },
+			StatusFail, "names its Node after its instance ID (nodeadm InstanceIdNodeName), but the node role's EC2_LINUX access entry makes its user system:node:{{EC2PrivateDNSName}}"},
+		{"auth.access-entry-type", "EC2, bootstrap configuration unknown", func(ev *evidence.Evidence) {
+			ev.AccessEntries[0].Type = "EC2"
+			ev.Bootstrap = nil
+		}, StatusWarn, "fits only a node that names its Node after its instance ID"},
 		{"auth.access-entry-type", "none", func(ev *evidence.Evidence) { ev.AccessEntries = nil }, StatusSkipped, "not applicable"},
 		{"subnet.ip-exhausted", "zero", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 0 }, StatusFail, "no free IPv4"},
 		{"subnet.ip-exhausted", "low", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 4 }, StatusWarn, "warm ENI"},

@@ -63,6 +63,16 @@ type BootstrapConfig struct {
 	// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-nodeadm.html). Only its
 	// presence is kept: spec.hybrid.ssm.activationCode is a secret.
 	Hybrid bool
+	// InstanceIDNodeName is true when the node names its Node object after its EC2 instance ID
+	// rather than its private DNS name: nodeadm spec.featureGates.InstanceIdNodeName: true
+	// (amazon-eks-ami nodeadm/internal/kubelet/config.go withCloudProvider; the last NodeConfig
+	// document that sets the gate wins), Bottlerocket settings.kubernetes.hostname-override-source
+	// "instance-id" or a hostname-override that is an instance ID (bottlerocket-core-kit
+	// sources/api/pluto generate_node_name). Such a kubelet authenticates as
+	// system:node:{{SessionName}} (an instance profile's session name is the instance ID), so its
+	// mapping must use that username or an access entry of type EC2
+	// (amazon-eks-ami nodeadm/doc/examples.md "Using instance ID as node name").
+	InstanceIDNodeName bool
 	// CallsBootstrap is true when a bootstrap entry point is invoked (bootstrap.sh,
 	// NodeConfig present, Bottlerocket settings.kubernetes, Start-EKSBootstrap.ps1).
 	CallsBootstrap bool

@@ -55,6 +55,12 @@ func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 	if d.cfg.ClusterName != "" || d.cfg.APIServerEndpoint != "" {
 		d.cfg.CallsBootstrap = true
 	}
+	// pluto's generate_node_name: an explicit hostname-override wins over its source
+	if ho := str("hostname-override"); ho != "" {
+		d.cfg.InstanceIDNodeName = reInstanceID.MatchString(ho)
+	} else if str("hostname-override-source") == "instance-id" {
+		d.cfg.InstanceIDNodeName = true
+	}
 	switch v := k8s["cluster-dns-ip"].(type) {
 	case string:
 		d.cfg.ClusterDNS = []string{v}
@@ -155,3 +161,6 @@ func (d *decoder) checkBottlerocketSysctl(settings map[string]any, part string, 
 		}
 	}
 }
+
+// reInstanceID matches an EC2 instance ID (i- and 8 or 17 hex digits).
+var reInstanceID = regexp.MustCompile(`^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$`)

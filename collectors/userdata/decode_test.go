@@ -402,3 +402,37 @@ tasks:
 		t.Errorf("broken EC2Launch v2 YAML: errors %q calls %v", errs, c.CallsBootstrap)
 	}
 }
+
+// A node that names its Node after its instance ID authenticates as system:node:{{SessionName}}
+// (nodeadm featureGates.InstanceIdNodeName; Bottlerocket hostname-override-source instance-id):
+// the decoder keeps that choice for the auth checks; later NodeConfig documents override earlier ones.
+func TestDecodeInstanceIDNodeName(t *testing.T) {
+	nc := func(gates string) string {
+		return "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: c\n" + gates
+	}
+	for _, tc := range []struct {
+		name, in string
+		want     bool
+	}{
+		{"nodeadm gate on", nc("  featureGates:\n    InstanceIdNodeName: true\n"), true},
+		{"nodeadm gate off", nc("  featureGates:\n    InstanceIdNodeName: false\n"), false},
+		{"nodeadm no gates", nc(""), false},
+		{"nodeadm other gate", nc("  featureGates:\n    FastImagePull: true\n"), false},
+		{"bottlerocket instance-id", "[settings.kubernetes]\ncluster-name = \"c\"\nhostname-override-source = \"instance-id\"\n", true},
+		{"bottlerocket private-dns-name", "[settings.kubernetes]\ncluster-name = \"c\"\nhostname-override-source = \"private-dns-name\"\n", false},
+		{"bottlerocket override is an instance ID", "[settings.kubernetes]\ncluster-name = \"c\"\nhostname-override = \"i-0123456789abcdef0\"\n", true},
+		{"bootstrap.sh", "#!/bin/bash\n/etc/eks/bootstrap.sh c\n", false},
+	} {
+		cfg := Decode([]byte(tc.in))
+		if cfg.InstanceIDNodeName != tc.want {
+			t.Errorf("%s: InstanceIDNodeName = %v, want %v (issues %v)", tc.name, cfg.InstanceIDNodeName, tc.want, cfg.Issues)
+		}
+	}
+	// MIME: the later NodeConfig part turns the gate off again
+	mime := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\n" +
+		nc("  featureGates:\n    InstanceIdNodeName: true\n") + "\n--B\nContent-Type: application/node.eks.aws\n\n" +
+		nc("  featureGates:\n    InstanceIdNodeName: false\n") + "\n--B--\n"
+	if cfg := Decode([]byte(mime)); cfg.InstanceIDNodeName {
+		t.Errorf("later part sets InstanceIdNodeName false: InstanceIDNodeName = true (issues %v)", cfg.Issues)
+	}
+}

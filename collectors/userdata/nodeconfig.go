@@ -220,6 +220,9 @@ func (d *decoder) mergeNodeConfigs() {
 		if c.CIDR != "" {
 			d.cfg.ServiceCIDR = c.CIDR
 		}
+		if on, ok := nc.Spec.FeatureGates["InstanceIdNodeName"]; ok {
+			d.cfg.InstanceIDNodeName = on
+		}
 		for k, v := range nc.Spec.Kubelet.Config {
 			kcfg[k] = v
 		}
