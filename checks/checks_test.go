@@ -878,6 +878,39 @@ func kubeCases() []checkCase {
 			ev.Webhooks[1].FailurePolicy = "Ignore"
 		}, StatusPass, "0 fail-closed"},
 		{"cluster.webhook-blocks-nodes", "endpoints unknown", nodeHook(-1), StatusSkipped, "cannot tell"},
+		// admissionregistration/v1 Rule.scope: Namespaced rules match only namespaced resources; Nodes
+		// and CSRs are cluster-scoped, the node leases live in kube-node-lease
+		{"cluster.webhook-blocks-nodes", "namespaced scope, lease namespace excluded", func(ev *evidence.Evidence) {
+			nodeHook(0)(ev)
+			ev.Webhooks[1].Rules[0].Scope = "Namespaced"
+			ev.Webhooks[1].NamespaceSelector = &evidence.LabelSelector{MatchExpressions: []evidence.LabelRequirement{
+				{Key: "kubernetes.io/metadata.name", Operator: "NotIn", Values: []string{"gatekeeper-system", "kube-system", "kube-node-lease"}}}}
+		}, StatusPass, "0 fail-closed"},
+		{"cluster.webhook-blocks-nodes", "namespaced scope, leases intercepted", func(ev *evidence.Evidence) {
+			nodeHook(0)(ev)
+			ev.Webhooks[1].Rules[0].Scope = "Namespaced"
+			ev.Webhooks[1].NamespaceSelector = &evidence.LabelSelector{MatchExpressions: []evidence.LabelRequirement{
+				{Key: "kubernetes.io/metadata.name", Operator: "NotIn", Values: []string{"kube-system"}}}}
+		}, StatusFail, "intercepts leases but service policy/engine has no ready endpoint"},
+		{"cluster.webhook-blocks-nodes", "namespaced scope, selector by matchLabels", func(ev *evidence.Evidence) {
+			nodeHook(0)(ev)
+			ev.Webhooks[1].Rules[0].Scope = "Namespaced"
+			ev.Webhooks[1].NamespaceSelector = &evidence.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "payments"}}
+		}, StatusPass, "0 fail-closed"},
+		{"cluster.webhook-blocks-nodes", "cluster scope", func(ev *evidence.Evidence) {
+			nodeHook(0)(ev)
+			ev.Webhooks[1].Rules[0].Scope = "Cluster"
+			ev.Webhooks[1].NamespaceSelector = &evidence.LabelSelector{MatchExpressions: []evidence.LabelRequirement{
+				{Key: "kubernetes.io/metadata.name", Operator: "NotIn", Values: []string{"kube-node-lease"}}}}
+		}, StatusFail, "intercepts nodes but"},
+		{"cluster.webhook-blocks-nodes", "other API group", func(ev *evidence.Evidence) {
+			nodeHook(0)(ev)
+			ev.Webhooks[1].Rules[0].APIGroups = []string{"apps"}
+		}, StatusPass, "0 fail-closed"},
+		{"cluster.webhook-blocks-nodes", "certificates group", func(ev *evidence.Evidence) {
+			nodeHook(0)(ev)
+			ev.Webhooks[1].Rules[0].APIGroups = []string{"certificates.k8s.io"}
+		}, StatusFail, "intercepts certificatesigningrequests"},
 		{"runtime.cni-not-ready", "missing daemonset", func(ev *evidence.Evidence) { ev.AWSNode = nil }, StatusFail, "does not exist"},
 		{"runtime.cni-not-ready", "taint not tolerated", func(ev *evidence.Evidence) {
 			ev.AWSNode.Tolerations = []evidence.Toleration{{Key: "CriticalAddonsOnly", Operator: "Exists"}}

@@ -16,10 +16,26 @@ const (
 	docNodeAuthorizer = "https://kubernetes.io/docs/reference/access-authn-authz/node/"
 )
 
-// nodeJoinResources are the resources a joining kubelet creates or updates.
-var nodeJoinResources = []string{"nodes", "nodes/status", "leases", "certificatesigningrequests"}
+// nodeJoinResource is a resource a joining kubelet creates or updates: its API group, and whether
+// it is namespaced (and then the namespace the kubelet writes it in).
+type nodeJoinResource struct {
+	name, group, namespace string
+}
 
-// webhookMatchesNodeJoin reports which node-join resource a rule set intercepts.
+// nodeJoinResources are the resources a joining kubelet creates or updates: its Node and the
+// Node's status (core, cluster-scoped), its lease (coordination.k8s.io, in kube-node-lease) and
+// its certificate signing requests (certificates.k8s.io, cluster-scoped).
+var nodeJoinResources = []nodeJoinResource{
+	{"nodes", "", ""}, {"nodes/status", "", ""}, {"leases", "coordination.k8s.io", "kube-node-lease"}, {"certificatesigningrequests", "certificates.k8s.io", ""},
+}
+
+// webhookMatchesNodeJoin reports which node-join resource a webhook intercepts, judged as the
+// API server does (admissionregistration/v1 RuleWithOperations): a rule matches a resource when
+// an operation is CREATE, UPDATE or *, an API group is the resource's or *, a resource entry
+// names it (* for resources, */* or nodes/* also for subresources) and its scope admits it
+// (Cluster: cluster-scoped only; Namespaced: namespaced only; * or unset: both). A namespaced
+// resource is intercepted only when the webhook's namespaceSelector admits its namespace; a
+// cluster-scoped one never skips the webhook.
 func webhookMatchesNodeJoin(w evidence.Webhook) string {
 	for _, r := range w.Rules {
 		writes := false
@@ -31,15 +47,64 @@ func webhookMatchesNodeJoin(w evidence.Webhook) string {
 		if !writes {
 			continue
 		}
-		for _, res := range r.Resources {
-			for _, want := range nodeJoinResources {
-				if res == "*" || res == "*/*" || res == want || strings.HasPrefix(want, res+"/") && res == "nodes" {
-					return want
+		for _, want := range nodeJoinResources {
+			if !hasString(r.APIGroups, "*") && !hasString(r.APIGroups, want.group) {
+				continue
+			}
+			switch r.Scope {
+			case "Cluster":
+				if want.namespace != "" {
+					continue
+				}
+			case "Namespaced":
+				if want.namespace == "" {
+					continue
+				}
+			}
+			if want.namespace != "" && !selectorMayAdmit(w.NamespaceSelector, want.namespace) {
+				continue
+			}
+			for _, res := range r.Resources {
+				base, sub, _ := strings.Cut(want.name, "/")
+				if res == "*/*" || res == want.name || sub == "" && res == "*" || sub != "" && (res == base+"/*" || res == "*/"+sub) {
+					return want.name
 				}
 			}
 		}
 	}
 	return ""
+}
+
+// selectorMayAdmit reports whether a namespaceSelector may admit namespace ns. Only the label
+// every namespace carries, kubernetes.io/metadata.name (set by the API server since Kubernetes
+// 1.21), is known; a requirement on any other key may hold, so only a requirement on the name
+// label can exclude the namespace.
+func selectorMayAdmit(sel *evidence.LabelSelector, ns string) bool {
+	const nameKey = "kubernetes.io/metadata.name"
+	if sel == nil {
+		return true
+	}
+	if v, ok := sel.MatchLabels[nameKey]; ok && v != ns {
+		return false
+	}
+	for _, e := range sel.MatchExpressions {
+		if e.Key != nameKey {
+			continue
+		}
+		switch e.Operator {
+		case "In":
+			if !hasString(e.Values, ns) {
+				return false
+			}
+		case "NotIn":
+			if hasString(e.Values, ns) {
+				return false
+			}
+		case "DoesNotExist":
+			return false
+		}
+	}
+	return true
 }
 
 // tolerates reports whether tolerations admit a taint written "key=value:Effect" or "key:Effect".

@@ -368,11 +368,32 @@ type Webhook struct {
 	ReadyEndpoints int
 	// EndpointsGap says why ReadyEndpoints is unknown.
 	EndpointsGap string
+	// NamespaceSelector is the webhook's namespaceSelector; nil matches every namespace. It
+	// decides only for namespaced objects: a cluster-scoped object other than a Namespace never
+	// skips the webhook (admissionregistration/v1 ValidatingWebhook.namespaceSelector).
+	NamespaceSelector *LabelSelector
 }
 
 // WebhookRule is one rule of a webhook.
 type WebhookRule struct {
 	APIGroups, Resources, Operations []string
+	// Scope is the rule's scope: "Cluster" (only cluster-scoped resources match), "Namespaced"
+	// (only namespaced resources) or "*" (both); empty means "*", the API default
+	// (admissionregistration/v1 Rule.scope).
+	Scope string
+}
+
+// LabelSelector is a metav1.LabelSelector: every matchLabels pair and every matchExpressions
+// requirement must hold.
+type LabelSelector struct {
+	MatchLabels      map[string]string
+	MatchExpressions []LabelRequirement
+}
+
+// LabelRequirement is one matchExpressions entry: Operator In, NotIn, Exists or DoesNotExist.
+type LabelRequirement struct {
+	Key, Operator string
+	Values        []string
 }
 
 // Toleration is a pod toleration.

@@ -747,7 +747,16 @@ type KubeWebhookConfiguration struct {
 			APIGroups  []string `json:"apiGroups"`
 			Resources  []string `json:"resources"`
 			Operations []string `json:"operations"`
+			Scope      string   `json:"scope"`
 		} `json:"rules"`
+		NamespaceSelector *struct {
+			MatchLabels      map[string]string `json:"matchLabels"`
+			MatchExpressions []struct {
+				Key      string   `json:"key"`
+				Operator string   `json:"operator"`
+				Values   []string `json:"values"`
+			} `json:"matchExpressions"`
+		} `json:"namespaceSelector"`
 	} `json:"webhooks"`
 }
 

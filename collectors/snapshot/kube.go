@@ -226,7 +226,13 @@ func (s *Snapshot) loadKubeExtras(ev *evidence.Evidence) {
 						h.FailurePolicy = "Fail"
 					}
 					for _, r := range w.Rules {
-						h.Rules = append(h.Rules, evidence.WebhookRule{APIGroups: r.APIGroups, Resources: r.Resources, Operations: r.Operations})
+						h.Rules = append(h.Rules, evidence.WebhookRule{APIGroups: r.APIGroups, Resources: r.Resources, Operations: r.Operations, Scope: r.Scope})
+					}
+					if sel := w.NamespaceSelector; sel != nil {
+						h.NamespaceSelector = &evidence.LabelSelector{MatchLabels: sel.MatchLabels}
+						for _, e := range sel.MatchExpressions {
+							h.NamespaceSelector.MatchExpressions = append(h.NamespaceSelector.MatchExpressions, evidence.LabelRequirement{Key: e.Key, Operator: e.Operator, Values: e.Values})
+						}
 					}
 					if svc := w.ClientConfig.Service; svc != nil {
 						h.Service = svc.Namespace + "/" + svc.Name
