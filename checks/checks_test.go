@@ -839,6 +839,19 @@ func networkCases() []checkCase {
 		{"net.dhcp-options", "custom dns", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.53"} }, StatusFail, "without AmazonProvidedDNS"},
 		{"net.dhcp-options", "custom domain", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainName = []string{"corp.example.com"} }, StatusWarn, "corp.example.com"},
 		{"net.dhcp-options", "ok", nil, StatusPass, ""},
+		// the Route 53 Resolver answers at the primary CIDR's base +2, 169.254.169.253 and
+		// fd00:ec2::253 (Amazon VPC User Guide, "Amazon DNS server")
+		{"net.dhcp-options", "VPC resolver by address", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.2"} }, StatusPass, "the VPC resolver (10.0.0.2)"},
+		{"net.dhcp-options", "link-local resolver", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainNameServers = []string{"169.254.169.253"} }, StatusPass, "the VPC resolver (169.254.169.253)"},
+		{"net.dhcp-options", "IPv6 resolver", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainNameServers = []string{"fd00:ec2::253"} }, StatusPass, "the VPC resolver (fd00:ec2::253)"},
+		{"net.dhcp-options", "secondary CIDR base +2 is no resolver", func(ev *evidence.Evidence) {
+			ev.VPCs[0].CIDRs = append(ev.VPCs[0].CIDRs, "100.64.0.0/16")
+			ev.DHCPOptions[0].DomainNameServers = []string{"100.64.0.2"}
+		}, StatusFail, "forward to the VPC resolver 10.0.0.2"},
+		{"net.dhcp-options", "resolver by address, custom domain", func(ev *evidence.Evidence) {
+			ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.2"}
+			ev.DHCPOptions[0].DomainName = []string{"corp.example.com"}
+		}, StatusWarn, "corp.example.com"},
 		{"net.cidr-overlap", "service cidr", func(ev *evidence.Evidence) { ev.VPCs[0].CIDRs = append(ev.VPCs[0].CIDRs, "172.20.0.0/16") }, StatusFail, "overlaps the cluster's service CIDR"},
 		{"net.cidr-overlap", "docker bridge", func(ev *evidence.Evidence) { ev.VPCs[0].CIDRs = append(ev.VPCs[0].CIDRs, "172.17.0.0/16") }, StatusWarn, "172.17.0.0/16"},
 		{"net.cidr-overlap", "ok", nil, StatusPass, ""},

@@ -276,7 +276,7 @@ func networkChecks() []Check {
 			Eval: evalVPCDNS},
 		{Meta: netMeta("net.dhcp-options", "DHCP options break name resolution or the node name", SeverityCritical,
 			[]evidence.Kind{evidence.KindDHCPOptions, evidence.KindVPCs, evidence.KindInstance},
-			"Without AmazonProvidedDNS among the domain-name-servers, the node can resolve private endpoint and cluster names only if the custom DNS servers forward to the VPC resolver; a custom domain-name changes the host name, so the node may register under a name that does not match its private DNS name.",
+			"Without the VPC resolver among the domain-name-servers (AmazonProvidedDNS, or its addresses: the primary CIDR's base +2, 169.254.169.253, fd00:ec2::253), the node can resolve private endpoint and cluster names only if the custom DNS servers forward to the VPC resolver; a custom domain-name changes the host name, so the node may register under a name that does not match its private DNS name.",
 			"Use a DHCP options set with domain-name-servers=AmazonProvidedDNS and domain-name=REGION.compute.internal (ec2.internal in us-east-1): aws ec2 create-dhcp-options … then aws ec2 associate-dhcp-options --dhcp-options-id DOPT --vpc-id VPC, or forward the VPC domains from your DNS servers to the Route 53 Resolver.",
 			[]string{docDHCP, docNetworkReqs}, explains("runtime.node-name-not-found", "runtime.apiserver-timeout")...),
 			Eval: evalDHCP},
@@ -377,17 +377,16 @@ func evalDHCP(ev *evidence.Evidence) []Finding {
 		return one(Finding{Status: StatusSkipped, Resource: vpc.DHCPOptionsID, Message: "missing evidence: DHCP options " + vpc.DHCPOptionsID + " are not in " + ev.Source(evidence.KindDHCPOptions)})
 	}
 	it := item(ev.Source(evidence.KindDHCPOptions), "%s: domain-name %s; domain-name-servers %s", d.ID, quoteList(d.DomainName), quoteList(d.DomainNameServers))
-	if !hasString(d.DomainNameServers, "AmazonProvidedDNS") {
-		resolver := ""
-		for _, c := range vpc.CIDRs {
-			if p, err := netip.ParsePrefix(c); err == nil && p.Addr().Is4() {
-				b := p.Masked().Addr().As4()
-				b[3] += 2
-				resolver = netip.AddrFrom4(b).String()
-				break
-			}
+	resolver := vpcResolver(vpc)
+	amazon := ""
+	for _, srv := range d.DomainNameServers {
+		if a, err := netip.ParseAddr(strings.TrimSpace(srv)); srv == "AmazonProvidedDNS" || err == nil && (a == linkLocalResolver || a == ipv6Resolver || resolver.IsValid() && a == resolver) {
+			amazon = srv
+			break
 		}
-		return one(fail(d.ID, fmt.Sprintf("DHCP options %s use DNS servers %s without AmazonProvidedDNS: private endpoint and EC2 names resolve only if they forward to the VPC resolver %s", d.ID, quoteList(d.DomainNameServers), resolver), it))
+	}
+	if amazon == "" {
+		return one(fail(d.ID, fmt.Sprintf("DHCP options %s use DNS servers %s without AmazonProvidedDNS: private endpoint and EC2 names resolve only if they forward to the VPC resolver %s", d.ID, quoteList(d.DomainNameServers), resolverText(resolver)), it))
 	}
 	want := defaultDomain(ev.Target.Region)
 	for _, dn := range d.DomainName {
@@ -397,7 +396,40 @@ func evalDHCP(ev *evidence.Evidence) []Finding {
 			}
 		}
 	}
+	if amazon != "AmazonProvidedDNS" {
+		return one(pass(d.ID, "DHCP options name the VPC resolver ("+amazon+"), the same Route 53 Resolver as AmazonProvidedDNS", it))
+	}
 	return one(pass(d.ID, "DHCP options use AmazonProvidedDNS", it))
+}
+
+// The Route 53 Resolver's fixed addresses besides the VPC's base +2: 169.254.169.253 and, on
+// Nitro instances, fd00:ec2::253 (Amazon VPC User Guide, "Amazon DNS server").
+var (
+	linkLocalResolver = netip.MustParseAddr("169.254.169.253")
+	ipv6Resolver      = netip.MustParseAddr("fd00:ec2::253")
+)
+
+// vpcResolver returns the VPC resolver's address in the VPC's primary IPv4 CIDR (its base +2;
+// the first IPv4 block in vpc.CIDRs, which the snapshot reader puts first); the zero Addr when
+// the VPC has no IPv4 block. Secondary blocks' base +2 is reserved but answers no DNS (Amazon VPC
+// User Guide, "Amazon DNS server": "For VPCs with multiple IPv4 CIDR blocks, the DNS server IP
+// address is located in the primary CIDR").
+func vpcResolver(vpc *evidence.VPC) netip.Addr {
+	for _, c := range vpc.CIDRs {
+		if p, err := netip.ParsePrefix(c); err == nil && p.Addr().Is4() {
+			b := p.Masked().Addr().As4()
+			b[3] += 2
+			return netip.AddrFrom4(b)
+		}
+	}
+	return netip.Addr{}
+}
+
+func resolverText(a netip.Addr) string {
+	if a.IsValid() {
+		return a.String()
+	}
+	return linkLocalResolver.String()
 }
 
 func evalCIDROverlap(ev *evidence.Evidence) []Finding {

@@ -181,7 +181,7 @@ type Subnet struct {
 // VPC is the part of EC2 DescribeVpcs the checks use.
 type VPC struct {
 	ID            string
-	CIDRs         []string // IPv4 then IPv6 CIDR blocks
+	CIDRs         []string // IPv4 (the primary CidrBlock first) then IPv6 CIDR blocks
 	DHCPOptionsID string
 }
 

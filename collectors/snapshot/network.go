@@ -82,11 +82,14 @@ func (s *Snapshot) loadVPCs(ev *evidence.Evidence) {
 	res, reason := decodeInto(s, p, func(o *DescribeVpcsOutput) {
 		for _, v := range o.Vpcs {
 			vpc := evidence.VPC{ID: v.VpcID, DHCPOptionsID: v.DhcpOptionsID}
-			for _, a := range v.CidrBlockAssociationSet {
-				vpc.CIDRs = append(vpc.CIDRs, a.CidrBlock)
-			}
-			if len(vpc.CIDRs) == 0 && v.CidrBlock != "" {
+			// the primary block (CidrBlock) first: the VPC resolver lives at its base +2
+			if v.CidrBlock != "" {
 				vpc.CIDRs = []string{v.CidrBlock}
+			}
+			for _, a := range v.CidrBlockAssociationSet {
+				if a.CidrBlock != v.CidrBlock {
+					vpc.CIDRs = append(vpc.CIDRs, a.CidrBlock)
+				}
 			}
 			vpc.CIDRs = append(vpc.CIDRs, ipv6Blocks(v.IPv6CidrBlockAssociationSet)...)
 			ev.VPCs = append(ev.VPCs, vpc)

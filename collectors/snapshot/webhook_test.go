@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -32,5 +33,27 @@ func TestWebhookScopeAndNamespaceSelectorRead(t *testing.T) {
 	sel := w.NamespaceSelector
 	if sel == nil || len(sel.MatchExpressions) != 1 || sel.MatchExpressions[0].Operator != "NotIn" || sel.MatchExpressions[0].Values[0] != "kube-node-lease" {
 		t.Errorf("namespaceSelector = %+v", sel)
+	}
+}
+
+// The VPC's primary CidrBlock comes first in its CIDRs even when DescribeVpcs lists a secondary
+// association before it: the VPC resolver lives at the primary block's base +2.
+func TestVPCPrimaryCIDRFirst(t *testing.T) {
+	files := fixtureFiles(t, hostileFixture)
+	s0 := FromFiles("test", files)
+	ev0, err := s0.Evidence(s0.InstanceIDs()[0], "")
+	if err != nil || len(ev0.VPCs) == 0 {
+		t.Fatalf("no VPC in the fixture: %v", err)
+	}
+	id := ev0.VPCs[0].ID
+	files["ec2/describe-vpcs.json"] = []byte(`{"Vpcs": [{"VpcId": "` + id + `", "CidrBlock": "10.42.0.0/16", "DhcpOptionsId": "dopt-1",
+  "CidrBlockAssociationSet": [{"CidrBlock": "100.64.0.0/16"}, {"CidrBlock": "10.42.0.0/16"}]}]}`)
+	s := FromFiles("test", files)
+	ev, err := s.Evidence(s.InstanceIDs()[0], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.VPCs) != 1 || strings.Join(ev.VPCs[0].CIDRs, ",") != "10.42.0.0/16,100.64.0.0/16" {
+		t.Errorf("VPCs = %+v, want CIDRs 10.42.0.0/16,100.64.0.0/16", ev.VPCs)
 	}
 }
