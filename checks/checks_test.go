@@ -665,6 +665,17 @@ func TestChecks(t *testing.T) {
 		{"csr.denied", "other node denied", func(ev *evidence.Evidence) {
 			ev.CSRs[0].State, ev.CSRs[0].Username = "Denied", "system:node:ip-10-9-9-9.eu-west-1.compute.internal"
 		}, StatusPass, ""},
+		// a later approved CSR of the same signer and requestor replaces the denied one
+		{"csr.denied", "denied, then replaced by an approved one", func(ev *evidence.Evidence) {
+			old := ev.CSRs[0]
+			old.Name, old.State, old.Reason, old.Issued, old.Created = "csr-old", "Denied", "KubectlDeny", false, old.Created.Add(-2*time.Minute)
+			ev.CSRs = append(ev.CSRs, old)
+		}, StatusPass, "CSR csr-old (kubernetes.io/kubelet-serving) was denied, but csr-1 of the same signer and requestor, created later, was approved"},
+		{"csr.denied", "approved, then a later one denied", func(ev *evidence.Evidence) {
+			late := ev.CSRs[0]
+			late.Name, late.State, late.Reason, late.Issued, late.Created = "csr-late", "Denied", "KubectlDeny", false, late.Created.Add(2*time.Minute)
+			ev.CSRs = append(ev.CSRs, late)
+		}, StatusFail, "CSR csr-late (kubernetes.io/kubelet-serving) was denied"},
 		{"csr.denied", "no csr data", func(ev *evidence.Evidence) { ev.AddGapForce(evidence.KindCSRs, "kubectl: Forbidden") }, StatusSkipped, "Forbidden"},
 		{"windows.ipam-disabled", "linux", nil, StatusSkipped, "not a Windows node"},
 		{"windows.ipam-disabled", "enabled", makeWindows, StatusPass, ""},

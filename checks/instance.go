@@ -321,11 +321,21 @@ func csrChecks() []Check {
 			Eval: func(ev *evidence.Evidence) []Finding {
 				name := nodeName(ev.Instance)
 				var out []Finding
-				for _, c := range nodeCSRs(ev) {
+				var replaced []string
+				csrs := nodeCSRs(ev)
+				for _, c := range csrs {
 					if c.State == "Denied" || c.State == "Failed" {
+						if by := supersededBy(csrs, c); by != "" {
+							// the kubelet asked again and got its certificate: the old refusal is history
+							replaced = append(replaced, fmt.Sprintf("%s was %s, but %s of the same signer and requestor, created later, was approved", csrLabel(c), strings.ToLower(c.State), by))
+							continue
+						}
 						out = append(out, fail(c.Name, fmt.Sprintf("CSR %s (%s) was %s: %s %s", c.Name, c.SignerName, strings.ToLower(c.State), c.Reason, c.Message),
 							item(ev.Source(evidence.KindCSRs), "CSR %s condition %s reason %q message %q", c.Name, c.State, c.Reason, c.Message)))
 					}
+				}
+				if len(out) == 0 && len(replaced) > 0 {
+					return one(pass(name, strings.Join(replaced, "; "), item(ev.Source(evidence.KindCSRs), "%d CSRs in the cluster", len(ev.CSRs))))
 				}
 				if len(out) == 0 {
 					return one(pass(name, "no CSR of node "+name+" was denied or failed", item(ev.Source(evidence.KindCSRs), "%d CSRs in the cluster", len(ev.CSRs))))
@@ -335,10 +345,10 @@ func csrChecks() []Check {
 	}
 }
 
-// supersededBy returns the name of a CSR of csrs that replaces the Pending c: the same signer
+// supersededBy returns the name of a CSR of csrs that replaces c (Pending, Denied or Failed): the same signer
 // and requestor, created later, and Approved ("" when there is none). The kubelet files a new
 // request when one is not answered in time; once a later one is approved it holds its
-// certificate and the earlier request is left Pending harmlessly.
+// certificate and the earlier request is left Pending (or Denied) harmlessly.
 func supersededBy(csrs []evidence.CSR, c evidence.CSR) string {
 	for _, o := range csrs {
 		if o.Name != c.Name && o.State == "Approved" && o.SignerName == c.SignerName && o.Username == c.Username && c.Username != "" &&
