@@ -94,7 +94,8 @@ func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 		return []Finding{complete(m, Finding{Status: StatusError, Resource: resource, Message: "check returned no finding"})}
 	}
 	if t.state == testimonyFailing {
-		res = append(res, testimonyFindings(m.ID, t, ev.NodeLogs, targetName(ev), ev.Source(evidence.KindNodeLogs))...)
+		tf := testimonyFindings(m.ID, t, ev.NodeLogs, targetName(ev), ev.Source(evidence.KindNodeLogs))
+		res = append(res, weighTestimony(m.ID, res, t, ev, tf)...)
 	}
 	if !slices.ContainsFunc(res, func(f Finding) bool { return f.Status != StatusSkipped }) {
 		// the check's own evidence judged nothing (logs without a line of the component)

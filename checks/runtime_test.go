@@ -342,3 +342,44 @@ func TestSymptomRanksAfterCauses(t *testing.T) {
 		t.Errorf("a health code naming a cause: ranked %v", d.Ranked)
 	}
 }
+
+// TestMappingEvidenceOverOlderNotMappedLine: the authenticator's "ARN is not mapped" for the node
+// role, logged before the evidence that maps the role was collected, does not make
+// auth.role-not-mapped claim the role is mapped nowhere: it warns that the line predates the
+// mapping. A line after the collection, or one naming another role, still fails.
+func TestMappingEvidenceOverOlderNotMappedLine(t *testing.T) {
+	hit := func(at time.Time, arn string) evidence.SignatureHit {
+		l := evidence.LogLine{Path: "logs/authenticator-events.json", Line: 2, Time: at,
+			Text: `level=warning msg="access denied" arn="` + arn + `" error="ARN is not mapped" path=/authenticate`}
+		return evidence.SignatureHit{Signature: "authenticator-arn-not-mapped", Component: "authenticator", Finding: "auth.role-not-mapped",
+			Meaning: "the authenticator verified the node's IAM identity but neither aws-auth mapRoles nor an access entry maps it, so the API server answers 401",
+			Count:   1, First: l, Last: l, Facts: map[string][]string{"roleArn": {arn}}}
+	}
+	c, _ := Default().Get("auth.role-not-mapped")
+	for _, tc := range []struct {
+		name string
+		hit  evidence.SignatureHit
+		want Status
+		msg  string
+	}{
+		{"older line, node role", hit(tNow.Add(-17*time.Minute), tRole), StatusWarn,
+			"predates the evidence collected at " + tNow.UTC().Format(time.RFC3339) + ", which maps the role"},
+		{"older line, node role's session", hit(tNow.Add(-17*time.Minute), "arn:aws:sts::111122223333:assumed-role/node/i-1"), StatusWarn, "predates the evidence"},
+		{"later line", hit(tNow.Add(5*time.Minute), tRole), StatusFail, "the evidence collected at " + tNow.UTC().Format(time.RFC3339) + ", before this line, maps the role"},
+		{"another role", hit(tNow.Add(-17*time.Minute), "arn:aws:iam::111122223333:role/other-node"), StatusFail, "neither aws-auth mapRoles nor an access entry maps it"},
+	} {
+		ev := healthyEvidence()
+		withLogs("noise\n")(ev)
+		ev.NodeLogs.Hits = []evidence.SignatureHit{tc.hit}
+		var got *Finding
+		for _, f := range Run([]Check{c}, ev) {
+			if f.Status != StatusPass {
+				f := f
+				got = &f
+			}
+		}
+		if got == nil || got.Status != tc.want || !strings.Contains(got.Message, tc.msg) {
+			t.Errorf("%s: got %+v, want %s containing %q", tc.name, got, tc.want, tc.msg)
+		}
+	}
+}

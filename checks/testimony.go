@@ -502,3 +502,80 @@ func otherNodesLines(ev *evidence.Evidence, t testimony) (string, bool) {
 	}
 	return t.failing[0].Facts["node"][0], true
 }
+
+// contradictedSignatures lists, per check, the log signatures whose claim a pass of the check's
+// own evidence contradicts: "ARN is not mapped" says the role is mapped nowhere, while the
+// collected aws-auth and access entries (auth.role-not-mapped passes) map it. Lines that claim
+// something the configuration does not show (ARN does not match User ID: the mapping exists but
+// names a recreated role) are not listed.
+var contradictedSignatures = map[string][]string{
+	"auth.role-not-mapped": {"authenticator-arn-not-mapped"},
+}
+
+// weighTestimony weighs the failing testimony tf of check id against its own findings res. When
+// the check passed for a role on the evidence collected at ev.CollectedAt, and every failing line
+// is a signature that evidence contradicts naming that same role (or its session), the lines
+// describe an earlier state: a line before the collection (or undated) becomes a warning saying
+// it predates the evidence that maps the role; a line after the collection stays a failure and
+// says the evidence collected before it mapped the role. Other testimony is returned unchanged.
+func weighTestimony(id string, res []Finding, t testimony, ev *evidence.Evidence, tf []Finding) []Finding {
+	sigs := contradictedSignatures[id]
+	if len(sigs) == 0 || len(tf) != 1 || tf[0].Status != StatusFail {
+		return tf
+	}
+	var passed string
+	for _, f := range res {
+		switch f.Status {
+		case StatusPass:
+			passed = f.Resource
+		case StatusFail, StatusWarn:
+			return tf // the check's own evidence already finds a problem
+		}
+	}
+	want, ok := canonicalRoleArn(passed)
+	if !ok {
+		return tf
+	}
+	later := false
+	for _, h := range t.failing {
+		if !slices.Contains(sigs, h.Signature) {
+			return tf
+		}
+		for _, a := range h.Facts["roleArn"] {
+			if got, ok := canonicalRoleArn(sessionRole(a)); !ok || got != want {
+				return tf // another principal: the pass says nothing of it
+			}
+		}
+		if !ev.CollectedAt.IsZero() && h.Last.Time.After(ev.CollectedAt) {
+			later = true
+		}
+	}
+	f := tf[0]
+	at := "an unknown time"
+	if !ev.CollectedAt.IsZero() {
+		at = ev.CollectedAt.UTC().Format(time.RFC3339)
+	}
+	if later {
+		f.Message += fmt.Sprintf(" — although the evidence collected at %s, before this line, maps the role: the mapping was removed or changed since, or the authenticator had not loaded it", at)
+		return one(f)
+	}
+	f.Status = StatusWarn
+	f.Message += fmt.Sprintf(" — this line predates the evidence collected at %s, which maps the role: the mapping was added or changed after the denial (it no longer applies), or the denied identity was another principal or an authenticator cache not yet refreshed", at)
+	return one(f)
+}
+
+// sessionRole turns an assumed-role session ARN (arn:aws:sts::ACCOUNT:assumed-role/NAME/SESSION)
+// into its role's ARN (arn:aws:iam::ACCOUNT:role/NAME); other ARNs are returned as they are.
+func sessionRole(arn string) string {
+	a := strings.TrimSpace(arn)
+	i := strings.Index(a, ":assumed-role/")
+	if i < 0 || !strings.HasPrefix(a, "arn:") {
+		return a
+	}
+	parts := strings.SplitN(a[:i], ":", 5) // arn, partition, sts, region, account
+	if len(parts) != 5 {
+		return a
+	}
+	name, _, _ := strings.Cut(a[i+len(":assumed-role/"):], "/")
+	return "arn:" + parts[1] + ":iam::" + parts[4] + ":role/" + name
+}
