@@ -108,31 +108,18 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 	s.loadFilters(ev)
 	inst := s.instanceOf(ev)
 	if inst == nil {
+		// the cluster as a whole (no instance yet): the cluster's VPC DNS attributes, DHCP options
+		// and endpoints judge what every node of it will meet
+		if ev.Cluster != nil && ev.Cluster.VpcID != "" {
+			s.loadVPCEndpoints(ev)
+			s.loadVPCDNS(ev, ev.Cluster.VpcID)
+		}
 		return
 	}
+	s.loadVPCEndpoints(ev)
 
-	p := "ec2/describe-vpc-endpoints.json"
-	res, reason := decodeInto(s, p, func(o *DescribeVpcEndpointsOutput) {
-		for _, e := range o.VpcEndpoints {
-			ep := evidence.VPCEndpoint{ID: e.VpcEndpointID, VpcID: e.VpcID, ServiceName: e.ServiceName, Type: e.VpcEndpointType,
-				State: strings.ToLower(e.State), PrivateDNSEnabled: e.PrivateDNSEnabled, SubnetIDs: e.SubnetIDs, RouteTableIDs: e.RouteTableIDs}
-			for _, g := range e.Groups {
-				ep.SecurityGroupIDs = append(ep.SecurityGroupIDs, g.GroupID)
-			}
-			if d := e.PolicyDocument; d != nil {
-				ep.Policy = &evidence.PolicyDocument{Version: d.Version}
-				for _, st := range d.Statement {
-					ep.Policy.Statement = append(ep.Policy.Statement, evidence.PolicyStatement{Sid: st.Sid, Effect: st.Effect, Action: st.Action,
-						Resource: st.Resource, Principal: st.Principal, HasCondition: len(st.Condition) > 0 && string(st.Condition) != "null"})
-				}
-			}
-			ev.VPCEndpoints = append(ev.VPCEndpoints, ep)
-		}
-	})
-	s.markFound(ev, evidence.KindVPCEndpoints, res, reason, p, true, "")
-
-	p = "ec2/describe-nat-gateways.json"
-	res, reason = decodeInto(s, p, func(o *DescribeNatGatewaysOutput) {
+	p := "ec2/describe-nat-gateways.json"
+	res, reason := decodeInto(s, p, func(o *DescribeNatGatewaysOutput) {
 		for _, n := range o.NatGateways {
 			g := evidence.NATGateway{ID: n.NatGatewayID, SubnetID: n.SubnetID, State: n.State, ConnectivityType: n.ConnectivityType}
 			if g.ConnectivityType == "" {
@@ -160,11 +147,43 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 	})
 	s.markFound(ev, evidence.KindInternetGateways, res, reason, p, true, "")
 
-	// DNS attributes of the instance's VPC: both files must be readable
-	attrs := &evidence.VPCAttributes{VpcID: inst.VpcID}
+	s.loadVPCDNS(ev, inst.VpcID)
+}
+
+// loadVPCEndpoints reads the region's VPC endpoints (ec2/describe-vpc-endpoints.json).
+func (s *Snapshot) loadVPCEndpoints(ev *evidence.Evidence) {
+	p := "ec2/describe-vpc-endpoints.json"
+	res, reason := decodeInto(s, p, func(o *DescribeVpcEndpointsOutput) {
+		for _, e := range o.VpcEndpoints {
+			ep := evidence.VPCEndpoint{ID: e.VpcEndpointID, VpcID: e.VpcID, ServiceName: e.ServiceName, Type: e.VpcEndpointType,
+				State: strings.ToLower(e.State), PrivateDNSEnabled: e.PrivateDNSEnabled, SubnetIDs: e.SubnetIDs, RouteTableIDs: e.RouteTableIDs}
+			for _, g := range e.Groups {
+				ep.SecurityGroupIDs = append(ep.SecurityGroupIDs, g.GroupID)
+			}
+			if d := e.PolicyDocument; d != nil {
+				ep.Policy = &evidence.PolicyDocument{Version: d.Version}
+				for _, st := range d.Statement {
+					ep.Policy.Statement = append(ep.Policy.Statement, evidence.PolicyStatement{Sid: st.Sid, Effect: st.Effect, Action: st.Action,
+						Resource: st.Resource, Principal: st.Principal, HasCondition: len(st.Condition) > 0 && string(st.Condition) != "null"})
+				}
+			}
+			ev.VPCEndpoints = append(ev.VPCEndpoints, ep)
+		}
+	})
+	s.markFound(ev, evidence.KindVPCEndpoints, res, reason, p, true, "")
+}
+
+// loadVPCDNS reads the DNS attributes of VPC vpcID (ec2/vpc-attribute/VPC.ATTR.json, both must be
+// readable) and the region's DHCP options sets (ec2/describe-dhcp-options.json).
+func (s *Snapshot) loadVPCDNS(ev *evidence.Evidence, vpcID string) {
+	var (
+		p, reason string
+		res       readResult
+	)
+	attrs := &evidence.VPCAttributes{VpcID: vpcID}
 	ok := true
 	for _, name := range []string{"enableDnsSupport", "enableDnsHostnames"} {
-		p = "ec2/vpc-attribute/" + inst.VpcID + "." + name + ".json"
+		p = "ec2/vpc-attribute/" + vpcID + "." + name + ".json"
 		res, reason = decodeInto(s, p, func(o *DescribeVpcAttributeOutput) {
 			if o.EnableDNSSupport != nil {
 				attrs.EnableDNSSupport = o.EnableDNSSupport.Value
@@ -180,7 +199,7 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 	}
 	if ok {
 		ev.VPCAttributes = attrs
-		ev.Mark(evidence.KindVPCAttributes, s.src("ec2/vpc-attribute/"+inst.VpcID+".enableDnsSupport.json"))
+		ev.Mark(evidence.KindVPCAttributes, s.src("ec2/vpc-attribute/"+vpcID+".enableDnsSupport.json"))
 	}
 
 	p = "ec2/describe-dhcp-options.json"

@@ -57,3 +57,21 @@ func TestVPCPrimaryCIDRFirst(t *testing.T) {
 		t.Errorf("VPCs = %+v, want CIDRs 10.42.0.0/16,100.64.0.0/16", ev.VPCs)
 	}
 }
+
+// The cluster as a whole (no instance, e.g. before the first node group) still reads its VPC's
+// DNS attributes, DHCP options and endpoints: the VPC is describe-cluster's
+// resourcesVpcConfig.vpcId.
+func TestClusterEvidenceReadsClusterVPCFiles(t *testing.T) {
+	files := fixtureFiles(t, hostileFixture)
+	files["ec2/vpc-attribute/vpc-0b1a2c3d4e5f60718.enableDnsHostnames.json"] = []byte(`{"VpcId": "vpc-0b1a2c3d4e5f60718", "EnableDnsHostnames": {"Value": false}}`)
+	ev := FromFiles("test", files).ClusterEvidence("")
+	for _, k := range []evidence.Kind{evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindVPCEndpoints} {
+		if !ev.Have(k) {
+			t.Errorf("%s not read: %+v", k, ev.GapFor(k))
+		}
+	}
+	a := ev.VPCAttributes
+	if a == nil || a.VpcID != "vpc-0b1a2c3d4e5f60718" || a.EnableDNSHostnames == nil || *a.EnableDNSHostnames {
+		t.Errorf("VPC attributes = %+v, want vpc-0b1a2c3d4e5f60718 with enableDnsHostnames false", a)
+	}
+}
