@@ -859,6 +859,18 @@ func networkCases() []checkCase {
 			ev.VPCs[0].CIDRs = append(ev.VPCs[0].CIDRs, "100.64.0.0/16")
 			ev.DHCPOptions[0].DomainNameServers = []string{"100.64.0.2"}
 		}, StatusFail, "forward to the VPC resolver 10.0.0.2"},
+		// the cluster as a whole (no instance yet): the cluster's VPC and its DHCP options
+		{"net.dhcp-options", "cluster-wide, custom DNS", func(ev *evidence.Evidence) {
+			ev.Instance = nil
+			ev.AddGapForce(evidence.KindInstance, "cluster-wide evaluation")
+			ev.Cluster.VpcID = "vpc-1"
+			ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.53"}
+		}, StatusFail, "DHCP options dopt-1 of the cluster's VPC vpc-1 use DNS servers 10.0.0.53 without AmazonProvidedDNS"},
+		{"net.dhcp-options", "cluster-wide, VPC unknown", func(ev *evidence.Evidence) {
+			ev.Instance = nil
+			ev.AddGapForce(evidence.KindInstance, "cluster-wide evaluation")
+			ev.Cluster.VpcID = ""
+		}, StatusSkipped, "missing evidence: the VPC is not known (no instance, and the cluster's resourcesVpcConfig.vpcId is not in the evidence)"},
 		{"net.dhcp-options", "resolver by address, custom domain", func(ev *evidence.Evidence) {
 			ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.2"}
 			ev.DHCPOptions[0].DomainName = []string{"corp.example.com"}

@@ -275,7 +275,7 @@ func networkChecks() []Check {
 			[]string{docVPCDNS, docNetworkReqs}, explains(append(runtimeNet, "runtime.node-name-not-found", netpath.CheckEndpointPrivateDNS)...)...),
 			Eval: evalVPCDNS},
 		{Meta: netMeta("net.dhcp-options", "DHCP options break name resolution or the node name", SeverityCritical,
-			[]evidence.Kind{evidence.KindDHCPOptions, evidence.KindVPCs, evidence.KindInstance},
+			[]evidence.Kind{evidence.KindDHCPOptions, evidence.KindVPCs},
 			"Without the VPC resolver among the domain-name-servers (AmazonProvidedDNS, or its addresses: the primary CIDR's base +2, 169.254.169.253, fd00:ec2::253), the node can resolve private endpoint and cluster names only if the custom DNS servers forward to the VPC resolver; a custom domain-name changes the host name, so the node may register under a name that does not match its private DNS name.",
 			"Use a DHCP options set with domain-name-servers=AmazonProvidedDNS and domain-name=REGION.compute.internal (ec2.internal in us-east-1): aws ec2 create-dhcp-options … then aws ec2 associate-dhcp-options --dhcp-options-id DOPT --vpc-id VPC, or forward the VPC domains from your DNS servers to the Route 53 Resolver.",
 			[]string{docDHCP, docNetworkReqs}, explains("runtime.node-name-not-found", "runtime.apiserver-timeout")...),
@@ -354,15 +354,27 @@ func defaultDomain(region string) string {
 	return region + ".compute.internal"
 }
 
+// evalDHCP judges the DHCP options of the instance's VPC or, without an instance (the cluster as a
+// whole, before its first node), of the cluster's VPC (resourcesVpcConfig.vpcId).
 func evalDHCP(ev *evidence.Evidence) []Finding {
+	vpcID, whose := "", ""
+	switch {
+	case ev.Instance != nil:
+		vpcID = ev.Instance.VpcID
+	case ev.Cluster != nil && ev.Cluster.VpcID != "":
+		vpcID = ev.Cluster.VpcID
+		whose = " of the cluster's VPC " + vpcID
+	default:
+		return one(Finding{Status: StatusSkipped, Message: "missing evidence: the VPC is not known (no instance, and the cluster's resourcesVpcConfig.vpcId is not in the evidence)"})
+	}
 	var vpc *evidence.VPC
 	for i := range ev.VPCs {
-		if ev.VPCs[i].ID == ev.Instance.VpcID {
+		if ev.VPCs[i].ID == vpcID {
 			vpc = &ev.VPCs[i]
 		}
 	}
 	if vpc == nil || vpc.DHCPOptionsID == "" {
-		return one(Finding{Status: StatusSkipped, Resource: ev.Instance.VpcID, Message: "missing evidence: the VPC's DhcpOptionsId is not in the evidence"})
+		return one(Finding{Status: StatusSkipped, Resource: vpcID, Message: "missing evidence: the VPC's DhcpOptionsId is not in the evidence"})
 	}
 	if vpc.DHCPOptionsID == "default" {
 		return one(pass(vpc.ID, "the VPC uses the default DHCP options", item(ev.Source(evidence.KindVPCs), "DhcpOptionsId default")))
@@ -386,13 +398,13 @@ func evalDHCP(ev *evidence.Evidence) []Finding {
 		}
 	}
 	if amazon == "" {
-		return one(fail(d.ID, fmt.Sprintf("DHCP options %s use DNS servers %s without AmazonProvidedDNS: private endpoint and EC2 names resolve only if they forward to the VPC resolver %s", d.ID, quoteList(d.DomainNameServers), resolverText(resolver)), it))
+		return one(fail(d.ID, fmt.Sprintf("DHCP options %s%s use DNS servers %s without AmazonProvidedDNS: private endpoint and EC2 names resolve only if they forward to the VPC resolver %s", d.ID, whose, quoteList(d.DomainNameServers), resolverText(resolver)), it))
 	}
 	want := defaultDomain(ev.Target.Region)
 	for _, dn := range d.DomainName {
 		for _, part := range strings.Fields(dn) {
 			if part != want {
-				return one(warn(d.ID, fmt.Sprintf("DHCP options %s set domain-name %q instead of %s: the node's host name will not match its private DNS name unless the kubelet overrides it", d.ID, dn, want), it))
+				return one(warn(d.ID, fmt.Sprintf("DHCP options %s%s set domain-name %q instead of %s: the node's host name will not match its private DNS name unless the kubelet overrides it", d.ID, whose, dn, want), it))
 			}
 		}
 	}
