@@ -1,6 +1,12 @@
 package checks
 
-import "github.com/eksdoctor/eksdoctor/collectors/evidence"
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
 
 const (
 	docKarpenterTS       = "https://karpenter.sh/docs/troubleshooting/"
@@ -24,6 +30,13 @@ func provisionerChecks() []Check {
 			Docs: docs, Explains: ex}, Eval: evalSignatures(id)}
 	}
 	launchSymptoms := explains("karpenter.nodeclaim-not-launched", "nodegroup.asg-launch-failures")
+	denied := mk("auth.authenticator-denied", "The control plane's authenticator refused an identity", SeverityCritical, StageAuth, explains("runtime.unauthorized"),
+		"The EKS authenticator turns an IAM identity into a Kubernetes user only through an access entry or an aws-auth mapping; when it logs 'access denied' for the node role (ARN is not mapped, a session name it cannot turn into a node name), every request of that kubelet is Unauthorized.",
+		"Map the ARN the log names: an EC2_LINUX (EC2_WINDOWS) access entry for a node role — aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX — or an aws-auth mapRoles entry with the role ARN without path, username system:node:{{EC2PrivateDNSName}} and groups system:bootstrappers, system:nodes.",
+		docAWSAuth, docAccessEntries)
+	denied.Eval = func(ev *evidence.Evidence) []Finding {
+		return deniedOfMappedRole(ev, evalSignatures(denied.Meta.ID)(ev))
+	}
 	return []Check{
 		mk("nodegroup.launch-errors", "EC2 refuses to launch the node", SeverityCritical, StageInstance, launchSymptoms,
 			"RunInstances / CreateFleet fail before any instance exists: an invalid or missing instance profile, a KMS key the Auto Scaling or Karpenter role cannot use for the EBS volume, no capacity or quota for the instance type, an AMI or launch template the account cannot use. No instance means no node.",
@@ -49,9 +62,54 @@ func provisionerChecks() []Check {
 			"Karpenter merges spec.userData with the bootstrap it generates for the AMI family: AL2023 expects MIME multipart with NodeConfig, Bottlerocket TOML, AL2 a shell script; user data in another format is rejected or ignored and the node never joins. The same happens when amiSelectorTerms select an EKS-optimized AMI of another family than amiFamily (an AL2 amazon-eks-node-1.31-v… image under amiFamily AL2023): the image does not read the user data Karpenter writes. With amiFamily Custom Karpenter generates nothing: without spec.userData the node is never told which cluster to join.",
 			"Write spec.userData in the AMI family's format: a MIME multipart NodeConfig for AL2023, TOML settings for Bottlerocket, a shell script for AL2 — or drop it and let Karpenter generate the bootstrap. Make amiFamily match the images amiSelectorTerms select (or select them with an alias such as al2023@latest).",
 			docKarpenterUserData, docNodeadm, docBottlerocketK8s),
-		mk("auth.authenticator-denied", "The control plane's authenticator refused an identity", SeverityCritical, StageAuth, explains("runtime.unauthorized"),
-			"The EKS authenticator turns an IAM identity into a Kubernetes user only through an access entry or an aws-auth mapping; when it logs 'access denied' for the node role (ARN is not mapped, a session name it cannot turn into a node name), every request of that kubelet is Unauthorized.",
-			"Map the ARN the log names: an EC2_LINUX (EC2_WINDOWS) access entry for a node role — aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX — or an aws-auth mapRoles entry with the role ARN without path, username system:node:{{EC2PrivateDNSName}} and groups system:bootstrappers, system:nodes.",
-			docAWSAuth, docAccessEntries),
+		denied,
 	}
+}
+
+// deniedOfMappedRole rewrites the auth.authenticator-denied failures whose denied ARNs (the
+// roleArn fact, a session turned into its role) are all the node role while the collected
+// aws-auth or access entries map that role: the message says so, with the collection time, and
+// the fix compares instead of creating a mapping that exists (create-access-entry would fail
+// with ResourceInUseException). Other findings are returned unchanged.
+func deniedOfMappedRole(ev *evidence.Evidence, fs []Finding) []Finding {
+	role, ok := canonicalRoleArn(nodeRoleArn(ev))
+	if !ok {
+		return fs
+	}
+	var where []string
+	if ev.Have(evidence.KindAWSAuth) && ev.AWSAuth != nil {
+		if m := exactRoleMapping(ev.AWSAuth, nodeRoleArn(ev)); m != nil {
+			where = append(where, fmt.Sprintf("aws-auth mapRoles entry %d", m.Index+1))
+		}
+	}
+	if ev.Have(evidence.KindAccessEntries) {
+		if e := nodeAccessEntry(ev, nodeRoleArn(ev)); e != nil {
+			where = append(where, "access entry type "+orUnknown(e.Type))
+		}
+	}
+	if len(where) == 0 {
+		return fs
+	}
+	at := "an unknown time"
+	if !ev.CollectedAt.IsZero() {
+		at = ev.CollectedAt.UTC().Format(time.RFC3339)
+	}
+	for i, f := range fs {
+		if f.Status != StatusFail {
+			continue
+		}
+		arns := strings.Split(f.Resource, ", ")
+		all := len(arns) > 0
+		for _, a := range arns {
+			if got, ok := canonicalRoleArn(sessionRole(a)); !ok || got != role {
+				all = false
+			}
+		}
+		if !all {
+			continue
+		}
+		fs[i].Message += fmt.Sprintf("; the evidence collected at %s maps this role (%s)", at, strings.Join(where, ", "))
+		fs[i].Remediation = "The role is already mapped (" + strings.Join(where, ", ") + "); do not create another mapping. Compare the denied ARN and time with the mapping: a denial before the mapping was made or changed is over — restart the kubelet or replace the instance to retry; one after it points to an aws-auth entry with an IAM path or another account, a role deleted and recreated since the mapping (delete and recreate the access entry), or an authenticationMode that ignores the source holding the mapping (see auth.role-path, auth.access-mode)."
+	}
+	return fs
 }

@@ -383,3 +383,37 @@ func TestMappingEvidenceOverOlderNotMappedLine(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthenticatorDeniedOfAMappedRole: the authenticator denied the node role, but the collected
+// aws-auth maps it: the denial stays the finding, and its fix no longer tells the operator to
+// create the mapping (create-access-entry would fail with ResourceInUseException) but says the
+// role is mapped in the evidence and what to compare. An unmapped role keeps the mapping fix.
+func TestAuthenticatorDeniedOfAMappedRole(t *testing.T) {
+	at := tNow.Add(-17 * time.Minute)
+	l := evidence.LogLine{Path: "logs/authenticator-events.json", Line: 2, Time: at,
+		Text: `level=warning msg="access denied" arn="` + tRole + `" error="ARN is not mapped" path=/authenticate`}
+	hit := evidence.SignatureHit{Signature: "authenticator-access-denied", Component: "authenticator", Finding: "auth.authenticator-denied",
+		Meaning: "the control plane's authenticator refused this identity", Count: 1, First: l, Last: l,
+		Facts: map[string][]string{"roleArn": {tRole}, "detail": {"ARN is not mapped"}}}
+	c, _ := Default().Get("auth.authenticator-denied")
+	for _, tc := range []struct {
+		name        string
+		mod         func(ev *evidence.Evidence)
+		msg, remedy string
+	}{
+		{"mapped", nil, "the evidence collected at " + tNow.UTC().Format(time.RFC3339) + " maps this role (aws-auth mapRoles entry 1, access entry type EC2_LINUX)",
+			"The role is already mapped"},
+		{"not mapped", func(ev *evidence.Evidence) { ev.AWSAuth.Roles, ev.AccessEntries = nil, nil }, "refused this identity", "Map the ARN the log names"},
+	} {
+		ev := healthyEvidence()
+		withLogs("noise\n")(ev)
+		ev.NodeLogs.Hits = []evidence.SignatureHit{hit}
+		if tc.mod != nil {
+			tc.mod(ev)
+		}
+		f := Run([]Check{c}, ev)[0]
+		if f.Status != StatusFail || !strings.Contains(f.Message, tc.msg) || !strings.HasPrefix(f.Remediation, tc.remedy) {
+			t.Errorf("%s: got %s %q fix %q", tc.name, f.Status, f.Message, f.Remediation)
+		}
+	}
+}
