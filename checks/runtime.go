@@ -91,7 +91,7 @@ func runtimeChecks() []Check {
 			docTimeSync),
 		mk("runtime.throttled", "AWS APIs throttle the node's bootstrap calls", SeverityMedium, StageBootstrap,
 			"Bootstrap calls (DescribeCluster in bootstrap.sh, EC2 calls from IPAMD) retry on throttling; under large scale-ups they can exhaust their retries.",
-			"Pass --apiserver-endpoint and --b64-cluster-ca (or a complete NodeConfig) so nodes skip DescribeCluster, stagger scale-ups, and look for other callers using the account's EC2 API quota.",
+			"Pass --apiserver-endpoint and --b64-cluster-ca (or a complete NodeConfig) so nodes skip DescribeCluster, stagger scale-ups, and look for other callers using the account's EC2 API quota; for IPAMD, do not set a small WARM_IP_TARGET without MINIMUM_IP_TARGET (every pod start then calls EC2).",
 			docAPIThrottling),
 		mk("runtime.windows-ipam-label", "Windows pods get no IP address", SeverityCritical, StagePostJoin,
 			"On Windows the VPC resource controller assigns pod IPs and labels each pod with vpc.amazonaws.com/PrivateIPv4Address; without enable-windows-ipam in ConfigMap amazon-vpc-cni the label never appears and every sandbox fails.",

@@ -30,7 +30,9 @@ func TestFieldGrammarClasses(t *testing.T) {
 			`{"level":"error","ts":"2026-07-24T15:31:04.203Z","caller":"datastore/data_store.go:858","msg":"DataStore has no available IP/Prefix addresses"}` + "\n", []string{"runtime.ipamd-no-ips"}},
 		{"ipamd pool full of pods", `{"level":"info","ts":"2026-07-24T15:30:04.203Z","caller":"ipamd/ipamd.go:1290","msg":"Successfully increased IP pool, total: 6, used: 0"}` + "\n" + `{"level":"debug","ts":"2026-07-24T15:31:04.203Z","caller":"datastore/data_store.go:786","msg":"AssignPodIPv4Address: IP address pool stats: total 6, assigned 5"}` + "\n", nil},
 		// the start-up allocation of one IP failed: the init failure names IP allocation
-		{"ipamd init cannot allocate one IP", `{"level":"error","ts":"2026-07-24T15:30:40.101Z","caller":"aws-k8s-agent/main.go:152","msg":"Initialization failure: failed to allocate one IP addresses on ENI eni-0a1b2c3d4e5f60718, err: allocate IP address: failed to allocate a private IP address: RequestLimitExceeded"}` + "\n", []string{"runtime.ipamd-no-ips"}},
+		{"ipamd init cannot allocate one IP", `{"level":"error","ts":"2026-07-24T15:30:40.101Z","caller":"aws-k8s-agent/main.go:152","msg":"Initialization failure: failed to allocate one IP addresses on ENI eni-0a1b2c3d4e5f60718, err: allocate IP address: failed to allocate a private IP address: InsufficientFreeAddressesInSubnet"}` + "\n", []string{"runtime.ipamd-no-ips"}},
+		// ... because EC2 throttled the call: throttling, not the subnet (red team 6, case 27)
+		{"ipamd init throttled", `{"level":"error","ts":"2026-07-24T15:30:40.101Z","caller":"aws-k8s-agent/main.go:152","msg":"Initialization failure: failed to allocate one IP addresses on ENI eni-0a1b2c3d4e5f60718, err: allocate IP address: failed to allocate a private IP address: RequestLimitExceeded"}` + "\n", []string{"runtime.throttled"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
