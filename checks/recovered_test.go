@@ -59,3 +59,43 @@ func TestRecoveredOutsideKubelet(t *testing.T) {
 		})
 	}
 }
+
+// TestSameImagePullResolves: containerd's (or the kubelet's) successful pull of an image
+// resolves earlier failed pulls of that image only (red team 6, case 111): another image's pull,
+// or a pull of it before it failed, does not; registry, quotes and the registry API's manifest
+// path do not make two references different images.
+func TestSameImagePullResolves(t *testing.T) {
+	const (
+		pause        = `602401143452.dkr.ecr.eu-central-1.amazonaws.com/eks/pause:3.5`
+		cni          = `602401143452.dkr.ecr.eu-central-1.amazonaws.com/amazon-k8s-cni:v1.18.0`
+		pullFailed   = `Jun 11 07:02:41 ip-10-42-17-203.eu-central-1.compute.internal containerd[1602]: time="2024-06-11T07:02:41.771203391Z" level=error msg="PullImage \"IMG\" failed" error="failed to pull and unpack image \"IMG\": failed to resolve reference \"IMG\": failed to do request: Head \"https://602401143452.dkr.ecr.eu-central-1.amazonaws.com/v2/eks/pause/manifests/3.5\": dial tcp 3.124.199.71:443: i/o timeout"`
+		pullReturned = `Jun 11 07:02:53 ip-10-42-17-203.eu-central-1.compute.internal containerd[1602]: time="2024-06-11T07:02:53.921203391Z" level=info msg="PullImage \"IMG\" returns image reference \"sha256:6996f8da07bd405c6f82a549ef041deda57d1d658ec20a78584f9f436c9a3bb7\""`
+		eventFailed  = `  Warning  Failed     3m    kubelet  Failed to pull image "IMG": rpc error: code = Unknown desc = failed to pull and unpack image "IMG": i/o timeout`
+		eventPulled  = `  Normal   Pulled     1m    kubelet  Successfully pulled image "IMG" in 1.2s (1.2s including waiting)`
+	)
+	img := func(line, image string) string { return strings.ReplaceAll(line, "IMG", image) }
+	lines := func(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+	for _, tc := range []struct {
+		name, log string
+		want      Status
+		msg       string
+	}{
+		{"pause pull failed, then pulled (case 111)", lines(img(pullFailed, pause), img(pullReturned, pause)), StatusPass, "transient"},
+		{"pause pull failed, another image pulled", lines(img(pullFailed, pause), img(pullReturned, cni)), StatusFail, "eks/pause:3.5"},
+		{"two images failed, one pulled", lines(img(pullFailed, pause), img(pullFailed, cni), img(pullReturned, cni)), StatusFail, "eks/pause:3.5"},
+		{"two images failed, both pulled", lines(img(pullFailed, pause), img(pullFailed, cni), img(pullReturned, cni), img(pullReturned, pause)), StatusPass, "transient"},
+		{"pause pulled before it failed", lines(strings.Replace(img(pullReturned, pause), "07:02:53", "07:01:53", 2), img(pullFailed, pause)), StatusFail, "eks/pause:3.5"},
+		{"kubelet events: failed, then pulled", lines(img(eventFailed, cni), img(eventPulled, cni)), StatusPass, "transient"},
+		{"kubelet events: failed, another image pulled", lines(img(eventFailed, cni), img(eventPulled, "602401143452.dkr.ecr.eu-central-1.amazonaws.com/eks/kube-proxy:v1.30.0-eksbuild.3")), StatusFail, "amazon-k8s-cni:v1.18.0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := Default().Get("runtime.image-pull")
+			ev := &evidence.Evidence{}
+			withLogs(tc.log)(ev)
+			f := Run([]Check{c}, ev)[0]
+			if f.Status != tc.want || !strings.Contains(f.Message, tc.msg) || strings.Contains(f.Message, `\`) {
+				t.Errorf("%s %q, want %s containing %q (and no escape)", f.Status, f.Message, tc.want, tc.msg)
+			}
+		})
+	}
+}

@@ -115,13 +115,17 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 		}
 	}
 	for i, n := range t.normal {
-		if otherNodes(t.failing, n) {
-			continue // another node's progress (two nodes' logs pasted together)
+		if otherNodes(t.failing, n) || n.SameFact != "" {
+			continue // another node's progress (two nodes' logs pasted together); keyed progress below
 		}
 		if logscan.Later(n.Last, last) || undatedAfterDated(last, n.Last) {
 			t.state, t.resolvedBy = testimonyResolved, &t.normal[i]
 			return t
 		}
+	}
+	if n := resolvedPerFact(t.failing, t.normal); n != nil {
+		t.state, t.resolvedBy = testimonyResolved, n
+		return t
 	}
 	// consequences: every failing hit names a cause that is failing in the same logs
 	if depth < 3 {
@@ -192,6 +196,99 @@ func agentDoneBefore(logs *evidence.NodeLogs, failing, normal []evidence.Signatu
 		}
 	}
 	return nil
+}
+
+// resolvedPerFact returns a keyed healthy-progress hit (SignatureHit.SameFact) that resolves
+// every failing hit value by value, or nil: each failing hit carries the key fact (all its
+// values kept), and each value has a later line of a keyed hit with the same value (images
+// compared as sameImage says). A failure that names no value, or a value no later progress line
+// names, stands: one image's pull does not show another's went through.
+func resolvedPerFact(failing, normal []evidence.SignatureHit) *evidence.SignatureHit {
+	var first *evidence.SignatureHit
+	for _, f := range failing {
+		covered := false
+		for i := range normal {
+			n := &normal[i]
+			if n.SameFact == "" || otherNodes(failing, *n) {
+				continue
+			}
+			key := n.SameFact
+			vals := f.Facts[key]
+			if len(vals) == 0 || slices.Contains(f.FactsCapped, key) || len(f.FactLast[key]) != len(vals) {
+				return nil
+			}
+			covered = true
+			for vi, v := range vals {
+				if !laterSameValue(key, v, f.FactLast[key][vi], normal) {
+					return nil
+				}
+			}
+			if first == nil {
+				first = n
+			}
+			break
+		}
+		if !covered {
+			return nil
+		}
+	}
+	return first
+}
+
+// laterSameValue reports whether a keyed normal hit of fact key carries value v (sameValue) on
+// a line later than failed.
+func laterSameValue(key, v string, failed evidence.LogLine, normal []evidence.SignatureHit) bool {
+	for _, n := range normal {
+		if n.SameFact != key {
+			continue
+		}
+		for i, w := range n.Facts[key] {
+			if i < len(n.FactLast[key]) && sameValue(key, v, w) {
+				if l := n.FactLast[key][i]; logscan.Later(l, failed) || undatedAfterDated(failed, l) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sameValue reports whether two values of fact key name the same thing: images by their
+// repository and tag or digest (sameImage), other facts exactly.
+func sameValue(key, a, b string) bool {
+	if key == "image" {
+		return sameImage(a, b)
+	}
+	return a == b
+}
+
+// sameImage reports whether two image references captured from different lines name one image:
+// "602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/pause:3.5", "eks/pause:3.5" and the
+// registry's manifest path "eks/pause/manifests/3.5" do. Without a registry on one side only
+// the repository path and tag are compared.
+func sameImage(a, b string) bool {
+	ka, kb := imageKey(a), imageKey(b)
+	return ka != "" && ka == kb
+}
+
+// imageKey is an image reference without its registry host, quotes or escapes, with a
+// registry API manifest path read as repository:tag (or @digest); "" when nothing is left.
+func imageKey(s string) string {
+	s = strings.Trim(s, `\"' `)
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "https://"), "http://")
+	if i := strings.IndexByte(s, '/'); i > 0 {
+		if host := s[:i]; strings.ContainsAny(host, ".:") || host == "localhost" {
+			s = s[i+1:]
+		}
+	}
+	s = strings.TrimPrefix(s, "v2/")
+	if repo, ref, ok := strings.Cut(s, "/manifests/"); ok {
+		if strings.HasPrefix(ref, "sha256:") {
+			return repo + "@" + ref
+		}
+		return repo + ":" + ref
+	}
+	return s
 }
 
 // undatedAfterDated reports whether the failure's last line carries no time while the healthy

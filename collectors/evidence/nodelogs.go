@@ -77,6 +77,10 @@ type SignatureHit struct {
 	Normal bool
 	// Resolves lists the findings a Normal signature shows to be transient when it comes later.
 	Resolves []string
+	// SameFact, when set on a Normal hit, names the fact that keys what it resolves: only a
+	// failure line carrying a value it also carries, on a later line, is resolved
+	// (logscan.Signature.SameFact).
+	SameFact string `json:",omitempty"`
 	// ConsequenceOf lists findings that, when they fail in the same input, explain these lines.
 	ConsequenceOf []string
 	// MinCount is how many lines make a failure (a line printed once by healthy nodes fails
@@ -106,6 +110,10 @@ type SignatureHit struct {
 	// FactsCapped names the facts that had more distinct values than were kept (the scanner
 	// keeps the first few of each): their list is a sample, not the whole, sorted.
 	FactsCapped []string `json:",omitempty"`
+	// FactLast holds, per fact and in the order of Facts[name], the last line (by the lines'
+	// own times) that carried each value: when a failure of that value was last seen, and when
+	// a resolving line of it last came.
+	FactLast map[string][]LogLine `json:",omitempty"`
 }
 
 // tailLines is how many lines may follow a hit's last line in its stream for the log to be

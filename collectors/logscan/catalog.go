@@ -99,6 +99,7 @@ type catalogSpec struct {
 	Meaning       string   `json:"meaning"`
 	Normal        bool     `json:"normal,omitempty"`
 	Resolves      []string `json:"resolves,omitempty"`
+	SameFact      string   `json:"sameFact,omitempty"`
 	ConsequenceOf []string `json:"consequenceOf,omitempty"`
 	MinCount      int      `json:"minCount,omitempty"`
 	EndsLog       bool     `json:"endsLog,omitempty"`
@@ -208,7 +209,7 @@ func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
 		comps = append(comps, Component{Name: f.Component, Description: f.Description, Presence: f.Presence})
 		for _, c := range f.Signatures {
 			sg := Signature{Name: c.Name, Component: f.Component, Finding: c.Finding, Anchor: c.Anchor, Pattern: c.Pattern,
-				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, Milestone: c.Milestone, Symptom: c.Symptom, Meaning: c.Meaning,
+				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, SameFact: c.SameFact, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, Milestone: c.Milestone, Symptom: c.Symptom, Meaning: c.Meaning,
 				Source: c.Source, Examples: c.Examples}
 			if err := validate(sg); err != nil {
 				return nil, nil, fmt.Errorf("%s: signature %s: %v", n, c.Name, err)
@@ -254,6 +255,8 @@ func validate(sg Signature) error {
 		return fmt.Errorf("minWait is a positive number of seconds on a failure signature")
 	case sg.Symptom && sg.Normal:
 		return fmt.Errorf("symptom marks a failure signature")
+	case sg.SameFact != "" && (!sg.Normal || len(sg.Resolves) == 0 || !strings.Contains(sg.Pattern, "(?P<"+sg.SameFact+">")):
+		return fmt.Errorf("sameFact %q needs a normal signature that resolves findings and a pattern group of that name", sg.SameFact)
 	case sg.Milestone != "" && !contains(Milestones, sg.Milestone):
 		return fmt.Errorf("milestone %q is not one of %s", sg.Milestone, strings.Join(Milestones, ", "))
 	}

@@ -44,6 +44,10 @@ type Signature struct {
 	// Normal marks healthy progress; Resolves names the findings it shows to be transient.
 	Normal   bool     `json:"normal,omitempty"`
 	Resolves []string `json:"resolves,omitempty"`
+	// SameFact, on a Normal signature, names a fact of its pattern (FactNames) that keys what it
+	// resolves: a failure line is resolved only by a later line of the same value ("PullImage X
+	// returns image reference" resolves the failed pulls of X, not those of another image).
+	SameFact string `json:"sameFact,omitempty"`
 	// ConsequenceOf lists findings that, when they fail in the same input, explain this line:
 	// it is then reported as their consequence, not as a cause.
 	ConsequenceOf []string `json:"consequenceOf,omitempty"`
@@ -513,7 +517,7 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 	sg := &s.sigs[i]
 	if h == nil {
 		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
-			Resolves: sg.Resolves, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, Milestone: sg.Milestone, Symptom: sg.Symptom, Meaning: sg.Meaning, First: l}
+			Resolves: sg.Resolves, SameFact: sg.SameFact, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, Milestone: sg.Milestone, Symptom: sg.Symptom, Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++
@@ -534,17 +538,23 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 			continue
 		}
 		v := ln[sub[2*gi]:sub[2*gi+1]]
-		addFact(h, name, strings.ToValidUTF8(string(v[:min(len(v), 200)]), "\uFFFD"))
+		addFact(h, name, strings.ToValidUTF8(string(v[:min(len(v), 200)]), "\uFFFD"), l)
 	}
 }
 
-func addFact(h *evidence.SignatureHit, name, v string) {
+// addFact records value v of fact name, seen on line l, in h: a new value is appended (up to
+// maxFactValues), and the value's last line (FactLast) is kept by the lines' order in time.
+func addFact(h *evidence.SignatureHit, name, v string, l evidence.LogLine) {
 	if h.Facts == nil {
 		h.Facts = map[string][]string{}
+		h.FactLast = map[string][]evidence.LogLine{}
 	}
 	vals := h.Facts[name]
-	for _, x := range vals {
+	for i, x := range vals {
 		if x == v {
+			if last := h.FactLast[name][i]; later(l, last) && (!l.Time.IsZero() || last.Time.IsZero()) {
+				h.FactLast[name][i] = l
+			}
 			return
 		}
 	}
@@ -557,6 +567,7 @@ func addFact(h *evidence.SignatureHit, name, v string) {
 		return
 	}
 	h.Facts[name] = append(vals, v)
+	h.FactLast[name] = append(h.FactLast[name], l)
 }
 
 // later reports whether a happened after b: by timestamps when both have one, else by read order.
