@@ -792,6 +792,48 @@ func unquoteLine(s string) string {
 type subRegion struct {
 	lines   []line
 	command string // the shell command that printed these lines, if a prompt preceded them
+	// onNode is true when the prompt shows a shell on a node (nodePrompt): what the command
+	// printed there used the node's credentials and clock
+	onNode bool
+}
+
+// OperatorCLIMark starts an AWS CLI error line printed under an aws command that was not typed
+// on a node (a workstation's prompt, a bare command): withFailedRequest puts it after the
+// command, so "[aws sts get-caller-identity] [operator CLI] An error occurred (ExpiredToken) …".
+// Log signatures that read such errors as the node's credentials, clock or API quota exclude it
+// (collectors/logscan/catalog aws-sdk.yaml, bootstrap-sh.yaml): an expired SSO session or a
+// deactivated access key on the poster's laptop says nothing of the node.
+const OperatorCLIMark = "[operator CLI] "
+
+// reNodePrompt is a shell prompt on an EKS node: its EC2 host name ("[ec2-user@ip-10-0-1-23 ~]$",
+// "root@ip-172-31-5-6:~#"), an instance ID, the ec2-user or ssm-user account, or the bare shell
+// of an SSM session ("sh-4.2$", "sh-5.2$").
+var reNodePrompt = regexp.MustCompile(`\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}\b|\bi-[0-9a-f]{8,17}\b|\b(?:ec2-user|ssm-user)@|^\s*sh-\d+\.\d+[$#]`)
+
+// nodePrompt reports whether prompt, the part of a prompt line before its command, is a shell
+// on a node (reNodePrompt).
+func nodePrompt(prompt string) bool { return reNodePrompt.MatchString(prompt) }
+
+// markOperatorCLI returns lines with OperatorCLIMark before each AWS CLI error line ("An error
+// occurred (…"), for the output of an aws command not typed on a node; other lines, and other
+// commands' output, are returned as they are.
+func markOperatorCLI(lines []line, command string, onNode bool) []line {
+	if onNode || !strings.HasPrefix(command, "aws ") {
+		return lines
+	}
+	var out []line
+	for i, l := range lines {
+		if t := strings.TrimSpace(l.text); strings.HasPrefix(t, "An error occurred (") {
+			if out == nil {
+				out = append([]line(nil), lines...)
+			}
+			out[i].text = OperatorCLIMark + t
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // splitPrompts splits lines at shell prompt lines, and at kubectl, eksctl and aws commands
@@ -805,7 +847,7 @@ func splitPrompts(lines []line) []subRegion {
 	flush := func(end int) {
 		if cur.lines = lines[start:end:end]; len(cur.lines) > 0 {
 			if cur.command != "" {
-				cur.lines = uncomment(cur.lines)
+				cur.lines = markOperatorCLI(uncomment(cur.lines), cur.command, cur.onNode)
 			}
 			out = append(out, cur)
 		}
@@ -818,7 +860,7 @@ func splitPrompts(lines []line) []subRegion {
 			if m[3] != "" {
 				cmd = strings.TrimSpace(m[3])
 			}
-			cur = subRegion{command: cmd}
+			cur = subRegion{command: cmd, onNode: nodePrompt(l.text[:max(0, strings.Index(l.text, m[1]+m[2]))])}
 			continue
 		}
 		if cmd, ok := decoratedCommand(l.text); ok {
@@ -1317,7 +1359,7 @@ func withFailedRequest(lines []line, command string) []line {
 	}
 	var out []line
 	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l.text), "An error occurred (") {
+		if t := strings.TrimSpace(l.text); strings.HasPrefix(strings.TrimPrefix(t, OperatorCLIMark), "An error occurred (") {
 			if out == nil {
 				out = append([]line(nil), lines...)
 			}
