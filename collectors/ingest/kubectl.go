@@ -152,6 +152,13 @@ func describeContinues(t string) bool {
 	return false
 }
 
+// reNodeCondition is a row of a Node's Conditions table: a pressure condition type, or the
+// kubelet's Ready reasons (k8s.io/api/core/v1 NodeConditionType; pkg/kubelet/nodestatus).
+var reNodeCondition = regexp.MustCompile(`\n\s+(?:MemoryPressure|DiskPressure|PIDPressure)\s+(?:True|False|Unknown)\s|\sKubelet(?:Ready|NotReady|HasSufficientMemory|HasNoDiskPressure|HasSufficientPID)\s`)
+
+// nodeConditions reports whether a describe's text holds a Node's condition rows.
+func nodeConditions(text string) bool { return reNodeCondition.MatchString(text) }
+
 // describeSegment types one kubectl describe object by the command and the fields it shows.
 func describeSegment(obj []line, cmd string) Segment {
 	text := string(joinLines(obj))
@@ -161,7 +168,10 @@ func describeSegment(obj []line, cmd string) Segment {
 		return seg(TypeDescribeCSR, "kubectl describe csr", obj)
 	case strings.Contains(cmd, "describe nodeclaim") || strings.Contains(text, "Kind:         NodeClaim") || regexp.MustCompile(`\nKind:\s+NodeClaim`).MatchString(text):
 		return seg(TypeDescribeNodeClaim, "kubectl describe nodeclaim", obj)
-	case strings.Contains(cmd, "describe node") || strings.Contains(cmd, "describe no ") || has("ProviderID:") || has("Kubelet Version:") || has("Taints:") || has("Unschedulable:"):
+	case strings.Contains(cmd, "describe node") || strings.Contains(cmd, "describe no ") || has("ProviderID:") || has("Kubelet Version:") || has("Taints:") || has("Unschedulable:") ||
+		has("Conditions:") && nodeConditions(text):
+		// a describe trimmed to its Name, Labels and Conditions is still a Node's: only a Node
+		// has the kubelet's pressure conditions and KubeletReady reasons
 		return seg(TypeDescribeNode, "kubectl describe node", obj)
 	case strings.Contains(cmd, "describe cm") || strings.Contains(cmd, "describe configmap") || has("Data\n====") || strings.Contains(text, "\nData\n===="):
 		t := Segment{}
