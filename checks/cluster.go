@@ -141,7 +141,37 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 	if nodeVer == "" {
 		return one(notApplicable(ev.Target.InstanceID, "the node's kubelet version is unknown (no Node object, kubelet start-up line, managed node group version or EKS AMI name)"))
 	}
-	return one(skewFinding(ev.Target.InstanceID, nodeVer, c.Version, item(src, "%s; control plane %s", from, c.Version)))
+	f := skewFinding(ev.Target.InstanceID, nodeVer, c.Version, item(src, "%s; control plane %s", from, c.Version))
+	if f.Status == StatusFail {
+		f.Remediation = skewRemediation(ev, c.Version)
+	}
+	return one(f)
+}
+
+// skewRemediation is the version-skew fix for the node's AMI family: the SSM parameter of the
+// family's AMI for the cluster's Kubernetes version (Bottlerocket's from its QUICKSTART-EKS.md,
+// Windows' from the EKS Windows AMI page, Amazon Linux's from "Retrieve recommended Amazon Linux
+// AMI IDs"), or "" (the check's own) when the family is unknown.
+func skewRemediation(ev *evidence.Evidence, version string) string {
+	fam, _ := amiFamily(ev)
+	if fam == FamilyUnknown && ev.NodeOS != nil {
+		fam = map[string]AMIFamily{"al2": FamilyAL2, "al2023": FamilyAL2023, "bottlerocket": FamilyBottlerocket, "windows": FamilyWindows}[ev.NodeOS.Family]
+	}
+	var param string
+	switch fam {
+	case FamilyBottlerocket:
+		param = "/aws/service/bottlerocket/aws-k8s-" + version + "/x86_64/latest/image_id (arm64 for Graviton)"
+	case FamilyAL2:
+		param = "/aws/service/eks/optimized-ami/" + version + "/amazon-linux-2/recommended/image_id (Amazon Linux 2 AMIs end at Kubernetes 1.32)"
+	case FamilyAL2023:
+		param = "/aws/service/eks/optimized-ami/" + version + "/amazon-linux-2023/x86_64/standard/recommended/image_id (arm64 for Graviton)"
+	case FamilyWindows:
+		param = "/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-" + version + "/image_id"
+	default:
+		return ""
+	}
+	return "Launch the node from an AMI for the cluster's Kubernetes version " + version + ": aws ssm get-parameter --name " + param +
+		", or update the node group (aws eks update-nodegroup-version)."
 }
 
 // loggedKubeletVersion returns the kubelet's minor version ("1.31") as its own start-up line in
