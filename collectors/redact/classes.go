@@ -15,36 +15,42 @@ const argValue = `(?:'([^'\n]*)'|"([^"\n]*)"|([^\s"'|;&]+))`
 // userPassValue is a user:password argument; its three groups hold the password.
 const userPassValue = `(?:'[^'\s:]*:([^'\n]*)'|"[^"\s:]*:([^"\n]*)"|[^\s"'|;&:]*:([^\s"'|;&]+))`
 
+// loginOrSSHPass is sshpass -p V and a registry login's -p V (its group 1 ends before V).
+var loginOrSSHPass = regexp.MustCompile(`(\b(?:sshpass|(?:docker|podman|nerdctl|buildah|skopeo|finch|oras|helm(?:[ \t]+registry)?)[ \t]+login)\b[^\n|;&]*?[ \t]-p(?:[ \t]+)?)` + argValue)
+
 // cmdCred is a command whose command line holds a secret: re's group 1 ends just before the
 // secret, and the first non-empty group after it is the secret.
 type cmdCred struct {
-	trigger string // a lower-case word the text must hold for re to run
-	re      *regexp.Regexp
+	// triggers are lower-case words of which the text must hold every one for re to run (a
+	// word every log line holds, "-p" of kube-proxy, would run re on every string of a report)
+	triggers []string
+	re       *regexp.Regexp
 }
 
 var cmdCreds = []cmdCred{
 	// curl -u user:pass, -sfu 'user:pass', --user=user:pass, --proxy-user / -U user:pass
 	// (curl(1): "-u, --user <user:password>"; a user alone makes curl prompt and is kept)
-	{"curl", regexp.MustCompile(`(\bcurl\b[^\n|;&]*?[ \t](?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:[ \t]+|=)?)` + userPassValue)},
+	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^\n|;&]*?[ \t](?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:[ \t]+|=)?)` + userPassValue)},
 	// sshpass -p V and -pV (sshpass(1)); docker / podman / nerdctl / helm registry login -p V
-	{"-p", regexp.MustCompile(`(\b(?:sshpass|(?:docker|podman|nerdctl|buildah|skopeo|finch|oras|helm(?:[ \t]+registry)?)[ \t]+login)\b[^\n|;&]*?[ \t]-p(?:[ \t]+)?)` + argValue)},
+	{[]string{" -p", "sshpass"}, loginOrSSHPass},
+	{[]string{" -p", "login"}, loginOrSSHPass},
 	// echo 'user:pass' | [sudo] chpasswd (chpasswd(8) reads user:password lines)
-	{"chpasswd", regexp.MustCompile(`(\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?)` + userPassValue + `[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b`)},
+	{[]string{"chpasswd", "|"}, regexp.MustCompile(`(\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?)` + userPassValue + `[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b`)},
 	// chpasswd <<< 'user:pass'
-	{"chpasswd", regexp.MustCompile(`(\bchpasswd\b[^\n|;&]*?<<<[ \t]*)` + userPassValue)},
+	{[]string{"chpasswd", "<<<"}, regexp.MustCompile(`(\bchpasswd\b[^\n|;&]*?<<<[ \t]*)` + userPassValue)},
 	// echo 'pass' | [sudo] passwd --stdin user (passwd(1) of RHEL and Amazon Linux)
-	{"passwd", regexp.MustCompile(`(\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?)` + argValue + `[ \t]*\|[ \t]*(?:sudo[ \t]+)?passwd[ \t]+--stdin\b`)},
+	{[]string{"passwd", "--stdin"}, regexp.MustCompile(`(\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?)` + argValue + `[ \t]*\|[ \t]*(?:sudo[ \t]+)?passwd[ \t]+--stdin\b`)},
 	// ConvertTo-SecureString [-String] 'V' -AsPlainText (PowerShell)
-	{"convertto-securestring", regexp.MustCompile(`(?i)(\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?)` + argValue)},
+	{[]string{"convertto-securestring"}, regexp.MustCompile(`(?i)(\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?)` + argValue)},
 	// net user NAME PASS (Windows: sets the account's password; "*" prompts for it)
-	{"net", regexp.MustCompile(`(?i)(\bnet[ \t]+user[ \t]+(?:"[^"\n]*"|[^\s"'/]+)[ \t]+)` + argValue)},
+	{[]string{"net", "user"}, regexp.MustCompile(`(?i)(\bnet[ \t]+user[ \t]+(?:"[^"\n]*"|[^\s"'/]+)[ \t]+)` + argValue)},
 }
 
 // commandCredentials redacts the secrets cmdCreds find. Variable references, option names
 // (-…), paths and the "*" of a prompt are kept.
 func commandCredentials(s, lower string) string {
 	for _, c := range cmdCreds {
-		if !strings.Contains(lower, c.trigger) {
+		if !containsAll(lower, c.triggers) {
 			continue
 		}
 		idx := c.re.FindAllStringSubmatchIndex(s, -1)
@@ -187,4 +193,14 @@ func chpasswdList(s string) string {
 		return s
 	}
 	return strings.Join(lines, "")
+}
+
+// containsAll reports whether s holds every one of words.
+func containsAll(s string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
 }

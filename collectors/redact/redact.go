@@ -152,9 +152,12 @@ func redact(s string, depth int) string {
 		s = vendorTokenRe.ReplaceAllStringFunc(s, vendorToken)
 	}
 	s = prefixTokens(s)
-	s = commandCredentials(s, strings.ToLower(s))
+	low := strings.ToLower(s)
+	if t := commandCredentials(s, low); t != s {
+		s, low = t, strings.ToLower(t)
+	}
 	s = chpasswdList(s)
-	s = connectionAndWebhooks(s, strings.ToLower(s))
+	s = connectionAndWebhooks(s, low)
 	if maybeBootstrapToken(s) {
 		s = bootstrapTokens(s)
 	}
