@@ -222,10 +222,11 @@ func (b *block) classify(lo, hi int, fenced bool, command string) []Segment {
 		lines := b.lines[lo:hi]
 		if segs, ok := structured(lines, command); ok {
 			if cut := foreignAfterBlank(lines); cut > 0 && unreadable(segs) {
-				// a document that does not parse as a whole, whose part before a blank line and
-				// foreign text ("and", an events table) does: two documents pasted one under the
-				// other
-				if head, ok := structured(trimBlank(lines[:cut]), command); ok && !unreadable(head) {
+				// a document that does not parse as a whole, with foreign text ("and", an events
+				// table, log lines) after a blank line: two things pasted one under the other. The
+				// document ends there, whether its part parses or was itself cut off mid-way
+				// (a terminal's scrollback): the text after it is read on its own
+				if head, ok := structured(trimBlank(lines[:cut]), command); ok {
 					out = append(out, head...)
 					lo, command = lo+cut, ""
 					continue

@@ -54,10 +54,9 @@ func classifyRef(lines []line, fenced bool, command string) []Segment {
 	}
 	if segs, ok := structured(lines, command); ok {
 		if cut := foreignAfterBlank(lines); cut > 0 && unreadable(segs) {
-			// a document that does not parse as a whole, whose part before a blank line and
-			// foreign text ("and", an events table) does: two documents pasted one under the
-			// other
-			if head, ok := structured(trimBlank(lines[:cut]), command); ok && !unreadable(head) {
+			// a document that does not parse as a whole, with foreign text after a blank line:
+			// the document ends there, whether its part parses or was itself cut off
+			if head, ok := structured(trimBlank(lines[:cut]), command); ok {
 				return append(head, classifyRef(lines[cut:], fenced, "")...)
 			}
 		}

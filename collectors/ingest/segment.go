@@ -1058,7 +1058,9 @@ func paragraphs(lines []line) []Segment {
 				// with the blank lines between the paragraphs: MIME needs the one that ends
 				// its headers, and a script or a YAML block scalar keeps its own
 				joined := lines[pos(paras[i][0]) : pos(paras[j][1]-1)+1]
-				if segs, ok := structured(joined, ""); ok {
+				// a join that does not parse does not replace a reading already found: a
+				// document cut off mid-way ends where the text after it (log lines) starts
+				if segs, ok := structured(joined, ""); ok && (best == nil || !unreadable(segs)) {
 					best, bestJ = segs, j
 				}
 			}

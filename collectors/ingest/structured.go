@@ -346,6 +346,31 @@ func numberOutOfRange(lines []line, text []byte, err error) (Segment, bool) {
 	return s, true
 }
 
+// damagedAWSAuthJSON is the segment of an aws-auth ConfigMap pasted as JSON that does not parse
+// (err, from reading text). kubectl prints a ConfigMap as valid JSON (and kubectl apply
+// refuses JSON that is not), so JSON that does not parse is damage done to the paste — most
+// often a terminal's scrollback or a copy that cut it off — and says nothing about the cluster's
+// aws-auth: the segment is not read (TypeData) and its Problem names the damage and its line.
+// A JSON string cannot hold a line break (RFC 8259 section 7), so a line that ends inside one
+// was cut there, as was a document that ends before its brackets close.
+func damagedAWSAuthJSON(lines []line, text []byte, err error) Segment {
+	s := seg(TypeData, "aws-auth ConfigMap, JSON that does not parse", lines)
+	var se *json.SyntaxError
+	at := lines[len(lines)-1].n
+	if errors.As(err, &se) && se.Offset > 0 && int(se.Offset) <= len(text) {
+		at = lines[0].n + bytes.Count(text[:se.Offset-1], []byte("\n"))
+	}
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		s.Problem = fmt.Sprintf("aws-auth ConfigMap cut off at line %d: the JSON ends before its closing brackets, so the paste holds only part of it; not judged (paste the whole output of kubectl get -n kube-system configmap aws-auth -o yaml)", at)
+	case strings.Contains(err.Error(), `'\n' in string literal`):
+		s.Problem = fmt.Sprintf("aws-auth ConfigMap cut off at line %d: the line ends inside a JSON string, so the paste holds only part of it; not judged (paste the whole output of kubectl get -n kube-system configmap aws-auth -o yaml)", at)
+	default:
+		s.Problem = fmt.Sprintf("aws-auth ConfigMap pasted as JSON that does not parse (%v, line %d): kubectl prints a ConfigMap as valid JSON, so the paste was damaged; not judged", err, at)
+	}
+	return s
+}
+
 // jsonDocs reads one JSON value, or a sequence of them (paginated CLI output). A block of one
 // JSON log record per line is not a document (it is a log).
 func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
@@ -368,9 +393,7 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 			}
 			if len(docs) == 0 {
 				if looksAWSAuth(text) {
-					s := seg(TypeAWSAuth, "aws-auth ConfigMap (JSON that does not parse)", lines)
-					s.Problem = "not valid JSON: " + err.Error()
-					return []Segment{s}, true
+					return []Segment{damagedAWSAuthJSON(lines, text, err)}, true
 				}
 				if s, ok := numberOutOfRange(lines, text, err); ok {
 					return []Segment{s}, true
