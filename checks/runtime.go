@@ -116,16 +116,35 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 		if name, other := otherNodesLines(ev, t); other {
 			return one(Finding{Status: StatusSkipped, Resource: target, Message: fmt.Sprintf("not a cause: the lines naming %s are those of node %s, not of %s", id, name, ev.Instance.PrivateDNSName)})
 		}
-		if name, ok := ListedReady(ev); ok && t.state == testimonyFailing && readyResolves(id) {
-			// the node list shows the Node Ready: what the logs said before is over
-			items := make([]EvidenceItem, 0, len(t.failing)+1)
-			var total int64
+		if t.state == testimonyFailing && readyResolves(id) {
+			// the node list shows the Node Ready: what the logs said of it before is over; the
+			// lines of a node the list does not show Ready still fail
+			var over, live []evidence.SignatureHit
+			var names []string
 			for _, h := range t.failing {
-				total += h.Count
-				items = append(items, hitItem(src, h))
+				if name, ok := ListedReady(ev, h); ok {
+					over = append(over, h)
+					if !slices.Contains(names, name) {
+						names = append(names, name)
+					}
+				} else {
+					live = append(live, h)
+				}
 			}
-			items = append(items, item(ev.Source(evidence.KindNodes), "Node %s Ready", name))
-			return one(pass(target, fmt.Sprintf("%d line%s matched (%s) but Node %s is Ready in the node list: over", total, plural(total), t.failing[0].Meaning, name), items...))
+			if len(live) == 0 {
+				items := make([]EvidenceItem, 0, len(over)+len(names))
+				var total int64
+				for _, h := range over {
+					total += h.Count
+					items = append(items, hitItem(src, h))
+				}
+				for _, name := range names {
+					items = append(items, item(ev.Source(evidence.KindNodes), "Node %s Ready", name))
+				}
+				return one(pass(target, fmt.Sprintf("%d line%s matched (%s) but Node %s %s Ready in the node list: over", total, plural(total), over[0].Meaning,
+					strings.Join(names, ", "), map[bool]string{true: "is", false: "are"}[len(names) == 1]), items...))
+			}
+			t.failing = live
 		}
 		if fs := testimonyFindings(id, t, logs, target, src); fs != nil {
 			return fs

@@ -316,19 +316,27 @@ func listedNode(ev *evidence.Evidence, name string) *evidence.Node {
 	return nil
 }
 
-// ListedReady returns the name of the node whose logs are judged when a node list pasted with
-// them (not the node's own log) shows it Ready: the Node the logs registered, by name. In one
-// ticket the list is what the poster saw after the logs they quote. Runs about an instance
-// (a snapshot and a bundle, collected apart) are left to the logs' own order.
-func ListedReady(ev *evidence.Evidence) (string, bool) {
+// ListedReady returns the name of the node whose failing line h a node list pasted with the
+// logs (not the node's own log) ends by showing it Ready: a Node the logs registered (by name,
+// the registered and ready lines' node facts) that the list shows Ready and that h names (its
+// node facts), or any such Node when h names none. In one ticket the list is what the poster saw
+// after the logs they quote. Lines naming only other nodes are not ended ("", false): with two
+// nodes' logs pasted together, one node's readiness says nothing of the other's failure (red team
+// round 7, finding 3). Runs about an instance (a snapshot and a bundle, collected apart) are left
+// to the logs' own order.
+func ListedReady(ev *evidence.Evidence, h evidence.SignatureHit) (string, bool) {
 	if !ev.Have(evidence.KindNodes) || ev.Instance != nil || ev.NodeLogs == nil {
 		return "", false
 	}
-	for _, h := range ev.NodeLogs.Hits {
-		if h.Milestone != "registered" && h.Milestone != "ready" {
+	named := h.Facts["node"]
+	for _, r := range ev.NodeLogs.Hits {
+		if r.Milestone != "registered" && r.Milestone != "ready" {
 			continue
 		}
-		for _, name := range h.Facts["node"] {
+		for _, name := range r.Facts["node"] {
+			if len(named) > 0 && !slices.ContainsFunc(named, func(n string) bool { return sameNode(n, name) }) {
+				continue
+			}
 			if n := listedNode(ev, name); n != nil && n.Ready {
 				return n.Name, true
 			}

@@ -315,3 +315,31 @@ func TestRegisteredNodeClaimJoined(t *testing.T) {
 		t.Errorf("not registered: exit %d %s %+v", code, r.Diagnosis.Verdict, r.Diagnosis.Node)
 	}
 }
+
+// TestNodeListOfOtherNodesKeepsAFailure: two nodes' kubelet lines, one Ready and one refused
+// with 401s, and a `kubectl get nodes` listing only the Ready node and another: the list does not
+// end the refused node's failure (red team round 7, finding 3: case26 was inconclusive, exit 3,
+// the 401s "pass"). The verdict is cause-found, exit 1, runtime.unauthorized for ip-10-0-47-19,
+// as without the list (case05).
+func TestNodeListOfOtherNodesKeepsAFailure(t *testing.T) {
+	const logs = "Two nodes from the same ASG. journalctl -u kubelet from both below:\n\n" +
+		`Nov 23 10:11:40 ip-10-0-31-5 kubelet[2990]: I1123 10:11:40.100001    2990 kubelet_node_status.go:73] "Attempting to register node" node="ip-10-0-31-5.ec2.internal"` + "\n" +
+		`Nov 23 10:11:40 ip-10-0-31-5 kubelet[2990]: I1123 10:11:40.301221    2990 kubelet_node_status.go:76] "Successfully registered node" node="ip-10-0-31-5.ec2.internal"` + "\n" +
+		`Nov 23 10:11:52 ip-10-0-31-5 kubelet[2990]: I1123 10:11:52.882001    2990 kubelet_node_status.go:493] "Fast updating node status as it just became ready"` + "\n" +
+		`Nov 23 10:13:44 ip-10-0-47-19 kubelet[3102]: E1123 10:13:44.551201    3102 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-47-19.ec2.internal"` + "\n" +
+		`Nov 23 10:13:51 ip-10-0-47-19 kubelet[3102]: E1123 10:13:51.551201    3102 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-47-19.ec2.internal"` + "\n" +
+		`Nov 23 10:13:58 ip-10-0-47-19 kubelet[3102]: E1123 10:13:58.551201    3102 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-47-19.ec2.internal"` + "\n"
+	const list = "\n$ kubectl get nodes\nNAME                          STATUS   ROLES    AGE   VERSION\n" +
+		"ip-10-0-31-5.ec2.internal     Ready    <none>   9m    v1.30.4-eks-a737599\n" +
+		"ip-10-0-9-200.ec2.internal    Ready    <none>   41d   v1.30.4-eks-a737599\n"
+	for _, in := range []string{logs, logs + list} {
+		code, out, errOut := runStdin(strings.NewReader(in), "analyze", "-", "-o", "json")
+		r := verdictOf(t, out)
+		if code != ExitFindings || r.Diagnosis.Verdict != "cause-found" || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.unauthorized" {
+			t.Errorf("with list %v: exit %d %s %+v", in != logs, code, errOut, r.Diagnosis)
+		}
+		if st, msg := findingOf(t, out, "runtime.unauthorized"); st != "fail" || !strings.Contains(msg, "ip-10-0-47-19.ec2.internal") {
+			t.Errorf("with list %v: runtime.unauthorized %s %q", in != logs, st, msg)
+		}
+	}
+}
