@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,74 @@ type Timeline struct {
 	// StoppedAfter is the last milestone reached when the node did not become Ready ("" when it
 	// did, or when no milestone line was seen).
 	StoppedAfter string `json:"stoppedAfter,omitempty"`
+	// others are the nodes whose milestone lines were left out: another node's progress, pasted
+	// beside the failing node's lines (said in the text only).
+	others []string
+}
+
+// journalHostRe finds the host of a syslog-style journal line ("Nov 23 10:11:52 HOST unit[pid]:").
+var journalHostRe = regexp.MustCompile(`^[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}(?:\.\d+)? (\S+) `)
+
+// otherNodesMilestones returns, by index in logs.Hits, the node of each milestone line that is
+// another node's than the failing lines' ("" for the rest): when every failing line (status
+// fail) names its node (node facts), a milestone whose lines name only other nodes is that
+// other node's progress (two nodes' logs pasted together, red team round 7, finding 9), and so
+// is one naming no node whose journal host is such another node. Nil when a failing line names
+// no node, or none fails.
+func otherNodesMilestones(logs *evidence.NodeLogs, status map[string]checks.Status) map[int]string {
+	var failing []string
+	for _, h := range logs.Hits {
+		if h.Normal || h.Finding == "" || status[h.Finding] != checks.StatusFail || !logs.Failing(h) {
+			continue
+		}
+		if len(h.Facts["node"]) == 0 {
+			return nil
+		}
+		failing = append(failing, h.Facts["node"]...)
+	}
+	if len(failing) == 0 {
+		return nil
+	}
+	isFailing := func(n string) bool {
+		return slices.ContainsFunc(failing, func(f string) bool { return firstLabel(f) == firstLabel(n) })
+	}
+	out := map[int]string{}
+	var named []string
+	for i, h := range logs.Hits {
+		nodes := h.Facts["node"]
+		if h.Milestone == "" || len(nodes) == 0 || slices.ContainsFunc(nodes, isFailing) {
+			continue
+		}
+		out[i] = nodes[0]
+		named = append(named, nodes...)
+	}
+	for i, h := range logs.Hits {
+		if h.Milestone == "" || len(h.Facts["node"]) > 0 {
+			continue
+		}
+		for _, n := range named {
+			if firstLabel(journalHost(h.First.Text)) == firstLabel(n) && firstLabel(journalHost(h.Last.Text)) == firstLabel(n) {
+				out[i] = n
+				break
+			}
+		}
+	}
+	return out
+}
+
+// journalHost returns the host of a syslog-style journal line, or "".
+func journalHost(line string) string {
+	if m := journalHostRe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// firstLabel returns a node or host name's first DNS label, lower case (ip-10-0-12-34 for
+// ip-10-0-12-34.ec2.internal): a journal's host and the kubelet's node name are one node's.
+func firstLabel(n string) string {
+	n, _, _ = strings.Cut(n, ".")
+	return strings.ToLower(n)
 }
 
 // Milestone is one step of the join sequence.
@@ -108,13 +177,6 @@ func BuildTimeline(ev *evidence.Evidence, findings []checks.Finding) *Timeline {
 	}
 	logs := ev.NodeLogs
 	tl := &Timeline{Source: ev.Source(evidence.KindNodeLogs), Milestones: []Milestone{}, Failures: []TimelineFailure{}}
-	first := map[string]*evidence.SignatureHit{}
-	for i := range logs.Hits {
-		h := &logs.Hits[i]
-		if h.Milestone != "" && (first[h.Milestone] == nil || before(h.First, first[h.Milestone].First)) {
-			first[h.Milestone] = h
-		}
-	}
 	status := map[string]checks.Status{}
 	rank := map[checks.Status]int{checks.StatusFail: 5, checks.StatusError: 4, checks.StatusWarn: 3, checks.StatusPass: 2, checks.StatusSkipped: 1}
 	for _, f := range findings {
@@ -122,6 +184,23 @@ func BuildTimeline(ev *evidence.Evidence, findings []checks.Finding) *Timeline {
 			status[f.ID] = f.Status
 		}
 	}
+	others := otherNodesMilestones(logs, status)
+	first := map[string]*evidence.SignatureHit{}
+	for i := range logs.Hits {
+		h := &logs.Hits[i]
+		if h.Milestone == "" || others[i] != "" {
+			continue
+		}
+		if first[h.Milestone] == nil || before(h.First, first[h.Milestone].First) {
+			first[h.Milestone] = h
+		}
+	}
+	for _, n := range others {
+		if n != "" && !slices.Contains(tl.others, n) {
+			tl.others = append(tl.others, n)
+		}
+	}
+	sort.Strings(tl.others)
 	last := ""
 	for _, name := range logscan.Milestones {
 		m := Milestone{Name: name, Label: milestoneLabels[name]}
@@ -278,6 +357,15 @@ func timelineEvents(tl *Timeline) []timelineEvent {
 
 // stoppedText says where the sequence stopped and the failing lines' counts.
 func stoppedText(tl *Timeline) string {
+	s := stoppedSequence(tl)
+	if len(tl.others) > 0 {
+		s += " Milestones of other nodes left out: " + strings.Join(tl.others, ", ") + "."
+	}
+	return s
+}
+
+// stoppedSequence says where the sequence stopped and the failing lines' counts.
+func stoppedSequence(tl *Timeline) string {
 	if tl.Complete {
 		return "The logs show the Node Ready."
 	}
@@ -296,6 +384,9 @@ func stoppedText(tl *Timeline) string {
 		failing = append(failing, fmt.Sprintf("%s (%s)", id, nOf(lines[id], "line", "lines")))
 	}
 	s := "No milestone of the join sequence is in the logs"
+	if len(tl.others) > 0 {
+		s = "No milestone of the failing node's join sequence is in the logs"
+	}
 	if tl.StoppedAfter != "" {
 		s = "Stopped after: " + milestoneLabels[tl.StoppedAfter]
 	}
