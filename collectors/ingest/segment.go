@@ -225,7 +225,7 @@ type region struct {
 
 // regions splits lines at Markdown fences; fence lines themselves are dropped. HTML character
 // references are decoded (unescapeHTML), line numbers removed (unnumber). Lines quoted
-// with "> " (an e-mail or Markdown quote) are unquoted first, a CI runner's timestamps removed
+// with "> " (an e-mail or Markdown quote, "> > " for a quote of a quote) are unquoted first, a CI runner's timestamps removed
 // (unprefixCI: a CI runner's, `kubectl logs --timestamps`' or `aws logs tail`'s), a log
 // shipper's records replaced by the lines they carry (unship), and the indentation every
 // non-blank line of a region shares is removed (see dedent).
@@ -715,8 +715,8 @@ func unescapeHTML(lines []line) []line {
 	return out
 }
 
-// unquote removes one level of "> " quoting when most non-blank lines carry it, and otherwise
-// from each block of at least minQuotedBlock quoted lines (blank lines between them belong to
+// unquote removes "> " quoting, every level of it (see unquoteLine), when most non-blank lines
+// carry it, and otherwise from each block of at least minQuotedBlock quoted lines (blank lines between them belong to
 // the block): an answer that quotes the question, a reply that quotes the logs it answers.
 func unquote(lines []line) []line {
 	quoted, nonBlank := 0, 0
@@ -780,13 +780,20 @@ func isQuoted(s string) bool {
 	return strings.HasPrefix(strings.TrimLeft(s, " "), ">")
 }
 
-// unquoteLine removes one level of "> " quoting from s, if it has one.
+// unquoteLine removes every level of "> " quoting from s ("> > ", ">> ", ">>"), if it has any: an
+// e-mail thread quotes each earlier message one level deeper, so one paste mixes depths, and each
+// line is read at its own depth — the kubelet lines a reply quotes from the message before it are
+// a log, not part of the aws-auth the reply itself quotes. One space after each ">" goes with it;
+// further indentation (YAML's) stays.
 func unquoteLine(s string) string {
 	t := strings.TrimLeft(s, " ")
 	if !strings.HasPrefix(t, ">") {
 		return s
 	}
-	return strings.TrimPrefix(strings.TrimPrefix(t, ">"), " ")
+	for strings.HasPrefix(t, ">") {
+		t = strings.TrimPrefix(strings.TrimPrefix(t, ">"), " ")
+	}
+	return t
 }
 
 type subRegion struct {

@@ -208,7 +208,9 @@ func mapRolesFragment(lines []line) (Segment, bool) {
 		if reRoleArnKey.MatchString(l.text) {
 			n++
 		}
-		if logLine(l.text) {
+		// a log line, quoted or not (a lone "> " line is left quoted by unquote), is not part
+		// of a mapping: the region holds more than the fragment, and is split, not swallowed
+		if logLine(l.text) || logLine(unquoteLine(l.text)) {
 			return Segment{}, false
 		}
 	}

@@ -721,3 +721,82 @@ func TestAWSAuthShownAgainLaterWins(t *testing.T) {
 		t.Fatalf("Terraform references replaced ARNs: %+v", ev.AWSAuth)
 	}
 }
+
+// TestMixedQuoteDepths: an e-mail thread that quotes a quote ("> > " under "> ", or ">> ") is
+// unquoted line by line to each line's own depth, so the kubelet lines nested two levels deep are
+// read as a log and the aws-auth quoted one level deep as aws-auth, neither swallowing the other.
+func TestMixedQuoteDepths(t *testing.T) {
+	rec := func(ts string) string {
+		return "Nov 23 08:55:" + ts + " ip-10-20-3-41 kubelet[2874]: E1123 08:55:" + ts + ".112233    2874 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-20-3-41.eu-west-1.compute.internal\""
+	}
+	awsAuth := ">\n> aws-auth:\n> apiVersion: v1\n> data:\n>   mapRoles: |\n>     - groups:\n>       - system:bootstrappers\n>       - system:nodes\n" +
+		">       rolearn: arn:aws:iam::111122223333:role/ng-old-NodeInstanceRole\n>       username: system:node:{{EC2PrivateDNSName}}\n" +
+		"> kind: ConfigMap\n> metadata:\n>   name: aws-auth\n>   namespace: kube-system\n"
+	for name, nested := range map[string]string{"> > ": "> > ", ">> ": ">> ", ">>": ">>"} {
+		paste := "Hi team,\n\nThe node is still stuck, see below.\n\n" +
+			"> On Mon, Nov 23, 2026 at 9:14 AM Priya <priya@example.com> wrote:\n" +
+			nested + "Node ip-10-20-3-41 never shows up in kubectl get nodes.\n" +
+			nested + "kubelet log:\n" +
+			nested + rec("12") + "\n" + nested + rec("19") + "\n" + nested + rec("26") + "\n" +
+			awsAuth + "\nThe new node group uses another role.\n"
+		res := Read([]byte(paste), "stdin", Options{})
+		ev := res.Evidence
+		unauth := 0
+		if ev.NodeLogs != nil {
+			for _, h := range ev.NodeLogs.Hits {
+				if h.Finding == "runtime.unauthorized" {
+					unauth++
+				}
+			}
+		}
+		if unauth == 0 {
+			t.Errorf("%q: the nested kubelet lines were not read as a log (segments %v)", name, labels(res.Segments))
+		}
+		if ev.AWSAuth == nil || len(ev.AWSAuth.Roles) != 1 || !strings.HasSuffix(ev.AWSAuth.Roles[0].RoleArn, "role/ng-old-NodeInstanceRole") {
+			t.Errorf("%q: the quoted aws-auth was not read: %+v", name, ev.AWSAuth)
+		}
+		for _, s := range res.Segments {
+			if s.Type == TypeAWSAuth && s.First <= 10 {
+				t.Errorf("%q: aws-auth segment %d-%d (%s) takes in the kubelet lines 8-10", name, s.First, s.Last, s.Label())
+			}
+		}
+	}
+	got := unquote([]line{{text: "> > a"}, {text: ">> b"}, {text: "> c"}, {text: "> >   d: e"}, {text: "> >"}, {text: ">"}})
+	want := []string{"a", "b", "c", "  d: e", "", ""}
+	for i, w := range want {
+		if got[i].text != w {
+			t.Errorf("unquote line %d = %q, want %q", i, got[i].text, w)
+		}
+	}
+}
+
+func labels(segs []Segment) []string {
+	var out []string
+	for _, s := range segs {
+		out = append(out, fmt.Sprintf("%d-%d %s", s.First, s.Last, s.Label()))
+	}
+	return out
+}
+
+// TestFragmentDoesNotSwallowQuotedLogLine: a lone quoted kubelet line (too few quoted lines for
+// unquote to take as a quotation) above a mapRoles fragment is a log line still: the aws-auth
+// fragment reader does not take it in, so the kubelet's 401 is read.
+func TestFragmentDoesNotSwallowQuotedLogLine(t *testing.T) {
+	paste := "> Nov 23 08:55:12 ip-10-20-3-41 kubelet[2874]: E1123 08:55:12.112233    2874 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-20-3-41.eu-west-1.compute.internal\"\n" +
+		"    - rolearn: arn:aws:iam::111122223333:role/ng-old-NodeInstanceRole\n      username: system:node:{{EC2PrivateDNSName}}\n      groups:\n        - system:bootstrappers\n        - system:nodes\n"
+	res := Read([]byte(paste), "stdin", Options{})
+	for _, s := range res.Segments {
+		if s.Type == TypeAWSAuth && s.First == 1 {
+			t.Errorf("aws-auth segment %d-%d (%s) takes in the quoted kubelet line", s.First, s.Last, s.Label())
+		}
+	}
+	found := false
+	if res.Evidence.NodeLogs != nil {
+		for _, h := range res.Evidence.NodeLogs.Hits {
+			found = found || h.Finding == "runtime.unauthorized"
+		}
+	}
+	if !found {
+		t.Errorf("the quoted kubelet line was not read (segments %v)", labels(res.Segments))
+	}
+}
