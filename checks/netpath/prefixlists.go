@@ -143,20 +143,27 @@ func setList(peer *Peer, id string, holds bool) {
 // rule order.
 func RuleLists(groups []*evidence.SecurityGroup, egress bool) []string {
 	var out []string
+	eachRule(groups, egress, func(r evidence.SGRule) {
+		for _, pl := range r.PrefixListIDs {
+			if !containsString(out, pl) {
+				out = append(out, pl)
+			}
+		}
+	})
+	return out
+}
+
+// eachRule calls fn with every egress (or ingress) rule of groups, in order.
+func eachRule(groups []*evidence.SecurityGroup, egress bool, fn func(evidence.SGRule)) {
 	for _, g := range groups {
 		rules := g.Ingress
 		if egress {
 			rules = g.Egress
 		}
 		for _, r := range rules {
-			for _, pl := range r.PrefixListIDs {
-				if !containsString(out, pl) {
-					out = append(out, pl)
-				}
-			}
+			fn(r)
 		}
 	}
-	return out
 }
 
 // listNotes returns "; "-joined notes of peer for the lists the rules of groups name that could
@@ -166,22 +173,16 @@ func listNotes(groups []*evidence.SecurityGroup, egress bool, proto, port int, p
 		return ""
 	}
 	var notes []string
-	for _, g := range groups {
-		rules := g.Ingress
-		if egress {
-			rules = g.Egress
+	eachRule(groups, egress, func(r evidence.SGRule) {
+		if !ruleProtoPorts(r, proto, port) {
+			return
 		}
-		for _, r := range rules {
-			if !ruleProtoPorts(r, proto, port) {
-				continue
-			}
-			for _, pl := range r.PrefixListIDs {
-				if n := peer.ListNotes[pl]; n != "" && !containsString(notes, n) {
-					notes = append(notes, n)
-				}
+		for _, pl := range r.PrefixListIDs {
+			if n := peer.ListNotes[pl]; n != "" && !containsString(notes, n) {
+				notes = append(notes, n)
 			}
 		}
-	}
+	})
 	if len(notes) == 0 {
 		return ""
 	}
