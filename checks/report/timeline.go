@@ -124,7 +124,24 @@ type TimelineLine struct {
 	// clock is the time of day the line's text shows when its timestamp could not be read
 	// into Time (a klog line has no year): shown, never reported as a time.
 	clock string
+	// order is the line's time within an unnamed year (evidence.LogLine.Clock: a pasted
+	// journal line with a month and day but no year), 0 when it has none: it orders lines of
+	// different days that the time of day alone would not.
+	order int64
+	// dated is the line's "Nov 22 14:02:10" when its text shows one, for timelines of year-less
+	// lines that span more than one day
+	dated string
 }
+
+// reDated is a journal line's month, day and time of day (no year).
+var reDated = regexp.MustCompile(`\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d\d:\d\d:\d\d\b`)
+
+// multiDay is timelineDay's answer for a timeline of year-less lines (no RFC 3339 time) that
+// span more than one day: each line then shows its own month and day.
+const multiDay = "multi-day"
+
+// dayOf returns the day within the unnamed year of an order (LogLine.Clock), counting from 0.
+func dayOf(order int64) int64 { return (order - 1) / int64(24*time.Hour) }
 
 // clockRe finds a time of day in a log line.
 var clockRe = regexp.MustCompile(`\b([01]\d|2[0-3]):[0-5]\d:[0-5]\d\b`)
@@ -156,7 +173,10 @@ func timelineLine(l evidence.LogLine) TimelineLine {
 	if !l.Time.IsZero() {
 		t.Time = l.Time.UTC().Format(time.RFC3339)
 	} else {
-		t.clock = clockRe.FindString(l.Text)
+		t.clock, t.order = clockRe.FindString(l.Text), l.Clock
+		if t.order != 0 {
+			t.dated = strings.Join(strings.Fields(reDated.FindString(l.Text)), " ")
+		}
 	}
 	return t
 }
@@ -244,6 +264,9 @@ func BuildTimeline(ev *evidence.Evidence, findings []checks.Finding) *Timeline {
 func clock(l TimelineLine, day string) string {
 	t, err := time.Parse(time.RFC3339, l.Time)
 	if err != nil {
+		if day == multiDay && l.dated != "" {
+			return l.dated
+		}
 		if l.clock != "" {
 			return l.clock
 		}
@@ -260,6 +283,9 @@ func clock(l TimelineLine, day string) string {
 func earlier(a, b TimelineLine) bool {
 	if a.Time != "" && b.Time != "" {
 		return a.Time < b.Time
+	}
+	if a.order != 0 && b.order != 0 {
+		return a.order < b.order
 	}
 	ka, kb := timeOfDay(a), timeOfDay(b)
 	return ka != "" && kb != "" && ka < kb
@@ -284,6 +310,22 @@ func timelineDay(tl *Timeline) string {
 		if f.First.Time != "" {
 			return f.First.Time[:10]
 		}
+	}
+	days := map[int64]bool{}
+	for _, m := range tl.Milestones {
+		if m.Line != nil && m.Line.order != 0 {
+			days[dayOf(m.Line.order)] = true
+		}
+	}
+	for _, f := range tl.Failures {
+		for _, l := range []TimelineLine{f.First, f.Last} {
+			if l.order != 0 {
+				days[dayOf(l.order)] = true
+			}
+		}
+	}
+	if len(days) > 1 {
+		return multiDay
 	}
 	return ""
 }
@@ -352,6 +394,16 @@ func timelineEvents(tl *Timeline) []timelineEvent {
 			}
 		}
 	}
+	// the rows without a time line up with the widest time shown ("Nov 22 14:02:10")
+	width := 8
+	for _, e := range out {
+		width = max(width, len(e.when))
+	}
+	for i := range out {
+		if strings.TrimSpace(out[i].when) == "" {
+			out[i].when = strings.Repeat(" ", width)
+		}
+	}
 	return out
 }
 
@@ -399,7 +451,7 @@ func stoppedSequence(tl *Timeline) string {
 // timelineText writes the timeline section of the table output.
 func timelineText(w io.Writer, tl *Timeline, p painter, width int) {
 	head := "Join timeline"
-	if day := timelineDay(tl); day != "" {
+	if day := timelineDay(tl); day != "" && day != multiDay {
 		head += " (" + day + ", UTC)"
 	}
 	fmt.Fprintln(w, p.paint(head, color.Bold))
@@ -421,7 +473,7 @@ func timelineText(w io.Writer, tl *Timeline, p painter, width int) {
 // timelineMarkdown writes the timeline section of the Markdown output.
 func timelineMarkdown(w io.Writer, tl *Timeline) {
 	head := "### Join timeline"
-	if day := timelineDay(tl); day != "" {
+	if day := timelineDay(tl); day != "" && day != multiDay {
 		head += " (" + day + ", UTC)"
 	}
 	fmt.Fprintf(w, "%s\n\n", head)
