@@ -181,7 +181,8 @@ func TestBlindSnapshots(t *testing.T) {
 	dirs := append(append(blindDirs(t, "snapshots", 40), blindDirs(t, "snapshots3", 14)...), blindDirs(t, "snapshots4", 16)...)
 	dirs = append(dirs, blindDirs(t, "snapshots5", 16)...)
 	dirs = append(dirs, blindDirs(t, "snapshots6", 16)...)
-	for _, dir := range append(dirs, blindDirs(t, "snapshots7", 14)...) {
+	dirs = append(dirs, blindDirs(t, "snapshots7", 14)...)
+	for _, dir := range append(dirs, blindDirs(t, "snapshots8", 14)...) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
 			var m struct {
@@ -252,7 +253,7 @@ func TestBlindBundles(t *testing.T) {
 // a paste that can only show a symptom (a NodeClaim that never registered) is inconclusive.
 func TestBlindPastes(t *testing.T) {
 	var dirs []string
-	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4", "pastes5", "pastes6", "pastes7", "pastes8", "pastes9", "pastes10"} {
+	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4", "pastes5", "pastes6", "pastes7", "pastes8", "pastes9", "pastes10", "pastes11"} {
 		dirs = append(dirs, blindDirs(t, set, 16)...)
 	}
 	for _, dir := range dirs {
