@@ -624,3 +624,56 @@ func TestBase64BlobIsReadForWhatItHolds(t *testing.T) {
 		}
 	}
 }
+
+// hardWrapped cuts every line of s into pieces of at most width characters, as a terminal or a
+// ticket tool copying a fixed-width screen does.
+func hardWrapped(s string, width int) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		for len(l) > width {
+			out = append(out, l[:width])
+			l = l[width:]
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestHardWrappedUserData: user data pasted from a fixed-width screen has its long bootstrap
+// line cut inside a quoted --kubelet-extra-args or -KubeletExtraArgs value; the pieces are read
+// as the one line they were (the node labels whole, the flags after the quote still flags),
+// never as a label value or key with a line break in it, which the kubelet would refuse.
+func TestHardWrappedUserData(t *testing.T) {
+	sh := "#!/bin/bash\nset -ex\n/etc/eks/bootstrap.sh prod --kubelet-extra-args '--node-labels=eks.amazonaws.com/nodegroup-image=ami-08c86de312838cfb6,eks.amazonaws.com/capacityType=SPOT,eks.amazonaws.com/nodegroup=ng-1 --max-pods=20' --b64-cluster-ca $B64_CLUSTER_CA --apiserver-endpoint $API_SERVER_URL --dns-cluster-ip $K8S_CLUSTER_DNS_IP --use-max-pods false\n"
+	ps := "<powershell>\n[string]$EKSBootstrapScriptFile = \"$env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1\"\n& $EKSBootstrapScriptFile -EKSClusterName \"prod\" -KubeletExtraArgs \"--node-labels=alpha.eksctl.io/cluster-name=prod,alpha.eksctl.io/nodegroup-name=ng-win --register-with-taints=os=windows:NoSchedule\" 3>&1 4>&1 5>&1 6>&1\n</powershell>\n"
+	for _, c := range []struct {
+		name, body string
+		labels     map[string]string
+	}{
+		{"bootstrap.sh", sh, map[string]string{"eks.amazonaws.com/nodegroup-image": "ami-08c86de312838cfb6", "eks.amazonaws.com/nodegroup": "ng-1"}},
+		{"Start-EKSBootstrap.ps1", ps, map[string]string{"alpha.eksctl.io/cluster-name": "prod", "alpha.eksctl.io/nodegroup-name": "ng-win"}},
+	} {
+		for _, width := range []int{80, 100} {
+			r := Read([]byte(hardWrapped(c.body, width)), "stdin", Options{})
+			b := r.Evidence.Bootstrap
+			if b == nil {
+				t.Fatalf("%s at %d: no bootstrap configuration read", c.name, width)
+			}
+			for k, v := range c.labels {
+				if b.Labels[k] != v {
+					t.Errorf("%s at %d: label %s = %q, want %q (labels %q)", c.name, width, k, b.Labels[k], v, b.Labels)
+				}
+			}
+			for k, v := range b.Labels {
+				if strings.ContainsAny(k+v, "\n ") {
+					t.Errorf("%s at %d: label %q=%q holds the wrap", c.name, width, k, v)
+				}
+			}
+		}
+	}
+	// a script whose long lines are not cut (different lengths, quotes closed) is read as it is
+	r := Read([]byte(sh), "stdin", Options{})
+	if b := r.Evidence.Bootstrap; b == nil || b.Labels["eks.amazonaws.com/nodegroup"] != "ng-1" || b.MaxPods == nil || *b.MaxPods != 20 {
+		t.Errorf("unwrapped script: %+v", b)
+	}
+}

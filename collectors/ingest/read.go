@@ -448,6 +448,8 @@ func (rd *reader) document(s *Segment) {
 		dec := userdata.DecodePasted
 		if s.Detail == "base64 user data" {
 			dec = userdata.Decode // an encoded blob is whole: it is what EC2 or a template holds
+		} else {
+			raw = rejoinCutQuotes(raw)
 		}
 		if ng, ok := s.value.(tfNodeGroup); ok {
 			cfg := &evidence.BootstrapConfig{Format: evidence.FormatManaged, Formats: []evidence.BootstrapFormat{evidence.FormatManaged},
@@ -1039,6 +1041,95 @@ func unfold(text []byte) []byte {
 		return text
 	}
 	return bytes.Join(lines, []byte("\n"))
+}
+
+// rejoinCutQuotes rejoins the lines of a script a paste hard-wrapped at a fixed width (a
+// terminal or a ticket tool copying a fixed-width screen) where the cut fell inside a quoted
+// argument: bootstrap.sh's --kubelet-extra-args '…', Start-EKSBootstrap.ps1's -KubeletExtraArgs
+// "…". A script's own lines do not end inside a quote, so with at least two lines exactly as long
+// as the longest (of at least 60 characters), a run of such lines and the shorter line ending it
+// are one line when a cut between them is inside quotes and the quotes are closed at the run's
+// end; the pieces are joined as they were cut, and the absorbed lines become empty so the line
+// numbers of the rest stay those of the input. Any other text is returned unchanged.
+func rejoinCutQuotes(text []byte) []byte {
+	lines := bytes.Split(text, []byte("\n"))
+	cols := make([]int, len(lines))
+	width, exact := 0, 0
+	for i, l := range lines {
+		cols[i] = utf8.RuneCount(bytes.TrimRight(l, "\r"))
+		width = max(width, cols[i])
+	}
+	for _, c := range cols {
+		if c == width {
+			exact++
+		}
+	}
+	if width < 60 || exact < 2 {
+		return text
+	}
+	changed := false
+	for i := 0; i < len(lines); i++ {
+		if cols[i] != width {
+			continue
+		}
+		// the run: lines of exactly the width, then the line that ends it
+		j := i
+		for j < len(lines) && cols[j] == width {
+			j++
+		}
+		if j < len(lines) && len(bytes.TrimSpace(lines[j])) > 0 {
+			j++
+		}
+		var q byte
+		cutInside := false
+		for k := i; k < j; k++ {
+			q = quoteState(lines[k], q)
+			if q != 0 && k < j-1 {
+				cutInside = true
+			}
+		}
+		if cutInside && q == 0 {
+			var b []byte
+			for k := i; k < j; k++ {
+				b = append(b, lines[k]...)
+				if k > i {
+					lines[k] = nil
+				}
+			}
+			lines[i], changed = b, true
+		}
+		i = j - 1
+	}
+	if !changed {
+		return text
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// quoteState continues a shell or PowerShell quote state over one line: q is 0 outside quotes,
+// or the quote character (' or ") that is open; inside double quotes a backslash or a backtick
+// escapes the next character, and outside quotes a backslash does.
+func quoteState(l []byte, q byte) byte {
+	for k := 0; k < len(l); k++ {
+		c := l[k]
+		switch {
+		case q == '\'':
+			if c == '\'' {
+				q = 0
+			}
+		case q == '"':
+			if c == '\\' || c == '`' {
+				k++
+			} else if c == '"' {
+				q = 0
+			}
+		case c == '\\':
+			k++
+		case c == '\'' || c == '"':
+			q = c
+		}
+	}
+	return q
 }
 
 // reLayoutKey is an indented capitalised label that starts a line of a layout ("   Active:
