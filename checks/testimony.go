@@ -83,7 +83,11 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 		return t
 	}
 	t.failing, t.normal = signatureHits(logs, id)
-	for _, h := range t.failing {
+	for i, h := range t.failing {
+		if h.Ended == "" {
+			h.Ended = periodicEnded(logs, h)
+			t.failing[i] = h
+		}
 		if h.Ended != "" {
 			t.ended = append(t.ended, h)
 		}
@@ -675,4 +679,25 @@ func sessionRole(arn string) string {
 	}
 	name, _, _ := strings.Cut(a[i+len(":assumed-role/"):], "/")
 	return "arn:" + parts[1] + ":iam::" + parts[4] + ":role/" + name
+}
+
+// periodicEnded says why the fault of failure hit h is over when its line is one the component
+// writes every h.RepeatEvery while the fault lasts and the logs show the kubelet, or h's own
+// component, still logging for h.QuietAfter() after h's last line without it ("" otherwise, and
+// when h's last line has no time). Lines of another node do not count.
+func periodicEnded(logs *evidence.NodeLogs, h evidence.SignatureHit) string {
+	if h.RepeatEvery <= 0 || h.Last.Time.IsZero() {
+		return ""
+	}
+	quiet := h.QuietAfter()
+	for _, x := range logs.Hits {
+		if x.Component != "kubelet" && x.Component != h.Component || x.Last.Time.IsZero() || otherNodes([]evidence.SignatureHit{h}, x) {
+			continue
+		}
+		if gap := x.Last.Time.Sub(h.Last.Time); gap >= quiet {
+			return fmt.Sprintf("written every %s while the fault lasts, it stopped at %s while the %s logged on until %s (%s)",
+				h.RepeatEvery, h.Last.Time.UTC().Format(time.RFC3339), x.Component, x.Last.Time.UTC().Format(time.RFC3339), where(x.Last))
+		}
+	}
+	return ""
 }

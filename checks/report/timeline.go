@@ -146,6 +146,19 @@ func dayOf(order int64) int64 { return (order - 1) / int64(24*time.Hour) }
 // clockRe finds a time of day in a log line.
 var clockRe = regexp.MustCompile(`\b([01]\d|2[0-3]):[0-5]\d:[0-5]\d\b`)
 
+// clockHead is how far into an undated line its own time of day may start: a journal, klog or
+// syslog prefix, possibly after a host or a pasted chat prefix. A time further on is the
+// message's (a kernel banner's build time, a certificate's expiry), not the line's.
+const clockHead = 40
+
+// lineClock returns the time of day an undated line's head shows, or "".
+func lineClock(text string) string {
+	if loc := clockRe.FindStringIndex(text); loc != nil && loc[0] <= clockHead {
+		return text[loc[0]:loc[1]]
+	}
+	return ""
+}
+
 // TimelineFailure is one failure signature seen in the logs.
 type TimelineFailure struct {
 	// Finding is the check the lines are evidence for; Status its status in this report (a
@@ -173,7 +186,7 @@ func timelineLine(l evidence.LogLine) TimelineLine {
 	if !l.Time.IsZero() {
 		t.Time = l.Time.UTC().Format(time.RFC3339)
 	} else {
-		t.clock, t.order = clockRe.FindString(l.Text), l.Clock
+		t.clock, t.order = lineClock(l.Text), l.Clock
 		if t.order != 0 {
 			t.dated = strings.Join(strings.Fields(reDated.FindString(l.Text)), " ")
 		}

@@ -64,3 +64,18 @@ func TestTimelineOfTheFailingNode(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineClockFromLineHead: an undated line shows the time of day its head carries (a
+// journal prefix without a year), never one from later in its text: the kernel banner of a
+// dmesg dump ("[    0.000000] Linux version … #1 SMP Tue Oct 14 17:21:40 UTC 2025") carries
+// the kernel's build time, not the boot's.
+func TestTimelineClockFromLineHead(t *testing.T) {
+	banner := timelineLine(evidence.LogLine{Path: "kernel/dmesg.current", Line: 1, Text: "[    0.000000] Linux version 5.10.244-240.965.amzn2.x86_64 (mockbuild@ip-10-0-46-181) (gcc10-gcc (GCC) 10.5.0 20230707 (Red Hat 10.5.0-1), GNU ld version 2.35.2-9.amzn2.0.1) #1 SMP Tue Oct 14 17:21:40 UTC 2025"})
+	if got := clock(banner, ""); strings.TrimSpace(got) != "" {
+		t.Errorf("kernel banner shows %q, want no time", got)
+	}
+	journal := timelineLine(evidence.LogLine{Path: "paste", Line: 3, Text: "Nov  5 02:14:55 ip-10-44-93-12 kubelet: I1105 02:14:55.942149 3418 kubelet_node_status.go:78] \"Successfully registered node\""})
+	if got := clock(journal, ""); got != "02:14:55" {
+		t.Errorf("journal line shows %q, want 02:14:55", got)
+	}
+}

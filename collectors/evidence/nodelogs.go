@@ -92,6 +92,9 @@ type SignatureHit struct {
 	// MinWait marks a line that starts a wait healthy starts also go through: a failure only
 	// when the log does not show the wait ending sooner (NodeLogs.WaitedOut).
 	MinWait time.Duration `json:",omitempty"`
+	// RepeatEvery is how often the component writes the line again while the fault lasts
+	// (logscan.Signature.RepeatEvery); 0 when it does not repeat on a period.
+	RepeatEvery time.Duration `json:",omitempty"`
 	// Milestone is the join step the line shows ("registered", "ready", …), or "".
 	Milestone string `json:",omitempty"`
 	// Symptom marks lines that only say nodes did not join, not why (logscan.Signature.Symptom).
@@ -199,4 +202,11 @@ func (e *Evidence) GapAllMissing(reason string) {
 			e.AddGap(k, reason)
 		}
 	}
+}
+
+// QuietAfter is how long a component that writes h's line every h.RepeatEvery must be seen
+// logging on without it for the fault to be over: twelve periods, and at least a minute (a
+// log that skipped a few lines, or a loop that backed off, is not a fault that ended).
+func (h SignatureHit) QuietAfter() time.Duration {
+	return max(time.Minute, 12*h.RepeatEvery)
 }

@@ -104,6 +104,7 @@ type catalogSpec struct {
 	MinCount      int      `json:"minCount,omitempty"`
 	EndsLog       bool     `json:"endsLog,omitempty"`
 	MinWait       int      `json:"minWait,omitempty"`
+	RepeatEvery   int      `json:"repeatEvery,omitempty"`
 	Milestone     string   `json:"milestone,omitempty"`
 	Symptom       bool     `json:"symptom,omitempty"`
 	Source        string   `json:"source"`
@@ -209,7 +210,7 @@ func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
 		comps = append(comps, Component{Name: f.Component, Description: f.Description, Presence: f.Presence})
 		for _, c := range f.Signatures {
 			sg := Signature{Name: c.Name, Component: f.Component, Finding: c.Finding, Anchor: c.Anchor, Pattern: c.Pattern,
-				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, SameFact: c.SameFact, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, Milestone: c.Milestone, Symptom: c.Symptom, Meaning: c.Meaning,
+				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, SameFact: c.SameFact, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, RepeatEvery: c.RepeatEvery, Milestone: c.Milestone, Symptom: c.Symptom, Meaning: c.Meaning,
 				Source: c.Source, Examples: c.Examples}
 			if err := validate(sg); err != nil {
 				return nil, nil, fmt.Errorf("%s: signature %s: %v", n, c.Name, err)
@@ -253,6 +254,8 @@ func validate(sg Signature) error {
 		return fmt.Errorf("no example line")
 	case sg.MinWait < 0 || sg.MinWait > 0 && sg.Normal:
 		return fmt.Errorf("minWait is a positive number of seconds on a failure signature")
+	case sg.RepeatEvery < 0 || sg.RepeatEvery > 0 && sg.Normal:
+		return fmt.Errorf("repeatEvery is a positive number of seconds on a failure signature")
 	case sg.Symptom && sg.Normal:
 		return fmt.Errorf("symptom marks a failure signature")
 	case sg.SameFact != "" && (!sg.Normal || len(sg.Resolves) == 0 || !strings.Contains(sg.Pattern, "(?P<"+sg.SameFact+">")):

@@ -62,6 +62,12 @@ type Signature struct {
 	// wait ending sooner — nothing dated follows it in its stream, or the stream's last dated
 	// line is at least MinWait seconds later (see evidence.NodeLogs.WaitedOut).
 	MinWait int `json:"minWait,omitempty"`
+	// RepeatEvery, in seconds, marks a line the component writes again every RepeatEvery
+	// seconds for as long as the fault lasts (the kubelet's runtime status loop: "Container
+	// runtime network not ready" every 5 s): when the kubelet, or the signature's own component,
+	// is seen logging on well after the last such line (evidence.SignatureHit.QuietAfter), the
+	// fault is over although no line says so.
+	RepeatEvery int `json:"repeatEvery,omitempty"`
 	// Milestone marks a step of the join sequence the line shows (Milestones): the node's
 	// timeline is built from them, and "registered" / "ready" show that the node joined.
 	Milestone string `json:"milestone,omitempty"`
@@ -517,7 +523,7 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 	sg := &s.sigs[i]
 	if h == nil {
 		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
-			Resolves: sg.Resolves, SameFact: sg.SameFact, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, Milestone: sg.Milestone, Symptom: sg.Symptom, Meaning: sg.Meaning, First: l}
+			Resolves: sg.Resolves, SameFact: sg.SameFact, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, RepeatEvery: time.Duration(sg.RepeatEvery) * time.Second, Milestone: sg.Milestone, Symptom: sg.Symptom, Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++

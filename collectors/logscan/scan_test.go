@@ -199,6 +199,11 @@ func TestParseTime(t *testing.T) {
 		"Failed | Launching a new EC2 instance. | At 2025-04-29T08:13:41Z an instance was started in response to a difference":                                                                                                                                                                       time.Date(2025, 4, 29, 8, 13, 41, 0, time.UTC),
 		"CREATE_FAILED  April 29, 2025, 10:14:23 (UTC+02:00)  NodeGroup": time.Date(2025, 4, 29, 8, 14, 23, 0, time.UTC),
 		"2026-06-02 22:05:5 not a time":                                  {},
+		// cloud-init's stage banners on the console (after the kernel's uptime) carry their time
+		"[   12.402118] cloud-init[2011]: Cloud-init v. 22.2.2 finished at Thu, 20 Nov 2026 09:31:50 +0000. Datasource DataSourceEc2.  Up 12.38 seconds": time.Date(2026, 11, 20, 9, 31, 50, 0, time.UTC),
+		"Cloud-init v. 19.3-45.amzn2 running 'modules:final' at Thu, 08 Sep 2022 18:30:04 +0200. Up 28.51 seconds.":                                      time.Date(2022, 9, 8, 16, 30, 4, 0, time.UTC),
+		// a kernel banner's build time is not the line's
+		"[    0.000000] Linux version 5.10.244-240.965.amzn2.x86_64 (mockbuild@ip-10-0-46-181) #1 SMP Tue Oct 14 17:21:40 UTC 2025": {},
 		// a row of the Windows collector's kubelet-service.csv: the klog header after the
 		// field's opening quote
 		`"I1118 06:41:52.790655    5120 kubelet_node_status.go:78] ""Successfully registered node""","0"`: time.Date(2026, 11, 18, 6, 41, 52, 790655000, time.UTC),

@@ -21,7 +21,12 @@ var (
 	// reActivityCause is the time an Auto Scaling activity's cause starts with ("At
 	// 2025-04-29T08:13:41Z an instance was started …"), in a copied console row or CLI text.
 	reActivityCause = regexp.MustCompile(`\bAt (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ) (?:an?|the) `)
-	reSpaced        = regexp.MustCompile(`^(\d{4})[-/](\d\d)[-/](\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:[ ,]|$)`)
+	// reCloudInit is the time cloud-init prints in its stage banners ("Cloud-init v. 22.2.2
+	// finished at Thu, 20 Nov 2026 09:31:50 +0000."), the only time such a console or
+	// cloud-init-output.log line carries (cloudinit/cmd/main.py: welcome_format, and the
+	// "finished at" message of status_wrapper's final stage).
+	reCloudInit = regexp.MustCompile(`\bCloud-init v\. \S+ (?:running '[^']*'|finished) at ([A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d [+-]\d{4})`)
+	reSpaced    = regexp.MustCompile(`^(\d{4})[-/](\d\d)[-/](\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:[ ,]|$)`)
 )
 
 // ParseTime returns the timestamp a log line starts with, in UTC, or the zero time. It knows
@@ -31,7 +36,8 @@ var (
 // "ts" / time= fields of VPC CNI JSON and containerd logfmt lines, and a zoneless
 // "2006-01-02 15:04:05,000" (cloud-init.log, Python logging) or "2006/01/02 15:04:05" (Go's log
 // package) prefix, read as UTC like the journal; failing those, a time the AWS consoles print in
-// a copied table row, or the "At …Z" an Auto Scaling activity's cause starts with. Journal text is taken to be in
+// a copied table row, the "At …Z" an Auto Scaling activity's cause starts with, or the time
+// cloud-init's stage banner prints ("running 'init' at Thu, 20 Nov 2026 09:31:41 +0000"). Journal text is taken to be in
 // UTC, the default on EKS AMIs and Bottlerocket (docs/bundle-formats.md §0).
 func ParseTime(line string, ref time.Time) time.Time {
 	t, _ := parseTime(line, ref)
@@ -74,6 +80,11 @@ func parseTime(line string, ref time.Time) (time.Time, int64) {
 	}
 	if m := reActivityCause.FindStringSubmatch(line); m != nil {
 		return iso(m[1]), 0
+	}
+	if m := reCloudInit.FindStringSubmatch(line); m != nil {
+		if t, err := time.Parse(time.RFC1123Z, m[1]); err == nil {
+			return t.UTC(), 0
+		}
 	}
 	return time.Time{}, 0
 }
