@@ -228,7 +228,7 @@ func TestBlindSnapshots(t *testing.T) {
 // fails and is the most likely cause, and a healthy node's bundle fails nothing and says joined.
 func TestBlindBundles(t *testing.T) {
 	var dirs []string
-	for _, set := range []string{"bundles", "bundles2", "bundles3", "bundles4", "bundles5", "bundles6"} {
+	for _, set := range []string{"bundles", "bundles2", "bundles3", "bundles4", "bundles5", "bundles6", "bundles7"} {
 		dirs = append(dirs, blindDirs(t, set, 10)...)
 	}
 	for _, dir := range dirs {
