@@ -1016,12 +1016,14 @@ func unfold(text []byte) []byte {
 
 	changed := false
 	for i := 0; i < len(lines); i++ {
-		if !fills(cols[i]) {
+		if !fills(cols[i]) || wholeJSON(lines[i]) {
 			continue
 		}
 		cur, last, j := lines[i], cols[i], i+1
 		// a piece that fills the width continues on the next line, unless that starts a record
-		for fills(last) && j < len(lines) && len(lines[j]) > 0 && startShape(lines[j]) != common && !(weak && reLayoutKey.Match(lines[j])) {
+		// (a line that is a whole JSON object is one: IPAMD's records after its entrypoint's
+		// plain lines are of about one length, not one record wrapped)
+		for fills(last) && j < len(lines) && len(lines[j]) > 0 && startShape(lines[j]) != common && !(weak && reLayoutKey.Match(lines[j])) && !wholeJSON(lines[j]) {
 			if last < width || exact < 2 {
 				// a cut at the width is inside a word, unless only one line reaches it (a
 				// wrap at words, whose longest piece is as long as the width by chance)
@@ -1130,6 +1132,13 @@ func quoteState(l []byte, q byte) byte {
 		}
 	}
 	return q
+}
+
+// wholeJSON reports whether l, spaces aside, is one complete JSON object: a record of its own
+// (a JSON log line), never the wrapped piece of another.
+func wholeJSON(l []byte) bool {
+	t := bytes.TrimSpace(l)
+	return len(t) > 1 && t[0] == '{' && t[len(t)-1] == '}' && json.Valid(t)
 }
 
 // reLayoutKey is an indented capitalised label that starts a line of a layout ("   Active:

@@ -800,3 +800,32 @@ func TestFragmentDoesNotSwallowQuotedLogLine(t *testing.T) {
 		t.Errorf("the quoted kubelet line was not read (segments %v)", labels(res.Segments))
 	}
 }
+
+// TestWholeJSONRecordsAreNotJoined: aws-node's container log, its entrypoint's plain lines
+// followed by two IPAMD JSON records of about the same length (red team round 7, case03): each
+// record is a whole JSON object, so neither is the wrapped piece of the other, and both count.
+func TestWholeJSONRecordsAreNotJoined(t *testing.T) {
+	rec := func(ts, id string) string {
+		return `{"level":"error","ts":"2026-11-23T10:02:` + ts + `.123Z","caller":"ipamd/ipamd.go:846","msg":"Failed to increase pool size due to not able to allocate ENI AllocENI: error creating an eni: CreateNetworkInterface: operation error EC2: CreateNetworkInterface, https response error StatusCode: 400, RequestID: ` + id + `-aaaa-bbbb-cccc-0123456789ab, api error InsufficientFreeAddressesInSubnet: The specified subnet does not have enough free addresses to satisfy the request."}`
+	}
+	text := "Installed /host/opt/cni/bin/loopback\nInstalled /host/opt/cni/bin/portmap\nInstalled /host/opt/cni/bin/bandwidth\n" +
+		"Installed /host/opt/cni/bin/host-local\nInstalled /host/opt/cni/bin/aws-cni-support.sh\n" +
+		"Startup: Starting IPAM daemon in the background ... ok.\nChecking for IPAM connectivity ...\n" +
+		rec("11", "7a6f1c2d") + "\n" + rec("16", "8a6f1c2d") + "\n"
+	if got := string(unfold([]byte(text))); got != text {
+		t.Errorf("whole JSON records joined:\n%s", got)
+	}
+	r := Read([]byte(text), "input.txt", Options{})
+	if r.Evidence.NodeLogs == nil {
+		t.Fatalf("no logs read from %+v", r.Segments)
+	}
+	for _, h := range r.Evidence.NodeLogs.Hits {
+		if h.Signature == "ipamd-subnet-full" {
+			if h.Count != 2 {
+				t.Errorf("ipamd-subnet-full counted %d lines, the paste has 2", h.Count)
+			}
+			return
+		}
+	}
+	t.Errorf("ipamd-subnet-full not matched: %+v", r.Evidence.NodeLogs.Hits)
+}
