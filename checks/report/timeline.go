@@ -65,14 +65,14 @@ func otherNodesMilestones(logs *evidence.NodeLogs, status map[string]checks.Stat
 	var named []string
 	for i, h := range logs.Hits {
 		nodes := h.Facts["node"]
-		if h.Milestone == "" || len(nodes) == 0 || slices.ContainsFunc(nodes, isFailing) {
+		if milestoneOf(h) == "" || len(nodes) == 0 || slices.ContainsFunc(nodes, isFailing) {
 			continue
 		}
 		out[i] = nodes[0]
 		named = append(named, nodes...)
 	}
 	for i, h := range logs.Hits {
-		if h.Milestone == "" || len(h.Facts["node"]) > 0 {
+		if milestoneOf(h) == "" || len(h.Facts["node"]) > 0 {
 			continue
 		}
 		for _, n := range named {
@@ -83,6 +83,25 @@ func otherNodesMilestones(logs *evidence.NodeLogs, status map[string]checks.Stat
 		}
 	}
 	return out
+}
+
+// registerFailed is the kubelet's message when its call to create its Node fails, whatever the
+// error ("Unable to register node with API server", and "Unable to register node %q with API
+// server" before klog's structured form; kubernetes pkg/kubelet/kubelet_node_status.go).
+const registerFailed = "Unable to register node"
+
+// milestoneOf returns the milestone hit h shows: its signature's, or, for a failure whose first
+// line is the kubelet's failed registration (registerFailed), "registration-attempt": a refused
+// or timed-out attempt is an attempt (red team round 7, finding 5: 401s and cut dial timeouts
+// in the paste, the timeline said "first registration attempt: not seen").
+func milestoneOf(h evidence.SignatureHit) string {
+	if h.Milestone != "" || h.Normal || h.Finding == "" {
+		return h.Milestone
+	}
+	if strings.Contains(h.First.Text, registerFailed) {
+		return "registration-attempt"
+	}
+	return ""
 }
 
 // journalHost returns the host of a syslog-style journal line, or "".
@@ -221,11 +240,12 @@ func BuildTimeline(ev *evidence.Evidence, findings []checks.Finding) *Timeline {
 	first := map[string]*evidence.SignatureHit{}
 	for i := range logs.Hits {
 		h := &logs.Hits[i]
-		if h.Milestone == "" || others[i] != "" {
+		m := milestoneOf(*h)
+		if m == "" || others[i] != "" {
 			continue
 		}
-		if first[h.Milestone] == nil || before(h.First, first[h.Milestone].First) {
-			first[h.Milestone] = h
+		if first[m] == nil || before(h.First, first[m].First) {
+			first[m] = h
 		}
 	}
 	for _, n := range others {
