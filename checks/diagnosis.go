@@ -49,6 +49,8 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 			d.Summary = prefix + "; why it is not Ready: " + d.Summary
 		} else if d.MostLikelyCause != "" {
 			d.Summary = prefix + "; other problems remain: " + d.Summary
+		} else if !d.Node.Ready && len(d.Unchecked) > 0 {
+			d.Summary = prefix + fmt.Sprintf("; why it is not Ready could not be told: %d checks could not run, for want of evidence", len(d.Unchecked))
 		} else {
 			d.Summary = prefix
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
@@ -134,8 +135,64 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 }
 
 // JoinedNode returns the target's Node when it exists: by the instance's private DNS name or
-// provider ID in the cluster's nodes, else by the node's own log of a successful registration.
+// provider ID in the cluster's nodes, else by the node's own log of a successful registration,
+// else the one NotReady Node of a pasted node list (pastedNotReady).
 func JoinedNode(ev *evidence.Evidence) *NodeState {
+	if st := joinedNode(ev); st != nil {
+		return st
+	}
+	return pastedNotReady(ev)
+}
+
+// pastedNotReady returns the one NotReady Node of a node list pasted without an instance (a
+// `kubectl get nodes` in a ticket, red team round 7, finding 7): a ticket about a node that does
+// not work, whose list shows exactly one node NotReady, is about that node, which registered.
+// Nil when the list is not a paste's, shows no or several NotReady nodes, or the logs' failing
+// lines name another node.
+func pastedNotReady(ev *evidence.Evidence) *NodeState {
+	if ev.Instance != nil || !ev.Have(evidence.KindNodes) || !strings.HasPrefix(ev.Source(evidence.KindNodes), "paste:") {
+		return nil
+	}
+	var nr *evidence.Node
+	for i := range ev.Nodes {
+		if !ev.Nodes[i].Ready {
+			if nr != nil {
+				return nil
+			}
+			nr = &ev.Nodes[i]
+		}
+	}
+	if nr == nil || ev.NodeLogs != nil && otherNodeFails(ev.NodeLogs, nr.Name) {
+		return nil
+	}
+	evd := fmt.Sprintf("%s: Node %s is NotReady", ev.Source(evidence.KindNodes), nr.Name)
+	if nr.Age > 0 {
+		evd += fmt.Sprintf(", created %s before the list was taken (AGE)", kubectlDuration(nr.Age))
+	}
+	return &NodeState{Name: nr.Name, Evidence: evd}
+}
+
+// kubectlDuration writes d as kubectl's AGE column does, to its two largest units ("47m",
+// "5h12m", "6d").
+func kubectlDuration(d time.Duration) string {
+	days, h, m := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour), int(d%time.Hour/time.Minute)
+	switch {
+	case days > 0 && h > 0:
+		return fmt.Sprintf("%dd%dh", days, h)
+	case days > 0:
+		return fmt.Sprintf("%dd", days)
+	case h > 0 && m > 0:
+		return fmt.Sprintf("%dh%dm", h, m)
+	case h > 0:
+		return fmt.Sprintf("%dh", h)
+	case m > 0:
+		return fmt.Sprintf("%dm", m)
+	}
+	return d.Round(time.Second).String()
+}
+
+// joinedNode is JoinedNode without the pasted node list's NotReady node.
+func joinedNode(ev *evidence.Evidence) *NodeState {
 	if ev.Have(evidence.KindNodes) && ev.Instance != nil {
 		for _, n := range ev.Nodes {
 			if n.Name == ev.Instance.PrivateDNSName || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID) {

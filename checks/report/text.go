@@ -120,6 +120,8 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 			} else {
 				cause("Other problem:")
 			}
+		} else if d.Node != nil && !d.Node.Ready && len(d.Unchecked) > 0 {
+			para(w, width, "Why it is not Ready: ", fmt.Sprintf("not found — %d checks could not run, for want of evidence (--all lists them); add the node's logs (kubelet, aws-node) or the AWS and cluster side (--snapshot).", len(d.Unchecked)))
 		}
 	case checks.VerdictCauseFound:
 		cause("Most likely cause:")

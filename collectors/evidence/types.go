@@ -290,6 +290,9 @@ type Node struct {
 	// Pressure lists the node-pressure conditions whose status is True (DiskPressure,
 	// MemoryPressure, PIDPressure: https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/).
 	Pressure []string
+	// Age is how old the Node was when it was listed (kubectl get nodes' AGE column: the time
+	// since the Node object was created), for inputs that give an age; 0 when unknown.
+	Age time.Duration
 }
 
 // CSR is a certificates.k8s.io/v1 CertificateSigningRequest.

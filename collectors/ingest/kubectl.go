@@ -244,17 +244,33 @@ func fieldsTable(lines []string) (header []string, rows [][]string) {
 	return header, rows
 }
 
+// rejoinRows puts back together the rows of a kubectl table a narrow terminal wrapped: kubectl
+// starts every row (and the header) at the first column, so a line that starts with a space is
+// the continuation of the one above (red team round 7, finding 7: `kubectl get nodes -o wide` on
+// a phone, every row in three lines, read as a node per line).
+func rejoinRows(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if len(out) > 0 && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")) && strings.TrimSpace(l) != "" {
+			out[len(out)-1] += "  " + strings.TrimSpace(l)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
 // describedNodes reads Nodes from kubectl describe node or kubectl get nodes output.
 func describedNodes(s *Segment) []evidence.Node {
 	text := string(s.Text)
 	if s.Type == TypeGetNodes {
-		header, rows := fieldsTable(strings.Split(strings.TrimSpace(text), "\n"))
+		header, rows := fieldsTable(rejoinRows(strings.Split(strings.TrimSpace(text), "\n")))
 		var out []evidence.Node
 		at := map[string]int{}
 		for _, r := range rows {
 			st := column(header, r, "STATUS")
 			n := evidence.Node{Name: column(header, r, "NAME"), KubeletVersion: column(header, r, "VERSION"),
-				Ready: strings.HasPrefix(st, "Ready"), OS: osOfImage(column(header, r, "OS-IMAGE"))}
+				Ready: strings.HasPrefix(st, "Ready"), OS: osOfImage(column(header, r, "OS-IMAGE")), Age: kubectlAge(column(header, r, "AGE"))}
 			if n.Name == "" {
 				continue
 			}

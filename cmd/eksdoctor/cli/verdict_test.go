@@ -284,8 +284,8 @@ func TestPendingCSRsOfAListedNode(t *testing.T) {
 // TestRegisteredNodeClaimJoined: a Karpenter NodeClaim whose Registered condition is True names
 // a Node Karpenter found (kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/
 // registration.go sets Registered=True and status.nodeName together): the verdict is joined, the
-// Node NotReady while Initialized is Unknown with reason NodeNotReady, Ready once Initialized is
-// True. A claim not registered is not joined (red team round 5, finding 12: case09).
+// Node NotReady while Initialized is Unknown with reason NodeNotReady (exit 3: why it is not
+// Ready could not be told), Ready once Initialized is True. A claim not registered is not joined (red team round 5, finding 12: case09).
 func TestRegisteredNodeClaimJoined(t *testing.T) {
 	const node = "ip-10-0-1-23.us-west-2.compute.internal"
 	claim := func(registered, initialized, reason string) string {
@@ -303,7 +303,8 @@ func TestRegisteredNodeClaimJoined(t *testing.T) {
 	}
 	code, out, errOut := runStdin(strings.NewReader(claim("True", "Unknown", "NodeNotReady")), "analyze", "-", "-o", "json")
 	r := verdictOf(t, out)
-	if code != ExitOK || r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || r.Diagnosis.Node.Ready || r.Diagnosis.Node.Name != node {
+	// NotReady with no cause found while checks could not run: why is not told (exit 3)
+	if code != ExitNothingChecked || r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || r.Diagnosis.Node.Ready || r.Diagnosis.Node.Name != node {
 		t.Errorf("registered, NodeNotReady: exit %d %s %s %+v", code, errOut, r.Diagnosis.Verdict, r.Diagnosis.Node)
 	}
 	code, out, _ = runStdin(strings.NewReader(claim("True", "True", "Initialized")), "analyze", "-", "-o", "json")
