@@ -95,12 +95,12 @@ func authChecks() []Check {
 				return one(fail(roleArn, msg, its...))
 			}},
 		{Meta: Meta{ID: "auth.role-path", Title: "aws-auth maps the role ARN with its IAM path", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole}, Stage: StageAuth,
+			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole, evidence.KindAccessEntries, evidence.KindCluster}, Stage: StageAuth,
 			Explains:    explains("auth.role-not-mapped", "runtime.unauthorized"),
 			Why:         "The authenticator compares the caller's role ARN as STS reports it, which never contains the IAM path; a mapRoles rolearn such as arn:aws:iam::111122223333:role/eks/NodeRole therefore never matches and the kubelet is Unauthorized.",
 			Remediation: "Edit aws-auth (kubectl edit -n kube-system configmap/aws-auth) and write the rolearn without the path: arn:aws:iam::ACCOUNT:role/ROLE_NAME.",
-			Docs:        []string{docAWSAuth}},
-			Eval: func(ev *evidence.Evidence) []Finding {
+			Docs:        []string{docAWSAuth, docMigrateAccessEntries}},
+			Eval: accessEntryPrecedes(func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				if roleArn == "" {
 					// the node role is unknown: every entry with a path is one the authenticator never
@@ -133,14 +133,14 @@ func authChecks() []Check {
 					}
 				}
 				return one(pass(roleArn, "no aws-auth mapping of the node role carries an IAM path", item(ev.Source(evidence.KindAWSAuth), "%d mapRoles entries", len(ev.AWSAuth.Roles))))
-			}},
+			})},
 		{Meta: Meta{ID: "auth.instance-profile-arn", Title: "aws-auth maps the instance profile ARN instead of the role", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindInstance}, Stage: StageAuth,
+			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindAccessEntries, evidence.KindCluster}, Stage: StageAuth,
 			Explains:    explains("auth.role-not-mapped", "runtime.unauthorized"),
 			Why:         "Nodes authenticate as their role, not as their instance profile; a mapRoles entry with an arn:aws:iam::…:instance-profile/… ARN never matches.",
 			Remediation: "Replace the instance-profile ARN in aws-auth mapRoles with the ARN of the role inside it (aws iam get-instance-profile --instance-profile-name PROFILE --query 'InstanceProfile.Roles[0].Arn').",
-			Docs:        []string{docAWSAuth, docInstanceProfile}},
-			Eval: func(ev *evidence.Evidence) []Finding {
+			Docs:        []string{docAWSAuth, docInstanceProfile, docMigrateAccessEntries}},
+			Eval: accessEntryPrecedes(func(ev *evidence.Evidence) []Finding {
 				profile, resource := "", "kube-system/aws-auth"
 				if ev.Instance != nil {
 					profile, resource = ev.Instance.InstanceProfileArn, ev.Instance.InstanceProfileArn
@@ -150,13 +150,13 @@ func authChecks() []Check {
 						item(ev.Source(evidence.KindAWSAuth), "rolearn: %s", m.RoleArn)))
 				}
 				return one(pass(resource, "no aws-auth entry maps an instance profile ARN", item(ev.Source(evidence.KindAWSAuth), "%d mapRoles entr%s", len(ev.AWSAuth.Roles), ies(len(ev.AWSAuth.Roles)))))
-			}},
+			})},
 		{Meta: Meta{ID: "auth.wrong-username", Title: "Node mapping has the wrong username", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized", "runtime.node-name-not-found"),
+			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole, evidence.KindAccessEntries, evidence.KindCluster}, Stage: StageAuth, Explains: explains("runtime.unauthorized", "runtime.node-name-not-found"),
 			Why:         "The Node authorizer lets a kubelet create and update only the Node named after its user; the username must be system:node:{{EC2PrivateDNSName}} so it equals the node name the kubelet registers, or system:node:{{SessionName}} for a node that names itself after its instance ID (nodeadm featureGates.InstanceIdNodeName, Bottlerocket hostname-override-source instance-id).",
 			Remediation: "Set the entry's username to system:node:{{EC2PrivateDNSName}} in aws-auth (kubectl edit -n kube-system configmap/aws-auth), or replace the mapping with an EC2_LINUX access entry, which sets it for you.",
-			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/node/", "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/doc/examples.md#using-instance-id-as-node-name"}},
-			Eval: func(ev *evidence.Evidence) []Finding {
+			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/node/", "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/doc/examples.md#using-instance-id-as-node-name", docMigrateAccessEntries}},
+			Eval: accessEntryPrecedes(func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				if roleArn == "" {
 					return judgeNodeMappings(ev, "a node username", func(m evidence.RoleMapping) string {
@@ -187,13 +187,13 @@ func authChecks() []Check {
 					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d maps the node role to username %q, not %s", m.Index+1, m.Username, NodeUsername), it))
 				}
 				return one(pass(roleArn, "username is "+NodeUsername, it))
-			}},
+			})},
 		{Meta: Meta{ID: "auth.missing-groups", Title: "Node mapping lacks system:bootstrappers or system:nodes", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole}, Stage: StageAuth, Explains: explains("runtime.unauthorized"),
+			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole, evidence.KindAccessEntries, evidence.KindCluster}, Stage: StageAuth, Explains: explains("runtime.unauthorized"),
 			Why:         "system:nodes lets the Node authorizer admit the kubelet and system:bootstrappers lets it create its certificate signing requests; without both the kubelet is Forbidden from registering or never gets a serving certificate.",
 			Remediation: "Give the node role's aws-auth entry groups: [system:bootstrappers, system:nodes] (kubectl edit -n kube-system configmap/aws-auth).",
-			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/kubelet-tls-bootstrapping/"}},
-			Eval: func(ev *evidence.Evidence) []Finding {
+			Docs:        []string{docAWSAuth, "https://kubernetes.io/docs/reference/access-authn-authz/kubelet-tls-bootstrapping/", docMigrateAccessEntries}},
+			Eval: accessEntryPrecedes(func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				if roleArn == "" {
 					return judgeNodeMappings(ev, "both node groups", func(m evidence.RoleMapping) string {
@@ -213,7 +213,7 @@ func authChecks() []Check {
 					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d lacks %s %s", m.Index+1, map[bool]string{true: "group", false: "groups"}[len(missing) == 1], strings.Join(missing, ", ")), it))
 				}
 				return one(pass(roleArn, "mapping has system:bootstrappers and system:nodes", it))
-			}},
+			})},
 		{Meta: Meta{ID: "auth.aws-auth-malformed", ClusterWide: true, Title: "aws-auth ConfigMap does not parse", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSAuth}, Stage: StageAuth,
 			Explains:    explains("auth.role-not-mapped", "auth.wrong-username", "auth.missing-groups", "runtime.unauthorized", "windows.kube-proxy-group"),
@@ -363,6 +363,46 @@ func authChecks() []Check {
 				}
 				return nil
 			}},
+	}
+}
+
+// docMigrateAccessEntries says which mapping EKS uses when a role is in both sources.
+const docMigrateAccessEntries = "https://docs.aws.amazon.com/eks/latest/userguide/migrating-access-entries.html"
+
+// accessEntryPrecedes wraps the Eval of a check that judges a role's aws-auth mapping. Under
+// authenticationMode API_AND_CONFIG_MAP, "access entries take precedence over ConfigMap entries
+// for the same IAM principal" (docMigrateAccessEntries): a role with an access entry, whatever its
+// type, is authenticated by that entry and its aws-auth mapping is not used. So a failing or
+// warning finding about such a role (the node role, or the finding's resource when the node role
+// is not known) becomes not applicable, keeping what was found; auth.access-entry-type judges the
+// entry. Both the mode and the access entry list must be in the evidence; passes are kept.
+func accessEntryPrecedes(eval func(*evidence.Evidence) []Finding) func(*evidence.Evidence) []Finding {
+	return func(ev *evidence.Evidence) []Finding {
+		fs := eval(ev)
+		if !ev.Have(evidence.KindCluster) || ev.Cluster == nil || ev.Cluster.AuthenticationMode != "API_AND_CONFIG_MAP" || !ev.Have(evidence.KindAccessEntries) {
+			return fs
+		}
+		node := nodeRoleArn(ev)
+		for i, f := range fs {
+			if f.Status != StatusFail && f.Status != StatusWarn {
+				continue
+			}
+			role, whose := node, "the node role's"
+			if role == "" {
+				if _, ok := canonicalRoleArn(f.Resource); !ok {
+					continue
+				}
+				role, whose = f.Resource, "role "+f.Resource+"'s"
+			}
+			e := nodeAccessEntry(ev, role)
+			if e == nil {
+				continue
+			}
+			n := notApplicable(f.Resource, fmt.Sprintf("under authenticationMode API_AND_CONFIG_MAP %s access entry (type %s) takes precedence over its aws-auth mapping, so this is not used: %s", whose, orUnknown(e.Type), f.Message))
+			n.Evidence = append(f.Evidence, item(ev.Source(evidence.KindAccessEntries), "access entry for %s (type %s)", e.PrincipalArn, orUnknown(e.Type)))
+			fs[i] = n
+		}
+		return fs
 	}
 }
 

@@ -284,10 +284,12 @@ func TestChecks(t *testing.T) {
 		}, StatusSkipped, "forbidden"},
 		{"auth.role-path", "path", func(ev *evidence.Evidence) {
 			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:role/team/node"
+			ev.AccessEntries = nil
 		}, StatusFail, "no path"},
 		{"auth.role-path", "ok", nil, StatusPass, ""},
 		{"auth.role-path", "unknown node role, path only", func(ev *evidence.Evidence) {
 			ev.NodeRole, ev.InstanceProfile = nil, nil
+			ev.AccessEntries = nil
 			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:role/team/node"
 		}, StatusFail, "mapRoles entry 1 maps arn:aws:iam::111122223333:role/team/node; the authenticator compares ARNs without the IAM path"},
 		{"auth.role-path", "unknown node role, also mapped without its path", func(ev *evidence.Evidence) {
@@ -298,9 +300,13 @@ func TestChecks(t *testing.T) {
 		}, StatusPass, "no mapRoles entry carries an IAM path"},
 		{"auth.instance-profile-arn", "profile mapped", func(ev *evidence.Evidence) {
 			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:instance-profile/node-profile"
+			ev.AccessEntries = nil
 		}, StatusFail, "instance profile"},
 		{"auth.instance-profile-arn", "ok", nil, StatusPass, ""},
-		{"auth.wrong-username", "session name", func(ev *evidence.Evidence) { ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}" }, StatusFail, "SessionName"},
+		{"auth.wrong-username", "session name", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}"
+			ev.AccessEntries = nil
+		}, StatusFail, "SessionName"},
 		{"auth.wrong-username", "ok", nil, StatusPass, ""},
 		// nodeadm featureGates.InstanceIdNodeName: the Node is named i-…, the user must be {{SessionName}}
 		// (amazon-eks-ami nodeadm/doc/examples.md "Using instance ID as node name")
@@ -308,20 +314,55 @@ func TestChecks(t *testing.T) {
 			ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}"
 			ev.Bootstrap.InstanceIDNodeName = true
 		}, StatusPass, "names its Node after its instance ID"},
-		{"auth.wrong-username", "private DNS name, instance-ID node name", func(ev *evidence.Evidence) { ev.Bootstrap.InstanceIDNodeName = true },
+		{"auth.wrong-username", "private DNS name, instance-ID node name", func(ev *evidence.Evidence) {
+			ev.Bootstrap.InstanceIDNodeName = true
+			ev.AccessEntries = nil
+		},
 			StatusFail, `names its Node after its instance ID (nodeadm InstanceIdNodeName), but mapRoles entry 1 maps the node role to username "system:node:{{EC2PrivateDNSName}}"`},
 		{"auth.wrong-username", "session name, bootstrap configuration unknown", func(ev *evidence.Evidence) {
+			ev.AccessEntries = nil
 			ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}"
 			ev.Bootstrap = nil
 		}, StatusWarn, "only a node that names its Node after its instance ID"},
 		{"auth.wrong-username", "session name, AL2 bootstrap.sh", func(ev *evidence.Evidence) {
+			ev.AccessEntries = nil
 			ev.AWSAuth.Roles[0].Username = "system:node:{{SessionName}}"
 			ev.Bootstrap.Format = evidence.FormatBootstrapSh
 		}, StatusFail, `maps the node role to username "system:node:{{SessionName}}", not system:node:{{EC2PrivateDNSName}}`},
 		{"auth.wrong-username", "no mapping", func(ev *evidence.Evidence) { ev.AWSAuth.Roles = nil }, StatusSkipped, "not applicable"},
-		{"auth.missing-groups", "no bootstrappers", func(ev *evidence.Evidence) { ev.AWSAuth.Roles[0].Groups = []string{"system:nodes"} }, StatusFail, "system:bootstrappers"},
+		{"auth.missing-groups", "no bootstrappers", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].Groups = []string{"system:nodes"}
+			ev.AccessEntries = nil
+		}, StatusFail, "system:bootstrappers"},
 		{"auth.missing-groups", "ok", nil, StatusPass, ""},
 		{"auth.missing-groups", "no mapping", func(ev *evidence.Evidence) { ev.AWSAuth.Roles = nil }, StatusSkipped, "not applicable"},
+		// red team round 8a, finding 1 (case76): under API_AND_CONFIG_MAP the node role's access
+		// entry takes precedence over its aws-auth mapping (EKS User Guide, "Migrating existing
+		// aws-auth ConfigMap entries to access entries"), so a wrong aws-auth entry is not the cause
+		{"auth.missing-groups", "access entry takes precedence", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].Groups = []string{"system:bootstrappers"}
+		}, StatusSkipped, "not applicable: under authenticationMode API_AND_CONFIG_MAP the node role's access entry (type EC2_LINUX) takes precedence over its aws-auth mapping, so this is not used: mapRoles entry 1 lacks group system:nodes"},
+		{"auth.missing-groups", "access entry of the wrong type still takes precedence", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].Groups = []string{"system:bootstrappers"}
+			ev.AccessEntries[0].Type = "STANDARD"
+		}, StatusSkipped, "access entry (type STANDARD) takes precedence"},
+		{"auth.missing-groups", "config map mode ignores the access entry", func(ev *evidence.Evidence) {
+			ev.Cluster.AuthenticationMode = "CONFIG_MAP"
+			ev.AWSAuth.Roles[0].Groups = []string{"system:bootstrappers"}
+		}, StatusFail, "mapRoles entry 1 lacks group system:nodes"},
+		{"auth.wrong-username", "access entry takes precedence", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].Username = "node"
+		}, StatusSkipped, "takes precedence over its aws-auth mapping, so this is not used: mapRoles entry 1 maps the node role to username"},
+		{"auth.role-path", "access entry takes precedence", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:role/team/node"
+		}, StatusSkipped, "takes precedence over its aws-auth mapping"},
+		{"auth.instance-profile-arn", "access entry takes precedence", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].RoleArn = "arn:aws:iam::111122223333:instance-profile/node-profile"
+		}, StatusSkipped, "takes precedence over its aws-auth mapping"},
+		{"auth.missing-groups", "authentication mode unknown", func(ev *evidence.Evidence) {
+			ev.AWSAuth.Roles[0].Groups = []string{"system:bootstrappers"}
+			ev.Cluster.AuthenticationMode = ""
+		}, StatusFail, "lacks group system:nodes"},
 		{"auth.aws-auth-malformed", "problem", func(ev *evidence.Evidence) {
 			ev.AWSAuth.Problems = []evidence.AuthProblem{{Key: "mapRoles", Line: 3, Message: "mapRoles is not valid YAML"}}
 		}, StatusFail, "not valid YAML"},
@@ -702,6 +743,13 @@ func TestChecks(t *testing.T) {
 			makeWindows(ev)
 			ev.AWSAuth.Roles[0].Groups = []string{"system:bootstrappers", "system:nodes"}
 		}, StatusFail, "eks:kube-proxy-windows"},
+		// an EC2_LINUX entry takes precedence under API_AND_CONFIG_MAP: auth.access-entry-type
+		// judges it, the aws-auth groups are not used
+		{"windows.kube-proxy-group", "linux entry takes precedence", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.AWSAuth.Roles[0].Groups = []string{"system:bootstrappers", "system:nodes"}
+			ev.AccessEntries = []evidence.AccessEntry{{PrincipalArn: tRole, Type: "EC2_LINUX", Described: true}}
+		}, StatusSkipped, "access entry (type EC2_LINUX) takes precedence over its aws-auth mapping"},
 		{"windows.kube-proxy-group", "ec2_windows entry", func(ev *evidence.Evidence) {
 			makeWindows(ev)
 			ev.AWSAuth.Roles = nil

@@ -391,12 +391,12 @@ func windowsChecks() []Check {
 				return one(pass("kube-system/amazon-vpc-cni", "Windows IPAM is enabled", it))
 			}},
 		{Meta: Meta{ID: "windows.kube-proxy-group", Title: "Windows node mapping lacks eks:kube-proxy-windows", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries, evidence.KindImage, evidence.KindNodegroups},
+			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindAWSAuth, evidence.KindAccessEntries, evidence.KindImage, evidence.KindNodegroups, evidence.KindCluster},
 			Stage:       StageAuth,
 			Why:         "On Windows, kube-proxy runs with the node's identity and needs the group eks:kube-proxy-windows; without it kube-proxy is Forbidden and Services do not work on the node.",
 			Remediation: "Add eks:kube-proxy-windows to the Windows node role's aws-auth groups (with system:bootstrappers and system:nodes), or use an EC2_WINDOWS access entry, which adds it.",
-			Docs:        []string{docWindows, docAWSAuth}},
-			Eval: func(ev *evidence.Evidence) []Finding {
+			Docs:        []string{docWindows, docAWSAuth, docMigrateAccessEntries}},
+			Eval: accessEntryPrecedes(func(ev *evidence.Evidence) []Finding {
 				if !isWindows(ev) {
 					return notWindows(ev)
 				}
@@ -416,7 +416,7 @@ func windowsChecks() []Check {
 					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d for the Windows node role lacks group eks:kube-proxy-windows", m.Index+1), it))
 				}
 				return one(pass(roleArn, "mapping has eks:kube-proxy-windows", it))
-			}},
+			})},
 		{Meta: Meta{ID: "windows.no-linux-nodes", Title: "Cluster has no Linux node", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindNodes}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
 			Stage:       StagePostJoin,

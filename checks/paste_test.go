@@ -20,6 +20,10 @@ func withRoles(roles ...evidence.RoleMapping) func(ev *evidence.Evidence) {
 			roles[i].Index = i
 		}
 		ev.AWSAuth = &evidence.AWSAuth{Present: true, Roles: roles}
+		// a pasted aws-auth comes without the access entries (under API_AND_CONFIG_MAP an entry
+		// of the same role would take precedence over the pasted mapping)
+		ev.AccessEntries = nil
+		ev.AddGapForce(evidence.KindAccessEntries, "not in the input given")
 	}
 }
 
