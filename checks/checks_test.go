@@ -246,6 +246,20 @@ func TestChecks(t *testing.T) {
 		{"iam.no-instance-profile", "ok", nil, StatusPass, ""},
 		{"iam.node-role-policies", "missing worker", func(ev *evidence.Evidence) { ev.NodeRolePolicies = ev.NodeRolePolicies[1:] }, StatusFail, policyWorkerNode},
 		{"iam.node-role-policies", "pull only ok", func(ev *evidence.Evidence) { ev.NodeRolePolicies[1].Name = policyECRPullOnly }, StatusPass, ""},
+		// red team round 8a, finding 3 (case70): under nodeadm's InstanceIdNodeName feature gate
+		// nodeadm does not call ec2:DescribeInstances (nodeadm/internal/api/status.go) and nothing
+		// else on the join path needs AmazonEKSWorkerNodePolicy: the minimal policy is enough
+		{"iam.node-role-policies", "minimal policy, instance-ID node name", func(ev *evidence.Evidence) {
+			ev.NodeRolePolicies[0].Name, ev.NodeRolePolicies[1].Name = policyWorkerMinimal, policyECRPullOnly
+			ev.Bootstrap.InstanceIDNodeName = true
+		}, StatusPass, "has the required managed policies (AmazonEKSWorkerNodeMinimalPolicy suffices: with nodeadm InstanceIdNodeName nodeadm does not call ec2:DescribeInstances)"},
+		{"iam.node-role-policies", "minimal policy, private DNS node name", func(ev *evidence.Evidence) {
+			ev.NodeRolePolicies[0].Name = policyWorkerMinimal
+		}, StatusFail, "node role node lacks AmazonEKSWorkerNodePolicy (AmazonEKSWorkerNodeMinimalPolicy lacks ec2:DescribeInstances, which nodeadm calls for the node name unless featureGates.InstanceIdNodeName is on)"},
+		{"iam.node-role-policies", "minimal policy, bootstrap configuration unknown", func(ev *evidence.Evidence) {
+			ev.NodeRolePolicies[0].Name = policyWorkerMinimal
+			ev.Bootstrap = nil
+		}, StatusWarn, "node role node has AmazonEKSWorkerNodeMinimalPolicy, not AmazonEKSWorkerNodePolicy: enough only for a node that names itself after its instance ID (nodeadm featureGates.InstanceIdNodeName); the node's bootstrap configuration is not in the evidence"},
 		{"iam.node-role-policies", "cni via irsa", func(ev *evidence.Evidence) {
 			ev.NodeRolePolicies = ev.NodeRolePolicies[:2]
 			ev.AWSNode.ProjectedTokenAudiences = []string{"sts.amazonaws.com"}

@@ -50,11 +50,11 @@ func iamChecks() []Check {
 				return one(pass(ip.Arn, fmt.Sprintf("instance profile %s holds role %s", ip.Name, ip.Roles[0].Name), item(src, "role %s", ip.Roles[0].Arn)))
 			}},
 		{Meta: Meta{ID: "iam.node-role-policies", Title: "Node role lacks required managed policies", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindNodeRole, evidence.KindNodeRolePolicies}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindAWSNodeServiceAccount},
+			Needs: []evidence.Kind{evidence.KindNodeRole, evidence.KindNodeRolePolicies}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindAWSNodeServiceAccount, evidence.KindBootstrap, evidence.KindImage, evidence.KindNodegroups},
 			Stage: StageIdentity, Explains: explains("runtime.image-pull", "runtime.ipamd-no-ips", "runtime.cni-not-ready"),
-			Why:         "AmazonEKSWorkerNodePolicy lets the node describe the cluster and itself, AmazonEC2ContainerRegistryReadOnly (or PullOnly) lets it pull the pause and add-on images, and AmazonEKS_CNI_Policy lets aws-node assign pod IPs unless aws-node has its own role (IRSA / Pod Identity); without them the node never becomes Ready.",
+			Why:         "AmazonEKSWorkerNodePolicy lets the node describe the cluster and itself, AmazonEC2ContainerRegistryReadOnly (or PullOnly) lets it pull the pause and add-on images, and AmazonEKS_CNI_Policy lets aws-node assign pod IPs unless aws-node has its own role (IRSA / Pod Identity); without them the node never becomes Ready. AmazonEKSWorkerNodeMinimalPolicy is enough instead for EKS Auto Mode and for a nodeadm node with featureGates.InstanceIdNodeName, which does not call ec2:DescribeInstances.",
 			Remediation: "Attach each missing policy: aws iam attach-role-policy --role-name ROLE --policy-arn arn:aws:iam::aws:policy/POLICY (the finding names the ones missing; for AmazonEKS_CNI_Policy, giving aws-node an IRSA / Pod Identity role with it does as well).",
-			Docs:        []string{docNodeRole, docCNIIRSA}},
+			Docs:        []string{docNodeRole, docCNIIRSA, "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/doc/examples.md#using-instance-id-as-node-name"}},
 			Eval: evalNodeRolePolicies},
 		{Meta: Meta{ID: "iam.node-role-trust", Title: "Node role cannot be assumed by EC2", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole}, Stage: StageIdentity, Explains: explains("auth.*"),
@@ -212,6 +212,30 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 		worker = nodePolicyNeed{label: policyWorkerMinimal + " (or " + policyWorkerNode + ")", attach: policyWorkerMinimal,
 			by: append([]string{policyWorkerMinimal, policyWorkerNode}, broadPolicies...)}
 	}
+	// AmazonEKSWorkerNodeMinimalPolicy grants only eks-auth:AssumeRoleForPodIdentity. A nodeadm
+	// node whose featureGates.InstanceIdNodeName is on names its Node after its instance ID and
+	// does not call ec2:DescribeInstances (amazon-eks-ami nodeadm/internal/api/status.go; "The
+	// ec2:DescribeInstances permission can be removed", nodeadm/doc/examples.md), and its
+	// NodeConfig carries the endpoint and CA, so nothing on its join path needs the broad policy.
+	minimalNote, minimalUnknown := "", ""
+	if !autoMode && have[policyWorkerMinimal] && !anyOf(have, worker.by) {
+		fam, _ := amiFamily(ev)
+		named, how := instanceIDNodeName(ev)
+		nodeadm := ev.Bootstrap == nil || ev.Bootstrap.Format != evidence.FormatBottlerocket
+		switch {
+		case named == nameByInstanceID && nodeadm:
+			worker.by = append(worker.by, policyWorkerMinimal)
+			minimalNote = " (" + policyWorkerMinimal + " suffices: with " + how + " nodeadm does not call ec2:DescribeInstances)"
+		case named == nameUnknown && nodeadm && (fam == FamilyAL2023 || fam == FamilyUnknown):
+			worker.by = append(worker.by, policyWorkerMinimal)
+			minimalUnknown = fmt.Sprintf("node role %s has %s, not %s: enough only for a node that names itself after its instance ID (nodeadm featureGates.InstanceIdNodeName); %s, so whether this node does cannot be told — otherwise nodeadm's ec2:DescribeInstances call for the node name is denied",
+				role.Name, policyWorkerMinimal, policyWorkerNode, how)
+		case fam == FamilyAL2023 || nodeadm && ev.Bootstrap != nil && ev.Bootstrap.Format == evidence.FormatNodeConfig:
+			worker.label += " (" + policyWorkerMinimal + " lacks ec2:DescribeInstances, which nodeadm calls for the node name unless featureGates.InstanceIdNodeName is on)"
+		default:
+			worker.label += " (" + policyWorkerMinimal + " grants only eks-auth:AssumeRoleForPodIdentity)"
+		}
+	}
 	needs := []nodePolicyNeed{worker, {label: policyECRRead + " (or " + policyECRPullOnly + ")", attach: policyECRRead,
 		by: append([]string{policyECRRead, policyECRPullOnly, "AmazonEC2ContainerRegistryPowerUser", "AmazonEC2ContainerRegistryFullAccess"}, broadPolicies...)}}
 	var missing []nodePolicyNeed
@@ -262,12 +286,21 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 		f.Remediation = fix
 		return one(f)
 	}
+	if minimalUnknown != "" {
+		msg := minimalUnknown
+		if cniNote != "" {
+			msg += "; " + cniNote
+		}
+		f := warn(role.Arn, msg, it)
+		f.Remediation = "Unless the node's NodeConfig sets featureGates.InstanceIdNodeName: true, " + attachFix(role, []nodePolicyNeed{{label: policyWorkerNode, attach: policyWorkerNode}})
+		return one(f)
+	}
 	if cniNote != "" {
 		f := warn(role.Arn, fmt.Sprintf("node role %s has the worker and ECR policies; %s", role.Name, cniNote), it)
 		f.Remediation = "Check for an association: aws eks list-pod-identity-associations --cluster-name CLUSTER --namespace kube-system --service-account aws-node; if there is none and aws-node has no IRSA role, " + attachFix(role, cniNeedIf(true))
 		return one(f)
 	}
-	return one(pass(role.Arn, fmt.Sprintf("node role %s has the required managed policies", role.Name), it))
+	return one(pass(role.Arn, fmt.Sprintf("node role %s has the required managed policies%s", role.Name, minimalNote), it))
 }
 
 // cniNeedIf returns the CNI policy need when on is true, else nothing.
