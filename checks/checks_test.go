@@ -157,6 +157,16 @@ type checkCase struct {
 	msg    string // substring of the (first matching) finding message
 }
 
+// trustCondition gives the node role's trust statement one condition.
+func trustCondition(op, key string, values ...string) func(ev *evidence.Evidence) {
+	return func(ev *evidence.Evidence) {
+		st := ev.NodeRole.TrustPolicy.Statement[0]
+		st.HasCondition = true
+		st.Conditions = []evidence.PolicyCondition{{Operator: op, Key: key, Values: values}}
+		ev.NodeRole.TrustPolicy = &evidence.PolicyDocument{Statement: []evidence.PolicyStatement{st}}
+	}
+}
+
 func TestChecks(t *testing.T) {
 	cases := []checkCase{
 		{"cluster.not-active", "active", nil, StatusPass, "ACTIVE"},
@@ -282,6 +292,28 @@ func TestChecks(t *testing.T) {
 			ev.NodeRole.TrustPolicy.Statement[0].Principal = map[string][]string{"Service": {"lambda.amazonaws.com"}}
 		}, StatusFail, "does not allow"},
 		{"iam.node-role-trust", "no doc", func(ev *evidence.Evidence) { ev.NodeRole.TrustPolicy = nil }, StatusSkipped, ""},
+		// red team round 8a, finding 2 (cases 57, 21): every key of a Condition must match for the
+		// Allow to apply; a condition EC2 can never satisfy is no Allow, one that cannot be
+		// evaluated leaves the trust unverified
+		{"iam.node-role-trust", "source account of another account", trustCondition("StringEquals", "aws:SourceAccount", "999988887777"),
+			StatusFail, "trust policy of node allows ec2.amazonaws.com only with a condition EC2 never satisfies for this instance: StringEquals aws:SourceAccount 999988887777 (the instance's account is 111122223333)"},
+		{"iam.node-role-trust", "own source account", trustCondition("StringEquals", "aws:SourceAccount", "111122223333"), StatusPass, "ec2.amazonaws.com may assume node"},
+		{"iam.node-role-trust", "own source account among several", trustCondition("StringLike", "aws:SourceAccount", "999988887777", "1111222233*"), StatusPass, "ec2.amazonaws.com may assume node"},
+		{"iam.node-role-trust", "source ARN of an EKS cluster", trustCondition("ArnLike", "aws:SourceArn", "arn:aws:eks:eu-west-1:111122223333:cluster/prod"),
+			StatusFail, "ArnLike aws:SourceArn arn:aws:eks:eu-west-1:111122223333:cluster/prod (EC2 is the source when it assumes an instance's role, never an eks resource)"},
+		{"iam.node-role-trust", "source ARN of EC2", trustCondition("ArnLike", "aws:SourceArn", "arn:aws:ec2:eu-west-1:111122223333:instance/*"),
+			StatusWarn, "whether EC2 satisfies ArnLike aws:SourceArn arn:aws:ec2:eu-west-1:111122223333:instance/* cannot be evaluated from the evidence"},
+		{"iam.node-role-trust", "a key that cannot be evaluated", trustCondition("StringEquals", "aws:PrincipalTag/team", "nodes"),
+			StatusWarn, "whether EC2 satisfies StringEquals aws:PrincipalTag/team nodes cannot be evaluated from the evidence"},
+		{"iam.node-role-trust", "if-exists source account of another account", trustCondition("StringEqualsIfExists", "aws:SourceAccount", "999988887777"),
+			StatusWarn, "cannot be evaluated"},
+		{"iam.node-role-trust", "condition not read", func(ev *evidence.Evidence) { ev.NodeRole.TrustPolicy.Statement[0].HasCondition = true },
+			StatusWarn, "cannot be evaluated"},
+		{"iam.node-role-trust", "an unconditioned allow beside a conditioned one", func(ev *evidence.Evidence) {
+			st := ev.NodeRole.TrustPolicy.Statement[0]
+			trustCondition("StringEquals", "aws:SourceAccount", "999988887777")(ev)
+			ev.NodeRole.TrustPolicy.Statement = append(ev.NodeRole.TrustPolicy.Statement, st)
+		}, StatusPass, "ec2.amazonaws.com may assume node"},
 		{"auth.role-not-mapped", "mapped", nil, StatusPass, ""},
 		{"auth.role-not-mapped", "unmapped", func(ev *evidence.Evidence) { ev.AWSAuth.Roles, ev.AccessEntries = nil, nil }, StatusFail, "neither"},
 		{"auth.role-not-mapped", "path-insensitive role", func(ev *evidence.Evidence) {

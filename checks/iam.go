@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -58,9 +59,9 @@ func iamChecks() []Check {
 			Eval: evalNodeRolePolicies},
 		{Meta: Meta{ID: "iam.node-role-trust", Title: "Node role cannot be assumed by EC2", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole}, Stage: StageIdentity, Explains: explains("auth.*"),
-			Why:         "The instance gets its role's credentials only if the role's trust policy lets the service principal ec2.amazonaws.com call sts:AssumeRole; otherwise IMDS serves no credentials and nothing on the node can authenticate.",
+			Why:         "The instance gets its role's credentials only if the role's trust policy lets the service principal ec2.amazonaws.com call sts:AssumeRole, under a Condition (if any) that EC2 satisfies — aws:SourceAccount of another account or aws:SourceArn of a non-EC2 resource never does; otherwise IMDS serves no credentials and nothing on the node can authenticate.",
 			Remediation: "aws iam update-assume-role-policy --role-name ROLE --policy-document '{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"Service\":\"ec2.amazonaws.com\"},\"Action\":\"sts:AssumeRole\"}]}'",
-			Docs:        []string{docNodeRole, "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_principal.html"}},
+			Docs:        []string{docNodeRole, "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_principal.html", "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition.html"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				role := ev.NodeRole
 				src := ev.Source(evidence.KindNodeRole)
@@ -68,6 +69,8 @@ func iamChecks() []Check {
 					return one(Finding{Status: StatusSkipped, Resource: role.Arn, Message: "the role's AssumeRolePolicyDocument was not in the evidence"})
 				}
 				allowed, denied := false, false
+				var never, unknown []string
+				account := arnAccount(role.Arn)
 				for _, st := range role.TrustPolicy.Statement {
 					if !actionMatches(st.Action, "sts:AssumeRole") || !principalHasService(st.Principal, "ec2.amazonaws.com") {
 						continue
@@ -76,19 +79,137 @@ func iamChecks() []Check {
 						denied = true
 					}
 					if strings.EqualFold(st.Effect, "Allow") {
-						allowed = true
+						switch v, what := ec2TrustConditions(st, account); v {
+						case conditionMet:
+							allowed = true
+						case conditionNever:
+							never = append(never, what)
+						default:
+							unknown = append(unknown, what)
+						}
 					}
 				}
 				it := item(src, "AssumeRolePolicyDocument has %s", nOf(len(role.TrustPolicy.Statement), "statement", "statements"))
 				switch {
 				case denied:
 					return one(fail(role.Arn, fmt.Sprintf("trust policy of %s denies sts:AssumeRole to ec2.amazonaws.com", role.Name), it))
-				case !allowed:
-					return one(fail(role.Arn, fmt.Sprintf("trust policy of %s does not allow ec2.amazonaws.com to assume it", role.Name), it))
+				case allowed:
+					return one(pass(role.Arn, fmt.Sprintf("ec2.amazonaws.com may assume %s", role.Name), it))
+				case len(unknown) > 0:
+					return one(warn(role.Arn, fmt.Sprintf("trust policy of %s allows ec2.amazonaws.com only under a condition: whether EC2 satisfies %s cannot be evaluated from the evidence", role.Name, strings.Join(unknown, "; ")), it))
+				case len(never) > 0:
+					return one(fail(role.Arn, fmt.Sprintf("trust policy of %s allows ec2.amazonaws.com only with a condition EC2 never satisfies for this instance: %s", role.Name, strings.Join(never, "; ")), it))
 				}
-				return one(pass(role.Arn, fmt.Sprintf("ec2.amazonaws.com may assume %s", role.Name), it))
+				return one(fail(role.Arn, fmt.Sprintf("trust policy of %s does not allow ec2.amazonaws.com to assume it", role.Name), it))
 			}},
 	}
+}
+
+// conditionVerdict says whether a statement's Condition holds when EC2 assumes an instance's role.
+type conditionVerdict int
+
+const (
+	// conditionMet: the statement has no condition, or every one is known to hold.
+	conditionMet conditionVerdict = iota
+	// conditionNever: a condition can never hold for this instance, so the statement never applies.
+	conditionNever
+	// conditionUnknown: a condition cannot be evaluated from the evidence.
+	conditionUnknown
+)
+
+// ec2TrustConditions judges the Condition of an Allow statement of a node role's trust policy for
+// EC2 assuming the role of an instance in account. IAM applies a statement only when every
+// condition matches, and a key absent from the request context fails every operator but the
+// negated and …IfExists ones
+// (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition.html).
+// Judged: aws:SourceAccount with StringEquals / StringLike (and their IgnoreCase form), which holds
+// only for the instance's own account; aws:SourceArn with ArnEquals / ArnLike / StringEquals /
+// StringLike whose every value names a service other than ec2 (EC2 is the source when it assumes
+// an instance's role, so such an ARN never matches, present or absent). Every other condition,
+// and a block that was not read, is unknown. It returns the verdict and, when not met, the
+// condition at fault as "Operator key values".
+func ec2TrustConditions(st evidence.PolicyStatement, account string) (conditionVerdict, string) {
+	if !st.HasCondition {
+		return conditionMet, ""
+	}
+	if len(st.Conditions) == 0 {
+		return conditionUnknown, "its Condition block (it was not read)"
+	}
+	var unknown string
+	for _, c := range st.Conditions {
+		what := c.Operator + " " + c.Key + " " + strings.Join(c.Values, ", ")
+		key := strings.ToLower(c.Key)
+		switch {
+		case key == "aws:sourceaccount" && (c.Operator == "StringEquals" || c.Operator == "StringLike" || c.Operator == "StringEqualsIgnoreCase"):
+			if account == "" {
+				unknown = what
+				continue
+			}
+			match := false
+			for _, v := range c.Values {
+				if v == account || c.Operator == "StringLike" && globMatch(v, account) {
+					match = true
+				}
+			}
+			if !match {
+				return conditionNever, what + " (the instance's account is " + account + ")"
+			}
+		case key == "aws:sourcearn" && (c.Operator == "ArnEquals" || c.Operator == "ArnLike" || c.Operator == "StringEquals" || c.Operator == "StringLike"):
+			services := map[string]bool{}
+			for _, v := range c.Values {
+				p := strings.SplitN(v, ":", 4)
+				if len(p) < 4 || p[0] != "arn" || p[2] == "" || strings.ContainsAny(p[2], "*?") || strings.EqualFold(p[2], "ec2") {
+					services = nil
+					break
+				}
+				services[strings.ToLower(p[2])] = true
+			}
+			if len(services) == 0 {
+				unknown = what
+				continue
+			}
+			names := make([]string, 0, len(services))
+			for s := range services {
+				names = append(names, s)
+			}
+			sort.Strings(names)
+			return conditionNever, what + " (EC2 is the source when it assumes an instance's role, never an " + strings.Join(names, " or ") + " resource)"
+		default:
+			unknown = what
+		}
+	}
+	if unknown != "" {
+		return conditionUnknown, unknown
+	}
+	return conditionMet, ""
+}
+
+// arnAccount returns the account field of an ARN (arn:partition:service:region:account:…), or "".
+func arnAccount(arn string) string {
+	p := strings.SplitN(arn, ":", 6)
+	if len(p) < 6 || p[0] != "arn" {
+		return ""
+	}
+	return p[4]
+}
+
+// globMatch matches s against an IAM StringLike pattern: * any run of characters, ? one.
+func globMatch(pattern, s string) bool {
+	if pattern == "" {
+		return s == ""
+	}
+	switch pattern[0] {
+	case '*':
+		for i := 0; i <= len(s); i++ {
+			if globMatch(pattern[1:], s[i:]) {
+				return true
+			}
+		}
+		return false
+	case '?':
+		return s != "" && globMatch(pattern[1:], s[1:])
+	}
+	return s != "" && s[0] == pattern[0] && globMatch(pattern[1:], s[1:])
 }
 
 func actionMatches(actions []string, want string) bool {

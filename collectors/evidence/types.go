@@ -230,6 +230,20 @@ type PolicyStatement struct {
 	// Principal maps a principal type (Service, AWS, Federated, "*") to its values.
 	Principal    map[string][]string
 	HasCondition bool
+	// Conditions is the statement's Condition block, one entry per operator and key (IAM
+	// requires every one to match for the statement to apply); nil when there is none or it
+	// could not be read (HasCondition then says one exists).
+	Conditions []PolicyCondition
+}
+
+// PolicyCondition is one condition of a policy statement: an operator (StringEquals, ArnLike,
+// StringEqualsIfExists…), a context key (aws:SourceAccount) and the values it is compared with,
+// each as text (a JSON bool or number as written, true / 123).
+// https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition.html
+type PolicyCondition struct {
+	Operator string
+	Key      string
+	Values   []string
 }
 
 // AutoScalingGroup is the part of DescribeAutoScalingGroups the checks use.

@@ -1,6 +1,12 @@
 package snapshot
 
-import "github.com/eksdoctor/eksdoctor/collectors/evidence"
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+)
 
 func init() {
 	RegisterProviderAt(StageResources, (*Snapshot).loadIAM, evidence.KindInstanceProfile, evidence.KindNodeRole, evidence.KindNodeRolePolicies)
@@ -13,9 +19,48 @@ func convertRole(r IAMRole) evidence.Role {
 		out.TrustPolicy = &evidence.PolicyDocument{Version: d.Version}
 		for _, st := range d.Statement {
 			out.TrustPolicy.Statement = append(out.TrustPolicy.Statement, evidence.PolicyStatement{Sid: st.Sid, Effect: st.Effect,
-				Action: st.Action, Resource: st.Resource, Principal: st.Principal, HasCondition: len(st.Condition) > 0 && string(st.Condition) != "null"})
+				Action: st.Action, Resource: st.Resource, Principal: st.Principal, HasCondition: len(st.Condition) > 0 && string(st.Condition) != "null", Conditions: policyConditions(st.Condition)})
 		}
 	}
+	return out
+}
+
+// policyConditions reads a statement's Condition block ({"Operator": {"key": value or [values]}})
+// into one PolicyCondition per operator and key, sorted; values that are JSON bools or numbers
+// keep their text. A block of another shape gives nil (the statement's HasCondition still says
+// it has one, so a check treats it as unread).
+func policyConditions(raw json.RawMessage) []evidence.PolicyCondition {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var block map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &block); err != nil {
+		return nil
+	}
+	var out []evidence.PolicyCondition
+	for op, keys := range block {
+		for key, v := range keys {
+			var list []json.RawMessage
+			if err := json.Unmarshal(v, &list); err != nil {
+				list = []json.RawMessage{v}
+			}
+			c := evidence.PolicyCondition{Operator: op, Key: key}
+			for _, one := range list {
+				var s string
+				if err := json.Unmarshal(one, &s); err != nil {
+					s = strings.TrimSpace(string(one))
+				}
+				c.Values = append(c.Values, s)
+			}
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Operator != out[j].Operator {
+			return out[i].Operator < out[j].Operator
+		}
+		return out[i].Key < out[j].Key
+	})
 	return out
 }
 

@@ -254,3 +254,35 @@ func TestAccessEntryDescribedWithoutList(t *testing.T) {
 		t.Errorf("with the list: entries %+v, described-only %+v", ev.AccessEntries, ev.DescribedAccessEntries)
 	}
 }
+
+// red team round 8a, finding 2: a trust statement's Condition is kept operator by operator and
+// key by key (a value a string, a list or a bool), so the node-role trust check can judge it.
+func TestTrustPolicyConditions(t *testing.T) {
+	var r GetRoleOutput
+	doc := `{"Role":{"RoleName":"n","Arn":"arn:aws:iam::1:role/n","AssumeRolePolicyDocument":{"Statement":[{"Effect":"Allow","Principal":{"Service":"ec2.amazonaws.com"},"Action":"sts:AssumeRole",
+"Condition":{"StringEquals":{"aws:SourceAccount":"999988887777"},"ArnLike":{"aws:SourceArn":["arn:aws:eks:eu-west-1:1:cluster/prod","arn:aws:ec2:*:1:instance/*"]},"Bool":{"aws:SecureTransport":true}}}]}}}`
+	if err := json.Unmarshal([]byte(doc), &r); err != nil {
+		t.Fatal(err)
+	}
+	st := convertRole(r.Role).TrustPolicy.Statement[0]
+	if !st.HasCondition {
+		t.Fatal("HasCondition is false")
+	}
+	got := map[string]string{}
+	for _, c := range st.Conditions {
+		got[c.Operator+" "+c.Key] = strings.Join(c.Values, ",")
+	}
+	want := map[string]string{
+		"StringEquals aws:SourceAccount": "999988887777",
+		"ArnLike aws:SourceArn":          "arn:aws:eks:eu-west-1:1:cluster/prod,arn:aws:ec2:*:1:instance/*",
+		"Bool aws:SecureTransport":       "true",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: got %q, want %q", k, got[k], v)
+		}
+	}
+}
