@@ -256,6 +256,19 @@ func TestChecks(t *testing.T) {
 		{"iam.no-instance-profile", "ok", nil, StatusPass, ""},
 		{"iam.node-role-policies", "missing worker", func(ev *evidence.Evidence) { ev.NodeRolePolicies = ev.NodeRolePolicies[1:] }, StatusFail, policyWorkerNode},
 		{"iam.node-role-policies", "pull only ok", func(ev *evidence.Evidence) { ev.NodeRolePolicies[1].Name = policyECRPullOnly }, StatusPass, ""},
+		// red team round 8a, finding 6 (case58): a permissions boundary caps what the attached
+		// policies grant, and its document is not read
+		{"iam.node-role-policies", "permissions boundary", func(ev *evidence.Evidence) {
+			ev.NodeRole.PermissionsBoundary = "arn:aws:iam::111122223333:policy/org-workload-boundary"
+		}, StatusWarn, "node role node has the required managed policies, but its permissions boundary arn:aws:iam::111122223333:policy/org-workload-boundary caps what they grant and its document is not read: whether it allows what the node needs is unverified"},
+		{"iam.node-role-policies", "permissions boundary and a missing policy", func(ev *evidence.Evidence) {
+			ev.NodeRole.PermissionsBoundary = "arn:aws:iam::111122223333:policy/org-workload-boundary"
+			ev.NodeRolePolicies = ev.NodeRolePolicies[1:]
+		}, StatusFail, "node role node lacks AmazonEKSWorkerNodePolicy"},
+		{"iam.node-role-policies", "permissions boundary and customer-managed policies", func(ev *evidence.Evidence) {
+			ev.NodeRole.PermissionsBoundary = "arn:aws:iam::111122223333:policy/org-workload-boundary"
+			ev.NodeRolePolicies[0] = evidence.AttachedPolicy{Name: "prod-eks-worker-node", Arn: "arn:aws:iam::111122223333:policy/prod-eks-worker-node"}
+		}, StatusWarn, "(policy documents and inline policies are not read); its permissions boundary arn:aws:iam::111122223333:policy/org-workload-boundary is not read either"},
 		// red team round 8a, finding 3 (case70): under nodeadm's InstanceIdNodeName feature gate
 		// nodeadm does not call ec2:DescribeInstances (nodeadm/internal/api/status.go) and nothing
 		// else on the join path needs AmazonEKSWorkerNodePolicy: the minimal policy is enough

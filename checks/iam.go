@@ -53,9 +53,9 @@ func iamChecks() []Check {
 		{Meta: Meta{ID: "iam.node-role-policies", Title: "Node role lacks required managed policies", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole, evidence.KindNodeRolePolicies}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindAWSNodeServiceAccount, evidence.KindBootstrap, evidence.KindImage, evidence.KindNodegroups},
 			Stage: StageIdentity, Explains: explains("runtime.image-pull", "runtime.ipamd-no-ips", "runtime.cni-not-ready"),
-			Why:         "AmazonEKSWorkerNodePolicy lets the node describe the cluster and itself, AmazonEC2ContainerRegistryReadOnly (or PullOnly) lets it pull the pause and add-on images, and AmazonEKS_CNI_Policy lets aws-node assign pod IPs unless aws-node has its own role (IRSA / Pod Identity); without them the node never becomes Ready. AmazonEKSWorkerNodeMinimalPolicy is enough instead for EKS Auto Mode and for a nodeadm node with featureGates.InstanceIdNodeName, which does not call ec2:DescribeInstances.",
+			Why:         "AmazonEKSWorkerNodePolicy lets the node describe the cluster and itself, AmazonEC2ContainerRegistryReadOnly (or PullOnly) lets it pull the pause and add-on images, and AmazonEKS_CNI_Policy lets aws-node assign pod IPs unless aws-node has its own role (IRSA / Pod Identity); without them the node never becomes Ready. AmazonEKSWorkerNodeMinimalPolicy is enough instead for EKS Auto Mode and for a nodeadm node with featureGates.InstanceIdNodeName, which does not call ec2:DescribeInstances. Policy documents are not read: customer-managed policies and a permissions boundary (which caps what the policies grant) leave the check unverified.",
 			Remediation: "Attach each missing policy: aws iam attach-role-policy --role-name ROLE --policy-arn arn:aws:iam::aws:policy/POLICY (the finding names the ones missing; for AmazonEKS_CNI_Policy, giving aws-node an IRSA / Pod Identity role with it does as well).",
-			Docs:        []string{docNodeRole, docCNIIRSA, "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/doc/examples.md#using-instance-id-as-node-name"}},
+			Docs:        []string{docNodeRole, docCNIIRSA, "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/doc/examples.md#using-instance-id-as-node-name", "https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_boundaries.html"}},
 			Eval: evalNodeRolePolicies},
 		{Meta: Meta{ID: "iam.node-role-trust", Title: "Node role cannot be assumed by EC2", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRole}, Stage: StageIdentity, Explains: explains("auth.*"),
@@ -305,7 +305,9 @@ var broadPolicies = []string{"AdministratorAccess", "PowerUserAccess"}
 // permissions: eksdoctor reads the names of the attached managed policies, never a policy
 // document, and never lists EKS Pod Identity associations. So a role that also holds customer-
 // managed policies, or a CNI policy aws-node could get from a Pod Identity association, is
-// unverified (warn, naming what was not read). The remediation names only what is missing.
+// unverified (warn, naming what was not read), and so is a role with a permissions boundary
+// (Role.PermissionsBoundary), which caps what its policies grant. The remediation names only
+// what is missing.
 func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 	role := ev.NodeRole
 	have := map[string]bool{}
@@ -382,6 +384,14 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 	for _, n := range missing {
 		labels = append(labels, n.label)
 	}
+	// a permissions boundary caps what the attached policies grant; its document is not read,
+	// so a role that holds every needed policy is unverified, not fine (a policy missing stays
+	// a cause: a boundary only takes away)
+	boundary := role.PermissionsBoundary
+	boundaryNote := ""
+	if boundary != "" {
+		boundaryNote = "; its permissions boundary " + boundary + " is not read either"
+	}
 	if len(unread) > 0 && (len(missing) > 0 || cniMissing) {
 		gap := append([]string{}, labels...)
 		if cniMissing {
@@ -392,6 +402,7 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 		if cniMissing {
 			f.Message += "; aws-node may also have its own role (IRSA or Pod Identity) for " + policyCNI
 		}
+		f.Message += boundaryNote
 		f.Remediation = fmt.Sprintf("Read what %s grant (aws iam get-policy-version --policy-arn ARN --version-id DEFAULT_VERSION); if they lack the permissions of %s, %s",
 			quoteList(unread), strings.Join(gap, ", "), attachFix(role, append(missing, cniNeedIf(cniMissing)...)))
 		return one(f)
@@ -412,13 +423,19 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 		if cniNote != "" {
 			msg += "; " + cniNote
 		}
-		f := warn(role.Arn, msg, it)
+		f := warn(role.Arn, msg+boundaryNote, it)
 		f.Remediation = "Unless the node's NodeConfig sets featureGates.InstanceIdNodeName: true, " + attachFix(role, []nodePolicyNeed{{label: policyWorkerNode, attach: policyWorkerNode}})
 		return one(f)
 	}
 	if cniNote != "" {
-		f := warn(role.Arn, fmt.Sprintf("node role %s has the worker and ECR policies; %s", role.Name, cniNote), it)
+		f := warn(role.Arn, fmt.Sprintf("node role %s has the worker and ECR policies; %s%s", role.Name, cniNote, boundaryNote), it)
 		f.Remediation = "Check for an association: aws eks list-pod-identity-associations --cluster-name CLUSTER --namespace kube-system --service-account aws-node; if there is none and aws-node has no IRSA role, " + attachFix(role, cniNeedIf(true))
+		return one(f)
+	}
+	if boundary != "" {
+		f := warn(role.Arn, fmt.Sprintf("node role %s has the required managed policies%s, but its permissions boundary %s caps what they grant and its document is not read: whether it allows what the node needs is unverified", role.Name, minimalNote, boundary),
+			it, item(ev.Source(evidence.KindNodeRole), "PermissionsBoundary %s", boundary))
+		f.Remediation = fmt.Sprintf("Read the boundary (aws iam get-policy --policy-arn %s, then aws iam get-policy-version --policy-arn %s --version-id DEFAULT_VERSION) and check that it allows what the attached policies grant the node (ec2:DescribeInstances, ecr:GetAuthorizationToken and the image pull actions, the VPC CNI's ec2 actions); or remove it: aws iam delete-role-permissions-boundary --role-name %s.", boundary, boundary, role.Name)
 		return one(f)
 	}
 	return one(pass(role.Arn, fmt.Sprintf("node role %s has the required managed policies%s", role.Name, minimalNote), it))

@@ -198,6 +198,11 @@ type Role struct {
 	Arn         string
 	Path        string
 	TrustPolicy *PolicyDocument
+	// PermissionsBoundary is the ARN of the managed policy set as the role's permissions
+	// boundary (GetRole PermissionsBoundary.PermissionsBoundaryArn), "" when none is set or
+	// the output did not show it. A boundary caps what the role's policies grant
+	// (https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_boundaries.html).
+	PermissionsBoundary string
 }
 
 // ClusterRole is the cluster's IAM role as iam get-role returned it.

@@ -417,6 +417,11 @@ type IAMRole struct {
 	RoleID                   string     `json:"RoleId"`
 	Arn                      string     `json:"Arn"`
 	AssumeRolePolicyDocument *PolicyDoc `json:"AssumeRolePolicyDocument"`
+	// PermissionsBoundary is set when the role has a permissions boundary.
+	PermissionsBoundary *struct {
+		PermissionsBoundaryType string `json:"PermissionsBoundaryType"`
+		PermissionsBoundaryArn  string `json:"PermissionsBoundaryArn"`
+	} `json:"PermissionsBoundary"`
 }
 
 // GetInstanceProfileOutput is `aws iam get-instance-profile`.

@@ -15,6 +15,9 @@ func init() {
 // convertRole turns a get-role (or get-instance-profile) role into evidence, with its trust policy.
 func convertRole(r IAMRole) evidence.Role {
 	out := evidence.Role{Name: r.RoleName, Arn: r.Arn, Path: r.Path}
+	if b := r.PermissionsBoundary; b != nil {
+		out.PermissionsBoundary = b.PermissionsBoundaryArn
+	}
 	if d := r.AssumeRolePolicyDocument; d != nil {
 		out.TrustPolicy = &evidence.PolicyDocument{Version: d.Version}
 		for _, st := range d.Statement {

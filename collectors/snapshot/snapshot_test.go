@@ -286,3 +286,16 @@ func TestTrustPolicyConditions(t *testing.T) {
 		}
 	}
 }
+
+// red team round 8a, finding 6: get-role's PermissionsBoundary is kept (its ARN), so the policy
+// check can say the boundary's document was not read.
+func TestRolePermissionsBoundary(t *testing.T) {
+	var r GetRoleOutput
+	doc := `{"Role":{"RoleName":"n","Arn":"arn:aws:iam::1:role/n","PermissionsBoundary":{"PermissionsBoundaryType":"Policy","PermissionsBoundaryArn":"arn:aws:iam::1:policy/boundary"}}}`
+	if err := json.Unmarshal([]byte(doc), &r); err != nil {
+		t.Fatal(err)
+	}
+	if got := convertRole(r.Role).PermissionsBoundary; got != "arn:aws:iam::1:policy/boundary" {
+		t.Fatalf("PermissionsBoundary = %q", got)
+	}
+}
