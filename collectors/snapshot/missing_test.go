@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/eksdoctor/eksdoctor/checks"
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
 
 // TestMissingFileNeverNamesAnotherCause: a snapshot file left out never turns the run into a
@@ -72,5 +73,35 @@ func TestNodesNotReadNeverSaysAllClear(t *testing.T) {
 	d := conclude()
 	if d.Verdict != checks.VerdictNoCauseFound || !strings.Contains(d.Summary, "kube:nodes") || !strings.Contains(d.Summary, "whether the node registered is unknown") {
 		t.Fatalf("healthy-al2023 without kube/nodes.json: %s %q", d.Verdict, d.Summary)
+	}
+}
+
+// TestMissingKubeFileNamesTheLayoutPath: a kube/ file the snapshot lacks is named as the layout
+// (docs/snapshot-format.md) spells it: kube/aws-auth.yaml and kube/amazon-vpc-cni.yaml are
+// documented as YAML, so a gap naming a .json file would send the user to save it under a name
+// the layout does not list. Files the layout documents as .json keep that name.
+func TestMissingKubeFileNamesTheLayoutPath(t *testing.T) {
+	files := fixtureFiles(t, "../../fixtures/snapshots/healthy-al2023")
+	for p := range files {
+		if strings.HasPrefix(p, "kube/") {
+			delete(files, p)
+		}
+	}
+	s := FromFiles("test", files)
+	ev, err := s.Evidence(s.InstanceIDs()[0], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		kind evidence.Kind
+		want string
+	}{
+		{evidence.KindAWSAuth, "not in snapshot (kube/aws-auth.yaml)"},
+		{evidence.KindVPCCNIConfig, "not in snapshot (kube/amazon-vpc-cni.yaml)"},
+		{evidence.KindCSRs, "not in snapshot (kube/csrs.json)"},
+	} {
+		if got := ev.GapFor(tc.kind).Reason; got != tc.want {
+			t.Errorf("%s gap = %q, want %q", tc.kind, got, tc.want)
+		}
 	}
 }

@@ -1061,12 +1061,18 @@ func perInstance(p string) bool {
 	return strings.HasPrefix(p, "ec2/instance-user-data/") || strings.HasPrefix(p, "ec2/get-console-output/")
 }
 
-// kubePath returns the path of a kube/ file, trying .json then .yaml then .yml.
+// kubePath returns the path of a kube/ file, trying .json then .yaml then .yml. When the
+// snapshot holds none of them it returns the name the layout documents (docs/snapshot-format.md:
+// kube/aws-auth.yaml, kube/amazon-vpc-cni.yaml, else .json), so a gap names the file a user
+// following the layout saves.
 func (s *Snapshot) kubePath(base string) string {
 	for _, ext := range []string{".json", ".yaml", ".yml"} {
 		if _, ok := s.files["kube/"+base+ext]; ok {
 			return "kube/" + base + ext
 		}
+	}
+	if e, ok := layout.Match("kube/" + base + ".json"); ok && strings.HasSuffix(e.Path, ".yaml") {
+		return "kube/" + base + ".yaml"
 	}
 	return "kube/" + base + ".json"
 }
