@@ -606,6 +606,10 @@ var OperationService = func() map[string]string {
 var deniedCodes = map[string]bool{"AccessDenied": true, "AccessDeniedException": true, "UnauthorizedOperation": true,
 	"Client.UnauthorizedOperation": true, "UnauthorizedAccess": true}
 
+// klogRe matches one klog line (k8s.io/klog: "Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg",
+// L one of I, W, E, F) and captures its message.
+var klogRe = regexp.MustCompile(`^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [^\s\]]+:\d+\] ?(.*)$`)
+
 var forbiddenRe = regexp.MustCompile(`cannot (\w+) resource "([\w.-]+)"`)
 
 // SourceError is an error a source returned instead of a file's document: an AWS API error
@@ -692,6 +696,21 @@ func ParseCLIError(b []byte) *SourceError {
 	}
 	// Error text is a few lines; a long file that starts like one is judged on its head.
 	t := string(b[:min(len(b), 64<<10)])
+	// kubectl's client-go logs klog lines ("E1124 14:09:58.123456   12345 memcache.go:265]
+	// couldn't get current server API group list: …") to stderr before kubectl's own error; the
+	// error is what follows them, or the last of them when nothing does
+	lastKlog := ""
+	for {
+		line, rest, _ := strings.Cut(t, "\n")
+		m := klogRe.FindStringSubmatch(line)
+		if m == nil {
+			break
+		}
+		lastKlog, t = strings.TrimSpace(m[1]), strings.TrimSpace(rest)
+	}
+	if t == "" && lastKlog != "" {
+		return &SourceError{Message: "kubectl: " + lastKlog}
+	}
 	switch {
 	case strings.HasPrefix(t, "An error occurred ("):
 		code := t[len("An error occurred ("):]
@@ -715,6 +734,9 @@ func ParseCLIError(b []byte) *SourceError {
 		return &SourceError{Code: "NoResourceType", Message: "kubectl: " + strings.TrimSpace(strings.TrimPrefix(t, "error: "))}
 	case strings.HasPrefix(t, "Unable to connect to the server"):
 		return &SourceError{Message: t}
+	case strings.HasPrefix(t, "error: "):
+		// kubectl's other errors ("error: You must be logged in to the server (Unauthorized)")
+		return &SourceError{Message: "kubectl: " + t}
 	}
 	return nil
 }
