@@ -59,7 +59,16 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 		for _, u := range d.Unchecked {
 			ids = append(ids, u.ID)
 		}
+		unseen := ""
+		if nodesUnread(ev) {
+			// the outcome itself was not seen: the instance may have joined, or still be
+			// failing for a cause only its own logs would show
+			unseen = fmt.Sprintf("%s: %s, so whether the node registered is unknown", evidence.KindNodes, ev.GapFor(evidence.KindNodes).Reason)
+		}
 		switch {
+		case d.MostLikelyCause == "" && len(ids) == 0 && unseen != "":
+			d.Summary = "inconclusive: no check failed, but " + unseen
+			unseen = ""
 		case d.MostLikelyCause != "" && len(ids) == 0:
 			d.Summary = fmt.Sprintf("inconclusive: only a symptom failed (%s); no other check names the cause", d.Summary)
 		case d.MostLikelyCause != "":
@@ -67,14 +76,11 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 		default:
 			d.Summary = fmt.Sprintf("inconclusive: no check failed, but %d check%s of the join path could not run (%s)", len(ids), plural(int64(len(ids))), strings.Join(ids, ", "))
 		}
+		if unseen != "" {
+			d.Summary += "; " + unseen
+		}
 	case VerdictNoCauseFound:
 		d.Summary = "no cause found: every check of the join path ran and none failed"
-		if ev != nil && ev.Instance != nil && !ev.Have(evidence.KindNodes) {
-			// nothing blocks the join as far as the evidence goes, but the outcome itself was
-			// not seen: the instance may have joined, or still be failing for a cause only
-			// its own logs would show
-			d.Summary += fmt.Sprintf("; %s: %s, so whether the node registered is unknown", evidence.KindNodes, ev.GapFor(evidence.KindNodes).Reason)
-		}
 	}
 	return d
 }

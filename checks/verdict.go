@@ -20,7 +20,8 @@ const (
 	VerdictCauseFound Verdict = "cause-found"
 	// VerdictNoCauseFound: every check of the join path ran and none failed.
 	VerdictNoCauseFound Verdict = "no-cause-found"
-	// VerdictInconclusive: nothing failed, but checks of the join path could not run; or only
+	// VerdictInconclusive: nothing failed, but checks of the join path could not run, or an
+	// instance's cluster Nodes were not read (whether it registered is unknown); or only
 	// symptoms failed (Finding.Symptom): the nodes did not join, and no check names why.
 	VerdictInconclusive Verdict = "inconclusive"
 	// VerdictJoined: the node registered (a Node object exists, or its own log shows it).
@@ -128,10 +129,18 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 		return VerdictInconclusive, unchecked, nil
 	case failing:
 		return VerdictCauseFound, unchecked, nil
-	case len(unchecked) == 0 && judged:
+	case len(unchecked) == 0 && judged && !nodesUnread(ev):
 		return VerdictNoCauseFound, nil, nil
 	}
 	return VerdictInconclusive, unchecked, nil
+}
+
+// nodesUnread reports whether ev is an instance's whose cluster Nodes were not read (kube/nodes.json
+// absent, not collected, denied, or holding kubectl's error): nothing then shows whether it
+// registered, so nothing failing is inconclusive, not "no cause found" (red team 8a, findings 7
+// and 10).
+func nodesUnread(ev *evidence.Evidence) bool {
+	return ev != nil && ev.Instance != nil && !ev.Have(evidence.KindNodes)
 }
 
 // JoinedNode returns the target's Node when it exists: by the instance's private DNS name or

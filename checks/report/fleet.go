@@ -40,7 +40,8 @@ type Fleet struct {
 	OtherCluster []OtherClusterInstance `json:"otherCluster,omitempty"`
 	// NodesUnread says why the cluster's Nodes could not be read (its API unreachable, the
 	// list denied or damaged): the instances diagnosed have no Node known, which does not
-	// show they have none; "" when the Nodes were read or not collected at all.
+	// show they have none; also set when the Nodes were not collected at all (--no-kube, no
+	// kube/nodes.json); "" when the Nodes were read.
 	NodesUnread string `json:"nodesUnread,omitempty"`
 	// Inconclusive says why the cluster's instances could not be listed (describe-instances
 	// denied, missing or unreadable), so nothing shows which joined; "" when they were listed.

@@ -126,15 +126,14 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 	case checks.VerdictCauseFound:
 		cause("Most likely cause:")
 	case checks.VerdictNoCauseFound:
-		rest := "Every check of the join path ran and none failed."
-		if _, unseen, ok := strings.Cut(d.Summary, "; "); ok { // the outcome was not seen (Conclude)
-			rest = strings.TrimSuffix(rest, ".") + "; " + unseen + "."
-		}
-		para(w, width, p.paint("No cause found.", color.FgGreen, color.Bold)+" ", rest)
+		para(w, width, p.paint("No cause found.", color.FgGreen, color.Bold)+" ", "Every check of the join path ran and none failed.")
 	default:
 		if d.MostLikelyCause != nil {
 			// only a symptom failed (checks.Judge): name it, then what could not be read
 			para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", symptomOnly(d))
+		} else if len(d.Unchecked) == 0 {
+			// every check ran, but the Nodes were not read (checks.Conclude)
+			para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", nodesUnseen(d))
 		} else {
 			para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", fmt.Sprintf("No check failed, but %s of the join path could not run, for want of evidence:", nOf(len(d.Unchecked), "check", "checks")))
 		}
@@ -316,6 +315,8 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 	case d.Verdict == checks.VerdictInconclusive && d.MostLikelyCause != nil:
 		fmt.Fprintf(w, "**Inconclusive.** %s\n\n", symptomOnly(d))
 		uncheckedMarkdown(w, d.Unchecked)
+	case d.Verdict == checks.VerdictInconclusive && len(d.Unchecked) == 0:
+		fmt.Fprintf(w, "**Inconclusive.** %s\n\n", mdEscape(nodesUnseen(d)))
 	case d.Verdict == checks.VerdictInconclusive:
 		fmt.Fprintf(w, "**Inconclusive.** No check failed, but %s of the join path could not run, for want of evidence:\n\n", nOf(len(d.Unchecked), "check", "checks"))
 		uncheckedMarkdown(w, d.Unchecked)
@@ -379,6 +380,17 @@ type uncheckedGroup struct {
 // groupUnchecked groups the unchecked checks by why their evidence is missing, in the order
 // reasons first appear. An Unchecked reason lists its missing kinds ("kind: why; kind: why");
 // a group is one why with the kinds it concerns ("not in the input given — ec2:instance,
+
+// nodesUnseen is the headline of an inconclusive report whose every check ran but whose
+// cluster Nodes were not read: its summary (checks.Conclude), "No check failed, but kube:nodes:
+// REASON, so whether the node registered is unknown."
+func nodesUnseen(d Diagnosis) string {
+	s := strings.TrimPrefix(d.Summary, "inconclusive: ")
+	if s != "" {
+		s = strings.ToUpper(s[:1]) + s[1:]
+	}
+	return s + "."
+}
 
 // symptomOnly is the headline of an inconclusive report whose only failures are symptoms
 // (checks.Finding.Symptom): what they do not say, and which checks could not run.

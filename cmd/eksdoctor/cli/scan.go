@@ -237,6 +237,9 @@ func (o *ScanOptions) Run() error {
 		// the cluster's API could not be read: its checks could not run and nothing shows which
 		// instances joined — an error of the scan in every format, never "no cluster-wide problem"
 		s.ClusterInconclusive = "the Kubernetes API could not be read (" + why + "), so nothing shows which instances joined"
+		if nodesNotCollected(why) {
+			s.ClusterInconclusive = "the cluster's Nodes were not collected (" + why + "), so nothing shows which instances joined"
+		}
 		s.Errors = append(s.Errors, "cluster: "+s.ClusterInconclusive)
 		clusterDenied = denied
 		inconclusive = inconclusive || !denied
@@ -295,7 +298,7 @@ func (o *ScanOptions) Run() error {
 	// as for --all-pending: an instance that is inconclusive, or named but not described, makes
 	// the scan inconclusive; --fail-on decides code 1 only
 	// a cut instance list: what the instances not read would show is unknown (never all clear)
-	inconclusive = inconclusive || fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0 || fleet.Incomplete != ""
+	inconclusive = inconclusive || fleetInconclusive(fleet) || len(fleet.Unlisted) > 0 || fleet.Incomplete != ""
 	return o.exitFor(failsOn(s, o.FailOn), inconclusive, partial || clusterDenied)
 }
 
@@ -303,17 +306,21 @@ func (o *ScanOptions) Run() error {
 // by every collection with access to the cluster, and what says which instances joined — holds
 // an error instead (kubectl's "Unable to connect to the server", a NoAccess the live collector
 // wrote for an unusable endpoint, CA or credentials, a Forbidden, a damaged file), and whether
-// that was a denial. "" when the Nodes were read, or were not collected at all (--no-kube, a
-// snapshot without kube/nodes.json: each check then names what it misses).
+// that was a denial; or the Nodes were not collected at all (--no-kube, a snapshot without
+// kube/nodes.json: "not in snapshot (kube/nodes.json)"), which shows no more which instances
+// joined (red team 8a, finding 7). "" when the Nodes were read.
 func clusterSideGap(ev *evidence.Evidence) (reason string, denied bool) {
 	if ev.Have(evidence.KindNodes) {
 		return "", false
 	}
 	g := ev.GapFor(evidence.KindNodes)
-	if g.Reason == "not collected" || snapshot.IsMissing(g.Reason) {
-		return "", false
-	}
 	return g.Reason, g.Permission != ""
+}
+
+// nodesNotCollected reports whether a clusterSideGap reason says the Nodes were not collected at
+// all (as opposed to read and found to hold an error).
+func nodesNotCollected(reason string) bool {
+	return reason == "not collected" || snapshot.IsMissing(reason)
 }
 
 // publishMetrics writes the metrics file and/or pushes to the Pushgateway. A scan without

@@ -348,7 +348,25 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 	if gapErr != nil {
 		return gapErr
 	}
-	return o.exitFor(fleet.Summary.Failing > 0, fleet.Summary.Verdicts[string(checks.VerdictInconclusive)] > 0 || len(fleet.Unlisted) > 0 || fleet.Incomplete != "", partial)
+	return o.exitFor(fleet.Summary.Failing > 0, fleetInconclusive(fleet) || len(fleet.Unlisted) > 0 || fleet.Incomplete != "", partial)
+}
+
+// fleetInconclusive reports whether an instance of the fleet is inconclusive for want of
+// evidence that was not denied. One whose every check ran and whose only unread evidence is the
+// cluster's Nodes while permissions were denied (the Nodes list refused) exits as denied (5), as
+// its own why-not-joining does, not 3.
+func fleetInconclusive(f *report.Fleet) bool {
+	for _, r := range f.Instances {
+		d := r.Diagnosis
+		if d.Verdict != checks.VerdictInconclusive {
+			continue
+		}
+		if d.MostLikelyCause == nil && len(d.Unchecked) == 0 && len(r.DeniedPermissions) > 0 {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // diagnoseFleet diagnoses every instance of the snapshot that has no Node object, or a NotReady

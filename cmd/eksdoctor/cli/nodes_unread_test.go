@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// klogUnreachable is kubectl's stderr as collect-snapshot.sh saves it when the API server cannot
+// be reached: client-go's klog lines first, then kubectl's error (red team 8a, case79).
+const klogUnreachable = `E1124 14:09:58.123456   12345 memcache.go:265] couldn't get current server API group list: Get "https://x.gr7.eu-west-1.eks.amazonaws.com/api?timeout=32s": dial tcp 10.0.1.200:443: i/o timeout
+Unable to connect to the server: dial tcp 10.0.1.200:443: i/o timeout
+`
+
+// TestNodesUnreadIsInconclusiveEverywhere (red team 8a, findings 7 and 10): when the cluster's
+// Nodes were not read — kube/nodes.json holds kubectl's error, is absent, or no kube/ file was
+// collected — nothing shows whether the instance joined. why-not-joining, analyze and scan agree:
+// inconclusive, exit 3, naming what was not read; never "no cause found" (exit 0), "1 not
+// joined" or "no cluster-wide problem".
+func TestNodesUnreadIsInconclusiveEverywhere(t *testing.T) {
+	const id = "i-0a1b2c3d4e5f60001"
+	for _, tc := range []struct {
+		name, reason string
+		change       func(snap string)
+	}{
+		{"nodes.json holds kubectl's error", "Unable to connect to the server", func(snap string) {
+			if err := os.WriteFile(filepath.Join(snap, "kube", "nodes.json"), []byte(klogUnreachable), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"no nodes.json", "not in snapshot (kube/nodes.json)", func(snap string) {
+			if err := os.Remove(filepath.Join(snap, "kube", "nodes.json")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"no kube/", "not in snapshot (kube/nodes.json)", func(snap string) {
+			if err := os.RemoveAll(filepath.Join(snap, "kube")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+		tc.change(snap)
+		code, out, errOut := run("why-not-joining", id, "--snapshot", snap)
+		flat := strings.Join(strings.Fields(out), " ")
+		if code != ExitNothingChecked || !strings.Contains(flat, "Inconclusive.") || strings.Contains(flat, "No cause found") ||
+			!strings.Contains(flat, tc.reason) || strings.Contains(flat, "parse error") {
+			t.Errorf("%s: why-not-joining exit %d:\n%s%s", tc.name, code, out, errOut)
+		}
+		if tc.name != "no kube/" && !strings.Contains(flat, "whether the node registered is unknown") {
+			t.Errorf("%s: why-not-joining does not say the registration is unknown:\n%s", tc.name, out)
+		}
+		code, out, errOut = run("analyze", snap)
+		flat = strings.Join(strings.Fields(out), " ")
+		if code != ExitNothingChecked || strings.Contains(flat, "1 not joined") || !strings.Contains(flat, "1 with no Node known") {
+			t.Errorf("%s: analyze exit %d:\n%s%s", tc.name, code, out, errOut)
+		}
+		code, out, errOut = run("scan", "--cluster", "prod", "--snapshot", snap)
+		flat = strings.Join(strings.Fields(out), " ")
+		if code != ExitNothingChecked || strings.Contains(flat, "1 not joined") || !strings.Contains(flat, "1 with no Node known") ||
+			strings.Contains(flat, "no cluster-wide problem") || !strings.Contains(flat, "the cluster-side checks could not run") || !strings.Contains(flat, tc.reason) {
+			t.Errorf("%s: scan exit %d:\n%s%s", tc.name, code, out, errOut)
+		}
+	}
+}
