@@ -107,7 +107,9 @@ func flowEval(id string) func(ev *evidence.Evidence) []Finding {
 					verified++
 				}
 			}
-			if !seen && f.Verdict != netpath.Reachable {
+			if !seen && f.Verdict != netpath.Reachable && f.Name != "kubelet" {
+				// (the kubelet flow, control plane to node, is judged only by the checks
+				// with a hop on it; its being blocked leaves no other check unverified)
 				unknown = append(unknown, f.Name+": "+netpath.Summary(f))
 			}
 		}
@@ -119,8 +121,17 @@ func flowEval(id string) func(ev *evidence.Evidence) []Finding {
 				if g.more > 0 {
 					more = fmt.Sprintf(" (and %s)", nOf(g.more, "more peer", "more peers"))
 				}
-				f := fail(orDefault(g.hop.Resource, ev.Target.InstanceID),
-					fmt.Sprintf("%s blocked at %s: %s%s", flowList(g.flows), g.hop.Name, g.hop.Detail, more),
+				msg := fmt.Sprintf("%s blocked at %s: %s%s", flowList(g.flows), g.hop.Name, g.hop.Detail, more)
+				judge := fail
+				if len(g.flows) == 1 && g.flows[0] == "kubelet" {
+					// the control plane dials the kubelet (10250) only for logs, exec,
+					// port-forward and metrics; the kubelet registers by calling the API server
+					// on 443 (https://docs.aws.amazon.com/eks/latest/userguide/sec-group-reqs.html):
+					// what fails after the join, not why a node does not join
+					judge = warn
+					msg += kubeletAfterJoin
+				}
+				f := judge(orDefault(g.hop.Resource, ev.Target.InstanceID), msg,
 					item(hopSource(ev, g.hop), "%s: %s", g.hop.Name, g.hop.Detail))
 				netFix(id, ev, g.hops, g.flows, &f)
 				out = append(out, f)
@@ -137,6 +148,11 @@ func flowEval(id string) func(ev *evidence.Evidence) []Finding {
 		return one(pass(ev.Target.InstanceID, fmt.Sprintf("%s verified across the node's flows", nOf(verified, "hop", "hops")), item("netpath", "flows: %s", flowNames(flows))))
 	}
 }
+
+// kubeletAfterJoin is what a finding of a blocked kubelet flow (control plane to node, TCP 10250)
+// adds: that flow does not gate registration (the kubelet calls the API server on 443), it
+// breaks what the API server proxies to the kubelet once the node joined.
+const kubeletAfterJoin = ": not what keeps a node from registering (the kubelet calls the API server on 443), but once it joins, kubectl logs/exec/port-forward, metrics-server and webhooks served on nodes fail"
 
 func flowList(names []string) string {
 	if len(names) == 1 {
@@ -258,7 +274,7 @@ func networkChecks() []Check {
 			Eval: flowEval(netpath.CheckSGNodeEgress), Partial: partialFlow(netpath.CheckSGNodeEgress)},
 		{Meta: netMeta(netpath.CheckSGControlPlane, "Control plane and node security groups do not admit each other", SeverityHigh,
 			kinds(evidence.KindCluster, evidence.KindSecurityGroups),
-			"Through the private endpoint the cluster security group must admit TCP 443 from the nodes, and the nodes must admit TCP 10250 from the control plane; otherwise the node cannot register privately, or it joins but kubectl logs/exec, metrics and webhooks fail.",
+			"Through the private endpoint the cluster security group must admit TCP 443 from the nodes, and the nodes must admit TCP 10250 from the control plane; otherwise the node cannot register privately, or it joins but kubectl logs/exec, metrics and webhooks fail. A blocked 10250 alone is a warning: the kubelet registers by calling the API server on 443, so it explains what fails after the join, not a node that does not join.",
 			"aws ec2 authorize-security-group-ingress --group-id CLUSTER_SG --protocol tcp --port 443 --source-group NODE_SG; aws ec2 authorize-security-group-ingress --group-id NODE_SG --protocol tcp --port 10250 --source-group CLUSTER_SG.",
 			[]string{docSGReqs}, explains("runtime.apiserver-timeout")...),
 			Eval: flowEval(netpath.CheckSGControlPlane)},
@@ -288,7 +304,7 @@ func networkChecks() []Check {
 			Eval: evalCIDROverlap},
 		{Meta: netMeta(netpath.CheckLTCustomSG, "Launch template security groups replace the cluster security group without equivalent rules", SeverityHigh,
 			kinds(evidence.KindLaunchTemplate, evidence.KindSecurityGroups, evidence.KindCluster),
-			"When a managed node group's launch template names security groups, EKS does not attach the cluster security group; the template's groups must then allow what the cluster security group did: 443 to and 10250 from the control plane.",
+			"When a managed node group's launch template names security groups, EKS does not attach the cluster security group; the template's groups must then allow what the cluster security group did: 443 to and 10250 from the control plane. A blocked 10250 alone is a warning (logs, exec and metrics fail once the node joins; registration needs only 443).",
 			"Add the cluster security group to the launch template (SecurityGroupIds: [CLUSTER_SG, …]) and roll the node group, or add the equivalent rules to the template's groups.",
 			[]string{docLaunchTemplateSG, docSGReqs}, explains(netpath.CheckSGControlPlane, netpath.CheckSGNodeEgress, "runtime.apiserver-timeout")...),
 			Eval: func(ev *evidence.Evidence) []Finding {
