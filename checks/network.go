@@ -107,7 +107,10 @@ func flowEval(id string) func(ev *evidence.Evidence) []Finding {
 					verified++
 				}
 			}
-			if !seen && f.Verdict != netpath.Reachable && f.Name != "kubelet" {
+			if !seen && f.Stopped && f.Name != "kubelet" {
+				// a flow that ended at a route or gateway before this check's hop: unverified.
+				// One blocked past the routes (a security group, an ACL) was walked to its end,
+				// so this check has nothing on it to judge
 				// (the kubelet flow, control plane to node, is judged only by the checks
 				// with a hop on it; its being blocked leaves no other check unverified)
 				unknown = append(unknown, f.Name+": "+netpath.Summary(f))
@@ -304,7 +307,7 @@ func networkChecks() []Check {
 			Eval: evalCIDROverlap},
 		{Meta: netMeta(netpath.CheckLTCustomSG, "Launch template security groups replace the cluster security group without equivalent rules", SeverityHigh,
 			kinds(evidence.KindLaunchTemplate, evidence.KindSecurityGroups, evidence.KindCluster),
-			"When a managed node group's launch template names security groups, EKS does not attach the cluster security group; the template's groups must then allow what the cluster security group did: 443 to and 10250 from the control plane. A blocked 10250 alone is a warning (logs, exec and metrics fail once the node joins; registration needs only 443).",
+			"When a managed node group's launch template names security groups, EKS does not attach the cluster security group; the template's groups must then allow what the cluster security group did: 443 to and 10250 from the control plane. A blocked 10250 alone is a warning (logs, exec and metrics fail once the node joins; registration needs only 443); blocked HTTPS out of the node is net.sg-node-egress's.",
 			"Add the cluster security group to the launch template (SecurityGroupIds: [CLUSTER_SG, …]) and roll the node group, or add the equivalent rules to the template's groups.",
 			[]string{docLaunchTemplateSG, docSGReqs}, explains(netpath.CheckSGControlPlane, netpath.CheckSGNodeEgress, "runtime.apiserver-timeout")...),
 			Eval: func(ev *evidence.Evidence) []Finding {

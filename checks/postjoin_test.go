@@ -85,3 +85,45 @@ func TestKubeletPortIsNoJoinCause(t *testing.T) {
 		t.Errorf("443 blocked: verdict %s, cause %q", d.Verdict, d.MostLikelyCause)
 	}
 }
+
+// TestBlockedEgressIsTheEgressCheck (red team 8a, finding 9, case03): a launch template's node
+// security group whose egress allows only TCP 443 to the cluster security group blocked every AWS
+// service flow; the failure was filed under nodegroup.lt-custom-sg-no-cluster-sg while
+// net.sg-node-egress — the check that judges node egress — was skipped "cannot verify: ec2:
+// blocked at security group egress", and so were the other network checks, listed as unchecked.
+// Now net.sg-node-egress fails with the evidence and no network check is unchecked because of a
+// flow another check found blocked past the routes.
+func TestBlockedEgressIsTheEgressCheck(t *testing.T) {
+	ev := notJoinedCustomSG()
+	ev.LaunchTemplate = &evidence.LaunchTemplateVersion{ID: "lt-1", Version: 1, SecurityGroupIDs: []string{"sg-node"}}
+	ev.Mark(evidence.KindLaunchTemplate, "test")
+	ev.SecurityGroups[1].Egress = []evidence.SGRule{{Protocol: "tcp", FromPort: 443, ToPort: 443, GroupIDs: []string{"sg-cluster"}}}
+	ev.SecurityGroups[1].Ingress = []evidence.SGRule{{Protocol: "tcp", FromPort: 10250, ToPort: 10250, GroupIDs: []string{"sg-cluster"}}}
+	fs, d := concludeAll(ev)
+	var egress, lt *Finding
+	for i := range fs {
+		switch fs[i].ID {
+		case "net.sg-node-egress":
+			egress = &fs[i]
+		case "nodegroup.lt-custom-sg-no-cluster-sg":
+			if fs[i].Status == StatusFail && strings.Contains(fs[i].Message, "egress") {
+				lt = &fs[i]
+			}
+		}
+	}
+	if egress == nil || egress.Status != StatusFail || !strings.Contains(egress.Message, "flows ec2, ecr.api, ecr.dkr, sts, s3 blocked at security group egress") ||
+		!strings.Contains(egress.Message, "no egress rule of sg-node allows tcp 443 to 0.0.0.0/0") {
+		t.Errorf("net.sg-node-egress = %+v", egress)
+	}
+	if lt != nil {
+		t.Errorf("egress filed under the launch template check: %s", lt.Message)
+	}
+	if d.MostLikelyCause != "net.sg-node-egress" {
+		t.Errorf("cause %q (%v)", d.MostLikelyCause, d.Ranked)
+	}
+	for _, u := range d.Unchecked {
+		if strings.HasPrefix(u.ID, "net.") || strings.HasPrefix(u.ID, "nodegroup.") {
+			t.Errorf("%s unchecked: %s", u.ID, u.Reason)
+		}
+	}
+}

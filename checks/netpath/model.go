@@ -37,6 +37,10 @@ type Flow struct {
 	Destination string  `json:"destination"`
 	Verdict     Verdict `json:"verdict"`
 	Hops        []Hop   `json:"hops"`
+	// Stopped marks a flow whose walk ended early at a structural hop (a route or gateway) that
+	// is not reachable: the hops past it were never evaluated. A flow blocked at a security
+	// group, ACL or endpoint policy is walked to its end.
+	Stopped bool `json:"-"`
 }
 
 // Check IDs the model attributes hops to (docs/checks-catalog.md).
@@ -82,8 +86,9 @@ type Model struct {
 	nodePrefix netip.Prefix
 	nodeGroups []*evidence.SecurityGroup
 	ephemeral  PortRange
-	// sgCheck is the check blamed for node security group gaps: the launch template check when
-	// a custom launch template replaced the cluster security group.
+	// sgCheck is the check blamed for gaps between the control plane and the node's security
+	// groups: the launch template check when a custom launch template replaced the cluster
+	// security group. The node's egress is always net.sg-node-egress's (red team 8a, finding 9).
 	sgCheck string
 }
 
@@ -202,6 +207,7 @@ func (w *walk) add(h Hop, structural bool) bool {
 	}
 	if structural && h.Verdict != Reachable {
 		w.stop = true
+		w.f.Stopped = true
 	}
 	return !w.stop
 }
@@ -413,10 +419,10 @@ func (m *Model) groups(ids []string) []*evidence.SecurityGroup {
 // sgEgress checks that the node's security groups let TCP port out to peer.
 func (m *Model) sgEgress(w *walk, peer Peer, port int, desc string) {
 	if !m.ev.Have(evidence.KindSecurityGroups) {
-		w.add(Hop{Name: "security group egress", Verdict: Unknown, Detail: m.missing(evidence.KindSecurityGroups), Check: m.sgCheck}, false)
+		w.add(Hop{Name: "security group egress", Verdict: Unknown, Detail: m.missing(evidence.KindSecurityGroups), Check: CheckSGNodeEgress}, false)
 		return
 	}
-	w.add(SGEgressHop(m.nodeGroups, m.node.SecurityGroupIDs, peer, port, desc, m.sgCheck), false)
+	w.add(SGEgressHop(m.nodeGroups, m.node.SecurityGroupIDs, peer, port, desc, CheckSGNodeEgress), false)
 }
 
 // SGEgressHop judges TCP port out of the node's security groups (ids, of which groups are the
