@@ -264,11 +264,11 @@ func networkChecks() []Check {
 			Eval: evalPrivateDNS},
 		{Meta: netMeta(netpath.CheckS3Policy, "S3 gateway endpoint policy blocks ECR image layers", SeverityHigh,
 			kinds(evidence.KindVPCEndpoints, evidence.KindRouteTables),
-			"ECR serves image layers from the S3 bucket prod-<region>-starport-layer-bucket; when the node's S3 traffic goes through a gateway endpoint whose policy does not allow s3:GetObject on it, every image pull (pause, aws-node, kube-proxy) fails.",
+			"ECR serves image layers from the S3 bucket prod-<region>-starport-layer-bucket; when the node's S3 traffic goes through a gateway endpoint whose policy does not allow s3:GetObject on it, every image pull from ECR (aws-node, kube-proxy) fails: the node registers (no image is pulled to register, and EKS AMIs cache the pause image) but stays NotReady. For a node not seen joined it is a warning, not the reason it has no Node.",
 			"Add a statement to the endpoint policy: {\"Effect\":\"Allow\",\"Principal\":\"*\",\"Action\":\"s3:GetObject\",\"Resource\":\"arn:aws:s3:::prod-REGION-starport-layer-bucket/*\"} (aws ec2 modify-vpc-endpoint --vpc-endpoint-id VPCE --policy-document file://policy.json).",
 			// no layer of the aws-node image either: the CNI never comes up, the node stays NotReady
 			[]string{docECREndpoints}, "runtime.image-pull", "runtime.cni-not-ready"),
-			Eval: flowEval(netpath.CheckS3Policy)},
+			Eval: evalS3Policy},
 		{Meta: netMeta(netpath.CheckSGNodeEgress, "Node security groups block HTTPS out", SeverityCritical,
 			kinds(evidence.KindSecurityGroups),
 			"Security groups are stateful but still filter new outbound connections: unless a node security group allows TCP 443 to the API server, the endpoints and AWS services, the kubelet cannot connect.",
@@ -322,6 +322,25 @@ func networkChecks() []Check {
 				return flowEval(netpath.CheckLTCustomSG)(ev)
 			}},
 	}
+}
+
+// evalS3Policy judges the S3 gateway endpoint's policy (flowEval). A blocked layer bucket fails
+// image pulls, not registration: the kubelet registers without pulling an image and EKS AMIs cache
+// the pause image (amazon-eks-ami templates/al2023/provisioners/cache-pause-container.sh), so the
+// node joins and stays NotReady. For a node not seen joined the failure is a warning saying so;
+// for a joined node it stays the failure that explains NotReady.
+func evalS3Policy(ev *evidence.Evidence) []Finding {
+	fs := flowEval(netpath.CheckS3Policy)(ev)
+	if JoinedNode(ev) != nil {
+		return fs
+	}
+	for i := range fs {
+		if fs[i].Status == StatusFail {
+			fs[i].Status = StatusWarn
+			fs[i].Message += ": not what keeps a node from registering (no image is pulled to register; EKS AMIs cache the pause image), but once it joins it stays NotReady: aws-node, kube-proxy and every other image from ECR fail to pull"
+		}
+	}
+	return fs
 }
 
 func evalPrivateDNS(ev *evidence.Evidence) []Finding {

@@ -127,3 +127,46 @@ func TestBlockedEgressIsTheEgressCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestS3EndpointPolicyIsNoJoinCause (red team 8a, finding 8, case73): an S3 gateway endpoint
+// policy that does not allow ECR's layer bucket was named the cause of a node with no Node. No
+// image is pulled to register (EKS AMIs cache the pause image: amazon-eks-ami
+// templates/al2023/provisioners/cache-pause-container.sh); the node registers and stays NotReady
+// when aws-node cannot be pulled. For a node not seen joined it is a warning saying so; for a
+// joined NotReady node it stays the failing cause of NotReady.
+func TestS3EndpointPolicyIsNoJoinCause(t *testing.T) {
+	restrict := func(ev *evidence.Evidence) {
+		makePrivate(ev)
+		endpoint(ev, "s3").Policy = &evidence.PolicyDocument{Statement: []evidence.PolicyStatement{{Effect: "Allow", Action: []string{"s3:GetObject"}, Resource: []string{"arn:aws:s3:::mine/*"}}}}
+	}
+	find := func(fs []Finding) *Finding {
+		for i := range fs {
+			if fs[i].ID == "net.s3-endpoint-policy" {
+				return &fs[i]
+			}
+		}
+		return nil
+	}
+	ev := healthyEvidence()
+	ev.Nodes, ev.CSRs = nil, nil
+	restrict(ev)
+	fs, d := concludeAll(ev)
+	if f := find(fs); f == nil || f.Status != StatusWarn || !strings.Contains(f.Message, "starport-layer-bucket") ||
+		!strings.Contains(f.Message, "not what keeps a node from registering") || !strings.Contains(f.Message, "NotReady") {
+		t.Errorf("not joined: %+v", f)
+	}
+	if d.MostLikelyCause == "net.s3-endpoint-policy" {
+		t.Errorf("not joined: named the cause (%s)", d.Summary)
+	}
+
+	ev = healthyEvidence()
+	ev.Nodes[0].Ready = false
+	restrict(ev)
+	fs, d = concludeAll(ev)
+	if f := find(fs); f == nil || f.Status != StatusFail || strings.Contains(f.Message, "not what keeps") {
+		t.Errorf("joined NotReady: %+v", f)
+	}
+	if d.Verdict != VerdictJoined || d.MostLikelyCause != "net.s3-endpoint-policy" {
+		t.Errorf("joined NotReady: verdict %s cause %q", d.Verdict, d.MostLikelyCause)
+	}
+}

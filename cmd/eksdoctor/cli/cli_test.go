@@ -162,8 +162,14 @@ func TestScenariosGolden(t *testing.T) {
 			if len(r.Paths) < 6 && (strings.HasPrefix(sc.InstanceID, "i-") || len(r.Paths) != 0) {
 				t.Errorf("only %d network paths", len(r.Paths))
 			}
+			// a flow blocked where the block is only a post-join warning (S3 layers for a node
+			// not seen joined) names no cause: its check warns instead
+			warned := map[string]bool{}
+			for _, f := range r.Findings {
+				warned[f.ID] = warned[f.ID] || f.Status == "warn"
+			}
 			for _, p := range r.Paths {
-				if sc.Expect == nil && p.Verdict != "reachable" {
+				if sc.Expect == nil && p.Verdict != "reachable" && !(p.Flow == "s3" && warned["net.s3-endpoint-policy"]) {
 					t.Errorf("healthy scenario: flow %s is %s", p.Flow, p.Verdict)
 				}
 			}
