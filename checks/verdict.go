@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -436,15 +437,14 @@ func cutOffAfter(logs *evidence.NodeLogs, ready evidence.LogLine, name string) b
 }
 
 // otherNodeFails reports whether a cutOff failure still failing names nodes (its lines' node
-// facts) of which name is none: the logs' failures are another node's.
+// facts and journal hosts, hitNodes) of which name is none: the logs' failures are another node's.
 func otherNodeFails(logs *evidence.NodeLogs, name string) bool {
 	for _, id := range cutOff {
 		t := judgeTestimony(logs, id)
 		if t.state != testimonyFailing {
 			continue
 		}
-		nodes := factValues(t.failing, "node")
-		if len(nodes) > 0 && !slices.ContainsFunc(nodes, func(n string) bool { return sameNode(n, name) }) {
+		if disjointNodes(hitsNodes(t.failing), []string{name}) {
 			return true
 		}
 	}
@@ -459,10 +459,14 @@ func sameNode(a, b string) bool {
 	return a != "" && strings.EqualFold(a, b)
 }
 
-// otherNodes reports whether hits a and b both name nodes (node facts) and none in common: one
-// node's healthy progress says nothing of another's failure.
+// otherNodes reports whether hits a and b both name nodes (hitNodes: node facts and journal
+// hosts) and none in common: one node's healthy progress says nothing of another's failure.
 func otherNodes(a []evidence.SignatureHit, b evidence.SignatureHit) bool {
-	an, bn := factValues(a, "node"), b.Facts["node"]
+	return disjointNodes(hitsNodes(a), hitNodes(b))
+}
+
+// disjointNodes reports whether both lists name a node and none in common (sameNode).
+func disjointNodes(an, bn []string) bool {
 	if len(an) == 0 || len(bn) == 0 {
 		return false
 	}
@@ -474,6 +478,47 @@ func otherNodes(a []evidence.SignatureHit, b evidence.SignatureHit) bool {
 		}
 	}
 	return true
+}
+
+// hitNodes returns the nodes hit h's lines are about: its node facts (node="…" of a kubelet
+// line) and the journal hosts of its first and last lines ("Nov 24 10:00:01 HOST kubelet[…]:"),
+// the host the line was logged on. A line such as "Fast updating node status as it just became
+// ready" names no node but its host: two nodes' journals pasted together are told apart by it
+// (red team round 8b, finding 02). Nil when the lines name neither.
+func hitNodes(h evidence.SignatureHit) []string {
+	out := slices.Clone(h.Facts["node"])
+	for _, l := range []evidence.LogLine{h.First, h.Last} {
+		if host := JournalHost(l.Text); host != "" && !slices.ContainsFunc(out, func(n string) bool { return sameNode(n, host) }) {
+			out = append(out, host)
+		}
+	}
+	return out
+}
+
+// hitsNodes returns hitNodes of every hit, each node once.
+func hitsNodes(hits []evidence.SignatureHit) []string {
+	var out []string
+	for _, h := range hits {
+		for _, n := range hitNodes(h) {
+			if !slices.ContainsFunc(out, func(m string) bool { return sameNode(m, n) }) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// journalHostRe finds the host of a syslog-style journal line ("Nov 23 10:11:52 HOST unit[pid]:",
+// journalctl's default short output: https://www.freedesktop.org/software/systemd/man/latest/journalctl.html).
+var journalHostRe = regexp.MustCompile(`^[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}(?:\.\d+)? (\S+) \S+?(?:\[\d+\])?: `)
+
+// JournalHost returns the host of a syslog-style journal line (journalctl's short output:
+// "Nov 23 10:11:52 ip-10-0-1-23.ec2.internal kubelet[2990]: …"), or "" for any other line.
+func JournalHost(line string) string {
+	if m := journalHostRe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // registeredHit reports whether the logs show a Node registering or becoming Ready.

@@ -344,3 +344,29 @@ func TestNodeListOfOtherNodesKeepsAFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherNodesRegistrationKeepsEarlierFailure: node A's kubelet is refused (401, or x509 whose
+// lines carry no node= field, only the journal's host), then node B, another host, registers
+// and becomes Ready later in the same paste (red team round 8b, finding 02: "Joined: Node B …
+// Ready", exit 0, the 401s "transient"). B's progress says nothing of A's failure: the finding
+// fails naming A, the verdict is cause-found, exit 1.
+func TestOtherNodesRegistrationKeepsEarlierFailure(t *testing.T) {
+	const b = `Nov 24 10:05:01 ip-10-0-1-23.ec2.internal kubelet[1111]: I1124 10:05:01.123456    1111 kubelet_node_status.go:73] "Attempting to register node" node="ip-10-0-1-23.ec2.internal"` + "\n" +
+		`Nov 24 10:05:02 ip-10-0-1-23.ec2.internal kubelet[1111]: I1124 10:05:02.123456    1111 kubelet_node_status.go:76] "Successfully registered node" node="ip-10-0-1-23.ec2.internal"` + "\n" +
+		`Nov 24 10:05:20 ip-10-0-1-23.ec2.internal kubelet[1111]: I1124 10:05:20.123456    1111 kubelet_node_status.go:493] "Fast updating node status as it just became ready"` + "\n"
+	for _, c := range []struct{ id, err string }{
+		{"runtime.unauthorized", `err="Unauthorized" node="ip-10-0-9-99.ec2.internal"`},
+		{"runtime.tls-untrusted", `err="Post \"https://ABCDEF.gr7.us-east-1.eks.amazonaws.com/api/v1/nodes\": x509: certificate signed by unknown authority" node="ip-10-0-9-99.ec2.internal"`},
+	} {
+		a := `Nov 24 10:00:01 ip-10-0-9-99.ec2.internal kubelet[2345]: E1124 10:00:01.223456    2345 kubelet_node_status.go:96] "Unable to register node with API server" ` + c.err + "\n" +
+			`Nov 24 10:00:08 ip-10-0-9-99.ec2.internal kubelet[2345]: E1124 10:00:08.223456    2345 kubelet_node_status.go:96] "Unable to register node with API server" ` + c.err + "\n"
+		code, out, errOut := runStdin(strings.NewReader(a+b), "analyze", "-", "-o", "json")
+		r := verdictOf(t, out)
+		if code != ExitFindings || r.Diagnosis.Verdict != "cause-found" || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != c.id {
+			t.Errorf("%s: exit %d %s %s %+v", c.id, code, errOut, r.Diagnosis.Verdict, r.Diagnosis.Node)
+		}
+		if st, _ := findingOf(t, out, c.id); st != "fail" {
+			t.Errorf("%s: %s", c.id, st)
+		}
+	}
+}
