@@ -214,8 +214,10 @@ func joinedNode(ev *evidence.Evidence) *NodeState {
 	if st := registeredClaim(ev); st != nil {
 		return st
 	}
-	if ev.Instance == nil && ev.Have(evidence.KindNodes) && len(ev.Nodes) == 1 && ev.NodesPartial && (ev.NodeLogs == nil || !registeredHit(ev.NodeLogs)) {
-		// a pasted `kubectl describe node` of the node the ticket is about: it registered
+	if ev.Instance == nil && ev.Have(evidence.KindNodes) && len(ev.Nodes) == 1 && ev.NodesPartial && (ev.NodeLogs == nil || !registeredHit(ev.NodeLogs) && !otherNodeFails(ev.NodeLogs, ev.Nodes[0].Name)) {
+		// a pasted `kubectl describe node` of the node the ticket is about: it registered —
+		// unless the logs pasted with it fail for another node (an old healthy node described
+		// beside the new node's journal: red team round 8b, finding 10)
 		n := ev.Nodes[0]
 		return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: ev.Source(evidence.KindNodes) + ": Node " + n.Name + map[bool]string{true: " is Ready", false: " is NotReady"}[n.Ready]}
 	}

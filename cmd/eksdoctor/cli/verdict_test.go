@@ -370,3 +370,31 @@ func TestOtherNodesRegistrationKeepsEarlierFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribedOtherNodeKeepsFailure: a pasted `kubectl describe node` of an old, Ready node and
+// the new node's journal refused with 401s, its lines naming another node (red team round 8b,
+// finding 10: verdict joined for the described node, exit 0, although runtime.unauthorized
+// failed). The described Node is not the failing node's: cause-found, exit 1; a describe of the
+// failing node itself still counts as joined.
+func TestDescribedOtherNodeKeepsFailure(t *testing.T) {
+	describe := func(name string) string {
+		return "$ kubectl describe node " + name + "\nName:               " + name + "\nRoles:              <none>\n" +
+			"CreationTimestamp:  Mon, 10 Nov 2026 10:00:00 +0000\nConditions:\n" +
+			"  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n" +
+			"  ----             ------  -----------------                 ------------------                ------                       -------\n" +
+			"  Ready            True    Tue, 24 Nov 2026 10:20:00 +0000   Mon, 10 Nov 2026 10:00:20 +0000   KubeletReady                 kubelet is posting ready status\n" +
+			"ProviderID:                   aws:///us-east-1a/i-0aaaaaaaaaaaaaaa1\n\n"
+	}
+	const journal = "$ sudo journalctl -u kubelet | tail -2    # on the new node\n" +
+		`Nov 24 10:00:01 ip-10-0-9-99.ec2.internal kubelet[2345]: E1124 10:00:01.223456    2345 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-9-99.ec2.internal"` + "\n" +
+		`Nov 24 10:00:08 ip-10-0-9-99.ec2.internal kubelet[2345]: E1124 10:00:08.223456    2345 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-0-9-99.ec2.internal"` + "\n"
+	code, out, errOut := runStdin(strings.NewReader(describe("ip-10-0-1-23.ec2.internal")+journal), "analyze", "-", "-o", "json")
+	r := verdictOf(t, out)
+	if code != ExitFindings || r.Diagnosis.Verdict != "cause-found" || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.unauthorized" || r.Diagnosis.Node != nil {
+		t.Errorf("other node described: exit %d %s %s %+v", code, errOut, r.Diagnosis.Verdict, r.Diagnosis.Node)
+	}
+	code, out, _ = runStdin(strings.NewReader(describe("ip-10-0-9-99.ec2.internal")), "analyze", "-", "-o", "json")
+	if r = verdictOf(t, out); r.Diagnosis.Verdict != "joined" || r.Diagnosis.Node == nil || r.Diagnosis.Node.Name != "ip-10-0-9-99.ec2.internal" || code != ExitOK {
+		t.Errorf("the node described alone: exit %d %s %+v", code, r.Diagnosis.Verdict, r.Diagnosis.Node)
+	}
+}
