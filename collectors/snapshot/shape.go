@@ -33,6 +33,9 @@ func checkShape(p string, raw json.RawMessage) (string, error) {
 	if !ok || isNull(v) {
 		return "", fmt.Errorf("not the output of `%s`: expected a JSON object with %q, got %s", e.Command, e.PasteKey, describeJSON(raw))
 	}
+	if n, _, _ := listItems(v, MaxListItems); n > MaxListItems {
+		return "", errTooManyItems{fmt.Sprintf("%q holds more than the %d items eksdoctor reads in a list; skipped (a real one that long is over the file size limit)", e.PasteKey, MaxListItems)}
+	}
 	return awsNextPage(top), nil
 }
 
@@ -91,6 +94,9 @@ func shaped(p string, doc json.RawMessage) (out json.RawMessage, next string, er
 	if err == nil {
 		return doc, next, nil
 	}
+	if _, long := err.(errTooManyItems); long {
+		return nil, "", err // not worth decoding whole to see whether it is a part of the output
+	}
 	e, ok := layout.Match(p)
 	if !ok || strings.HasPrefix(e.Path, "kube/") {
 		return nil, "", err
@@ -127,17 +133,18 @@ func checkKubeShape(e layout.Entry, top map[string]rawRef) error {
 	case want:
 		return nil
 	case "List", want + "List":
-		var items []rawRef
-		if it, ok := top["items"]; ok && !isNull(it) {
-			if err := json.Unmarshal(it, &items); err != nil {
-				return fmt.Errorf("not the output of `%s`: a %s whose \"items\" is %s, not a list", e.Command, kind, describeJSON(it))
-			}
+		it, ok := top["items"]
+		if !ok || isNull(it) {
+			return nil
 		}
-		for i, it := range items {
-			var o map[string]rawRef
-			if json.Unmarshal(it, &o) != nil || o == nil {
-				return fmt.Errorf("not the output of `%s`: item %d of the %s is %s, not an object", e.Command, i+1, kind, describeJSON(it))
-			}
+		n, bad, first := listItems(it, MaxListItems)
+		switch {
+		case n < 0:
+			return fmt.Errorf("not the output of `%s`: a %s whose \"items\" is %s, not a list", e.Command, kind, describeJSON(it))
+		case n > MaxListItems:
+			return fmt.Errorf("a %s of more than the %d items eksdoctor reads in a list; skipped (a real one that long is over the file size limit)", kind, MaxListItems)
+		case bad > 0:
+			return fmt.Errorf("not the output of `%s`: item %d of the %s is %s, not an object", e.Command, bad, kind, describeJSON(first))
 		}
 		return nil
 	case "":
@@ -230,4 +237,73 @@ type rawRef []byte
 func (r *rawRef) UnmarshalJSON(data []byte) error {
 	*r = data
 	return nil
+}
+
+// MaxListItems caps the items of one list in a snapshot file: a kubectl List's "items", an AWS
+// CLI output's top-level list ("Subnets", "Reservations"). A longer list is an input problem and
+// its evidence a gap. Real lists stay far below it: a Node or a CSR as kubectl prints it is over
+// a kilobyte and an AWS CLI item hundreds of bytes, so 100,000 of them exceed the 64 MiB file
+// cap (DefaultLimits.MaxFileBytes); the cap bounds what tiny items (`{}`) cost, every item read
+// being held as evidence (red team 8b #21: 20 million empty Node items, 1.4–1.75 GB).
+const MaxListItems = 100_000
+
+// errTooManyItems is a list of more than MaxListItems items.
+type errTooManyItems struct{ msg string }
+
+func (e errTooManyItems) Error() string { return e.msg }
+
+// listItems counts the items of the JSON array raw (already valid JSON) without decoding them,
+// stopping after limit+1. It returns -1 when raw is not an array; bad is the 1-based position of
+// the first item that is not an object (0 for none) and first that item's bytes.
+func listItems(raw []byte, limit int) (n, bad int, first []byte) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '[' {
+		return -1, 0, nil
+	}
+	depth, inStr, expect, badStart := 0, false, true, -1 // depth: nesting inside the array
+	for i := 1; i < len(t); i++ {
+		c := t[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		if depth == 0 {
+			if c == ']' || c == ',' {
+				if badStart >= 0 && first == nil {
+					first = t[badStart:i]
+				}
+				if c == ']' {
+					break
+				}
+				expect = true
+				continue
+			}
+			if expect {
+				expect = false
+				if n++; n > limit {
+					return n, bad, first
+				}
+				if c != '{' && bad == 0 {
+					bad, badStart = n, i
+				}
+			}
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		}
+	}
+	return n, bad, first
 }
