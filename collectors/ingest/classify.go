@@ -60,6 +60,9 @@ type block struct {
 	// nextIntro[i] is the first paragraph at or after line i that is one or two of the poster's
 	// sentences (introLine), or len(lines); made when first asked for.
 	nextIntro []int
+	// nextLogStart[i] is the first line at or after i that starts a run of log lines
+	// (logStart), or len(lines); made when first asked for.
+	nextLogStart []int
 }
 
 // heredoc is the first line of a Terraform heredoc value and the first line after it that
@@ -221,6 +224,18 @@ func (b *block) classify(lo, hi int, fenced bool, command string) []Segment {
 		}
 		lines := b.lines[lo:hi]
 		if segs, ok := structured(lines, command); ok {
+			if i := b.logStart(lo, hi); i < hi {
+				// a configuration document with a log pasted under it, after a blank line or
+				// right under its last line: no document goes on with a journal, klog or
+				// timestamped line at column 0, so the document ends there and the log is read
+				// as log (it made a kubeconfig swallow the kubelet's Unauthorized, and TOML
+				// settings "unparseable")
+				if head, ok := structured(trimBlank(b.lines[lo:i]), command); ok {
+					out = append(out, head...)
+					lo, command = i, ""
+					continue
+				}
+			}
 			if cut := foreignAfterBlank(lines); cut > 0 && unreadable(segs) {
 				// a document that does not parse as a whole, with foreign text ("and", an events
 				// table, log lines) after a blank line: two things pasted one under the other. The
@@ -330,6 +345,31 @@ func (b *block) indexBootCalls() {
 			b.bootEnd[i] = min(b.bootEnd[i], end)
 		}
 	}
+}
+
+// logStart returns the first line in (lo, hi) that starts a log pasted under a document at lo
+// (strongLogLine at column 0, after a line that is no log line), or hi. The part at lo must
+// start as a document does (structuredStart) and not as a log.
+func (b *block) logStart(lo, hi int) int {
+	if logLine(b.lines[lo].text) || !structuredStart(b.lines[lo:hi]) {
+		return hi
+	}
+	if b.nextLogStart == nil {
+		n := len(b.lines)
+		b.nextLogStart = make([]int, n+1)
+		b.nextLogStart[n] = n
+		for i := n - 1; i >= 0; i-- {
+			b.nextLogStart[i] = b.nextLogStart[i+1]
+			t := b.lines[i].text
+			if t == "" || t[0] == ' ' || t[0] == '\t' || !strongLogLine(t) {
+				continue
+			}
+			if p := b.prevNonBlank[i]; p >= 0 && !logLine(b.lines[p].text) {
+				b.nextLogStart[i] = i
+			}
+		}
+	}
+	return min(b.nextLogStart[lo+1], hi)
 }
 
 // introSentence finds a paragraph of one or two sentences standing between blank lines with

@@ -53,6 +53,25 @@ func classifyRef(lines []line, fenced bool, command string) []Segment {
 		}
 	}
 	if segs, ok := structured(lines, command); ok {
+		if !logLine(lines[0].text) && structuredStart(lines) {
+			for i := 1; i < len(lines); i++ {
+				// a configuration document with a log pasted under it: the document ends there
+				t := lines[i].text
+				if t == "" || t[0] == ' ' || t[0] == '\t' || !strongLogLine(t) {
+					continue
+				}
+				p := i - 1
+				for p >= 0 && strings.TrimSpace(lines[p].text) == "" {
+					p--
+				}
+				if p >= 0 && !logLine(lines[p].text) {
+					if head, ok := structured(trimBlank(lines[:i]), command); ok {
+						return append(head, classifyRef(lines[i:], fenced, "")...)
+					}
+					break
+				}
+			}
+		}
 		if cut := foreignAfterBlank(lines); cut > 0 && unreadable(segs) {
 			// a document that does not parse as a whole, with foreign text after a blank line:
 			// the document ends there, whether its part parses or was itself cut off

@@ -1325,6 +1325,29 @@ var logShapes = []struct {
 	{"kubectl events", regexp.MustCompile(`^\s*(?:\S+\s+)?(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+\S`)},
 }
 
+// strongLogShapes are the log line shapes no configuration document has at column 0: a line
+// stamped by journald, syslog or klog, or with an ISO 8601 date and time first.
+var strongLogShapes = func() []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for _, sh := range logShapes {
+		switch sh.name {
+		case "journal", "klog", "timestamped", "syslog":
+			out = append(out, sh.re)
+		}
+	}
+	return out
+}()
+
+// strongLogLine reports whether a line has one of strongLogShapes.
+func strongLogLine(s string) bool {
+	for _, re := range strongLogShapes {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
 // logLine reports whether a line has the shape of a log or tool error line.
 func logLine(s string) bool {
 	if len(strings.TrimSpace(s)) < 8 {
