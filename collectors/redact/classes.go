@@ -8,9 +8,13 @@ import (
 // The secret classes of this file: credentials a command takes on its command line, tokens
 // known by their prefix, keys of connection strings and the secret path of webhook URLs.
 
-// argValue is one argument of a shell or PowerShell command: single-quoted, double-quoted or
-// bare. Its three groups hold the text inside the quotes or the bare word.
-const argValue = `(?:'([^'\n]*)'|"([^"\n]*)"|([^\s"'|;&]+))`
+// argValue is one argument of a shell or PowerShell command: double-quoted with the quotes
+// escaped by a log shipper (\"V\"), single-quoted, double-quoted or bare. Its four groups hold
+// the text inside the quotes or the bare word.
+const argValue = `(?:\\+"([^"\\\n]*)\\+"|'([^'\n]*)'|"([^"\n]*)"|([^\s"'|;&]+))`
+
+// argQuoted is argValue without its bare word: its three groups hold the text inside the quotes.
+const argQuoted = `(?:\\+"([^"\\\n]*)\\+"|'([^'\n]*)'|"([^"\n]*)")`
 
 // userPassValue is a user:password argument; its three groups hold the password.
 const userPassValue = `(?:'[^'\s:]*:([^'\n]*)'|"[^"\s:]*:([^"\n]*)"|[^\s"'|;&:]*:([^\s"'|;&]+))`
@@ -40,10 +44,19 @@ var cmdCreds = []cmdCred{
 	{[]string{"chpasswd", "<<<"}, regexp.MustCompile(`(\bchpasswd\b[^\n|;&]*?<<<[ \t]*)` + userPassValue)},
 	// echo 'pass' | [sudo] passwd --stdin user (passwd(1) of RHEL and Amazon Linux)
 	{[]string{"passwd", "--stdin"}, regexp.MustCompile(`(\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?)` + argValue + `[ \t]*\|[ \t]*(?:sudo[ \t]+)?passwd[ \t]+--stdin\b`)},
-	// ConvertTo-SecureString [-String] 'V' -AsPlainText (PowerShell)
-	{[]string{"convertto-securestring"}, regexp.MustCompile(`(?i)(\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?)` + argValue)},
+	// ConvertTo-SecureString [-AsPlainText] [-Force] [-String] 'V' (PowerShell: named
+	// parameters come in any order, so the switches may stand before the text)
+	{[]string{"convertto-securestring"}, regexp.MustCompile(`(?i)(\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force)(?::\$true)?\b)*[ \t]+(?:-String[ \t]+)?)` + argValue)},
+	// 'V' | ConvertTo-SecureString -AsPlainText -Force (the text piped in)
+	// (quoted only: a bare word before the pipe is a command or a path)
+	{[]string{"convertto-securestring", "|"}, regexp.MustCompile(`(?i)((?:^|[\s(=])(?:(?:echo|Write-Output)[ \t]+)?)` + argQuoted + `[ \t]*\|[ \t]*ConvertTo-SecureString\b`)},
 	// net user NAME PASS (Windows: sets the account's password; "*" prompts for it)
 	{[]string{"net", "user"}, regexp.MustCompile(`(?i)(\bnet[ \t]+user[ \t]+(?:"[^"\n]*"|[^\s"'/]+)[ \t]+)` + argValue)},
+	// net use [X:] \\server\share PASS (Windows "net use [devicename] [\\computer\share
+	// [password | *]] [/user:…]"; "*" prompts, a /option is no password)
+	{[]string{"net", "use", `\\`}, regexp.MustCompile(`(?i)(\bnet[ \t]+use[ \t]+(?:(?:[A-Za-z]:|\*)[ \t]+)?(?:"\\\\[^"\n]*"|\\\\[^\s"]+)[ \t]+)` + argValue)},
+	// net use … /user:[DOMAIN\]NAME PASS (the password may follow the user)
+	{[]string{"net", "use", "/u"}, regexp.MustCompile(`(?i)(\bnet[ \t]+use\b[^\n|;&]*?[ \t]/u(?:ser)?:(?:"[^"\n]*"|[^\s"]+)[ \t]+)` + argValue)},
 }
 
 // commandCredentials redacts the secrets cmdCreds find. Variable references, option names
@@ -91,11 +104,13 @@ func commandCredentials(s, lower string) string {
 // leaked: HashiCorp Vault service, batch and recovery tokens (hvs., hvb., hvr. — Vault 1.10
 // token formats), Stripe secret and restricted keys (sk_live_, rk_test_ …), Google API keys
 // (AIza and 35 characters), SendGrid keys (SG.<22>.<43>), npm (npm_ and 36 characters), PyPI
-// (pypi-AgE…) and Anthropic (sk-ant-) tokens.
-var prefixTokenRe = regexp.MustCompile(`\b(hv[sbr]\.)[A-Za-z0-9_-]{20,}|\b([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}|\b(AIza)[A-Za-z0-9_-]{35}\b|\b(SG\.)[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b|\b(npm_)[A-Za-z0-9]{36}\b|\b(pypi-)AgE[A-Za-z0-9_-]{40,}|\b(sk-ant-)[A-Za-z0-9_-]{20,}`)
+// (pypi-AgE…), Anthropic (sk-ant-) and OpenAI tokens (project, service-account and admin keys
+// sk-proj-, sk-svcacct-, sk-admin-, and the older sk- keys, which hold "T3BlbkFJ", base64 of
+// "OpenAI", at their middle).
+var prefixTokenRe = regexp.MustCompile(`\b(sk-(?:proj|svcacct|admin)-)[A-Za-z0-9_-]{20,}|\b(sk-)[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\b(hv[sbr]\.)[A-Za-z0-9_-]{20,}|\b([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}|\b(AIza)[A-Za-z0-9_-]{35}\b|\b(SG\.)[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b|\b(npm_)[A-Za-z0-9]{36}\b|\b(pypi-)AgE[A-Za-z0-9_-]{40,}|\b(sk-ant-)[A-Za-z0-9_-]{20,}`)
 
 // prefixTriggers are literal parts of prefixTokenRe: it runs only when one is in the text.
-var prefixTriggers = []string{"hvs.", "hvb.", "hvr.", "k_live_", "k_test_", "AIza", "SG.", "npm_", "pypi-", "sk-ant-"}
+var prefixTriggers = []string{"hvs.", "hvb.", "hvr.", "k_live_", "k_test_", "AIza", "SG.", "npm_", "pypi-", "sk-ant-", "sk-proj-", "sk-svcacct-", "sk-admin-", "T3BlbkFJ"}
 
 // prefixTokens redacts what prefixTokenRe finds, keeping the prefix.
 func prefixTokens(s string) string {
@@ -147,6 +162,94 @@ func connectionAndWebhooks(s, lower string) string {
 		})
 	}
 	return s
+}
+
+// cookieHeaderRe matches a Cookie: or Set-Cookie: header (RFC 6265) up to the end of its line or
+// the quote around it; group 2 is the list of name=value pairs.
+var cookieHeaderRe = regexp.MustCompile(`(?i)((?:^|[^\w-])(?:set-)?cookie\\*["']?[ \t]*:[ \t]*)([^\n"'\\]+)`)
+
+// cookiePairRe is one name=value pair of a cookie header; group 2 is the value.
+var cookiePairRe = regexp.MustCompile(`((?:^|;)[ \t]*([^=;\s]+)=)([^;\s]*)`)
+
+// cookieAttributes are the Set-Cookie attributes (RFC 6265 section 4.1), which are no secret.
+var cookieAttributes = map[string]bool{"path": true, "domain": true, "expires": true, "max-age": true, "samesite": true, "priority": true}
+
+// telegramBotRe matches a Telegram bot token in a Bot API URL (/bot<ID>:<SECRET>/method, "Making
+// requests", core.telegram.org/bots/api); group 2 is the secret after the bot's public ID.
+var telegramBotRe = regexp.MustCompile(`(/(?:file/)?bot\d{5,}:)([A-Za-z0-9_-]{30,})`)
+
+// ssmValueRe matches the "Value" and "Type" members of an SSM parameter as JSON
+// (GetParameter's Parameter object), with the quotes escaped or not; a value is a JSON string.
+var ssmValueRe = regexp.MustCompile(`(\\*"Value\\*"[ \t]*:[ \t]*\\*")((?:[^"\\]|\\[^"])*)(\\*")|\\*"Type\\*"[ \t]*:[ \t]*\\*"(SecureString|String|StringList)\\*"`)
+
+// cookiesBotsAndParameters redacts cookie values, Telegram bot tokens in URLs and the decrypted
+// value of an SSM SecureString parameter (`aws ssm get-parameter --with-decryption`): a "Value"
+// whose object says "Type": "SecureString", before or after it.
+func cookiesBotsAndParameters(s, lower string) string {
+	if strings.Contains(lower, "cookie") {
+		s = cookieHeaderRe.ReplaceAllStringFunc(s, func(m string) string {
+			g := cookieHeaderRe.FindStringSubmatch(m)
+			v := cookiePairRe.ReplaceAllStringFunc(g[2], func(p string) string {
+				q := cookiePairRe.FindStringSubmatch(p)
+				if cookieAttributes[strings.ToLower(q[2])] || q[3] == "" || q[3] == Marker || strings.HasPrefix(q[3], "$") {
+					return p
+				}
+				return q[1] + Marker
+			})
+			return g[1] + v
+		})
+	}
+	if strings.Contains(s, "/bot") || strings.Contains(s, "/file/bot") {
+		s = telegramBotRe.ReplaceAllString(s, "${1}"+Marker)
+	}
+	if strings.Contains(s, "SecureString") && strings.Contains(s, "Value") {
+		s = ssmSecureValues(s)
+	}
+	return s
+}
+
+// ssmSecureValues redacts the "Value" of every JSON object whose "Type" is "SecureString". The
+// two members belong to one object when no brace stands between them outside the value.
+func ssmSecureValues(s string) string {
+	idx := ssmValueRe.FindAllStringSubmatchIndex(s, -1)
+	secure := make([]bool, len(idx))
+	for i, m := range idx {
+		if m[8] < 0 || s[m[8]:m[9]] != "SecureString" {
+			continue
+		}
+		// the nearest Value before and after this Type, in the same object
+		for _, j := range []int{i - 1, i + 1} {
+			if j < 0 || j >= len(idx) || idx[j][2] < 0 {
+				continue
+			}
+			from, to := idx[j][1], m[0]
+			if j > i {
+				from, to = m[1], idx[j][0]
+			}
+			if !strings.ContainsAny(s[from:to], "{}") {
+				secure[j] = true
+			}
+		}
+	}
+	var b strings.Builder
+	last := 0
+	for i, m := range idx {
+		if !secure[i] {
+			continue
+		}
+		v := s[m[4]:m[5]]
+		if v == "" || v == Marker || strings.HasPrefix(v, "$") {
+			continue
+		}
+		b.WriteString(s[last:m[4]])
+		b.WriteString(Marker)
+		last = m[5]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // chpasswdEntryRe is one user:password entry of cloud-config's chpasswd list, as a line of a

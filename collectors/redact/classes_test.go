@@ -134,3 +134,67 @@ func TestCloudConfigChpasswdList(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretClassesRound8b: the spellings of the red-team report 8b's finding 04 that reached
+// every output — escaped quotes and switches before a PowerShell SecureString's text, net use's
+// password, cookies, OpenAI keys, a Telegram bot token in its URL and an SSM SecureString's
+// decrypted "Value" — are gone from a quoted log line; what says what they were stays.
+func TestSecretClassesRound8b(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		in      string
+		secrets []string
+		keep    []string
+	}{
+		{"ConvertTo-SecureString escaped quotes", `ConvertTo-SecureString \"PsB222xyz\" -AsPlainText -Force`, []string{"PsB222xyz"}, []string{`ConvertTo-SecureString \"REDACTED\" -AsPlainText`}},
+		{"ConvertTo-SecureString switches first", `ConvertTo-SecureString -AsPlainText -Force -String PsC333xyz`, []string{"PsC333xyz"}, []string{"ConvertTo-SecureString -AsPlainText -Force -String REDACTED"}},
+		{"ConvertTo-SecureString switches then text", `ConvertTo-SecureString -AsPlainText -Force 'PsD444xyz'`, []string{"PsD444xyz"}, []string{"-Force '"}},
+		{"piped to ConvertTo-SecureString", `'PsE555xyz' | ConvertTo-SecureString -AsPlainText -Force`, []string{"PsE555xyz"}, []string{"' | ConvertTo-SecureString"}},
+		{"net use share PASS", `net use Z: \\\\srv\\s NetUsePw6 /user:bob`, []string{"NetUsePw6"}, []string{`net use Z: \\\\srv\\s REDACTED /user:bob`}},
+		{"net use /user NAME PASS", `net use \\srv\share /user:CORP\bob NetUsePw7`, []string{"NetUsePw7"}, []string{`/user:CORP\bob REDACTED`}},
+		{"Cookie:", "Cookie: session=SessCookieVal8877; theme=dark", []string{"SessCookieVal8877"}, []string{"Cookie: session=REDACTED"}},
+		{"Set-Cookie:", "Set-Cookie: JSESSIONID=SetCk0011223344; Path=/; HttpOnly", []string{"SetCk0011223344"}, []string{"Set-Cookie: JSESSIONID=REDACTED; Path=/; HttpOnly"}},
+		{"OpenAI project key", "sk-proj-AbCdEf1234567890GhIjKlMnOp", []string{"AbCdEf1234567890GhIjKl"}, []string{"sk-proj-REDACTED"}},
+		{"OpenAI legacy key", "sk-AbCdEf1234567890GhIjT3BlbkFJAbCdEf1234567890GhIj", []string{"AbCdEf1234567890GhIj"}, []string{"sk-REDACTED"}},
+		{"Telegram bot URL", "https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage", []string{"AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"}, []string{"https://api.telegram.org/bot123456789:REDACTED/sendMessage"}},
+		{"SSM SecureString escaped JSON", `\"Value\": \"SsmSecureStringPlain321\", \"Type\": \"SecureString\"`, []string{"SsmSecureStringPlain321"}, []string{`\"Value\": \"REDACTED\", \"Type\": \"SecureString\"`}},
+		{"SSM SecureString JSON", `{"Parameter": {"Name": "/app/db", "Type": "SecureString", "Value": "SsmPlain 321 x", "Version": 1}}`, []string{"SsmPlain 321"}, []string{`"Value": "REDACTED", "Version": 1`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := logLine(c.in)
+			out := String(in)
+			for _, s := range c.secrets {
+				if strings.Contains(out, s) {
+					t.Errorf("secret %q kept:\n in  %q\n out %q", s, in, out)
+				}
+			}
+			for _, k := range c.keep {
+				if !strings.Contains(out, k) {
+					t.Errorf("lost %q:\n in  %q\n out %q", k, in, out)
+				}
+			}
+			if again := String(out); again != out {
+				t.Errorf("not idempotent:\n %q\n %q", out, again)
+			}
+		})
+	}
+	files := map[string][]byte{"ssm/params.json": []byte(`{"Parameters": [{"Name": "/a", "Type": "SecureString", "Value": "plain"}, {"Name": "/b", "Type": "String", "Value": "ami-0123"}]}`)}
+	Files(files)
+	if got := string(files["ssm/params.json"]); strings.Contains(got, `"plain"`) || !strings.Contains(got, `"ami-0123"`) {
+		t.Errorf("snapshot JSON: SecureString value kept or String value lost: %s", got)
+	}
+	// what is not a secret stays
+	for _, in := range []string{
+		`{"Parameter": {"Name": "/aws/service/eks/optimized-ami/1.29/amazon-linux-2/recommended/image_id", "Type": "String", "Value": "ami-0123456789abcdef0"}}, {"Type": "SecureString"}`,
+		"net use Z: \\\\srv\\s /user:bob /persistent:no",
+		"net use Z: \\\\srv\\s * /user:bob",
+		"Cookie: session=$SESSION",
+		"the disk-pressure taint and task-proj-1 stay",
+		"https://api.telegram.org/bot/sendMessage",
+		"Set-Cookie header missing",
+	} {
+		if out := String(in); out != in {
+			t.Errorf("changed what is not a secret:\n in  %q\n out %q", in, out)
+		}
+	}
+}

@@ -26,14 +26,17 @@
 //   - credentials a command takes on its command line (classes.go): curl -u/--user/--proxy-user
 //     user:PASSWORD, sshpass -p and registry login -p, user:PASSWORD piped or fed to chpasswd
 //     or listed under cloud-config's chpasswd,
-//     echo PASSWORD | passwd --stdin, PowerShell ConvertTo-SecureString 'PASSWORD' and Windows
-//     net user NAME PASSWORD;
+//     echo PASSWORD | passwd --stdin, PowerShell ConvertTo-SecureString 'PASSWORD' (quotes
+//     escaped or not, switches first, or piped in) and Windows net user NAME PASSWORD and
+//     net use \\server\share PASSWORD;
 //   - tokens known by their prefix, which stays: Vault (hvs., hvb., hvr.), Stripe (sk_live_,
-//     rk_test_ …), Google API keys (AIza…), SendGrid (SG.…), npm (npm_…), PyPI (pypi-…) and
-//     Anthropic (sk-ant-…);
+//     rk_test_ …), Google API keys (AIza…), SendGrid (SG.…), npm (npm_…), PyPI (pypi-…),
+//     Anthropic (sk-ant-…) and OpenAI (sk-proj-…, sk-svcacct-…, sk-admin-…, legacy sk-…);
 //   - the keys of Azure connection strings (AccountKey=, SharedAccessKey=,
-//     SharedAccessSignature=), the password of a URL with no user (redis://:PASSWORD@), and
-//     the secret path part of Slack, Discord and Microsoft Teams incoming-webhook URLs.
+//     SharedAccessSignature=), the password of a URL with no user (redis://:PASSWORD@),
+//     the secret path part of Slack, Discord and Microsoft Teams incoming-webhook URLs and of
+//     Telegram Bot API URLs (/bot<ID>:SECRET/), cookie values (Cookie:, Set-Cookie:) and the
+//     decrypted "Value" of an SSM SecureString parameter.
 //
 // Secrets hidden in encodings are found too: base64 runs (inline, or a MIME part's wrapped
 // lines) are decoded, gunzipped when they hold gzip, redacted, and re-encoded in place only when
@@ -158,6 +161,7 @@ func redact(s string, depth int) string {
 	}
 	s = chpasswdList(s)
 	s = connectionAndWebhooks(s, low)
+	s = cookiesBotsAndParameters(s, low)
 	if maybeBootstrapToken(s) {
 		s = bootstrapTokens(s)
 	}
@@ -634,7 +638,8 @@ func jsonFile(b []byte) ([]byte, bool) {
 }
 
 // walk redacts the strings of a decoded JSON value. A string under a key naming a secret
-// ("SecretAccessKey", "Password") is replaced whole.
+// ("SecretAccessKey", "Password") is replaced whole, and so is the "Value" of an object whose
+// "Type" is "SecureString" (an SSM parameter read with decryption).
 func walk(v any, changed *bool) any {
 	switch t := v.(type) {
 	case string:
@@ -648,6 +653,13 @@ func walk(v any, changed *bool) any {
 			t[i] = walk(t[i], changed)
 		}
 	case map[string]any:
+		// an SSM parameter read with decryption: a SecureString's Value is the secret
+		if typ, _ := t["Type"].(string); typ == "SecureString" {
+			if v, ok := t["Value"].(string); ok && v != "" && v != Marker {
+				t["Value"] = Marker
+				*changed = true
+			}
+		}
 		for k, x := range t {
 			if s, ok := x.(string); ok && secretKey.MatchString(k) && s != "" && s != Marker && !strings.HasPrefix(s, "$") && !isPlaceholder(s) {
 				t[k] = Marker
