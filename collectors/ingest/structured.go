@@ -438,6 +438,11 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 	if out, ok := consoleOutput(docs, lines); ok {
 		return out, true
 	}
+	if len(docs) == 1 {
+		if out, ok := listItems(docs[0], lines); ok {
+			return out, true
+		}
+	}
 	s := seg(TypeData, "JSON", lines)
 	s.Type, s.Detail = docType(docs[0])
 	if s.Type == TypeData {
@@ -451,6 +456,80 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 		s.value = docs[0]
 	}
 	return []Segment{s}, true
+}
+
+// listTypes are the types a List of several items reads as one document (a Node list …).
+var listTypes = map[Type]bool{TypeNodes: true, TypeCSRs: true, TypeNodeClaim: true, TypeEC2NodeClass: true, TypeNodePool: true}
+
+// maxListItemSegments bounds the segments one List of mixed kinds gives for types read one
+// object at a time (aws-auth, amazon-vpc-cni …); the items past it are not read.
+const maxListItemSegments = 16
+
+// listItems splits a Kubernetes List whose items are of different types — `kubectl get cm -n
+// kube-system -o yaml` prints every ConfigMap of the namespace in one List, kube-root-ca.crt
+// first — into segments of the types eksdoctor reads, each over the List's lines: one per type
+// that reads as a list (listTypes, the items of that type in a List), one per item otherwise.
+// ok is false when v is no List, or its items are all of one type, which docType names.
+func listItems(v any, lines []line) ([]Segment, bool) {
+	d, _ := v.(map[string]any)
+	if kind, _ := d["kind"].(string); kind != "List" && kind != "ConfigMapList" {
+		return nil, false
+	}
+	items, _ := d["items"].([]any)
+	if len(items) < 2 {
+		return nil, false
+	}
+	type group struct {
+		detail string
+		items  []any
+	}
+	var order []Type
+	groups := map[Type]*group{}
+	for _, it := range items {
+		t, detail := docType(it)
+		g := groups[t]
+		if g == nil {
+			g = &group{detail: detail}
+			groups[t] = g
+			order = append(order, t)
+		}
+		g.items = append(g.items, it)
+	}
+	if len(order) < 2 {
+		return nil, false
+	}
+	base := seg(TypeData, "", lines) // the List's text, shared by its segments
+	var out []Segment
+	for _, t := range order {
+		if t == TypeData {
+			continue
+		}
+		g := groups[t]
+		if listTypes[t] {
+			s := base
+			s.Type, s.Detail = t, g.detail+" (in a List)"
+			if len(g.items) > 1 {
+				s.Detail = strings.Fields(g.detail)[0] + " list (in a List)"
+			}
+			s.value = map[string]any{"apiVersion": "v1", "kind": "List", "items": g.items}
+			out = append(out, s)
+			continue
+		}
+		for _, it := range g.items {
+			if len(out) == maxListItemSegments {
+				break
+			}
+			s := base
+			s.Type, s.value = t, it
+			_, s.Detail = docType(it)
+			s.Detail += " (in a List)"
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, false
+	}
+	return out, true
 }
 
 // docType names a decoded JSON/YAML document: a Kubernetes object by kind (and name), node
@@ -655,6 +734,11 @@ func yamlDocs(lines []line) ([]Segment, bool) {
 				continue
 			}
 			return nil, false
+		}
+		if items, ok := listItems(v, d); ok {
+			out = append(out, items...)
+			prev = d
+			continue
 		}
 		t, detail := docType(v)
 		if t == TypeData && !k8sObject(v) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	"sigs.k8s.io/yaml"
 )
 
 // TestTextStripsTerminalEscapes: colour and cursor codes of pasted terminal or CI output, and
@@ -801,6 +802,7 @@ func TestFragmentDoesNotSwallowQuotedLogLine(t *testing.T) {
 	}
 }
 
+<<<<<<< HEAD
 // TestWholeJSONRecordsAreNotJoined: aws-node's container log, its entrypoint's plain lines
 // followed by two IPAMD JSON records of about the same length (red team round 7, case03): each
 // record is a whole JSON object, so neither is the wrapped piece of the other, and both count.
@@ -828,4 +830,32 @@ func TestWholeJSONRecordsAreNotJoined(t *testing.T) {
 		}
 	}
 	t.Errorf("ipamd-subnet-full not matched: %+v", r.Evidence.NodeLogs.Hits)
+=======
+// TestConfigMapListItemsReadEach: `kubectl get cm -n kube-system -o yaml` (or -o json) prints a
+// List of every ConfigMap; the aws-auth and amazon-vpc-cni among them are read as when pasted
+// alone, wherever they stand in the List (red team round 8b, finding 05: aws-auth after
+// kube-root-ca.crt was lost, and aws-auth first was read as a ConfigMap of 0 mappings).
+func TestConfigMapListItemsReadEach(t *testing.T) {
+	root := "- apiVersion: v1\n  data:\n    ca.crt: |\n      -----BEGIN CERTIFICATE-----\n      MIIC/jCCAeagAwIBAgIBADANBgkqhkiG9w0BAQsFADAVMRMwEQYDVQQDEwprdWJl\n      -----END CERTIFICATE-----\n  kind: ConfigMap\n  metadata:\n    name: kube-root-ca.crt\n    namespace: kube-system\n"
+	auth := "- apiVersion: v1\n  data:\n    mapRoles: |\n      - rolearn: arn:aws:iam::111122223333:role/eks/nodes/prod-node-role\n        username: system:node:{{EC2PrivateDNSName}}\n        groups:\n          - system:bootstrappers\n          - system:nodes\n  kind: ConfigMap\n  metadata:\n    name: aws-auth\n    namespace: kube-system\n"
+	cni := "- apiVersion: v1\n  data:\n    enable-network-policy-controller: \"false\"\n  kind: ConfigMap\n  metadata:\n    name: amazon-vpc-cni\n    namespace: kube-system\n"
+	for name, items := range map[string]string{"aws-auth second": root + auth + cni, "aws-auth first": auth + root + cni, "aws-auth last": cni + root + auth} {
+		yamlList := "apiVersion: v1\nitems:\n" + items + "kind: List\nmetadata:\n  resourceVersion: \"\"\n"
+		var v any
+		if err := yaml.Unmarshal([]byte(yamlList), &v); err != nil {
+			t.Fatal(err)
+		}
+		jsonList, _ := json.MarshalIndent(v, "", "    ")
+		for form, text := range map[string]string{"yaml": yamlList, "json": string(jsonList)} {
+			res := Read([]byte(text), "cm.txt", Options{})
+			ev := res.Evidence
+			if ev.AWSAuth == nil || len(ev.AWSAuth.Roles) != 1 || ev.AWSAuth.Roles[0].RoleArn != "arn:aws:iam::111122223333:role/eks/nodes/prod-node-role" {
+				t.Errorf("%s, %s: aws-auth not read from the List: %+v (segments %v)", name, form, ev.AWSAuth, labels(res.Segments))
+			}
+			if ev.VPCCNIConfig["enable-network-policy-controller"] != "false" {
+				t.Errorf("%s, %s: amazon-vpc-cni not read from the List: %v (segments %v)", name, form, ev.VPCCNIConfig, labels(res.Segments))
+			}
+		}
+	}
+>>>>>>> 918fd35a (Paste: read a List of mixed kinds item by item (kubectl get cm -o yaml))
 }
