@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/redact"
 )
 
@@ -27,34 +28,54 @@ func safe(v any, human bool) {
 	if human {
 		limit = maxHumanString
 	}
-	seen := map[string]string{} // the same texts recur in every report of a fleet
-	clean := func(s string) string {
-		if r, ok := seen[s]; ok {
+	type key struct {
+		s    string
+		line bool
+	}
+	seen := map[key]string{} // the same texts recur in every report of a fleet
+	clean := func(s string, line bool) string {
+		if r, ok := seen[key{s, line}]; ok {
 			return r
 		}
 		r := redact.String(s)
-		if human {
+		if human && line {
+			r = EscapeLine(r)
+		} else if human {
 			r = escapeControls(r)
 		}
 		r = cut(r, limit)
 		if len(seen) < 1<<16 {
-			seen[s] = r
+			seen[key{s, line}] = r
 		}
 		return r
 	}
-	walkStrings(reflect.ValueOf(v), clean, 0)
+	walkStrings(reflect.ValueOf(v), clean, false, 0)
 }
 
+// oneLineTypes are the structs whose strings are names and short notes printed on one line
+// (an input file's or archive member's path and its problem, the target and its source): a
+// newline or tab in them is escaped too in human output, so a member named
+// "x\nVerdict: joined" cannot forge a report line.
+var oneLineTypes = map[reflect.Type]bool{
+	reflect.TypeOf(InputProblem{}):    true,
+	reflect.TypeOf(evidence.Target{}): true,
+}
+
+// oneLineFields are the names of string fields, in any struct, that are printed on one line:
+// where a fact was read from (an evidence item's source, a file or member path) and what was
+// judged.
+var oneLineFields = map[string]bool{"Source": true, "Path": true, "Resource": true}
+
 // walkStrings applies f to every settable string under v (structs' exported fields, pointers,
-// slices, arrays, maps and interfaces).
-func walkStrings(v reflect.Value, f func(string) string, depth int) {
+// slices, arrays, maps and interfaces); line is true under oneLineTypes and for oneLineFields.
+func walkStrings(v reflect.Value, f func(string, bool) string, line bool, depth int) {
 	if depth > 32 || !v.IsValid() {
 		return
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		if !v.IsNil() {
-			walkStrings(v.Elem(), f, depth+1)
+			walkStrings(v.Elem(), f, line, depth+1)
 		}
 	case reflect.Interface:
 		if v.IsNil() {
@@ -63,31 +84,32 @@ func walkStrings(v reflect.Value, f func(string) string, depth int) {
 		e := v.Elem()
 		c := reflect.New(e.Type()).Elem()
 		c.Set(e)
-		walkStrings(c, f, depth+1)
+		walkStrings(c, f, line, depth+1)
 		if v.CanSet() {
 			v.Set(c)
 		}
 	case reflect.Struct:
+		line = line || oneLineTypes[v.Type()]
 		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				walkStrings(v.Field(i), f, depth+1)
+			if fd := v.Type().Field(i); fd.IsExported() {
+				walkStrings(v.Field(i), f, line || oneLineFields[fd.Name] && fd.Type.Kind() == reflect.String, depth+1)
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := 0; i < v.Len(); i++ {
-			walkStrings(v.Index(i), f, depth+1)
+			walkStrings(v.Index(i), f, line, depth+1)
 		}
 	case reflect.Map:
 		for _, k := range v.MapKeys() {
 			e := v.MapIndex(k)
 			c := reflect.New(e.Type()).Elem()
 			c.Set(e)
-			walkStrings(c, f, depth+1)
+			walkStrings(c, f, line, depth+1)
 			v.SetMapIndex(k, c)
 		}
 	case reflect.String:
 		if v.CanSet() {
-			if s := f(v.String()); s != v.String() {
+			if s := f(v.String(), line); s != v.String() {
 				v.SetString(s)
 			}
 		}
