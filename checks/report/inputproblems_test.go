@@ -48,3 +48,37 @@ func TestMemberNamesPrintOnOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestInputProblemsInEveryFormat: Markdown (the ticket format) and JUnit say that the input was
+// read only in part and list its input problems, as table and JSON do (red team round 8b,
+// finding 15: a damaged bundle's cause showed as if the bundle were whole).
+func TestInputProblemsInEveryFormat(t *testing.T) {
+	var md, ju bytes.Buffer
+	if err := Markdown(&md, damagedReport(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReportJUnit(&ju, damagedReport()); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": md.String(), "junit": ju.String()} {
+		if !strings.Contains(out, "damaged and read only in part: unexpected EOF at byte 73728") || !strings.Contains(out, "bundle.tar.gz") {
+			t.Errorf("%s: the damaged bundle is not mentioned:\n%s", name, out)
+		}
+		if !strings.Contains(out, "links are never followed") {
+			t.Errorf("%s: the skipped link is not listed:\n%s", name, out)
+		}
+	}
+	if !strings.Contains(md.String(), "Input problems") {
+		t.Errorf("markdown: no Input problems section:\n%s", md.String())
+	}
+	// a report without input problems says nothing of them
+	var clean bytes.Buffer
+	r := damagedReport()
+	r.InputProblems = []InputProblem{}
+	if err := Markdown(&clean, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(clean.String(), "Input problems") {
+		t.Errorf("markdown of a whole input lists input problems:\n%s", clean.String())
+	}
+}

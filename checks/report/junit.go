@@ -116,12 +116,32 @@ func reportSuite(r *Report, skip map[string]bool) junitSuite {
 	}
 	su.Cases = append([]junitCase{v}, su.Cases...)
 	su.Tests++
+	// the input problems (a damaged bundle read in part, skipped links …) as one skipped case
+	// after the verdict, so the suite says the evidence was partial as table and JSON do
+	if len(r.InputProblems) > 0 {
+		c := junitCase{Name: "input problems", Classname: name, Time: "0", Skipped: &junitSkipped{Message: inputProblemsText(r.InputProblems)}}
+		su.Cases = append([]junitCase{su.Cases[0], c}, su.Cases[1:]...)
+		su.Tests++
+		su.Skipped++
+	}
 	// the verdict (and the cause) as properties too, for a CI that reads them without the names
 	su.Props = &junitProps{Props: []junitProp{{Name: "verdict", Value: string(r.Diagnosis.Verdict)}}}
 	if cause := r.Diagnosis.MostLikelyCause; cause != nil {
 		su.Props.Props = append(su.Props.Props, junitProp{Name: "mostLikelyCause", Value: *cause})
 	}
+	if n := len(r.InputProblems); n > 0 {
+		su.Props.Props = append(su.Props.Props, junitProp{Name: "inputProblems", Value: fmt.Sprint(n)})
+	}
 	return su
+}
+
+// inputProblemsText lists input problems, one "path: problem" a line.
+func inputProblemsText(ps []InputProblem) string {
+	lines := make([]string, 0, len(ps))
+	for _, p := range ps {
+		lines = append(lines, p.Path+": "+p.Problem)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // uncheckedText lists the checks of the join path that could not run, one "ID: reason" a line.

@@ -334,6 +334,14 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 		}
 		fmt.Fprintln(w)
 	}
+	if len(r.InputProblems) > 0 {
+		// as table and JSON list them: a ticket must say the evidence was read only in part
+		fmt.Fprintf(w, "### Input problems\n\nParts of the input could not be read or used; the findings below are judged on the rest.\n\n")
+		for _, ip := range r.InputProblems {
+			fmt.Fprintf(w, "- %s: %s\n", mdCode(ip.Path), mdEscape(ip.Problem))
+		}
+		fmt.Fprintln(w)
+	}
 	if r.Timeline != nil {
 		timelineMarkdown(w, r.Timeline)
 	}
