@@ -308,3 +308,48 @@ func TestZipDeclaredMembers(t *testing.T) {
 		t.Fatal("a text file has an end of central directory record")
 	}
 }
+
+// TestBottlerocketBesideOtherEntries (red team round 8b, finding 03): a bottlerocket-logs/ folder
+// is recognised when macOS metadata (__MACOSX/, AppleDouble ._ files, .DS_Store) or the tarball
+// it came from sits beside it — `tar xzf bottlerocket-logs.tar.gz` leaves both — and with other
+// files beside it too, which are listed; the metadata is not read.
+func TestBottlerocketBesideOtherEntries(t *testing.T) {
+	journal := `Jul 24 15:30:02 localhost kubelet[1]: E0724 15:30:02.1 1 x.go:1] "Unable to register node with API server" err="Unauthorized"` + "\n"
+	br := []entry{{name: "bottlerocket-logs/", typ: tar.TypeDir}, {name: "bottlerocket-logs/os-release", body: "NAME=Bottlerocket\nVARIANT_ID=aws-k8s-1.29\n"}, {name: "bottlerocket-logs/journalctl.log", body: journal}}
+	for name, extra := range map[string][]entry{
+		"AppleDouble":       {{name: "._bottlerocket-logs", body: "\x00\x05\x16\x07junk"}, {name: "bottlerocket-logs/._journalctl.log", body: "\x00\x05\x16\x07junk"}},
+		"__MACOSX":          {{name: "__MACOSX/", typ: tar.TypeDir}, {name: "__MACOSX/bottlerocket-logs/._journalctl.log", body: "\x00\x05\x16\x07junk"}, {name: ".DS_Store", body: "Bud1"}},
+		"tarball beside it": {{name: "bottlerocket-logs.tar.gz", body: "\x1f\x8b\x08\x00"}},
+		"notes beside it":   {{name: "notes.txt", body: "node i-0abc never joined"}},
+	} {
+		b, err := ReadTarGz(bytes.NewReader(tarGz(t, append(append([]entry{}, extra...), br...)...)), "br.tar.gz", DefaultLimits)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if b.Kind != KindBottlerocket {
+			t.Errorf("%s: kind %s", name, b.Kind)
+		}
+		if len(b.Logs.Hits) != 1 || b.Logs.Hits[0].Finding != "runtime.unauthorized" {
+			t.Errorf("%s: hits %+v", name, b.Logs.Hits)
+		}
+		for _, f := range b.Files {
+			if strings.Contains(f, "__MACOSX") || strings.HasPrefix(filepath.Base(f), "._") || f == ".DS_Store" {
+				t.Errorf("%s: macOS metadata %s read as a member", name, f)
+			}
+		}
+		if name == "notes beside it" {
+			found := false
+			for _, p := range b.Problems {
+				found = found || p.Path == "notes.txt" && strings.Contains(p.Problem, "beside bottlerocket-logs/")
+			}
+			if !found {
+				t.Errorf("%s: the entry beside the folder is not listed: %+v", name, b.Problems)
+			}
+		}
+	}
+	// an EKS Linux bundle that holds a bottlerocket-logs/ folder stays an EKS Linux bundle
+	b, err := ReadTarGz(bytes.NewReader(tarGz(t, append([]entry{{name: "kubelet/kubelet.log", body: unauthorized}}, br...)...)), "eks.tar.gz", DefaultLimits)
+	if err != nil || b.Kind != KindEKSLinux {
+		t.Fatalf("EKS Linux with a bottlerocket-logs/ folder: %v %v", b, err)
+	}
+}

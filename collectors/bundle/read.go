@@ -129,7 +129,10 @@ type reader struct {
 	total   int64
 	seenBR  bool
 	seenAll bool // every member is under bottlerocket-logs/
-	firsts  map[string]bool
+	// besideBR are the first path components not under bottlerocket-logs/ (at most
+	// maxBesideBR), listed when the bundle is read as Bottlerocket all the same.
+	besideBR []string
+	firsts   map[string]bool
 	// seen are the cleaned names of the regular members read, to set a repeated one aside
 	seen map[string]bool
 	// prefix is put before every name read from a directory ("bottlerocket-logs/" when the
@@ -558,6 +561,9 @@ func (rd *reader) readDir(root string) error {
 			return err
 		}
 		if d.IsDir() {
+			if c, ok := clean(rel); ok && macMetadata(c) {
+				return fs.SkipDir
+			}
 			rd.noteName(rel, true)
 			return nil
 		}
@@ -637,17 +643,38 @@ func clean(name string) (string, bool) {
 	return c, c != ""
 }
 
-// noteName records the first path component for kind detection.
+// macMetadata reports whether a cleaned member name is macOS Finder metadata, never evidence:
+// the __MACOSX/ tree of a Finder "Compress" zip, AppleDouble "._NAME" files (a tar made on macOS
+// carries one per file) and .DS_Store.
+func macMetadata(c string) bool {
+	if c == "__MACOSX" || strings.HasPrefix(c, "__MACOSX/") {
+		return true
+	}
+	base := path.Base(c)
+	return strings.HasPrefix(base, "._") || base == ".DS_Store"
+}
+
+// maxBesideBR bounds the entries beside bottlerocket-logs/ that are listed.
+const maxBesideBR = 8
+
+// noteName records the first path component for kind detection. macOS metadata is not
+// counted, nor an archive at the top (the bottlerocket-logs.tar.gz that `tar xzf` leaves
+// beside the folder it made, listed when read as an archive inside the bundle).
 func (rd *reader) noteName(name string, dir bool) {
 	c, ok := clean(name)
-	if !ok {
+	if !ok || macMetadata(c) {
 		return
 	}
 	first, _, _ := strings.Cut(c, "/")
-	if first == "bottlerocket-logs" {
+	switch {
+	case first == "bottlerocket-logs":
 		rd.seenBR = true
-	} else {
+	case !dir && first == c && isArchive(c):
+	default:
 		rd.seenAll = false
+		if !rd.firsts[first] && len(rd.besideBR) < maxBesideBR {
+			rd.besideBR = append(rd.besideBR, first)
+		}
 	}
 	rd.firsts[first] = true
 }
@@ -687,6 +714,9 @@ func (rd *reader) handle(m member) error {
 	if !ok {
 		rd.problem(m.name, "skipped: unsafe member name (absolute or containing ..)")
 		return rd.skipStreamed(m, "the skipped member")
+	}
+	if macMetadata(c) {
+		return rd.skipStreamed(m, "macOS metadata")
 	}
 	rd.noteName(c, false)
 	if rd.seen[c] {
@@ -832,6 +862,13 @@ func (rd *reader) finish() error {
 		rd.b.Kind = KindEKSWindows
 	case rd.firsts["kubelet"] || rd.firsts["ipamd"] || rd.firsts["var_log"] || (rd.firsts["system"] && rd.firsts["kernel"]):
 		rd.b.Kind = KindEKSLinux
+	case rd.seenBR:
+		// logdog's folder with something beside it (notes, another download): the folder is
+		// the bundle, and what sits beside it is listed
+		rd.b.Kind = KindBottlerocket
+		for _, f := range rd.besideBR {
+			rd.problem(f, "beside bottlerocket-logs/: not part of the logdog bundle")
+		}
 	default:
 		return fmt.Errorf("%w: no bottlerocket-logs/ folder, no EKS log collector directories (kubelet/, ipamd/, system/, var_log/)", ErrNotBundle)
 	}
