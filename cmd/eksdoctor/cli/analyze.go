@@ -47,6 +47,9 @@ type AnalyzeOptions struct {
 	warnings []string
 	// capped is the --max-bytes bound of a paste stream (nil for bundles and snapshots).
 	capped *capReader
+	// cutShort says why a gzip-compressed paste was read only up to a point (its stream cut
+	// short or corrupt), empty when it was read whole.
+	cutShort string
 }
 
 // NewCmdAnalyze builds the analyze command.
@@ -225,6 +228,7 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 	// a terminal's end of input (Ctrl-D) is one empty read, which bufio's Peek hands on once
 	// and forgets: without stickyEOF the next read would wait for a second Ctrl-D
 	br := bufio.NewReaderSize(&stickyEOF{r: r}, 64<<10)
+	o.cutShort = ""
 	head, err := br.Peek(4)
 	if err != nil && err != io.EOF {
 		return inputErr("%s: %v", name, err)
@@ -245,7 +249,15 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		o.capped = &capReader{r: zr, max: o.Limits.MaxBytes}
 		data, err := io.ReadAll(io.LimitReader(o.capped, MaxPaste+1))
 		if err != nil {
-			return inputErr("%s: gzip data that does not decompress: %v", name, err)
+			// a stream cut short (an interrupted download) or corrupt further on: the lines
+			// that decompressed are read, as a rotated .gz inside a bundle is, up to the last
+			// whole line, and the report says the rest is lost
+			if i := bytes.LastIndexByte(data, '\n'); i >= 0 && len(data) <= MaxPaste {
+				o.cutShort = fmt.Sprintf("the gzip stream is cut or corrupt (%v) after %d decompressed bytes; the lines before were read, the rest is lost", err, len(data))
+				data = data[:i+1]
+			} else {
+				return inputErr("%s: gzip data that does not decompress: %v", name, err)
+			}
 		}
 		if len(data) > MaxPaste {
 			return inputErr("%s: gzip-compressed text larger than %d bytes; decompress it and analyze the result", name, MaxPaste)
@@ -345,17 +357,29 @@ func (c *capReader) Read(p []byte) (int, error) {
 	return k, err
 }
 
-// limitProblem is the input problem of a paste cut at --max-bytes, if it was.
+// limitProblem is the input problem of a paste cut at --max-bytes, or of a gzip-compressed
+// paste whose stream was cut short, if it was.
 func (o *AnalyzeOptions) limitProblem(name string) []report.InputProblem {
-	if o.capped == nil || !o.capped.hit {
-		return nil
+	var out []report.InputProblem
+	if o.cutShort != "" {
+		out = append(out, report.InputProblem{Path: name, Problem: "read only in part: " + o.cutShort})
 	}
-	return []report.InputProblem{{Path: name, Problem: fmt.Sprintf("read only in part: longer than --max-bytes (%d bytes); the rest was not read", o.capped.max)}}
+	if o.capped == nil || !o.capped.hit {
+		return out
+	}
+	return append(out, report.InputProblem{Path: name, Problem: fmt.Sprintf("read only in part: longer than --max-bytes (%d bytes); the rest was not read", o.capped.max)})
 }
 
-// cappedExit ends the analysis of a paste that --max-bytes cut: stderr says so, naming the
-// input, and the exit is that of a damaged bundle (what was not read may hold the cause).
+// cappedExit ends the analysis of a paste that --max-bytes cut, or whose gzip stream was cut
+// short: stderr says so, naming the input, and the exit is that of a damaged bundle (what was
+// not read may hold the cause).
 func (o *AnalyzeOptions) cappedExit(err error, name string) error {
+	if o.cutShort != "" {
+		o.note("eksdoctor: %s was read only in part: %s; the report covers what was read\n", name, o.cutShort)
+		if o.capped == nil || !o.capped.hit {
+			return o.partialExit(err)
+		}
+	}
 	if o.capped == nil || !o.capped.hit {
 		return err
 	}

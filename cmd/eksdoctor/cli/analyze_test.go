@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -414,5 +415,47 @@ func TestAnalyzeUserDataStepAfterBootstrap(t *testing.T) {
 	code, r, _, _ = analyze(t, head+fails, "-")
 	if code != 1 || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.bootstrap-failed" {
 		t.Errorf("no complete!: exit %d, cause %v; want exit 1, runtime.bootstrap-failed", code, r.Diagnosis.MostLikelyCause)
+	}
+}
+
+// TestTruncatedGzipPasteReadsWhatDecompressed (red team round 8b, finding 18): a gzip-compressed
+// log cut short (an interrupted download) is read up to the cut, as a rotated .gz inside a
+// bundle is: the cause in the lines before is found, the report lists the cut as an input
+// problem and stderr says so. A stream that decompresses to nothing stays an input error.
+func TestTruncatedGzipPasteReadsWhatDecompressed(t *testing.T) {
+	var log strings.Builder
+	for i := 0; i < 4000; i++ {
+		fmt.Fprintf(&log, "Nov 24 10:%02d:%02d ip-10-0-1-23 kubelet[2345]: E1124 10:%02d:%02d.223456    2345 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-23.ec2.internal\" attempt=%d\n", i/60%60, i%60, i/60%60, i%60, i)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(log.String()))
+	_ = zw.Close()
+	dir := t.TempDir()
+	cut := filepath.Join(dir, "kubelet.log.gz")
+	if err := os.WriteFile(cut, gz.Bytes()[:gz.Len()*9/10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("analyze", cut, "-o", "json")
+	var r jsonReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("exit %d, no JSON report: %v\n%s", code, err, errOut)
+	}
+	if code != 1 || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.unauthorized" {
+		t.Errorf("exit %d, cause %v; want 1, runtime.unauthorized\n%s", code, r.Diagnosis.MostLikelyCause, errOut)
+	}
+	if !strings.Contains(out, `"inputProblems": [`) || !strings.Contains(out, "gzip stream is cut") {
+		t.Errorf("the cut is not an input problem:\n%s", out)
+	}
+	if !strings.Contains(errOut, "read only in part") {
+		t.Errorf("stderr does not say the input was read in part: %q", errOut)
+	}
+	// only the gzip header: nothing decompresses, the input error stands
+	head := filepath.Join(dir, "head.log.gz")
+	if err := os.WriteFile(head, gz.Bytes()[:12], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run("analyze", head); code != 4 || !strings.Contains(errOut, "does not decompress") {
+		t.Errorf("a gzip header alone: exit %d, %q", code, errOut)
 	}
 }
