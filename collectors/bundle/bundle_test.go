@@ -353,3 +353,30 @@ func TestBottlerocketBesideOtherEntries(t *testing.T) {
 		t.Fatalf("EKS Linux with a bottlerocket-logs/ folder: %v %v", b, err)
 	}
 }
+
+// TestBundleOneLevelDownIsNamed (red team round 8b, finding 11): a bundle under a wrapper
+// folder, or an archive holding the bundle archive, is still not read (one level down), but the
+// error names what was found and how to give it, instead of a bare "not a node log bundle".
+func TestBundleOneLevelDownIsNamed(t *testing.T) {
+	for name, c := range map[string]struct {
+		entries []entry
+		want    []string
+	}{
+		"wrapper folder": {[]entry{{name: "eks_i-0abc/kubelet/kubelet.log", body: unauthorized}, {name: "eks_i-0abc/var_log/messages", body: "x\n"}}, []string{"eks_i-0abc/", "one level down", "analyze eks_i-0abc/"}},
+		"bottlerocket":   {[]entry{{name: "support/bottlerocket-logs/os-release", body: "NAME=Bottlerocket\n"}}, []string{"support/", "one level down"}},
+		"archive inside": {[]entry{{name: "eks_i-0abc_2026-11-24_1000-UTC_0.7.8.tar.gz", body: "\x1f\x8b\x08\x00"}}, []string{"eks_i-0abc_2026-11-24_1000-UTC_0.7.8.tar.gz", "extract it"}},
+	} {
+		_, err := ReadTarGz(bytes.NewReader(tarGz(t, c.entries...)), "outer.tar.gz", DefaultLimits)
+		if !errors.Is(err, ErrNotBundle) {
+			t.Fatalf("%s: got %v", name, err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) || !strings.Contains(Hint(err), w) {
+				t.Errorf("%s: %q (hint %q) does not say %q", name, err, Hint(err), w)
+			}
+		}
+	}
+	if _, err := ReadTarGz(bytes.NewReader(tarGz(t, entry{name: "README.md", body: "hello"})), "x.tgz", DefaultLimits); Hint(err) != "" || strings.Contains(err.Error(), "level down") {
+		t.Errorf("no bundle inside, yet a hint: %v", err)
+	}
+}

@@ -132,7 +132,11 @@ type reader struct {
 	// besideBR are the first path components not under bottlerocket-logs/ (at most
 	// maxBesideBR), listed when the bundle is read as Bottlerocket all the same.
 	besideBR []string
-	firsts   map[string]bool
+	// nestedDir is the first wrapper folder found with a bundle's folder right under it
+	// ("eks_i-…/" holding kubelet/), and nestedArchive the first archive at the top: named when
+	// no bundle is found at the top (the bundle is one level down).
+	nestedDir, nestedArchive string
+	firsts                   map[string]bool
 	// seen are the cleaned names of the regular members read, to set a repeated one aside
 	seen map[string]bool
 	// prefix is put before every name read from a directory ("bottlerocket-logs/" when the
@@ -665,7 +669,13 @@ func (rd *reader) noteName(name string, dir bool) {
 	if !ok || macMetadata(c) {
 		return
 	}
-	first, _, _ := strings.Cut(c, "/")
+	first, rest, _ := strings.Cut(c, "/")
+	if second, _, _ := strings.Cut(rest, "/"); rd.nestedDir == "" && bundleFolders[second] {
+		rd.nestedDir = first + "/"
+	}
+	if !dir && first == c && isArchive(c) && rd.nestedArchive == "" {
+		rd.nestedArchive = c
+	}
 	switch {
 	case first == "bottlerocket-logs":
 		rd.seenBR = true
@@ -870,13 +880,53 @@ func (rd *reader) finish() error {
 			rd.problem(f, "beside bottlerocket-logs/: not part of the logdog bundle")
 		}
 	default:
-		return fmt.Errorf("%w: no bottlerocket-logs/ folder, no EKS log collector directories (kubelet/, ipamd/, system/, var_log/)", ErrNotBundle)
+		err := fmt.Errorf("%w: no bottlerocket-logs/ folder, no EKS log collector directories (kubelet/, ipamd/, system/, var_log/)", ErrNotBundle)
+		if h := rd.nestedHint(); h != "" {
+			return &notBundleError{err: err, hint: h}
+		}
+		return err
 	}
 	sort.Strings(rd.b.Files)
 	rd.b.Bytes = rd.total
 	rd.sc.Ref = rd.b.Newest
 	rd.b.Logs = rd.sc.Result(rd.b.Kind)
 	return nil
+}
+
+// bundleFolders are the folders that make a bundle at the top of an archive or directory.
+var bundleFolders = map[string]bool{"bottlerocket-logs": true, "kubelet": true, "ipamd": true, "var_log": true, "system": true}
+
+// nestedHint names the bundle found one level down, and how to give it; "" when none was.
+func (rd *reader) nestedHint() string {
+	switch {
+	case rd.nestedDir != "" && rd.dir:
+		return fmt.Sprintf("the bundle is one level down, in %s: run analyze %s", rd.nestedDir, filepath.Join(rd.b.Name, rd.nestedDir)+string(filepath.Separator))
+	case rd.nestedDir != "":
+		return fmt.Sprintf("the bundle is one level down, in %s: extract the archive and run analyze %s", rd.nestedDir, rd.nestedDir)
+	case rd.nestedArchive != "":
+		return fmt.Sprintf("it holds the archive %s, which is never opened: extract it and run analyze on %s", rd.nestedArchive, rd.nestedArchive)
+	}
+	return ""
+}
+
+// notBundleError is ErrNotBundle with a hint naming the bundle found one level down.
+type notBundleError struct {
+	err  error
+	hint string
+}
+
+func (e *notBundleError) Error() string { return e.err.Error() + "; " + e.hint }
+func (e *notBundleError) Unwrap() error { return e.err }
+
+// Hint returns what an ErrNotBundle error found one level down and how to give it ("the bundle
+// is one level down, in eks_i-…/: …", "it holds the archive eks_i-….tar.gz …: extract it …"),
+// or "" when it found none (or err is another error).
+func Hint(err error) string {
+	var nb *notBundleError
+	if errors.As(err, &nb) {
+		return nb.hint
+	}
+	return ""
 }
 
 func isWindows(files []string) bool {

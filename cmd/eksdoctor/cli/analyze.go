@@ -282,7 +282,11 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		b, err := bundle.ReadZip(spool, size, name, o.Limits)
 		if err != nil {
 			if errors.Is(err, bundle.ErrNotBundle) {
-				return nothingErr("%s: a zip archive that is not a node log bundle (no system/ folder of the EKS Windows log collector)", name)
+				hint := ""
+				if h := bundle.Hint(err); h != "" {
+					hint = "; " + h
+				}
+				return nothingErr("%s: a zip archive that is not a node log bundle (no system/ folder of the EKS Windows log collector)%s", name, hint)
 			}
 			return bundleErr(err)
 		}
