@@ -802,7 +802,6 @@ func TestFragmentDoesNotSwallowQuotedLogLine(t *testing.T) {
 	}
 }
 
-<<<<<<< HEAD
 // TestWholeJSONRecordsAreNotJoined: aws-node's container log, its entrypoint's plain lines
 // followed by two IPAMD JSON records of about the same length (red team round 7, case03): each
 // record is a whole JSON object, so neither is the wrapped piece of the other, and both count.
@@ -830,7 +829,8 @@ func TestWholeJSONRecordsAreNotJoined(t *testing.T) {
 		}
 	}
 	t.Errorf("ipamd-subnet-full not matched: %+v", r.Evidence.NodeLogs.Hits)
-=======
+}
+
 // TestConfigMapListItemsReadEach: `kubectl get cm -n kube-system -o yaml` (or -o json) prints a
 // List of every ConfigMap; the aws-auth and amazon-vpc-cni among them are read as when pasted
 // alone, wherever they stand in the List (red team round 8b, finding 05: aws-auth after
@@ -857,5 +857,4 @@ func TestConfigMapListItemsReadEach(t *testing.T) {
 			}
 		}
 	}
->>>>>>> 918fd35a (Paste: read a List of mixed kinds item by item (kubectl get cm -o yaml))
 }
