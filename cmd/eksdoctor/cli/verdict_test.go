@@ -398,3 +398,28 @@ func TestDescribedOtherNodeKeepsFailure(t *testing.T) {
 		t.Errorf("the node described alone: exit %d %s %+v", code, r.Diagnosis.Verdict, r.Diagnosis.Node)
 	}
 }
+
+// TestOtherNodesReadyEventKeepsFailure: a ticket pasting one node's 401s and, as "a node that
+// works", another node's `kubectl describe node` events ending in NodeReady (the eval's mixed
+// channel, case 543): the Ready event names its node, which is not the failing one, so it ends
+// nothing of the 401s; the same events of the failing node itself still do.
+func TestOtherNodesReadyEventKeepsFailure(t *testing.T) {
+	const journal = `Mar 19 14:01:01 ip-172-18-14-119 kubelet: E0319 14:01:01.309269    3780 kubelet_node_status.go:103] Unable to register node "ip-172-18-14-119.eu-north-1.compute.internal" with API server: Unauthorized` + "\n" +
+		`Mar 19 14:01:02 ip-172-18-14-119 kubelet: E0319 14:01:02.055118    3780 reflector.go:205] k8s.io/kubernetes/pkg/kubelet/kubelet.go:455: Failed to list *v1.Service: Unauthorized` + "\n" +
+		`Mar 19 14:01:02 ip-172-18-14-119 kubelet: E0319 14:01:02.055257    3780 reflector.go:205] k8s.io/kubernetes/pkg/kubelet/config/apiserver.go:47: Failed to list *v1.Pod: Unauthorized` + "\n"
+	events := func(node string) string {
+		return "\n\nAnd here is another node that works fine:\n\n" +
+			"  Normal   Starting                 2m28s              kubelet     Starting kubelet.\n" +
+			"  Normal   NodeHasSufficientMemory  2m28s              kubelet     Node " + node + " status is now: NodeHasSufficientMemory\n" +
+			"  Normal   NodeReady                2m18s              kubelet     Node " + node + " status is now: NodeReady\n"
+	}
+	code, out, errOut := runStdin(strings.NewReader("Our nodes are not joining:\n\n"+journal+events("ip-10-120-3-163.ec2.internal")), "analyze", "-", "-o", "json")
+	r := verdictOf(t, out)
+	if code != ExitFindings || r.Diagnosis.Verdict != "cause-found" || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.unauthorized" {
+		t.Errorf("another node's Ready: exit %d %s verdict %s", code, errOut, r.Diagnosis.Verdict)
+	}
+	code, out, _ = runStdin(strings.NewReader("Our node:\n\n"+journal+events("ip-172-18-14-119.eu-north-1.compute.internal")), "analyze", "-", "-o", "json")
+	if r := verdictOf(t, out); r.Diagnosis.Verdict != "joined" {
+		t.Errorf("its own Ready: exit %d verdict %s", code, r.Diagnosis.Verdict)
+	}
+}
