@@ -954,7 +954,36 @@ func networkCases() []checkCase {
 		{"net.nacl-blocks", "ok", nil, StatusPass, ""},
 		{"net.vpc-dns-disabled", "hostnames off", func(ev *evidence.Evidence) { f := false; ev.VPCAttributes.EnableDNSHostnames = &f }, StatusFail, "enableDnsHostnames"},
 		{"net.vpc-dns-disabled", "ok", nil, StatusPass, ""},
-		{"net.dhcp-options", "custom dns", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.53"} }, StatusFail, "without AmazonProvidedDNS"},
+		// custom DNS servers the node can reach: whether they forward to the VPC resolver is not
+		// in the evidence, so unverified (a warning), not a cause
+		{"net.dhcp-options", "custom dns", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.53"} }, StatusWarn,
+			"DHCP options dopt-1 use DNS servers 10.0.0.53 without AmazonProvidedDNS: unverified: they resolve EKS and AWS names only if they forward to the VPC resolver (10.0.0.2 or 169.254.169.253)"},
+		{"net.dhcp-options", "custom dns behind a transit gateway", func(ev *evidence.Evidence) {
+			ev.DHCPOptions[0].DomainNameServers = []string{"10.50.0.10", "10.50.0.11"}
+			ev.RouteTables[0].Routes = append(ev.RouteTables[0].Routes, evidence.Route{DestinationCIDR: "10.50.0.0/16", Target: "tgw-1", State: "active"})
+		}, StatusWarn, "unverified: they resolve EKS and AWS names only if they forward to the VPC resolver"},
+		{"net.dhcp-options", "custom dns, route tables not read", func(ev *evidence.Evidence) {
+			ev.DHCPOptions[0].DomainNameServers = []string{"10.50.0.10"}
+			ev.RouteTables = nil
+			ev.AddGapForce(evidence.KindRouteTables, "AccessDenied")
+		}, StatusWarn, "unverified"},
+		// no route reaches the servers: the only route is the NAT gateway's, whose subnet sends
+		// everything outside the VPC to the internet gateway, which carries no private addresses
+		{"net.dhcp-options", "custom dns without a route", func(ev *evidence.Evidence) {
+			ev.DHCPOptions[0].DomainNameServers = []string{"10.50.0.10", "10.50.0.11"}
+		}, StatusFail, "DHCP options dopt-1 use DNS servers 10.50.0.10, 10.50.0.11 without AmazonProvidedDNS, and no route of the node's subnet subnet-a reaches them (rtb-main sends them to nat-1, which sends them to igw-1): the node has no DNS server"},
+		{"net.dhcp-options", "custom dns, a blackhole route", func(ev *evidence.Evidence) {
+			ev.DHCPOptions[0].DomainNameServers = []string{"10.50.0.10"}
+			ev.RouteTables[0].Routes = append(ev.RouteTables[0].Routes, evidence.Route{DestinationCIDR: "10.50.0.0/16", Target: "tgw-1", State: "blackhole"})
+		}, StatusFail, "no route of the node's subnet subnet-a reaches them"},
+		{"net.dhcp-options", "custom dns, one server reachable", func(ev *evidence.Evidence) {
+			ev.DHCPOptions[0].DomainNameServers = []string{"10.50.0.10", "10.0.0.53"}
+		}, StatusWarn, "unverified"},
+		// the node's own logs show AWS or EKS names failing to resolve through them
+		{"net.dhcp-options", "custom dns, lookups failing in the node's logs", func(ev *evidence.Evidence) {
+			ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.53"}
+			ev.NodeLogs = &evidence.NodeLogs{Hits: []evidence.SignatureHit{{Signature: "linux-dns-aws-name-not-found", Finding: "net.dhcp-options", Count: 3}}}
+		}, StatusFail, "DHCP options dopt-1 use DNS servers 10.0.0.53 without AmazonProvidedDNS, and the node's logs show AWS or EKS names failing to resolve (linux-dns-aws-name-not-found)"},
 		{"net.dhcp-options", "custom domain", func(ev *evidence.Evidence) { ev.DHCPOptions[0].DomainName = []string{"corp.example.com"} }, StatusWarn, "corp.example.com"},
 		{"net.dhcp-options", "ok", nil, StatusPass, ""},
 		// the Route 53 Resolver answers at the primary CIDR's base +2, 169.254.169.253 and
@@ -965,14 +994,20 @@ func networkCases() []checkCase {
 		{"net.dhcp-options", "secondary CIDR base +2 is no resolver", func(ev *evidence.Evidence) {
 			ev.VPCs[0].CIDRs = append(ev.VPCs[0].CIDRs, "100.64.0.0/16")
 			ev.DHCPOptions[0].DomainNameServers = []string{"100.64.0.2"}
-		}, StatusFail, "forward to the VPC resolver 10.0.0.2"},
+		}, StatusWarn, "forward to the VPC resolver (10.0.0.2 or 169.254.169.253)"},
 		// the cluster as a whole (no instance yet): the cluster's VPC and its DHCP options
 		{"net.dhcp-options", "cluster-wide, custom DNS", func(ev *evidence.Evidence) {
 			ev.Instance = nil
 			ev.AddGapForce(evidence.KindInstance, "cluster-wide evaluation")
 			ev.Cluster.VpcID = "vpc-1"
 			ev.DHCPOptions[0].DomainNameServers = []string{"10.0.0.53"}
-		}, StatusFail, "DHCP options dopt-1 of the cluster's VPC vpc-1 use DNS servers 10.0.0.53 without AmazonProvidedDNS"},
+		}, StatusWarn, "DHCP options dopt-1 of the cluster's VPC vpc-1 use DNS servers 10.0.0.53 without AmazonProvidedDNS: unverified"},
+		{"net.dhcp-options", "cluster-wide, custom DNS without a route", func(ev *evidence.Evidence) {
+			ev.Instance = nil
+			ev.AddGapForce(evidence.KindInstance, "cluster-wide evaluation")
+			ev.Cluster.VpcID = "vpc-1"
+			ev.DHCPOptions[0].DomainNameServers = []string{"10.50.0.10"}
+		}, StatusFail, "no route of the cluster's subnets subnet-a reaches them"},
 		{"net.dhcp-options", "cluster-wide, VPC unknown", func(ev *evidence.Evidence) {
 			ev.Instance = nil
 			ev.AddGapForce(evidence.KindInstance, "cluster-wide evaluation")

@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 
@@ -436,7 +437,14 @@ func evalDHCP(ev *evidence.Evidence) []Finding {
 		}
 	}
 	if amazon == "" {
-		return one(fail(d.ID, fmt.Sprintf("DHCP options %s%s use DNS servers %s without AmazonProvidedDNS: private endpoint and EC2 names resolve only if they forward to the VPC resolver %s", d.ID, whose, quoteList(d.DomainNameServers), resolverText(resolver)), it))
+		head := fmt.Sprintf("DHCP options %s%s use DNS servers %s without AmazonProvidedDNS", d.ID, whose, quoteList(d.DomainNameServers))
+		if sig := failingLookups(ev); sig != "" {
+			return one(fail(d.ID, head+", and the node's logs show AWS or EKS names failing to resolve ("+sig+")", it))
+		}
+		if where, why := unroutedServers(ev, vpc, d.DomainNameServers); why != "" {
+			return one(fail(d.ID, fmt.Sprintf("%s, and no route of %s reaches them (%s): the node has no DNS server", head, where, why), it, item(ev.Source(evidence.KindRouteTables), "%s", why)))
+		}
+		return one(warn(d.ID, head+": unverified: they resolve EKS and AWS names only if they forward to the VPC resolver ("+resolverText(resolver)+"), which the evidence cannot show; private hosted zones (interface endpoints' private DNS) resolve only through it", it))
 	}
 	want := defaultDomain(ev.Target.Region)
 	for _, dn := range d.DomainName {
@@ -477,10 +485,128 @@ func vpcResolver(vpc *evidence.VPC) netip.Addr {
 
 func resolverText(a netip.Addr) string {
 	if a.IsValid() {
-		return a.String()
+		return a.String() + " or " + linkLocalResolver.String()
 	}
 	return linkLocalResolver.String()
 }
+
+// dnsLookupSignatures are the node-log signatures outside net.dhcp-options' own that show the
+// API endpoint's name failing to resolve (collectors/logscan/catalog/kubelet.yaml).
+var dnsLookupSignatures = map[string]bool{"apiserver-no-such-host": true, "apiserver-dns-servfail": true}
+
+// failingLookups returns the name of the first failing node-log signature that shows AWS or EKS
+// names failing to resolve (a net.dhcp-options signature, or the kubelet's API endpoint lookup
+// failures); "" when the logs show none or were not read.
+func failingLookups(ev *evidence.Evidence) string {
+	if ev.NodeLogs == nil {
+		return ""
+	}
+	for _, h := range ev.NodeLogs.Hits {
+		if (h.Finding == "net.dhcp-options" || dnsLookupSignatures[h.Signature]) && ev.NodeLogs.Failing(h) {
+			return h.Signature
+		}
+	}
+	return ""
+}
+
+// unroutedServers reports whether no DNS server in servers can be reached from the node's subnet
+// (or, cluster-wide, from any of the cluster's subnets), by the route tables in the evidence.
+// where names the subnets ("the node's subnet subnet-a"); why says, per distinct path, where the
+// packets go ("rtb-main sends them to nat-1, which sends them to igw-1"); why is "" when a
+// server is or may be reachable, or the route tables, NAT gateways or subnets needed are not in
+// the evidence. A server is reachable inside the VPC's CIDRs, over an active route to any target
+// but an internet gateway for a private address (an internet gateway carries only public
+// addresses; RFC 1918 and 100.64.0.0/10 are not routed on the internet), and through a NAT
+// gateway whose own subnet routes it onward the same way (Amazon VPC User Guide, "Route tables"
+// and "NAT gateways").
+func unroutedServers(ev *evidence.Evidence, vpc *evidence.VPC, servers []string) (where, why string) {
+	if !ev.Have(evidence.KindRouteTables) || len(ev.RouteTables) == 0 {
+		return "", ""
+	}
+	var subnets []string
+	if ev.Instance != nil {
+		if ev.Instance.SubnetID == "" {
+			return "", ""
+		}
+		subnets, where = []string{ev.Instance.SubnetID}, "the node's subnet "+ev.Instance.SubnetID
+	} else {
+		if ev.Cluster == nil || len(ev.Cluster.SubnetIDs) == 0 {
+			return "", ""
+		}
+		subnets, where = ev.Cluster.SubnetIDs, "the cluster's subnets "+strings.Join(ev.Cluster.SubnetIDs, ", ")
+	}
+	var reasons []string
+	seen := map[string]bool{}
+	for _, srv := range servers {
+		a, err := netip.ParseAddr(strings.TrimSpace(srv))
+		if err != nil || !a.Is4() {
+			return "", ""
+		}
+		for _, c := range vpc.CIDRs {
+			if p, err := netip.ParsePrefix(c); err == nil && p.Contains(a) {
+				return "", ""
+			}
+		}
+		for _, sn := range subnets {
+			id, tail := unroutedVia(ev, vpc.ID, sn, a, true)
+			if tail == "" {
+				return "", ""
+			}
+			r := id + " " + tail
+			if !seen[r] {
+				seen[r] = true
+				reasons = append(reasons, r)
+			}
+		}
+	}
+	return where, strings.Join(reasons, "; ")
+}
+
+// unroutedVia says where subnet's route table sends packets to a and why they cannot arrive,
+// as the table's ID and a clause ("has no route to 10.50.0.10", "sends them to igw-1"); tail is
+// "" when they can or may arrive, or the evidence does not say. nat is false on the hop after a
+// NAT gateway, so that only one NAT hop is followed.
+func unroutedVia(ev *evidence.Evidence, vpcID, subnet string, a netip.Addr, nat bool) (rtID, tail string) {
+	var rt *evidence.RouteTable
+	for i := range ev.RouteTables {
+		if slices.Contains(ev.RouteTables[i].SubnetIDs, subnet) {
+			rt = &ev.RouteTables[i]
+		}
+	}
+	if rt == nil {
+		for i := range ev.RouteTables {
+			if ev.RouteTables[i].Main && ev.RouteTables[i].VpcID == vpcID {
+				rt = &ev.RouteTables[i]
+			}
+		}
+	}
+	if rt == nil {
+		return "", ""
+	}
+	r, ok := netpath.SelectRoute(rt, netip.PrefixFrom(a, 32))
+	switch {
+	case !ok:
+		return rt.ID, "has no route to " + a.String()
+	case r.State == "blackhole":
+		return rt.ID, "has a blackhole route " + r.DestinationCIDR + " to " + r.Target
+	case strings.HasPrefix(r.Target, "igw-"):
+		if a.IsPrivate() || cgnat.Contains(a) {
+			return rt.ID, "sends them to " + r.Target
+		}
+	case strings.HasPrefix(r.Target, "nat-") && nat && ev.Have(evidence.KindNATGateways):
+		for _, n := range ev.NATGateways {
+			if n.ID == r.Target && n.SubnetID != "" {
+				if _, next := unroutedVia(ev, vpcID, n.SubnetID, a, false); next != "" {
+					return rt.ID, "sends them to " + r.Target + ", which " + next
+				}
+			}
+		}
+	}
+	return rt.ID, ""
+}
+
+// cgnat is the shared address space 100.64.0.0/10 (RFC 6598), not routed on the internet.
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
 
 func evalCIDROverlap(ev *evidence.Evidence) []Finding {
 	var vpc *evidence.VPC
