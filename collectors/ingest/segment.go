@@ -231,7 +231,7 @@ type region struct {
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(untable(unjoin(unescapeHTML(lines)))))))))
+	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(untable(unjoin(undoubleCSV(unescapeHTML(lines))))))))))
 	var out []region
 	// the lines of a region are those between two fence lines: a part of lines, not a copy
 	start := 0
@@ -713,6 +713,89 @@ func unescapeHTML(lines []line) []line {
 		out[i] = l
 	}
 	return out
+}
+
+// undoubleCSV undoes the quote doubling of CSV exports on each line that is a CSV record
+// (csvRecord) with a quoted field holding a doubled quote: a CloudWatch Logs Insights "Download
+// CSV" (@timestamp,@message,@logStream), a Splunk export (_raw) or an event log exported with
+// Export-Csv quote the message field and double every quote in it (RFC 4180 §2.7), so a kubelet
+// line's `err=""Unauthorized""` becomes `err="Unauthorized"` again. Each field keeps its place
+// and its outer quotes; a line that is not such a record is left as it is.
+func undoubleCSV(lines []line) []line {
+	var out []line
+	for i, l := range lines {
+		if !strings.Contains(l.text, `""`) || strings.IndexByte(l.text, ',') < 0 {
+			continue
+		}
+		t, ok := csvRecord(l.text)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = make([]line, len(lines))
+			copy(out, lines)
+		}
+		out[i].text = t
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
+
+// csvRecord reads l as one strict CSV record (RFC 4180: a quoted field ends at a quote followed
+// by a comma or the line's end, and a field that does not start with a quote holds none) of at
+// least two fields. It returns l with the doubled quotes inside its quoted fields undoubled,
+// and true when l is such a record and at least one quoted field held a doubled quote.
+func csvRecord(l string) (string, bool) {
+	var b strings.Builder
+	fields, doubled := 0, false
+	for i := 0; ; {
+		fields++
+		if i < len(l) && l[i] == '"' {
+			b.WriteByte('"')
+			j := i + 1
+			for {
+				k := strings.IndexByte(l[j:], '"')
+				if k < 0 {
+					return "", false // unterminated
+				}
+				b.WriteString(l[j : j+k])
+				j += k + 1
+				if j < len(l) && l[j] == '"' { // a doubled quote
+					b.WriteByte('"')
+					doubled = true
+					j++
+					continue
+				}
+				break
+			}
+			b.WriteByte('"')
+			i = j
+		} else {
+			k := strings.IndexByte(l[i:], ',')
+			if k < 0 {
+				k = len(l) - i
+			}
+			if strings.IndexByte(l[i:i+k], '"') >= 0 {
+				return "", false
+			}
+			b.WriteString(l[i : i+k])
+			i += k
+		}
+		if i == len(l) {
+			break
+		}
+		if l[i] != ',' {
+			return "", false
+		}
+		b.WriteByte(',')
+		i++
+	}
+	if fields < 2 || !doubled {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // unquote removes "> " quoting, every level of it (see unquoteLine), when most non-blank lines
