@@ -231,7 +231,7 @@ type region struct {
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(untable(unjoin(undoubleCSV(unescapeHTML(lines))))))))))
+	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(untable(unjoin(journalArrays(undoubleCSV(unescapeHTML(lines)))))))))))
 	var out []region
 	// the lines of a region are those between two fence lines: a part of lines, not a copy
 	start := 0

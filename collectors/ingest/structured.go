@@ -1128,6 +1128,10 @@ func embedded(docs []any, lines []line) ([]Segment, bool) {
 				walk(e)
 			}
 		case map[string]any:
+			if journalEntry(d) {
+				// journalctl -o json-pretty: a field holding control bytes is an array of them
+				journalText(d)
+			}
 			keys := make([]string, 0, len(d))
 			for k := range d {
 				keys = append(keys, k)
