@@ -49,7 +49,7 @@ var magics = []struct {
 
 // Text turns raw input into UTF-8 text: a UTF-16 input (with a byte-order mark, or without one
 // but with the NUL pattern of ASCII text in UTF-16) is decoded, a UTF-8 byte-order mark is
-// dropped, CRLF line ends become LF; typographic substitutions of a chat client or web page
+// dropped, CRLF line ends become LF (and a lone CR does in text with no LF but a final one); typographic substitutions of a chat client or web page
 // are undone (untypeset); terminal escape sequences (stripANSI) and the spaces that
 // pad line ends (trimLineEnds) are removed. It returns a Problem for binary input: a known
 // non-text format (named), UTF-32 text (named: it is not decoded), or data with NUL bytes or
@@ -86,7 +86,17 @@ func Text(raw []byte) ([]byte, *Problem) {
 		return nil, &Problem{Unsupported: true, Message: fmt.Sprintf("the input is binary data (%d of its first %d bytes are not UTF-8), not text", bad, len(head))}
 	}
 	if bytes.IndexByte(raw, '\r') >= 0 {
-		raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
+		if lf := bytes.IndexByte(raw, '\n'); lf < 0 || lf == len(raw)-1 {
+			// lines ended by a lone CR (classic Mac OS, some terminal clipboards): with no LF
+			// but a final one, each CR ends a line, so YAML keeps its structure and the line
+			// numbers findings cite exist
+			raw = bytes.ReplaceAll(bytes.TrimSuffix(raw, []byte("\n")), []byte("\r"), []byte("\n"))
+			if !bytes.HasSuffix(raw, []byte("\n")) && lf >= 0 {
+				raw = append(raw, '\n')
+			}
+		} else {
+			raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
+		}
 	}
 	return trimLineEnds(stripANSI(untypeset(raw))), nil
 }
