@@ -15,6 +15,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+	"github.com/eksdoctor/eksdoctor/collectors/textenc"
 	"unicode/utf8"
 )
 
@@ -48,7 +49,8 @@ var magics = []struct {
 }
 
 // Text turns raw input into UTF-8 text: a UTF-16 input (with a byte-order mark, or without one
-// but with the NUL pattern of ASCII text in UTF-16) is decoded, a UTF-8 byte-order mark is
+// but with the NUL pattern of ASCII text in UTF-16) is decoded, and so is each run of text in
+// UTF-16LE and UTF-8 one after the other (textenc.Mixed), a UTF-8 byte-order mark is
 // dropped, CRLF line ends become LF (and a lone CR does in text with no LF but a final one); typographic substitutions of a chat client or web page
 // are undone (untypeset); terminal escape sequences (stripANSI) and the spaces that
 // pad line ends (trimLineEnds) are removed. It returns a Problem for binary input: a known
@@ -59,7 +61,10 @@ func Text(raw []byte) ([]byte, *Problem) {
 		// checked before UTF-16: a UTF-32 LE byte-order mark starts with UTF-16 LE's
 		return nil, &Problem{Unsupported: true, Message: "the input is " + what + ", an encoding eksdoctor does not read (convert it to UTF-8: iconv -f UTF-32 -t UTF-8 FILE)"}
 	}
-	if len(raw) >= 2 && (raw[0] == 0xFF && raw[1] == 0xFE || raw[0] == 0xFE && raw[1] == 0xFF) {
+	if mixed, ok := textenc.Mixed(raw); ok {
+		// UTF-16LE and UTF-8 one after the other (PowerShell 5.1's `>`, then Add-Content)
+		raw = mixed
+	} else if len(raw) >= 2 && (raw[0] == 0xFF && raw[1] == 0xFE || raw[0] == 0xFE && raw[1] == 0xFF) {
 		raw = decodeUTF16(raw[2:], raw[0] == 0xFF)
 	} else if le, ok := utf16Guess(raw); ok {
 		raw = decodeUTF16(raw, le)

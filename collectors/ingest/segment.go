@@ -1243,7 +1243,7 @@ func splitAtHeaders(lines []line, paras [][2]int) [][2]int {
 	for k, p := range paras {
 		start := p[0]
 		for i := p[0] + 1; i < p[1]; i++ {
-			if reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) {
+			if reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) || manifestAfterLog(lines, i) {
 				if out == nil {
 					out = append(make([][2]int, 0, len(paras)+1), paras[:k]...)
 				}
@@ -1259,6 +1259,29 @@ func splitAtHeaders(lines []line, paras [][2]int) [][2]int {
 		return paras
 	}
 	return out
+}
+
+// reManifestStart is the first line of a Kubernetes manifest at column 0.
+var reManifestStart = regexp.MustCompile(`^(?:apiVersion|kind):\s*\S`)
+
+// manifestAfterLog reports whether lines[i] starts a Kubernetes manifest (apiVersion: or kind:
+// at column 0, the other of the two among the next lines) right under a journal, syslog, klog or
+// timestamped line: a ConfigMap appended to a log with no blank line between (Add-Content after
+// `kubectl … >`) is a document of its own, not more of the log.
+func manifestAfterLog(lines []line, i int) bool {
+	if i == 0 || !reManifestStart.MatchString(lines[i].text) || !strongLogLine(lines[i-1].text) {
+		return false
+	}
+	other := "kind:"
+	if strings.HasPrefix(lines[i].text, "kind:") {
+		other = "apiVersion:"
+	}
+	for j := i + 1; j < min(len(lines), i+8); j++ {
+		if strings.HasPrefix(lines[j].text, other) {
+			return true
+		}
+	}
+	return false
 }
 
 // logOrProse reads a paragraph as log text (a component's messages need no timestamp to be
