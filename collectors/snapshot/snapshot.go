@@ -47,13 +47,28 @@ type Limits struct {
 	// memory, against about 2 for JSON, so a larger YAML file is an input problem asking for JSON
 	// instead of a run that exceeds its memory budget.
 	MaxYAMLBytes int64
+	// MaxHeldBytes caps the ec2/ files a run decodes whole and keeps decoded, together (bytes,
+	// uncompressed; 0: DefaultLimits'): every file under ec2/ but describe-instances.json
+	// (decoded as a stream) and an instance's own user data and console output (read once, not
+	// kept). Decoding these lists into the values the checks use takes 4–5 times the file's size
+	// in memory (red team 8b #07: four files of 24–56 MiB, each under MaxFileBytes, took
+	// 560 MiB), so when they come to more, the largest are set aside first, each an input
+	// problem naming the budget, until the rest fits. docs/collect-snapshot.sh narrows them to
+	// the cluster's VPC, where AWS's default quotas (200 subnets, route tables and network ACLs
+	// per VPC, 50 routes a table, 20 rules a direction an ACL; Amazon VPC quotas,
+	// https://docs.aws.amazon.com/vpc/latest/userguide/amazon-vpc-limits.html) keep them at a
+	// few MiB.
+	MaxHeldBytes int64
 }
 
 // DefaultLimits fit snapshots of clusters with thousands of instances.
 // A YAML file at MaxYAMLBytes (4 MiB, some 8,500 Nodes as kubectl -o yaml prints them) keeps a
 // run within the large-snapshot budget of 200 MiB peak RSS (README, Performance): 150–175 MiB
 // with kube/nodes.json and kube/csrs.json both at the limit (BenchmarkBinaryYAMLSnapshotAtLimit).
-var DefaultLimits = Limits{MaxFileBytes: 64 << 20, MaxTotalBytes: 512 << 20, MaxFiles: 20000, MaxYAMLBytes: 4 << 20}
+// MaxHeldBytes (24 MiB) keeps a run whose ec2/ lists are at the budget (the worst, route tables
+// of 150 routes each) at about 167 MiB peak RSS (/usr/bin/time -v; TestHeldBytesBudget bounds
+// what it allocates).
+var DefaultLimits = Limits{MaxFileBytes: 64 << 20, MaxTotalBytes: 512 << 20, MaxFiles: 20000, MaxYAMLBytes: 4 << 20, MaxHeldBytes: 24 << 20}
 
 // Manifest is the optional manifest.json.
 type Manifest struct {
@@ -94,6 +109,8 @@ type Snapshot struct {
 	// archive) each time they are split or streamed, so their bytes are not held for the whole
 	// run. A reader returns an error when the file passes the per-file limit.
 	lazy map[string]func() (io.ReadCloser, error)
+	// sizes holds the size (bytes) of each file of lazy, as the archive or directory gave it.
+	sizes map[string]int64
 	// errs are the typed errors a live source returned instead of a file (FromDocuments).
 	errs map[string]*SourceError
 
@@ -169,6 +186,7 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 	if len(s.files) == 0 {
 		return nil, ErrNotSnapshot
 	}
+	s.holdWithin(cmp.Or(lim.MaxHeldBytes, DefaultLimits.MaxHeldBytes))
 	s.readManifest()
 	sort.Slice(s.Problems, func(i, j int) bool { return s.Problems[i].Path < s.Problems[j].Path })
 	return s, nil
@@ -268,7 +286,7 @@ func (s *Snapshot) readDir(fsys fs.FS, root string, lim Limits) error {
 		}
 		if info.Size() > lazyBytes {
 			s.files[rel] = nil
-			s.setLazy(rel, func() (io.ReadCloser, error) { return openLimited(fsys, rel, lim.MaxFileBytes) })
+			s.setLazy(rel, info.Size(), func() (io.ReadCloser, error) { return openLimited(fsys, rel, lim.MaxFileBytes) })
 			return nil
 		}
 		b, err := readAllLimited(fsys, rel, lim.MaxFileBytes)
@@ -286,11 +304,13 @@ func (s *Snapshot) readDir(fsys fs.FS, root string, lim Limits) error {
 // holds the decoded values, not the files.
 const lazyBytes = 1 << 20
 
-func (s *Snapshot) setLazy(p string, open func() (io.ReadCloser, error)) {
+func (s *Snapshot) setLazy(p string, size int64, open func() (io.ReadCloser, error)) {
 	if s.lazy == nil {
 		s.lazy = map[string]func() (io.ReadCloser, error){}
+		s.sizes = map[string]int64{}
 	}
 	s.lazy[p] = open
+	s.sizes[p] = size
 }
 
 // content returns the bytes of the file at snapshot path p, reading a large file now.
@@ -514,7 +534,7 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 			}
 			s.files[clean] = nil
 			member, max := n, lim.MaxFileBytes
-			s.setLazy(clean, func() (io.ReadCloser, error) { return tarMember(p, member, max) })
+			s.setLazy(clean, h.Size, func() (io.ReadCloser, error) { return tarMember(p, member, max) })
 			continue
 		}
 		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
@@ -522,6 +542,48 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 			return fmt.Errorf("%s is corrupt or truncated at member %s: %w", p, name, err)
 		}
 		s.files[clean] = b
+	}
+}
+
+// holdWithin sets aside, largest first (ties by path), the ec2/ files decoded whole and kept
+// (Limits.MaxHeldBytes) until those left come to at most max bytes: each is an input problem
+// naming its size and the budget, so its evidence is a gap saying why (missing).
+func (s *Snapshot) holdWithin(max int64) {
+	type file struct {
+		path string
+		size int64
+	}
+	var held []file
+	var total int64
+	for p, b := range s.files {
+		if !strings.HasPrefix(p, "ec2/") || p == instancesPath || perInstance(p) {
+			continue
+		}
+		size := int64(len(b))
+		if s.lazy[p] != nil {
+			size = s.sizes[p]
+		}
+		held = append(held, file{p, size})
+		total += size
+	}
+	if total <= max {
+		return
+	}
+	sort.Slice(held, func(i, j int) bool {
+		if held[i].size != held[j].size {
+			return held[i].size > held[j].size
+		}
+		return held[i].path < held[j].path
+	})
+	all := total
+	for _, f := range held {
+		if total <= max {
+			break
+		}
+		total -= f.size
+		delete(s.files, f.path)
+		delete(s.lazy, f.path)
+		s.problem(f.path, fmt.Sprintf("%d bytes set aside: the ec2/ files decoded whole (all but describe-instances and each instance's own) come to %d bytes, over the %d-byte budget (decoding takes 4–5 times a file's size); the largest are skipped first: collect it again narrowed (the AWS CLI's --filters Name=vpc-id,Values=…)", f.size, all, max))
 	}
 }
 
@@ -559,15 +621,17 @@ func (s *Snapshot) stripCommonPrefix() {
 	}
 	out := map[string][]byte{}
 	lazy := map[string]func() (io.ReadCloser, error){}
+	sizes := map[string]int64{}
 	for p, b := range s.files {
 		if strings.HasPrefix(p, prefix) {
 			out[strings.TrimPrefix(p, prefix)] = b
 			if load := s.lazy[p]; load != nil {
 				lazy[strings.TrimPrefix(p, prefix)] = load
+				sizes[strings.TrimPrefix(p, prefix)] = s.sizes[p]
 			}
 		}
 	}
-	s.files, s.lazy = out, lazy
+	s.files, s.lazy, s.sizes = out, lazy, sizes
 }
 
 // Files lists the loaded file paths, sorted.
