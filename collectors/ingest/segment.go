@@ -890,6 +890,10 @@ type subRegion struct {
 // OperatorCLIMark starts an AWS CLI error line printed under an aws command that was not typed
 // on a node (a workstation's prompt, a bare command): withFailedRequest puts it after the
 // command, so "[aws sts get-caller-identity] [operator CLI] An error occurred (ExpiredToken) …".
+// It also starts kubectl's own client errors under a kubectl command typed off the node
+// (operatorKubectlLine: "[operator CLI] E1124 … memcache.go:265] couldn't get current server API
+// group list: … x509: …"): they answer the poster's access to the cluster, and the kubelet's
+// TLS, timeout and authentication signatures (kubelet.yaml, client-go.yaml) exclude them.
 // Log signatures that read such errors as the node's credentials, clock or API quota exclude it
 // (collectors/logscan/catalog aws-sdk.yaml, bootstrap-sh.yaml): an expired SSO session or a
 // deactivated access key on the poster's laptop says nothing of the node.
@@ -904,16 +908,26 @@ var reNodePrompt = regexp.MustCompile(`\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}\b|\b
 // on a node (reNodePrompt).
 func nodePrompt(prompt string) bool { return reNodePrompt.MatchString(prompt) }
 
-// markOperatorCLI returns lines with OperatorCLIMark before each AWS CLI error line ("An error
-// occurred (…"), for the output of an aws command not typed on a node; other lines, and other
-// commands' output, are returned as they are.
+// markOperatorCLI returns lines with OperatorCLIMark before each error line a CLI printed about
+// its own request, for the output of a command not typed on a node: the AWS CLI's ("An error
+// occurred (…") under an aws command, and kubectl's own client errors under a kubectl command
+// (operatorKubectlLine). Other lines, and other commands' output, are returned as they are.
 func markOperatorCLI(lines []line, command string, onNode bool) []line {
-	if onNode || !strings.HasPrefix(command, "aws ") {
+	if onNode {
+		return lines
+	}
+	var own func(string) bool
+	switch {
+	case strings.HasPrefix(command, "aws "):
+		own = func(t string) bool { return strings.HasPrefix(t, "An error occurred (") }
+	case reKubectlCommand.MatchString(command) && !reKubectlRelays.MatchString(command):
+		own = operatorKubectlLine
+	default:
 		return lines
 	}
 	var out []line
 	for i, l := range lines {
-		if t := strings.TrimSpace(l.text); strings.HasPrefix(t, "An error occurred (") {
+		if t := strings.TrimSpace(l.text); own(t) {
 			if out == nil {
 				out = append([]line(nil), lines...)
 			}
@@ -924,6 +938,32 @@ func markOperatorCLI(lines []line, command string, onNode bool) []line {
 		return lines
 	}
 	return out
+}
+
+var (
+	// reKubectlCommand is a kubectl command, or the k / kc aliases rePrompt knows.
+	reKubectlCommand = regexp.MustCompile(`^(?:kubectl|k|kc)(?:\.exe)?\s`)
+	// reKubectlRelays is a kubectl command whose output is another program's: a container's log
+	// (logs), a command run in a pod or on a node (exec, debug, attach, run, cp), or an API path
+	// read raw (get --raw /api/v1/nodes/…/proxy/logs/…): their client-go lines are a component's,
+	// not kubectl's.
+	reKubectlRelays = regexp.MustCompile(`\s(?:logs|exec|debug|attach|run|cp|--raw)(?:\s|=|$)`)
+	// reKubectlClientLine is a klog line of client-go as kubectl prints it to stderr, with no
+	// journal or container prefix: "E1124 10:00:01.223456   81234 memcache.go:265] couldn't get
+	// current server API group list: …" (discovery's memory cache, k8s.io/client-go
+	// discovery/cached/memory/memcache.go), its disk cache, the discovery client, the request
+	// round trippers, the REST request and an exec credential plugin.
+	reKubectlClientLine = regexp.MustCompile(`^[EWIF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ (?:memcache|cached_discovery|discovery_client|round_trippers|request|exec|loader)\.go:\d+\] `)
+)
+
+// operatorKubectlLine reports whether t, a line printed under a kubectl command, is kubectl's own
+// error about reaching the cluster: a client-go klog line (reKubectlClientLine), or the error
+// kubectl prints before it exits (k8s.io/kubectl/pkg/cmd/util/helpers.go: "Unable to connect to
+// the server: …", "error: You must be logged in to the server (…)", "error: …", "Error from
+// server (…): …"). A kubelet line quoted from a journal starts with its date and host, not so.
+func operatorKubectlLine(t string) bool {
+	return strings.HasPrefix(t, "Unable to connect to the server:") || strings.HasPrefix(t, "error: ") ||
+		strings.HasPrefix(t, "Error from server") || reKubectlClientLine.MatchString(t)
 }
 
 // splitPrompts splits lines at shell prompt lines, and at kubectl, eksctl and aws commands

@@ -47,3 +47,51 @@ func TestOperatorAWSCLIErrorsAreNotTheNodes(t *testing.T) {
 		})
 	}
 }
+
+// TestOperatorKubectlErrorsAreNotTheNodes: kubectl's own client errors under a kubectl command
+// the poster typed at their own prompt (client-go's discovery "memcache.go … couldn't get current
+// server API group list" klog lines, "Unable to connect to the server: …", "error: You must be
+// logged in to the server") answer the poster's access to the cluster, not the node's: an x509 or
+// a timeout there is not the kubelet's (red team 8b #06). The same lines at a prompt on the node,
+// a component's own client-go line read with `kubectl logs`, and a kubelet journal line pasted
+// under the command are still the node's.
+func TestOperatorKubectlErrorsAreNotTheNodes(t *testing.T) {
+	const x509 = `E1124 10:00:01.223456   81234 memcache.go:265] couldn't get current server API group list: Get "https://ABCDEF0123456789.gr7.us-east-1.eks.amazonaws.com/api?timeout=32s": tls: failed to verify certificate: x509: certificate signed by unknown authority
+E1124 10:00:01.323456   81234 memcache.go:265] couldn't get current server API group list: Get "https://ABCDEF0123456789.gr7.us-east-1.eks.amazonaws.com/api?timeout=32s": tls: failed to verify certificate: x509: certificate signed by unknown authority
+Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority
+`
+	const timeout = `E1124 10:00:31.223456   81234 memcache.go:265] couldn't get current server API group list: Get "https://ABCDEF0123456789.gr7.us-east-1.eks.amazonaws.com/api?timeout=32s": dial tcp 10.0.12.34:443: i/o timeout
+Unable to connect to the server: dial tcp 10.0.12.34:443: i/o timeout
+`
+	const kubeletX509 = `Nov 24 10:00:05 ip-10-0-1-23 kubelet[2841]: E1124 10:00:05.118732    2841 kubelet_node_status.go:107] "Unable to register node with API server" err="Post \"https://ABCDEF0123456789.gr7.us-east-1.eks.amazonaws.com/api/v1/nodes\": tls: failed to verify certificate: x509: certificate signed by unknown authority" node="ip-10-0-1-23.ec2.internal"
+`
+	for _, tc := range []struct {
+		name, input string
+		want        []string
+	}{
+		{"x509 under a PowerShell prompt", "PS C:\\Users\\bob> kubectl get nodes\n" + x509, []string{}},
+		{"timeout under a $ prompt", "$ kubectl get nodes\n" + timeout, []string{}},
+		{"timeout under a workstation prompt", "jane@macbook:~$ kubectl -n kube-system get pods\n" + timeout, []string{}},
+		{"timeout under a bare command", "kubectl get nodes\n" + timeout, []string{}},
+		{"at a prompt on the node", "[ec2-user@ip-10-0-1-23 ~]$ kubectl get nodes\n" + timeout, []string{"runtime.apiserver-timeout"}},
+		{"the kubelet's line pasted under the command", "PS C:\\Users\\bob> kubectl get nodes\n" + x509 + "and on the node:\n\n" + kubeletX509, []string{"runtime.tls-untrusted"}},
+		{"the kubelet's line under kubectl's", "$ kubectl get nodes\n" + x509 + kubeletX509, []string{"runtime.tls-untrusted"}},
+		{"a component's own client-go line read with kubectl logs", "$ kubectl -n kube-system logs aws-node-x7k2p\n" + timeout, []string{"runtime.apiserver-timeout"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, r, out, stderr := analyze(t, tc.input, "-")
+			if out == "" {
+				if len(tc.want) > 0 || code == 1 {
+					t.Fatalf("no report (exit %d): %s", code, stderr)
+				}
+				return
+			}
+			if got := failing(r); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("failing %v (exit %d), want %v", got, code, tc.want)
+			}
+			if len(tc.want) == 0 && code == 1 {
+				t.Fatalf("exit 1 with nothing failing")
+			}
+		})
+	}
+}
