@@ -73,6 +73,9 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 			d.Summary = fmt.Sprintf("inconclusive: only a symptom failed (%s); no other check names the cause", d.Summary)
 		case d.MostLikelyCause != "":
 			d.Summary = fmt.Sprintf("inconclusive: only a symptom failed (%s), and %d check%s that could name the cause could not run (%s)", d.Summary, len(ids), plural(int64(len(ids))), strings.Join(ids, ", "))
+		case Unselected(d.Unchecked) > 0:
+			n := Unselected(d.Unchecked)
+			d.Summary = fmt.Sprintf("inconclusive: no check failed, but %d check%s of the join path did not run (%s): the --checks selection left %d out", len(ids), plural(int64(len(ids))), strings.Join(ids, ", "), n)
 		default:
 			d.Summary = fmt.Sprintf("inconclusive: no check failed, but %d check%s of the join path could not run (%s)", len(ids), plural(int64(len(ids))), strings.Join(ids, ", "))
 		}

@@ -80,7 +80,8 @@ func JoinPath(m Meta) bool {
 // but could not run (the node's own logs among them); otherwise
 // no-cause-found when every join-path check judged (and at least one check judged anything), and
 // inconclusive with the checks that could not (skipped for missing evidence, not for not
-// applying; every skipped check when none judged anything).
+// applying; every skipped check when none judged anything) or that the --checks selection left
+// out (reason NotSelected: metas holds every registered check, findings only the selected ones').
 func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Verdict, []Unchecked, *NodeState) {
 	node := JoinedNode(ev)
 	failing, causes := false, false
@@ -121,6 +122,11 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 			}
 		}
 	}
+	if node == nil && !failing {
+		// a --checks selection that leaves join-path checks out: their silence is not a pass
+		// (red team 8b #20), so they are unchecked too
+		unchecked = append(unchecked, unselected(findings, metas, seen)...)
+	}
 	sort.Slice(unchecked, func(i, j int) bool { return unchecked[i].ID < unchecked[j].ID })
 	switch {
 	case node != nil:
@@ -134,6 +140,38 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 		return VerdictNoCauseFound, nil, nil
 	}
 	return VerdictInconclusive, unchecked, nil
+}
+
+// NotSelected is the Unchecked reason of a join-path check the --checks selection left out.
+const NotSelected = "not selected (--checks)"
+
+// unselected returns the join-path checks of metas (JoinPath) with no finding in findings and
+// not in seen: Run gives every check it runs at least one finding, so these are the checks the
+// --checks selection left out, with reason NotSelected, sorted by ID.
+func unselected(findings []Finding, metas map[string]Meta, seen map[string]bool) []Unchecked {
+	ran := make(map[string]bool, len(findings))
+	for _, f := range findings {
+		ran[f.ID] = true
+	}
+	var out []Unchecked
+	for id, m := range metas {
+		if !ran[id] && !seen[id] && JoinPath(m) {
+			out = append(out, Unchecked{ID: id, Reason: NotSelected})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Unselected counts the entries of us whose reason is NotSelected.
+func Unselected(us []Unchecked) int {
+	n := 0
+	for _, u := range us {
+		if u.Reason == NotSelected {
+			n++
+		}
+	}
+	return n
 }
 
 // nodesUnread reports whether ev is an instance's whose cluster Nodes were not read (kube/nodes.json

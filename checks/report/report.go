@@ -62,7 +62,8 @@ type Diagnosis struct {
 	Summary         string         `json:"summary"`
 	Chain           []string       `json:"chain"`
 	Ranked          []string       `json:"ranked"`
-	// Unchecked lists the checks of the join path that could not run, with the reason.
+	// Unchecked lists the checks of the join path that could not run, with the reason
+	// (checks.NotSelected for those the --checks selection left out).
 	Unchecked []checks.Unchecked `json:"unchecked"`
 	// Node is the target's Node when it joined.
 	Node *checks.NodeState `json:"node,omitempty"`

@@ -135,7 +135,7 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 			// every check ran, but the Nodes were not read (checks.Conclude)
 			para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", nodesUnseen(d))
 		} else {
-			para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", fmt.Sprintf("No check failed, but %s of the join path could not run, for want of evidence:", nOf(len(d.Unchecked), "check", "checks")))
+			para(w, width, p.paint("Inconclusive.", color.FgYellow, color.Bold)+" ", notRun(d))
 		}
 		for _, g := range groupUnchecked(d.Unchecked) {
 			para(w, width, "  ", g.reason)
@@ -318,7 +318,7 @@ func Markdown(w io.Writer, r *Report, metas map[string]checks.Meta) error {
 	case d.Verdict == checks.VerdictInconclusive && len(d.Unchecked) == 0:
 		fmt.Fprintf(w, "**Inconclusive.** %s\n\n", mdEscape(nodesUnseen(d)))
 	case d.Verdict == checks.VerdictInconclusive:
-		fmt.Fprintf(w, "**Inconclusive.** No check failed, but %s of the join path could not run, for want of evidence:\n\n", nOf(len(d.Unchecked), "check", "checks"))
+		fmt.Fprintf(w, "**Inconclusive.** %s\n\n", mdEscape(notRun(d)))
 		uncheckedMarkdown(w, d.Unchecked)
 	}
 	if r.Diagnosis.MostLikelyCause != nil {
@@ -398,6 +398,20 @@ func nodesUnseen(d Diagnosis) string {
 		s = strings.ToUpper(s[:1]) + s[1:]
 	}
 	return s + "."
+}
+
+// notRun is the headline of an inconclusive report in which no check failed and checks of the
+// join path did not run: for want of evidence, or because the --checks selection left them out
+// (checks.NotSelected) — then it says so, and not that they lacked evidence.
+func notRun(d Diagnosis) string {
+	n := checks.Unselected(d.Unchecked)
+	switch {
+	case n == 0:
+		return fmt.Sprintf("No check failed, but %s of the join path could not run, for want of evidence:", nOf(len(d.Unchecked), "check", "checks"))
+	case n == len(d.Unchecked):
+		return fmt.Sprintf("No check failed, but the --checks selection left out %s of the join path, so nothing says there is no cause:", nOf(n, "check", "checks"))
+	}
+	return fmt.Sprintf("No check failed, but %s of the join path did not run: the --checks selection left out %d, and the others lacked evidence:", nOf(len(d.Unchecked), "check", "checks"), n)
 }
 
 // symptomOnly is the headline of an inconclusive report whose only failures are symptoms
