@@ -625,7 +625,7 @@ func evalContainerRuntime(ev *evidence.Evidence) []Finding {
 func nodeKubeletMinor(ev *evidence.Evidence) (ver, from, src string) {
 	if ev.Instance != nil {
 		for _, n := range ev.Nodes {
-			if n.Name == ev.Instance.PrivateDNSName || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID) {
+			if ownNode(n, ev) {
 				if v := kubeMinor(n.KubeletVersion); v != "" {
 					return v, "Node " + n.Name + " kubeletVersion " + n.KubeletVersion, ev.Source(evidence.KindNodes)
 				}

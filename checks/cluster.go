@@ -114,7 +114,7 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 	var nodeVer, from, src string
 	if ev.Instance != nil {
 		for _, n := range ev.Nodes {
-			if n.Name == ev.Instance.PrivateDNSName || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID) {
+			if ownNode(n, ev) {
 				nodeVer, from, src = kubeMinor(n.KubeletVersion), "Node "+n.Name+" kubeletVersion "+n.KubeletVersion, ev.Source(evidence.KindNodes)
 			}
 		}

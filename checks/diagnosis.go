@@ -85,6 +85,9 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 	case VerdictNoCauseFound:
 		d.Summary = "no cause found: every check of the join path ran and none failed"
 	}
+	if stale := StaleNode(ev); stale != "" && d.Verdict != VerdictJoined {
+		d.Summary += "; " + stale
+	}
 	return d
 }
 

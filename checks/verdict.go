@@ -239,11 +239,45 @@ func kubectlDuration(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
+// otherInstance returns the instance ID a Node's providerID ("aws:///ZONE/i-…") names when it is
+// not id, else "": a Node named after an instance's private DNS name but registered by another
+// instance is a stale Node of the address's earlier owner (red team 8b #17), not this instance's.
+func otherInstance(providerID, id string) string {
+	i := strings.LastIndex(providerID, "/")
+	if i < 0 || !strings.HasPrefix(providerID[i+1:], "i-") || providerID[i+1:] == id {
+		return ""
+	}
+	return providerID[i+1:]
+}
+
+// ownNode reports whether n is the Node of ev's instance: its providerID names the instance, or
+// it has the instance's private DNS name and its providerID names no other instance.
+func ownNode(n evidence.Node, ev *evidence.Evidence) bool {
+	return n.Name == ev.Instance.PrivateDNSName && otherInstance(n.ProviderID, ev.Instance.ID) == "" || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID)
+}
+
+// StaleNode returns a sentence on the Node of ev that has the instance's private DNS name but
+// whose providerID names another instance (and is therefore not taken as this instance's), or
+// "" when there is none.
+func StaleNode(ev *evidence.Evidence) string {
+	if ev.Instance == nil || !ev.Have(evidence.KindNodes) {
+		return ""
+	}
+	for _, n := range ev.Nodes {
+		if n.Name == ev.Instance.PrivateDNSName {
+			if other := otherInstance(n.ProviderID, ev.Instance.ID); other != "" {
+				return fmt.Sprintf("Node %s has this instance's name but its providerID names %s: a stale Node of another instance, not this instance's", n.Name, other)
+			}
+		}
+	}
+	return ""
+}
+
 // joinedNode is JoinedNode without the pasted node list's NotReady node.
 func joinedNode(ev *evidence.Evidence) *NodeState {
 	if ev.Have(evidence.KindNodes) && ev.Instance != nil {
 		for _, n := range ev.Nodes {
-			if n.Name == ev.Instance.PrivateDNSName || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID) {
+			if ownNode(n, ev) {
 				return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: ev.Source(evidence.KindNodes)}
 			}
 		}
