@@ -410,7 +410,6 @@ func TestDescribedOtherNodeKeepsFailure(t *testing.T) {
 	}
 }
 
-<<<<<<< HEAD
 // TestOtherNodesReadyEventKeepsFailure: a ticket pasting one node's 401s and, as "a node that
 // works", another node's `kubectl describe node` events ending in NodeReady (the eval's mixed
 // channel, case 543): the Ready event names its node, which is not the failing one, so it ends
@@ -433,7 +432,9 @@ func TestOtherNodesReadyEventKeepsFailure(t *testing.T) {
 	code, out, _ = runStdin(strings.NewReader("Our node:\n\n"+journal+events("ip-172-18-14-119.eu-north-1.compute.internal")), "analyze", "-", "-o", "json")
 	if r := verdictOf(t, out); r.Diagnosis.Verdict != "joined" {
 		t.Errorf("its own Ready: exit %d verdict %s", code, r.Diagnosis.Verdict)
-=======
+	}
+}
+
 // TestStaleNodeOfAnotherInstanceIsNotJoined: a Node with the instance's DNS name whose providerID
 // names another instance (the earlier owner of the IP address, created weeks before this
 // instance launched) is not this instance's Node (red team 8b #17): the run is not "joined", and
@@ -446,6 +447,5 @@ func TestStaleNodeOfAnotherInstanceIsNotJoined(t *testing.T) {
 	}
 	if !strings.Contains(r.Diagnosis.Summary, "i-0aaaaaaaaaaaaaaa1") || !strings.Contains(r.Diagnosis.Summary, "providerID") {
 		t.Errorf("summary does not say why the Node was refused: %s", r.Diagnosis.Summary)
->>>>>>> c83f2135 (Verdict: a Node whose providerID names another instance is not this instance's)
 	}
 }
