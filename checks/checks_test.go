@@ -497,7 +497,18 @@ func TestChecks(t *testing.T) {
 		{"subnet.cluster-tag", "self-managed untagged", func(ev *evidence.Evidence) {
 			makeSelfManagedAL2(ev)
 			ev.Instance.Tags = map[string]string{"Name": "x"}
-		}, StatusFail, "kubernetes.io/cluster/prod"},
+		}, StatusFail, "instance lacks tag kubernetes.io/cluster/prod"},
+		// red team 8b #08: the group's tags are named only when the group was read
+		{"subnet.cluster-tag", "self-managed untagged, group not read", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Instance.Tags = map[string]string{"Name": "x", "aws:autoscaling:groupName": "ng-asg"}
+			ev.AutoScalingGroups = nil
+		}, StatusFail, "instance lacks tag kubernetes.io/cluster/prod (the tags of its Auto Scaling group ng-asg were not read)"},
+		{"subnet.cluster-tag", "self-managed untagged, group read", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Instance.Tags = map[string]string{"Name": "x", "aws:autoscaling:groupName": "ng-asg"}
+			ev.AutoScalingGroups = []evidence.AutoScalingGroup{{Name: "ng-asg", Tags: map[string]string{"team": "a"}}}
+		}, StatusFail, "instance and its Auto Scaling group ng-asg lack tag kubernetes.io/cluster/prod"},
 		{"instance.not-running", "state not in a narrowed output", func(ev *evidence.Evidence) { ev.Instance.State = "" }, StatusSkipped, "narrowed by a --query"},
 		{"subnet.cluster-tag", "tags not in a narrowed output", func(ev *evidence.Evidence) {
 			makeSelfManagedAL2(ev)

@@ -160,9 +160,11 @@ func subnetChecks() []Check {
 				key := "kubernetes.io/cluster/" + cluster
 				v := in.Tags[key]
 				src := ev.Source(evidence.KindInstance)
-				if v == "" {
-					for _, g := range ev.AutoScalingGroups {
-						if g.Name == in.Tags["aws:autoscaling:groupName"] && g.Tags[key] != "" {
+				asg, groupRead := in.Tags["aws:autoscaling:groupName"], false
+				for _, g := range ev.AutoScalingGroups {
+					if g.Name == asg && asg != "" {
+						groupRead = true
+						if v == "" && g.Tags[key] != "" {
 							v, src = g.Tags[key], ev.Source(evidence.KindAutoScaling)
 						}
 					}
@@ -173,7 +175,14 @@ func subnetChecks() []Check {
 				if v != "" {
 					return one(fail(in.ID, fmt.Sprintf("tag %s is %q, not owned or shared", key, v), item(src, "tag %s=%s", key, v)))
 				}
-				return one(fail(in.ID, fmt.Sprintf("instance and its Auto Scaling group lack tag %s", key), item(src, "tags: %s", tagKeys(in.Tags))))
+				// say only what was read: the group's tags when the group was described
+				switch {
+				case groupRead:
+					return one(fail(in.ID, fmt.Sprintf("instance and its Auto Scaling group %s lack tag %s", asg, key), item(src, "tags: %s", tagKeys(in.Tags))))
+				case asg != "":
+					return one(fail(in.ID, fmt.Sprintf("instance lacks tag %s (the tags of its Auto Scaling group %s were not read)", key, asg), item(src, "tags: %s", tagKeys(in.Tags))))
+				}
+				return one(fail(in.ID, fmt.Sprintf("instance lacks tag %s", key), item(src, "tags: %s", tagKeys(in.Tags))))
 			}},
 	}
 }
