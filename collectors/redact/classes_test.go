@@ -56,18 +56,7 @@ func TestSecretClasses(t *testing.T) {
 			[]string{"0123456789abcdef0123456789abcdef"}, []string{"https://corp.webhook.office.com/webhookb2/", "/IncomingWebhook/"}},
 	} {
 		t.Run(c.class+"/"+c.name, func(t *testing.T) {
-			in := logLine(c.in)
-			out := String(in)
-			for _, s := range c.secrets {
-				if strings.Contains(out, s) {
-					t.Errorf("secret %q kept:\n in  %q\n out %q", s, in, out)
-				}
-			}
-			for _, k := range c.keep {
-				if !strings.Contains(out, k) {
-					t.Errorf("lost %q:\n in  %q\n out %q", k, in, out)
-				}
-			}
+			out := redactedLine(t, c.in, c.secrets, c.keep)
 			if !strings.Contains(out, `"Unable to register node with API server" err="Unauthorized" node="ip-10-0-12-34.us-west-2.compute.internal"`) {
 				t.Errorf("the quoted message changed: %q", out)
 			}
@@ -161,18 +150,7 @@ func TestSecretClassesRound8b(t *testing.T) {
 		{"SSM SecureString JSON", `{"Parameter": {"Name": "/app/db", "Type": "SecureString", "Value": "SsmPlain 321 x", "Version": 1}}`, []string{"SsmPlain 321"}, []string{`"Value": "REDACTED", "Version": 1`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			in := logLine(c.in)
-			out := String(in)
-			for _, s := range c.secrets {
-				if strings.Contains(out, s) {
-					t.Errorf("secret %q kept:\n in  %q\n out %q", s, in, out)
-				}
-			}
-			for _, k := range c.keep {
-				if !strings.Contains(out, k) {
-					t.Errorf("lost %q:\n in  %q\n out %q", k, in, out)
-				}
-			}
+			out := redactedLine(t, c.in, c.secrets, c.keep)
 			if again := String(out); again != out {
 				t.Errorf("not idempotent:\n %q\n %q", out, again)
 			}
@@ -197,4 +175,23 @@ func TestSecretClassesRound8b(t *testing.T) {
 			t.Errorf("changed what is not a secret:\n in  %q\n out %q", in, out)
 		}
 	}
+}
+
+// redactedLine redacts text inside a kubelet log line and asserts that none of secrets and all of
+// keep are in the result, which it returns.
+func redactedLine(t *testing.T, text string, secrets, keep []string) string {
+	t.Helper()
+	in := logLine(text)
+	out := String(in)
+	for _, s := range secrets {
+		if strings.Contains(out, s) {
+			t.Errorf("secret %q kept:\n in  %q\n out %q", s, in, out)
+		}
+	}
+	for _, k := range keep {
+		if !strings.Contains(out, k) {
+			t.Errorf("lost %q:\n in  %q\n out %q", k, in, out)
+		}
+	}
+	return out
 }

@@ -19,15 +19,8 @@ func TestListOverItemLimit(t *testing.T) {
 	healthy := fixtureFiles(t, "../../fixtures/snapshots/healthy-al2023")
 	alloc := func(files map[string][]byte) (*evidence.Evidence, *Snapshot, uint64) {
 		s := FromFiles("test", files)
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		ev, err := s.Evidence(s.InstanceIDs()[0], "")
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ev, s, after.TotalAlloc - before.TotalAlloc
+		ev, total := evidenceAlloc(t, s)
+		return ev, s, total
 	}
 	alloc(healthy) // the log scanner's tables, built once
 	_, _, base := alloc(healthy)
@@ -54,4 +47,19 @@ func TestListOverItemLimit(t *testing.T) {
 			t.Errorf("%s: %.0f bytes allocated per input byte, want at most 8", c.path, perByte)
 		}
 	}
+}
+
+// evidenceAlloc builds the evidence of s's first instance and returns it with the bytes allocated
+// meanwhile (runtime.MemStats.TotalAlloc, after a collection).
+func evidenceAlloc(t *testing.T, s *Snapshot) (*evidence.Evidence, uint64) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ev, err := s.Evidence(s.InstanceIDs()[0], "")
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev, after.TotalAlloc - before.TotalAlloc
 }
