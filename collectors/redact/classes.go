@@ -202,10 +202,127 @@ func cookiesBotsAndParameters(s, lower string) string {
 	if strings.Contains(s, "/bot") || strings.Contains(s, "/file/bot") {
 		s = telegramBotRe.ReplaceAllString(s, "${1}"+Marker)
 	}
-	if strings.Contains(s, "SecureString") && strings.Contains(s, "Value") {
-		s = ssmSecureValues(s)
+	if strings.Contains(s, "SecureString") {
+		if strings.Contains(s, "Value") {
+			s = ssmSecureValues(s)
+			s = ssmSecureBlocks(s)
+		}
+		if strings.Contains(s, "\tSecureString\t") {
+			s = ssmTextRe.ReplaceAllString(s, "${1}"+Marker)
+		}
+	}
+	if strings.Contains(lower, "curl") {
+		s = curlCookies(s)
 	}
 	return s
+}
+
+// curlCookieRe is curl's cookie option (curl(1): "-b, --cookie <data|filename>"), alone, last of
+// a bundle of short options (-sSb) or as --cookie=; group 2 is its argument (argValue's groups).
+var curlCookieRe = regexp.MustCompile(`(\bcurl\b[^\n|;&]*?[ \t](?:-[A-Za-z]*b|--cookie)(?:[ \t]+|=))` + argValue)
+
+// curlCookies redacts the values of the NAME=VALUE pairs given to curl's cookie option. An
+// argument without "=" is the name of a cookie file (curl(1)) and stays.
+func curlCookies(s string) string {
+	idx := curlCookieRe.FindAllStringSubmatchIndex(s, -1)
+	if idx == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range idx {
+		vs, ve := -1, -1
+		for g := 2; 2*g+1 < len(m); g++ {
+			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+				vs, ve = m[2*g], m[2*g+1]
+				break
+			}
+		}
+		if vs < 0 || !strings.Contains(s[vs:ve], "=") {
+			continue
+		}
+		v := cookiePairRe.ReplaceAllStringFunc(s[vs:ve], func(p string) string {
+			q := cookiePairRe.FindStringSubmatch(p)
+			if q[3] == "" || q[3] == Marker || strings.HasPrefix(q[3], "$") {
+				return p
+			}
+			return q[1] + Marker
+		})
+		b.WriteString(s[last:vs])
+		b.WriteString(v)
+		last = ve
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// ssmTextRe is the decrypted value in `aws ssm get-parameter(s) --with-decryption --output text`:
+// the CLI prints a parameter's members tab-separated in key order (…, Name, Type, Value,
+// Version), so the field after "SecureString" is its value (group 1 ends before it).
+var ssmTextRe = regexp.MustCompile(`(\tSecureString\t)[^\t\n]+`)
+
+// ssmKeyRe is one "KEY: value" line of the CLI's YAML output or "|| KEY | value ||" row of its
+// table output; group 1 ends before the value, group 2 is the key, group 3 the value.
+var ssmKeyRe = regexp.MustCompile(`^([ \t|-]*(\w+)[ \t]*(?::|\|)[ \t]*)(.*?)[ \t|]*$`)
+
+// ssmSecureBlocks redacts the Value line of every parameter whose Type line says SecureString in
+// the CLI's YAML and table outputs (`--output yaml|table`): the sibling lines of the Type line,
+// those with their key at the same column, up to a line less indented, a blank line or the next
+// list item. A block scalar value (Value: |) goes with the lines under it.
+func ssmSecureBlocks(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	keyAt := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t|-")) }
+	changed := false
+	for i, l := range lines {
+		m := ssmKeyRe.FindStringSubmatch(strings.TrimRight(l, "\r\n"))
+		if m == nil || m[2] != "Type" || m[3] != "SecureString" {
+			continue
+		}
+		at := keyAt(l)
+		sibling := func(j int) bool {
+			t := strings.TrimSpace(lines[j])
+			return t != "" && keyAt(lines[j]) == at
+		}
+		// the block: up while siblings (a "- " item start is the block's first line), down
+		// while siblings that start no new item
+		from := i
+		for from > 0 && sibling(from-1) && !strings.HasPrefix(strings.TrimLeft(lines[from], " \t"), "- ") {
+			from--
+		}
+		to := i
+		for to+1 < len(lines) && sibling(to+1) && !strings.HasPrefix(strings.TrimLeft(lines[to+1], " \t"), "- ") {
+			to++
+		}
+		for j := from; j <= to; j++ {
+			body := strings.TrimRight(lines[j], "\r\n")
+			v := ssmKeyRe.FindStringSubmatchIndex(body)
+			if v == nil || body[v[4]:v[5]] != "Value" || v[7] <= v[6] {
+				continue
+			}
+			val := body[v[6]:v[7]]
+			if val == Marker || strings.HasPrefix(val, "$") {
+				continue
+			}
+			if val == "|" || val == ">" || val == "|-" || val == ">-" {
+				for k := j + 1; k < len(lines) && strings.TrimSpace(lines[k]) != "" && keyAt(lines[k]) > at; k++ {
+					ind := len(lines[k]) - len(strings.TrimLeft(lines[k], " \t"))
+					body := strings.TrimRight(lines[k], "\r\n")
+					lines[k] = lines[k][:ind] + Marker + lines[k][len(body):]
+					changed = true
+				}
+				continue
+			}
+			lines[j] = body[:v[6]] + Marker + body[v[7]:] + lines[j][len(body):]
+			changed = true
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(lines, "")
 }
 
 // ssmSecureValues redacts the "Value" of every JSON object whose "Type" is "SecureString". The

@@ -195,3 +195,56 @@ func redactedLine(t *testing.T, text string, secrets, keep []string) string {
 	}
 	return out
 }
+
+// TestCurlCookiesAndSSMTextOutputs: the secret spellings stop 37 left — curl's cookie option
+// (-b / --cookie NAME=VALUE, curl(1): data when it holds "=", else a file name) on a quoted line,
+// and an SSM SecureString's decrypted value in the CLI's text, YAML and table outputs
+// (`aws ssm get-parameter --with-decryption --output text|yaml|table`) — are gone; what says what
+// they were stays, and a cookie file name or a String parameter's value is kept.
+func TestCurlCookiesAndSSMTextOutputs(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		in      string
+		secrets []string
+		keep    []string
+	}{
+		{"curl -b", "curl -sS -b 'session=CurlCk111; theme=dark' https://internal.example.com/x", []string{"CurlCk111"}, []string{"-b 'session=REDACTED; theme=REDACTED'"}},
+		{"curl --cookie", `curl --cookie "sid=CurlCk222" https://internal.example.com/y`, []string{"CurlCk222"}, []string{`--cookie "sid=REDACTED"`}},
+		{"curl --cookie=", `curl --cookie=sid=CurlCk333 https://internal.example.com/y`, []string{"CurlCk333"}, []string{`--cookie=sid=REDACTED`}},
+		{"curl -fsSLb bundled", `curl -fsSLb token=CurlCk444 https://internal.example.com/y`, []string{"CurlCk444"}, []string{`-fsSLb token=REDACTED`}},
+		{"SSM text", "PARAMETER\tarn:aws:ssm:us-east-1:111122223333:parameter/eks/join\ttext\t1700000000.0\t/eks/join\tSecureString\tSsmText555\t3", []string{"SsmText555"}, []string{"\tSecureString\tREDACTED\t3"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := redactedLine(t, c.in, c.secrets, c.keep)
+			if again := String(out); again != out {
+				t.Errorf("not idempotent:\n %q\n %q", out, again)
+			}
+		})
+	}
+	yamlOut := "Parameter:\n  ARN: arn:aws:ssm:us-east-1:111122223333:parameter/eks/join\n  DataType: text\n  Name: /eks/join\n  Type: SecureString\n  Value: SsmYaml666 with spaces\n  Version: 3\nParameter:\n  Name: /ami\n  Type: String\n  Value: ami-0123456789abcdef0\n"
+	tableOut := "||  Name             |  /eks/join                   ||\n||  Type             |  SecureString                ||\n||  Value            |  SsmTable777                 ||\n||  Version          |  1                           ||\n"
+	valueFirst := "Parameters:\n- Name: /eks/join\n  Value: SsmYaml888\n  Type: SecureString\n"
+	for _, c := range []struct{ name, in, secret, keep string }{
+		{"SSM YAML", yamlOut, "SsmYaml666", "Value: ami-0123456789abcdef0"},
+		{"SSM table", tableOut, "SsmTable777", "||  Value            |  REDACTED"},
+		{"SSM YAML value before type", valueFirst, "SsmYaml888", "  Value: REDACTED\n  Type: SecureString"},
+	} {
+		out := String(c.in)
+		if strings.Contains(out, c.secret) || !strings.Contains(out, c.keep) {
+			t.Errorf("%s: secret %q kept or %q lost:\n%s", c.name, c.secret, c.keep, out)
+		}
+		if again := String(out); again != out {
+			t.Errorf("%s: not idempotent:\n%s\n%s", c.name, out, again)
+		}
+	}
+	for _, in := range []string{
+		"curl -b cookies.txt -c cookies.txt https://example.com/",
+		"curl --cookie /tmp/jar https://example.com/",
+		"PARAMETER\tarn:aws:ssm:us-east-1:111122223333:parameter/ami\ttext\t1700000000.0\t/ami\tString\tami-0123456789abcdef0\t3",
+		"  Type: String\n  Value: ami-0123456789abcdef0\n",
+	} {
+		if out := String(in); out != in {
+			t.Errorf("changed what is not a secret:\n in  %q\n out %q", in, out)
+		}
+	}
+}
