@@ -681,22 +681,50 @@ func sessionRole(arn string) string {
 	return "arn:" + parts[1] + ":iam::" + parts[4] + ":role/" + name
 }
 
+// lineWhen names when line l was written: its timestamp, or where it is when its timestamp has
+// no year (a pasted journal excerpt).
+func lineWhen(l evidence.LogLine) string {
+	if !l.Time.IsZero() {
+		return l.Time.UTC().Format(time.RFC3339)
+	}
+	return where(l)
+}
+
 // periodicEnded says why the fault of failure hit h is over when its line is one the component
 // writes every h.RepeatEvery while the fault lasts and the logs show the kubelet, or h's own
 // component, still logging for h.QuietAfter() after h's last line without it ("" otherwise, and
 // when h's last line has no time). Lines of another node do not count.
 func periodicEnded(logs *evidence.NodeLogs, h evidence.SignatureHit) string {
-	if h.RepeatEvery <= 0 || h.Last.Time.IsZero() {
+	if h.RepeatEvery <= 0 || h.Last.Time.IsZero() && h.Last.Clock == 0 {
 		return ""
 	}
 	quiet := h.QuietAfter()
 	for _, x := range logs.Hits {
-		if x.Component != "kubelet" && x.Component != h.Component || x.Last.Time.IsZero() || otherNodes([]evidence.SignatureHit{h}, x) {
+		if x.Component != "kubelet" && x.Component != h.Component || otherNodes([]evidence.SignatureHit{h}, x) {
 			continue
 		}
-		if gap := x.Last.Time.Sub(h.Last.Time); gap >= quiet {
+		if gap, ok := logscan.Gap(x.Last, h.Last); ok && gap >= quiet {
 			return fmt.Sprintf("written every %s while the fault lasts, it stopped at %s while the %s logged on until %s (%s)",
-				h.RepeatEvery, h.Last.Time.UTC().Format(time.RFC3339), x.Component, x.Last.Time.UTC().Format(time.RFC3339), where(x.Last))
+				h.RepeatEvery, lineWhen(h.Last), x.Component, lineWhen(x.Last), where(x.Last))
+		}
+	}
+	// the log holding h's last line goes on, dated, for the quiet time without it (lines no
+	// signature knows: the kubelet's routine ones), unless lines of another node share that
+	// log, whose last line may be theirs
+	for _, st := range logs.Streams {
+		if st.Path != h.Last.Path || h.Last.Line < st.FirstLine || h.Last.Line > st.LastLine {
+			continue
+		}
+		gap, ok := logscan.StreamGap(st, h.Last)
+		if !ok || gap < quiet {
+			continue
+		}
+		shared := slices.ContainsFunc(logs.Hits, func(x evidence.SignatureHit) bool {
+			return x.Last.Path == st.Path && x.Last.Line >= st.FirstLine && x.Last.Line <= st.LastLine && otherNodes([]evidence.SignatureHit{h}, x)
+		})
+		if !shared {
+			return fmt.Sprintf("written every %s while the fault lasts, it stopped at %s while its log goes on for %s after it",
+				h.RepeatEvery, lineWhen(h.Last), gap.Round(time.Second))
 		}
 	}
 	return ""

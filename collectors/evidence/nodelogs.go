@@ -40,6 +40,9 @@ type LogStream struct {
 	// LastTime is the timestamp of the stream's last dated line among its final lines (zero
 	// when none is dated): how long after a line the log was cut; not part of reports.
 	LastTime time.Time `json:"-"`
+	// LastClock is LastTime for a stream whose lines have year-less timestamps and nothing gave
+	// them a year: the year-less clock of its last dated line (LogLine.Clock), 0 otherwise.
+	LastClock int64 `json:"-"`
 	// Components counts, per catalog component (kubelet, nodeadm …), the lines seen that are
 	// that component's: its presence literals and its signatures' lines (but those of signatures
 	// that only mark a milestone).

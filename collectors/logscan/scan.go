@@ -307,6 +307,9 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 		}
 	}
 	st.LastTime = lastTime(s.tail, s.Ref)
+	if st.LastTime.IsZero() {
+		st.LastClock = lastClock(s.tail)
+	}
 	s.seq += st.Lines + 1
 	st.LastLine = max(st.FirstLine+st.Lines-1, st.FirstLine)
 	s.logs.Streams = append(s.logs.Streams, st)
@@ -371,6 +374,21 @@ func lastTime(block []byte, ref time.Time) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// lastClock is lastTime for a block whose lines have year-less timestamps and nothing gave them
+// a year: the year-less clock (evidence.LogLine.Clock) of the newest of its last lines that has
+// one, or 0.
+func lastClock(block []byte) int64 {
+	rest := bytes.TrimRight(block, "\n")
+	for n := 0; n < lastTimeLines && len(rest) > 0; n++ {
+		start := bytes.LastIndexByte(rest, '\n') + 1
+		if _, c := parseTime(string(rest[start:min(len(rest), start+timeHead)]), time.Time{}); c != 0 {
+			return c
+		}
+		rest = bytes.TrimRight(rest[:start], "\n")
+	}
+	return 0
 }
 
 func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence.LogStream) {
@@ -585,6 +603,29 @@ func later(a, b evidence.LogLine) bool {
 		return a.Clock > b.Clock
 	}
 	return a.Seq > b.Seq
+}
+
+// Gap returns how long after line b line a happened, by their timestamps when both have one or
+// their year-less clock times when neither has a year (LogLine.Clock); ok is false when their
+// times cannot be compared.
+func Gap(a, b evidence.LogLine) (d time.Duration, ok bool) {
+	return gapAt(a.Time, a.Clock, b)
+}
+
+// gapAt is Gap for a time given as a timestamp t or, with t zero, a year-less clock.
+func gapAt(t time.Time, clock int64, b evidence.LogLine) (time.Duration, bool) {
+	switch {
+	case !t.IsZero() && !b.Time.IsZero():
+		return t.Sub(b.Time), true
+	case t.IsZero() && b.Time.IsZero() && clock != 0 && b.Clock != 0:
+		return time.Duration(clock - b.Clock), true
+	}
+	return 0, false
+}
+
+// StreamGap returns how long after line b the stream st's last dated line is (see Gap).
+func StreamGap(st evidence.LogStream, b evidence.LogLine) (time.Duration, bool) {
+	return gapAt(st.LastTime, st.LastClock, b)
 }
 
 // Later reports whether line a happened after line b (timestamps when both have one, their

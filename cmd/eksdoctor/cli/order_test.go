@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLogsJudgedByTimeAndNode: a node's log is judged by its lines' own times and the node
@@ -153,5 +154,51 @@ Nov 24 09:52:21 %[1]s kubelet[3187]: I1124 09:52:21.912201    3187 kubelet_node_
 	code, out, _ := runStdin(strings.NewReader(paste), "analyze", "-", "-o", "json")
 	if code != ExitFindings || !strings.Contains(out, `"ready": false`) || !strings.Contains(out, `"mostLikelyCause": "runtime.unauthorized"`) {
 		t.Errorf("exit %d\n%s", code, out)
+	}
+}
+
+// TestNodeStatusTimeoutsAfterReady: after NodeReady, the kubelet's node status updates time out
+// for minutes (red team 9 #3: i/o timeout, context deadline exceeded, Client.Timeout): the node is
+// joined but NotReady with runtime.apiserver-timeout; a control-plane upgrade's blip (two failed
+// tries, then the kubelet logs on) leaves it Ready with nothing failing, and so does a run of
+// timeouts that stopped two minutes before the kubelet's last line (the fault is over).
+func TestNodeStatusTimeoutsAfterReady(t *testing.T) {
+	const n = "ip-10-0-1-23.ec2.internal"
+	head := fmt.Sprintf(`Nov 24 23:50:01 %[1]s kubelet[2345]: I1124 23:50:01.300000    2345 kubelet_node_status.go:75] "Successfully registered node" node="%[1]s"
+Nov 24 23:50:11 %[1]s kubelet[2345]: I1124 23:50:11.100000    2345 kubelet_node_status.go:488] "Fast updating node status as it just became ready"
+`, n)
+	errs := []string{
+		`Get \"https://0123456789ABCDEF0123456789ABCDEF.gr7.us-east-1.eks.amazonaws.com/api/v1/nodes/` + n + `?timeout=10s\": dial tcp 10.0.12.34:443: i/o timeout`,
+		`Get \"https://0123456789ABCDEF0123456789ABCDEF.gr7.us-east-1.eks.amazonaws.com/api/v1/nodes/` + n + `?resourceVersion=0&timeout=10s\": context deadline exceeded`,
+		`Get \"https://0123456789ABCDEF0123456789ABCDEF.gr7.us-east-1.eks.amazonaws.com/api/v1/nodes/` + n + `?timeout=10s\": net/http: request canceled (Client.Timeout exceeded while awaiting headers)`,
+	}
+	failing := func(from time.Time, count int, msg string) string {
+		var b strings.Builder
+		for i := 0; i < count; i++ {
+			at := from.Add(time.Duration(i) * 10 * time.Second)
+			fmt.Fprintf(&b, `%s %s kubelet[2345]: E%s    2345 kubelet_node_status.go:549] "Error updating node status, will retry" err="error getting node \"%s\": %s"`+"\n",
+				at.Format("Jan 02 15:04:05"), n, at.Format("0102 15:04:05.000000"), n, msg)
+		}
+		return b.String()
+	}
+	later := func(at time.Time) string {
+		return fmt.Sprintf(`%s %s kubelet[2345]: I%s    2345 kubelet_getters.go:218] "Pod status updated" pod="kube-system/kube-proxy-x7k2p" status="Running"`+"\n",
+			at.Format("Jan 02 15:04:05"), n, at.Format("0102 15:04:05.000000"))
+	}
+	t0 := time.Date(2026, 11, 25, 0, 20, 1, 123456000, time.UTC)
+	for i, msg := range errs {
+		code, out, errOut := runStdin(strings.NewReader(head+failing(t0, 21, msg)), "analyze", "-", "-o", "json")
+		if code != ExitFindings || !strings.Contains(out, `"ready": false`) || !strings.Contains(out, `"mostLikelyCause": "runtime.apiserver-timeout"`) {
+			t.Errorf("timeouts %d: exit %d %s\n%s", i, code, errOut, out)
+		}
+	}
+	for name, paste := range map[string]string{
+		"blip":      head + failing(t0, 2, errs[0]) + later(t0.Add(40*time.Second)) + later(t0.Add(5*time.Minute)),
+		"recovered": head + failing(t0, 12, errs[1]) + later(t0.Add(12*10*time.Second+3*time.Minute)),
+	} {
+		code, out, errOut := runStdin(strings.NewReader(paste), "analyze", "-", "-o", "json")
+		if code != ExitOK || !strings.Contains(out, `"ready": true`) || strings.Contains(out, `"status": "fail"`) {
+			t.Errorf("%s: exit %d %s\n%s", name, code, errOut, out)
+		}
 	}
 }
