@@ -2,10 +2,12 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
@@ -140,10 +142,15 @@ func autoModeRoles(ev *evidence.Evidence) (arns []string, from map[string]string
 			from[arn] = why
 		}
 	}
-	add(ev.Cluster.ComputeConfig.NodeRoleArn, "computeConfig nodeRoleArn")
+	if cc := ev.Cluster.ComputeConfig; cc != nil {
+		add(cc.NodeRoleArn, "computeConfig nodeRoleArn")
+	}
 	account := ""
 	if parts := strings.Split(ev.Cluster.Arn, ":"); len(parts) > 4 {
 		account = parts[4]
+	}
+	if account == "" {
+		account = entriesAccount(ev.AccessEntries)
 	}
 	classes, _ := classesInScope(ev, true)
 	for _, nc := range classes {
@@ -158,6 +165,31 @@ func autoModeRoles(ev *evidence.Evidence) (arns []string, from map[string]string
 	return arns, from
 }
 
+// autoModeOn reports whether EKS Auto Mode is enabled on the cluster: its computeConfig says so,
+// or, when the cluster's output does not show computeConfig (describe-cluster narrowed by
+// --query), the cluster has Auto Mode NodeClasses (nodeclasses.eks.amazonaws.com exists only on
+// clusters with Auto Mode; https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html).
+func autoModeOn(ev *evidence.Evidence) bool {
+	if cc := ev.Cluster.ComputeConfig; cc != nil {
+		return cc.Enabled
+	}
+	return slices.ContainsFunc(ev.NodeClasses, func(nc evidence.NodeClass) bool { return nc.AutoMode })
+}
+
+// entriesAccount returns the account every access entry's principal belongs to, or "" when the
+// entries name none or several (the cluster's own ARN was not in its output).
+func entriesAccount(entries []evidence.AccessEntry) string {
+	account := ""
+	for _, e := range entries {
+		a, err := arn.Parse(e.PrincipalArn)
+		if err != nil || account != "" && a.AccountID != account {
+			return ""
+		}
+		account = a.AccountID
+	}
+	return account
+}
+
 // partialAutoModeNodeRole judges the Auto Mode node roles whose access entry was described
 // without the cluster's list (a pasted describe-access-entry): its type is known; a role with no
 // described entry stays unjudged, since the list alone could show it has none.
@@ -165,7 +197,7 @@ func partialAutoModeNodeRole(ev *evidence.Evidence) []Finding {
 	if !ev.Have(evidence.KindCluster) || ev.Have(evidence.KindAccessEntries) || len(ev.DescribedAccessEntries) == 0 {
 		return nil
 	}
-	if cc := ev.Cluster.ComputeConfig; cc == nil || !cc.Enabled {
+	if !autoModeOn(ev) {
 		return nil
 	}
 	arns, from := autoModeRoles(ev)
@@ -198,7 +230,7 @@ func judgeAutoModeEntry(ev *evidence.Evidence, arn, from string, e *evidence.Acc
 }
 
 func evalAutoModeNodeRole(ev *evidence.Evidence) []Finding {
-	if cc := ev.Cluster.ComputeConfig; cc == nil || !cc.Enabled {
+	if !autoModeOn(ev) {
 		return one(notApplicable(ev.Cluster.Name, "EKS Auto Mode is not enabled on the cluster (computeConfig)"))
 	}
 	arns, from := autoModeRoles(ev)

@@ -221,6 +221,22 @@ func karpenterCases() []checkCase {
 			describedOnly(ev, "STANDARD")
 			ev.DescribedAccessEntries[0].PrincipalArn = "arn:aws:iam::111122223333:role/someone-else"
 		}, StatusSkipped, "missing evidence: eks:access-entries"},
+		{"automode.node-role", "computeConfig and cluster ARN cut by --query, Auto Mode NodeClass role without entry", func(ev *evidence.Evidence) {
+			// a pasted describe-cluster narrowed by --query: Auto Mode NodeClasses exist only
+			// where Auto Mode is on, and the account is the one of the listed access entries
+			autoMode(ev)
+			ev.Cluster.ComputeConfig, ev.Cluster.Arn = nil, ""
+			ev.NodeClasses[0].Role = "custom-node"
+			clusterScope(ev)
+			ev.NodeClaim, ev.Provisioner = nil, evidence.Provisioner{}
+		}, StatusFail, "arn:aws:iam::111122223333:role/custom-node (NodeClass default spec.role) has no access entry"},
+		{"automode.node-role", "computeConfig cut, no Auto Mode NodeClass", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			ev.Cluster.ComputeConfig = nil
+			ev.NodeClasses[0].AutoMode = false
+			clusterScope(ev)
+			ev.NodeClaim, ev.Provisioner = nil, evidence.Provisioner{}
+		}, StatusSkipped, "not applicable: EKS Auto Mode is not enabled"},
 		{"automode.node-role", "auto mode off", func(ev *evidence.Evidence) {
 			clusterScope(ev)
 		}, StatusSkipped, "not applicable: EKS Auto Mode is not enabled"},
