@@ -1104,7 +1104,23 @@ func kubeCases() []checkCase {
 		{"runtime.cni-not-ready", "taint not tolerated", func(ev *evidence.Evidence) {
 			ev.AWSNode.Tolerations = []evidence.Toleration{{Key: "CriticalAddonsOnly", Operator: "Exists"}}
 			ev.Bootstrap.Taints = []string{"dedicated=gpu:NoSchedule"}
+			ev.Nodes = nil // not registered
 		}, StatusFail, "dedicated=gpu:NoSchedule"},
+		{"runtime.cni-not-ready", "Karpenter's registration taint, removed when the node registers", func(ev *evidence.Evidence) {
+			// snapshots9/12: Karpenter takes karpenter.sh/unregistered off the Node it registers
+			ev.AWSNode.Tolerations = nil
+			ev.Bootstrap.Taints = []string{"karpenter.sh/unregistered:NoExecute"}
+		}, StatusPass, "tolerates the node's taints"},
+		{"runtime.cni-not-ready", "taints the DaemonSet controller tolerates for every DaemonSet", func(ev *evidence.Evidence) {
+			ev.AWSNode.Tolerations = nil
+			ev.Bootstrap.Taints = []string{"node.kubernetes.io/not-ready:NoExecute", "node.kubernetes.io/unschedulable:NoSchedule"}
+		}, StatusPass, "tolerates the node's taints"},
+		{"runtime.cni-not-ready", "taint not tolerated on a node listed Ready", func(ev *evidence.Evidence) {
+			ev.AWSNode.Tolerations = []evidence.Toleration{{Key: "CriticalAddonsOnly", Operator: "Exists"}}
+			ev.Bootstrap.Taints = []string{"dedicated=gpu:NoSchedule"}
+			ev.Nodes = []evidence.Node{{Name: ev.Instance.PrivateDNSName, ProviderID: "aws:///eu-west-1a/" + ev.Instance.ID, Ready: true}}
+			ev.Mark(evidence.KindNodes, "test")
+		}, StatusWarn, "is Ready, so a CNI runs on it"},
 		{"runtime.cni-not-ready", "pods not ready", func(ev *evidence.Evidence) { ev.AWSNode.Ready = 1 }, StatusWarn, "2 of 3"},
 		{"runtime.cni-not-ready", "pods not ready and the node NotReady", func(ev *evidence.Evidence) {
 			ev.AWSNode.Ready = 1

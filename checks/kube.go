@@ -210,6 +210,19 @@ func kubeChecks() []Check {
 	}
 }
 
+// transientTaints are taint keys a node registers with that no DaemonSet needs to tolerate: the
+// DaemonSet controller adds tolerations of the node lifecycle taints to every DaemonSet pod
+// (kubernetes pkg/controller/daemon/util/daemonset_util.go, AddOrUpdateDaemonPodTolerations;
+// network-unavailable for host-network pods like aws-node), the cloud controller manager removes
+// node.cloudprovider.kubernetes.io/uninitialized once it has initialised the Node, and Karpenter
+// removes karpenter.sh/unregistered when it registers the Node to its NodeClaim
+// (kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go).
+var transientTaints = map[string]bool{
+	"node.kubernetes.io/not-ready": true, "node.kubernetes.io/unreachable": true, "node.kubernetes.io/disk-pressure": true,
+	"node.kubernetes.io/memory-pressure": true, "node.kubernetes.io/pid-pressure": true, "node.kubernetes.io/unschedulable": true,
+	"node.kubernetes.io/network-unavailable": true, "node.cloudprovider.kubernetes.io/uninitialized": true, "karpenter.sh/unregistered": true,
+}
+
 // evalAWSNode judges DaemonSet kube-system/aws-node (runtime.cni-not-ready, cluster side).
 func evalAWSNode(ev *evidence.Evidence) []Finding {
 	ds := ev.AWSNode
@@ -220,10 +233,17 @@ func evalAWSNode(ev *evidence.Evidence) []Finding {
 	if ev.Bootstrap != nil {
 		for _, taint := range ev.Bootstrap.Taints {
 			if strings.HasSuffix(taint, ":NoSchedule") || strings.HasSuffix(taint, ":NoExecute") {
-				if !tolerates(ds.Tolerations, taint) {
-					return one(fail("kube-system/aws-node", fmt.Sprintf("the node registers with taint %s, which aws-node does not tolerate: the CNI never starts there", taint), it,
-						item(ev.Source(evidence.KindBootstrap), "taints %s", quoteList(ev.Bootstrap.Taints))))
+				if key, _, _ := strings.Cut(strings.SplitN(taint, ":", 2)[0], "="); transientTaints[key] || tolerates(ds.Tolerations, taint) {
+					continue
 				}
+				msg := fmt.Sprintf("the node registers with taint %s, which aws-node does not tolerate: the CNI never starts there", taint)
+				taints := item(ev.Source(evidence.KindBootstrap), "taints %s", quoteList(ev.Bootstrap.Taints))
+				if n := JoinedNode(ev); n != nil && n.Ready {
+					// a Ready node has a working CNI: another one, or aws-node started before the
+					// taint was set
+					return one(warn("kube-system/aws-node", fmt.Sprintf("the node's configuration sets taint %s, which aws-node does not tolerate, but node %s is Ready, so a CNI runs on it", taint, n.Name), it, taints))
+				}
+				return one(fail("kube-system/aws-node", msg, it, taints))
 			}
 		}
 	}
