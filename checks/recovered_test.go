@@ -23,6 +23,7 @@ func TestRecoveredOutsideKubelet(t *testing.T) {
 		ipamdServing    = `{"level":"info","ts":"2023-01-20T08:10:41.120Z","caller":"aws-k8s-agent/main.go:140","msg":"Serving RPC Handler version v1.19.2 on 127.0.0.1:50051"}`
 		ipamdThrottled  = `{"level":"error","ts":"2022-07-11T12:01:33.121Z","caller":"ipamd/ipamd.go:845","msg":"Failed to increase pool size due to not able to allocate ENI AllocENI: failed to create ENI: failed to create network interface: RequestLimitExceeded: Request limit exceeded.\n\tstatus code: 503, request id: 0d9e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a"}`
 		ipamdThrottled2 = `{"level":"error","ts":"2022-07-11T12:03:41.511Z","caller":"ipamd/ipamd.go:845","msg":"Failed to increase pool size due to not able to allocate ENI AllocENI: failed to create ENI: failed to create network interface: RequestLimitExceeded: Request limit exceeded.\n\tstatus code: 503, request id: 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b"}`
+		ipamdPoolStats  = `{"level":"debug","ts":"2022-07-11T12:02:33.585Z","caller":"ipamd/ipamd.go:694","msg":"IP pool stats for network card 0: Total IPs/Prefixes = 18/0, AssignedIPs/CookieIPs/CooldownIPs = 5/0/0, c.maxIPsPerENI = 9"}`
 		ipamdAddedLater = `{"level":"info","ts":"2022-07-11T12:05:04.203Z","caller":"datastore/data_store.go:564","msg":"Added ENI(eni-0a1b2c3d4e5f60718)'s IP/Prefix 10.0.1.23/32 to datastore"}`
 
 		cloudInit = "Cloud-init v. 19.3-46.amzn2 running 'modules:final' at Wed, 14 Dec 2022 10:02:10 +0000. Up 12.31 seconds.\nUsing kubelet version 1.23.13\ntrue\nUsing containerd as the container runtime\n"
@@ -45,6 +46,8 @@ func TestRecoveredOutsideKubelet(t *testing.T) {
 		{"IPAMD throttled is throttling (case 27)", "runtime.throttled", lines(ipamdThrottled, ipamdThrottled2), StatusFail, "IPAMD"},
 		{"IPAMD throttled is not a subnet without addresses (case 27)", "runtime.ipamd-no-ips", lines(ipamdThrottled, ipamdThrottled2), StatusPass, ""},
 		{"IPAMD throttled, then it added addresses", "runtime.throttled", lines(ipamdThrottled, ipamdThrottled2, ipamdAddedLater), StatusPass, "transient"},
+		{"IPAMD throttled once in a log that goes on (bundles8/08)", "runtime.throttled", lines(ipamdThrottled, ipamdPoolStats, strings.Replace(ipamdPoolStats, "12:02:33", "13:02:33", 1), strings.Replace(ipamdPoolStats, "12:02:33", "15:02:33", 1)), StatusPass, "fewer than the 3"},
+		{"IPAMD throttled three times in a log that goes on", "runtime.throttled", lines(ipamdThrottled, ipamdThrottled2, strings.Replace(ipamdThrottled2, "12:03:41", "12:04:41", 1), ipamdPoolStats), StatusFail, "IPAMD"},
 		{"bootstrap.sh throttled once, retried, kubelet enabled (case 97)", "runtime.throttled", cloudInit + throttled + "Attempt 1 of 3\n" + enabled + finished, StatusPass, "transient"},
 		{"bootstrap.sh throttled on every attempt (case 96)", "runtime.throttled", cloudInit + strings.Repeat(throttled+"Attempt 1 of 3\n\n", 3) + throttled, StatusFail, "throttle"},
 	} {
