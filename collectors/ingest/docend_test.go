@@ -22,6 +22,7 @@ func TestDocumentEndsWhereLogStarts(t *testing.T) {
 	shellBlank := "#!/bin/bash\nset -ex\n\nyum install -y amazon-ssm-agent\n\n/etc/eks/bootstrap.sh prod --b64-cluster-ca " + ca + " --apiserver-endpoint https://ABCDEF0123456789.gr7.us-east-1.eks.amazonaws.com\n"
 	toml := "[settings.kubernetes]\ncluster-name = \"prod\"\napi-server = \"https://ABCDEF0123456789.gr7.us-east-1.eks.amazonaws.com\"\ncluster-certificate = \"" + ca + "\"\n"
 	awsAuth := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n    - rolearn: arn:aws:iam::111122223333:role/prod-node-role\n      username: system:node:{{EC2PrivateDNSName}}\n      groups:\n        - system:bootstrappers\n        - system:nodes\n"
+	console := "[    8.914201] [FAILED] Failed to start nodeadm-config.service - EKS Nodeadm Config.\n[    8.915330] See 'systemctl status nodeadm-config.service' for details.\n[   12.203017] cloud-init[2103]: /var/lib/cloud/instance/scripts/part-001: line 3: /etc/eks/bootstrap.sh: No such file or directory\n"
 	n := func(s string) int { return strings.Count(s, "\n") }
 	cases := []struct {
 		name, doc, sep, log string
@@ -36,6 +37,7 @@ func TestDocumentEndsWhereLogStarts(t *testing.T) {
 		{"aws-auth, blank line, journal", awsAuth, "\n", unauth, TypeAWSAuth, "runtime.unauthorized"},
 		{"aws-auth, journal right under it", awsAuth, "", x509, TypeAWSAuth, "runtime.tls-untrusted"},
 		{"kubeconfig, two blank lines, klog", kubeconfig, "\n\n", klog, TypeKubeconfig, "runtime.unauthorized"},
+		{"shell user data, blank line, console output (kernel times)", shell, "\n", console, TypeUserData, "runtime.bootstrap-failed"},
 		{"kubeconfig fenced with the journal", "```\n" + kubeconfig, "\n", unauth + "```\n", TypeKubeconfig, "runtime.unauthorized"},
 	}
 	for _, c := range cases {

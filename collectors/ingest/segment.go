@@ -1472,9 +1472,10 @@ var logShapes = []struct {
 }
 
 // strongLogShapes are the log line shapes no configuration document has at column 0: a line
-// stamped by journald, syslog or klog, or with an ISO 8601 date and time first.
+// stamped by journald, syslog or klog, with an ISO 8601 date and time first, or with the kernel's
+// printk time (seconds since boot with six decimals: EC2 console output).
 var strongLogShapes = func() []*regexp.Regexp {
-	var out []*regexp.Regexp
+	out := []*regexp.Regexp{reKernelStamp}
 	for _, sh := range logShapes {
 		switch sh.name {
 		case "journal", "klog", "timestamped", "syslog":
@@ -1483,6 +1484,9 @@ var strongLogShapes = func() []*regexp.Regexp {
 	}
 	return out
 }()
+
+// reKernelStamp is the kernel's printk time at the start of a console line ("[    8.914201] ").
+var reKernelStamp = regexp.MustCompile(`^\[\s*\d+\.\d{6}\]\s`)
 
 // strongLogLine reports whether a line has one of strongLogShapes.
 func strongLogLine(s string) bool {
