@@ -998,10 +998,32 @@ func splitPrompts(lines []line) []subRegion {
 			cur = subRegion{command: cmd}
 			continue
 		}
+		if chatHeader(l.text) {
+			// the next speaker's message: what the last one pasted ends here
+			flush(i)
+			cur = subRegion{}
+		}
 	}
 	flush(len(lines))
 	return out
 }
+
+// reChatHeader is a chat client's message header alone on its line, as a copy out of the client
+// keeps it: Teams' "[14:36] Name" (or "[2:36 PM] Name:"), Slack's "Name  2:36 PM" or
+// "Name  [2:36 PM]": a time and a name of one to four capitalised words, nothing else.
+var reChatHeader = regexp.MustCompile(`^\s*(?:\[\d{1,2}:\d\d(?:\s?[AaPp][Mm])?\]\s+` + chatName + `:?|` + chatName + `\s{2,}\[?\d{1,2}:\d\d\s?[AaPp][Mm]\]?)\s*$`)
+
+// chatName is a speaker's name in a chat header: one to four words, each capitalised.
+const chatName = `\p{Lu}[\p{L}.'-]*(?:\s\p{Lu}[\p{L}.'-]*){0,3}`
+
+// chatHeader reports whether t is a chat client's message header (reChatHeader). A log line
+// with a bracketed time goes on with its message ("[14:36] ERROR …" holds no name alone).
+func chatHeader(t string) bool {
+	return len(t) < 80 && reChatHeader.MatchString(t) && !reChatLevel.MatchString(t)
+}
+
+// reChatLevel is a log level where a chat header has its name.
+var reChatLevel = regexp.MustCompile(`\]\s+(?:INFO|WARN|WARNING|ERROR|DEBUG|FATAL|TRACE|CRITICAL)\b`)
 
 // reShellError is bash reporting an error in a script ("/etc/eks/bootstrap.sh: line 56: $2:
 // unbound variable"), with "line" in the locales bash is translated to.

@@ -1,0 +1,43 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChatHeadersEndDocuments: a ticket copied out of a chat client (Teams "[14:36] Name",
+// Slack "Name  2:31 PM" or "Name  [2:31 PM]") puts the next speaker's header right under a
+// pasted document: the header ends the document, so an aws-auth pasted in one message and the
+// authenticator's lines in the next are each read whole (blind set pastes12, case 02: the header
+// was read into the aws-auth, which then did not parse).
+func TestChatHeadersEndDocuments(t *testing.T) {
+	awsAuth := "apiVersion: v1\ndata:\n  mapRoles: |\n    - groups:\n      - system:bootstrappers\n      - system:nodes\n      rolearn: arn:aws:iam::111122223333:role/eks/nodes/prod-node\n      username: system:node:{{EC2PrivateDNSName}}\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\n"
+	log := "Nov 24 10:00:01 ip-10-0-1-23.ec2.internal kubelet[2345]: E1124 10:00:01.223456    2345 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-23.ec2.internal\"\n"
+	for _, header := range []string{"[14:36] Tomasz Nowak", "[2:36 PM] Tomasz Nowak:", "Tomasz Nowak  2:36 PM", "Tomasz Nowak  [2:36 PM]"} {
+		t.Run(header, func(t *testing.T) {
+			paste := "[14:34] Dana Whitfield\n$ kubectl -n kube-system get cm aws-auth -o yaml\n" + awsAuth + header + "\nok, and the kubelet?\n" + log
+			r := Read([]byte(paste), "paste.txt", Options{})
+			var auth *Segment
+			for i := range r.Segments {
+				if r.Segments[i].Type == TypeAWSAuth {
+					auth = &r.Segments[i]
+				}
+			}
+			if auth == nil || auth.Problem != "" || strings.Contains(string(auth.Text), "Tomasz") {
+				t.Fatalf("aws-auth not read whole: %+v", r.Segments)
+			}
+			if r.Evidence.AWSAuth == nil || len(r.Evidence.AWSAuth.Roles) != 1 || len(r.Evidence.AWSAuth.Problems) > 0 {
+				t.Errorf("aws-auth: %+v", r.Evidence.AWSAuth)
+			}
+			if r.Evidence.NodeLogs == nil || len(r.Evidence.NodeLogs.Hits) == 0 {
+				t.Errorf("the kubelet line under the next header was not read: %v", types(r.Segments))
+			}
+		})
+	}
+	// a log line that starts with a bracketed time is no chat header
+	for _, l := range []string{"[14:36:02] INFO starting kubelet", "[14:36] ERROR kubelet failed", "[2:36 PM] Tomasz Nowak: the node is NotReady"} {
+		if chatHeader(l) {
+			t.Errorf("%q read as a chat header", l)
+		}
+	}
+}
