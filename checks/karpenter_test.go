@@ -237,6 +237,14 @@ func karpenterCases() []checkCase {
 			clusterScope(ev)
 			ev.NodeClaim, ev.Provisioner = nil, evidence.Provisioner{}
 		}, StatusSkipped, "not applicable: EKS Auto Mode is not enabled"},
+		{"runtime.cni-not-ready", "Auto Mode node: no aws-node DaemonSet (snapshots9/10)", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			ev.AWSNode = nil
+		}, StatusSkipped, "EKS Auto Mode"},
+		{"instance.root-volume-small", "Auto Mode node: a small OS volume (snapshots9/10)", func(ev *evidence.Evidence) {
+			autoMode(ev)
+			withDisk("/dev/xvda", 4, 0)(ev)
+		}, StatusSkipped, "EKS Auto Mode"},
 		{"automode.node-role", "auto mode off", func(ev *evidence.Evidence) {
 			clusterScope(ev)
 		}, StatusSkipped, "not applicable: EKS Auto Mode is not enabled"},

@@ -177,6 +177,12 @@ func kubeChecks() []Check {
 				if len(out) == 1 && out[0].Status == StatusSkipped {
 					out = nil // the logs hold nothing of the CNI; the cluster side judges alone
 				}
+				if ev.Provisioner.Kind == evidence.ProvisionerAutoMode {
+					// Auto Mode nodes run the VPC CNI as part of the node; the aws-node DaemonSet,
+					// when a cluster has one, keeps off them (its affinity excludes
+					// eks.amazonaws.com/compute-type auto)
+					return append(out, notApplicable("kube-system/aws-node", "EKS Auto Mode nodes run the VPC CNI themselves, not the aws-node DaemonSet ("+ev.Provisioner.Because+")"))
+				}
 				return append(out, evalAWSNode(ev)...)
 			}},
 		{Meta: Meta{ID: "auth.node-manager-rbac", ClusterWide: true, Title: "EKS node ClusterRoles or bindings are missing", Severity: SeverityCritical,

@@ -37,6 +37,12 @@ func evalRootVolume(ev *evidence.Evidence) []Finding {
 	if len(im.BlockDevices) == 0 {
 		return one(Finding{Status: StatusSkipped, Resource: in.ID, Message: fmt.Sprintf("describe-images shows no block device mappings of %s", im.ID)})
 	}
+	if ev.Provisioner.Kind == evidence.ProvisionerAutoMode {
+		// the Auto Mode AMI's OS volume is small by design; pods and images use the volume the
+		// NodeClass's ephemeralStorage sizes (80 GiB by default;
+		// https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html)
+		return one(notApplicable(in.ID, "EKS Auto Mode nodes keep images and pods on the NodeClass's ephemeralStorage volume, not the AMI's OS volume ("+ev.Provisioner.Because+")"))
+	}
 	family, _ := amiFamily(ev)
 	device, role := im.RootDeviceName, "root volume"
 	if family == FamilyBottlerocket {
