@@ -177,6 +177,9 @@ func Read(text []byte, name string, opt Options) *Result {
 		ev.Target.Cluster, ev.Target.ClusterSource = ev.Bootstrap.ClusterName, "the node's configuration"
 	}
 	if ev.CollectedAt.IsZero() && ev.NodeLogs != nil {
+		// the logs' last dated line, whether a signature matched it or not (red team round 9,
+		// finding 2), or a later line a signature dated (a year-less line dated by it)
+		ev.CollectedAt = rd.newestLog
 		for _, h := range ev.NodeLogs.Hits {
 			if h.Last.Time.After(ev.CollectedAt) {
 				ev.CollectedAt = h.Last.Time
@@ -226,6 +229,9 @@ type reader struct {
 	fileSeg map[string]*Segment
 	// selected are the snapshot paths of AWS CLI output whose --query picked some fields.
 	selected map[string]bool
+	// newestLog is the newest fully dated line of the paste's logs (TypeLog segments), matched
+	// or not: when no snapshot says when the evidence was collected, the logs run to it.
+	newestLog time.Time
 }
 
 // scannedTypes are read by the signature scanner (kubectl's human output carries the
@@ -244,8 +250,12 @@ func (rd *reader) logs(segs []Segment, block int) {
 	sc.Ref = time.Time{}
 	for i := range segs {
 		if s := &segs[i]; scannedTypes[s.Type] {
-			if t := logscan.NewestDated(s.Text); t.After(sc.Ref) {
+			t := logscan.NewestDated(s.Text)
+			if t.After(sc.Ref) {
 				sc.Ref = t
+			}
+			if s.Type == TypeLog && t.After(rd.newestLog) {
+				rd.newestLog = t
 			}
 		}
 	}

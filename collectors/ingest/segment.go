@@ -362,29 +362,39 @@ func unprefixCI(lines []line) []line {
 	return unprefix(lines, reCIStampAny)
 }
 
-// unship replaces each log shipper's record by the line it carries (shippedLog: a Fluent Bit
-// or Fluentd record's "log", a shipped journald entry's "message") when the first non-blank line
-// and most others are such records: a node log exported from a log pipeline one JSON record per
-// line then reads as the component wrote it, its quotes no longer escaped.
+// unship replaces each log shipper's record by the line it carries (shippedRecord: a Fluent Bit
+// or Fluentd record's "log", a shipped journald entry's "message", alone or after a pipeline's
+// time and tag columns) when the first non-blank line (a CSV export's header aside) and most
+// others are such records: a node log exported from a log pipeline one JSON record per line then
+// reads as the component wrote it, its quotes no longer escaped, dated and attributed to its host
+// as a journal line is when the record or its columns say so.
 func unship(lines []line) []line {
 	for _, l := range lines {
-		if strings.TrimSpace(l.text) == "" {
+		if strings.TrimSpace(l.text) == "" || csvHeader(l.text) {
 			continue
 		}
-		if shippedLog(l.text) == l.text {
+		if _, ok := shippedRecord(l.text); !ok {
 			return lines
 		}
 		break
 	}
-	if !mostly(lines, func(t string) bool { return shippedLog(t) != t }) {
+	if !mostly(lines, func(t string) bool { _, ok := shippedRecord(t); return ok || csvHeader(t) }) {
 		return lines
 	}
 	out := make([]line, len(lines))
 	for i, l := range lines {
-		l.text = strings.ReplaceAll(shippedLog(l.text), "\n", " ") // one record stays one line
+		if t, ok := shippedRecord(l.text); ok {
+			l.text = t
+		}
 		out[i] = l
 	}
 	return out
+}
+
+// csvHeader reports whether l is the header of a CloudWatch Logs Insights CSV export: its
+// fields' names, "@timestamp" and "@message" among them.
+func csvHeader(l string) bool {
+	return strings.HasPrefix(l, "@") && strings.Contains(l, "@message") && !strings.Contains(l, " ")
 }
 
 // recordStarts are how a log record begins, one pattern per log shape: a journal or syslog

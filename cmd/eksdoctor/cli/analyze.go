@@ -506,6 +506,12 @@ func (o *AnalyzeOptions) largeLog(r io.Reader, name string, reg *checks.Registry
 	ev := &evidence.Evidence{NodeLogs: logs}
 	ev.Target.Source = "log: " + name
 	ev.Mark(evidence.KindNodeLogs, "log:"+name)
+	// the log's last dated line, matched or not, or a later matched one
+	for _, st := range logs.Streams {
+		if st.LastTime.After(ev.CollectedAt) {
+			ev.CollectedAt = st.LastTime
+		}
+	}
 	for _, h := range logs.Hits {
 		if h.Last.Time.After(ev.CollectedAt) {
 			ev.CollectedAt = h.Last.Time
