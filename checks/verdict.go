@@ -586,10 +586,22 @@ func hitsNodes(hits []evidence.SignatureHit) []string {
 // journalctl's default short output: https://www.freedesktop.org/software/systemd/man/latest/journalctl.html).
 var journalHostRe = regexp.MustCompile(`^[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}(?:\.\d+)? (\S+) \S+?(?:\[\d+\])?: `)
 
+// journalISOHostRe finds the host of a journal line in journalctl's short-iso or
+// short-iso-precise output ("2026-11-24T10:01:01+0000 HOST kubelet[2345]:"), the form a
+// shipped journald record is read as ("… HOST kubelet.service:", collectors/ingest): the
+// identifier must carry a PID or be a unit's name, so an ISO-dated line of another log
+// ("2026-11-24T10:01:01Z info controller: …") names no host.
+var journalISOHostRe = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ([\w.-]+) (?:[\w.@/-]+\[\d+\]|[\w@-]+\.(?:service|scope)): `)
+
 // JournalHost returns the host of a syslog-style journal line (journalctl's short output:
-// "Nov 23 10:11:52 ip-10-0-1-23.ec2.internal kubelet[2990]: …"), or "" for any other line.
+// "Nov 23 10:11:52 ip-10-0-1-23.ec2.internal kubelet[2990]: …", or its short-iso outputs:
+// "2026-11-24T10:01:01+0000 ip-10-0-1-23 kubelet[2990]: …"), or "" for any other line.
 func JournalHost(line string) string {
-	if m := journalHostRe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+	line = strings.TrimSpace(line)
+	if m := journalHostRe.FindStringSubmatch(line); m != nil {
+		return m[1]
+	}
+	if m := journalISOHostRe.FindStringSubmatch(line); m != nil {
 		return m[1]
 	}
 	return ""

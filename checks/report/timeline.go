@@ -35,9 +35,6 @@ type Timeline struct {
 	others []string
 }
 
-// journalHostRe finds the host of a syslog-style journal line ("Nov 23 10:11:52 HOST unit[pid]:").
-var journalHostRe = regexp.MustCompile(`^[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}(?:\.\d+)? (\S+) `)
-
 // otherNodesMilestones returns, by index in logs.Hits, the node of each milestone line that is
 // another node's than the failing lines' ("" for the rest): when every failing line (status
 // fail) names its node (node facts), a milestone whose lines name only other nodes is that
@@ -76,7 +73,7 @@ func otherNodesMilestones(logs *evidence.NodeLogs, status map[string]checks.Stat
 			continue
 		}
 		for _, n := range named {
-			if firstLabel(journalHost(h.First.Text)) == firstLabel(n) && firstLabel(journalHost(h.Last.Text)) == firstLabel(n) {
+			if firstLabel(checks.JournalHost(h.First.Text)) == firstLabel(n) && firstLabel(checks.JournalHost(h.Last.Text)) == firstLabel(n) {
 				out[i] = n
 				break
 			}
@@ -100,14 +97,6 @@ func milestoneOf(h evidence.SignatureHit) string {
 	}
 	if strings.Contains(h.First.Text, registerFailed) {
 		return "registration-attempt"
-	}
-	return ""
-}
-
-// journalHost returns the host of a syslog-style journal line, or "".
-func journalHost(line string) string {
-	if m := journalHostRe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-		return m[1]
 	}
 	return ""
 }

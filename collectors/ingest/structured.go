@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
@@ -996,9 +997,41 @@ func logEvents(docs []any) (msgs []string, ok bool) {
 				return nil, false
 			}
 		}
-		msgs = append(msgs, shippedLog(strings.TrimRight(msg, "\r\n")))
+		msg = strings.TrimRight(msg, "\r\n")
+		if l, ok := shippedRecord(eventColumns(m) + msg); ok {
+			msgs = append(msgs, l)
+			continue
+		}
+		msgs = append(msgs, shippedLog(msg))
 	}
 	return msgs, len(msgs) > 0
+}
+
+// eventColumns returns a CloudWatch Logs event's time and log stream as the columns a console
+// copy puts before its message ("2026-11-24T10:01:01.223Z<TAB>STREAM<TAB>"): the event's
+// "timestamp" (milliseconds since the epoch, filter-log-events and get-log-events) or
+// "@timestamp" (Logs Insights), and its "logStreamName" or "@logStream" — what shippedRecord
+// dates a shipped record by, and takes a host or unit from when the record names none. "" when
+// the event has no time.
+func eventColumns(m map[string]any) string {
+	var at time.Time
+	switch ts := m["timestamp"].(type) {
+	case float64:
+		at = time.UnixMilli(int64(ts)).UTC()
+	}
+	if s, ok := m["@timestamp"].(string); ok && at.IsZero() {
+		at = shipTime(s)
+	}
+	if at.IsZero() {
+		return ""
+	}
+	out := at.Format(time.RFC3339Nano) + "\t"
+	for _, k := range []string{"logStreamName", "@logStream"} {
+		if s, ok := m[k].(string); ok && s != "" && !strings.ContainsAny(s, " \t,\"") {
+			return out + s + "\t"
+		}
+	}
+	return out
 }
 
 // controlPlaneEvents reports whether filter-log-events events come from the cluster's own log
