@@ -1236,6 +1236,11 @@ func unwrap(text []byte) []byte {
 		}
 		j := i + 1
 		for ; j < len(lines) && j-i < maxUnwrap && (depth > 0 || inStr); j++ {
+			if inStr && startsRecord(lines[j]) {
+				// a record a shipper cut inside a string (its byte limit) is not continued by
+				// the next record (red team round 9, finding 6)
+				break
+			}
 			depth, inStr = openness(bytes.TrimSpace(lines[j]), depth, inStr)
 		}
 		if depth > 0 || inStr {
@@ -1252,6 +1257,25 @@ func unwrap(text []byte) []byte {
 		i = j - 1
 	}
 	return bytes.Join(lines, []byte("\n"))
+}
+
+// reStampStart is a date and time at the start of a line, then a space or tab: the time column
+// of a log pipeline's output or a log record's own stamp.
+var reStampStart = regexp.MustCompile(`^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*[ \t]`)
+
+// startsRecord reports whether line l starts a log record of its own (recordStartsAt0, a
+// timestamp column, a JSON object's first key), not the rest of a line broken before it.
+func startsRecord(l []byte) bool {
+	t := bytes.TrimSpace(l)
+	if bytes.HasPrefix(t, []byte(`{"`)) || reStampStart.Match(t) {
+		return true
+	}
+	for _, re := range recordStartsAt0 {
+		if re.Match(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // openness continues counting JSON nesting over b from depth and string state inStr.

@@ -46,8 +46,8 @@ func shippedRecord(l string) (string, bool) {
 	if !strings.HasPrefix(t, "{") || !strings.Contains(t, `"log"`) && !strings.Contains(t, `"message"`) && !strings.Contains(t, `"MESSAGE"`) {
 		return "", false
 	}
-	var m map[string]any
-	if json.Unmarshal([]byte(t), &m) != nil {
+	m, ok := cutRecord(t)
+	if !ok {
 		return "", false
 	}
 	msg, ok := recordMessage(m, stamp != "")
@@ -148,4 +148,59 @@ func shipTime(s string) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// reCutEscape is an escape sequence a cut left unfinished at the end of a JSON string: a lone
+// backslash or a \u with fewer than four hex digits.
+var reCutEscape = regexp.MustCompile(`\\(?:u[0-9a-fA-F]{0,3})?$`)
+
+// cutRecord decodes t as a JSON object, or, when a shipper's byte limit cut it inside a string
+// value (a Fluent Bit buffer, a syslog forwarder: the closing quote and braces gone, red team
+// round 9, finding 6), as the object with that string ending where the cut did. ok is false for
+// anything else: a cut between tokens, or brackets that do not nest.
+func cutRecord(t string) (map[string]any, bool) {
+	var m map[string]any
+	if json.Unmarshal([]byte(t), &m) == nil {
+		return m, true
+	}
+	var closers []byte
+	inStr, esc := false, false
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{':
+			closers = append(closers, '}')
+		case c == '[':
+			closers = append(closers, ']')
+		case c == '}' || c == ']':
+			if len(closers) == 0 || closers[len(closers)-1] != c {
+				return nil, false
+			}
+			closers = closers[:len(closers)-1]
+		}
+	}
+	if !inStr || len(closers) == 0 {
+		return nil, false
+	}
+	if loc := reCutEscape.FindStringIndex(t); loc != nil {
+		// the escape's backslash is the last unescaped one only when an odd run of them ends here
+		if run := len(t[:loc[0]]) - len(strings.TrimRight(t[:loc[0]], "\\")); run%2 == 0 {
+			t = t[:loc[0]]
+		}
+	}
+	b := []byte(t + `"`)
+	for i := len(closers) - 1; i >= 0; i-- {
+		b = append(b, closers[i])
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return nil, false
+	}
+	return m, true
 }
