@@ -1236,9 +1236,10 @@ func unwrap(text []byte) []byte {
 		}
 		j := i + 1
 		for ; j < len(lines) && j-i < maxUnwrap && (depth > 0 || inStr); j++ {
-			if inStr && startsRecord(lines[j]) {
+			if inStr && startsRecord(lines[j]) && !reCRIPartial.Match(bytes.TrimSpace(lines[j-1])) {
 				// a record a shipper cut inside a string (its byte limit) is not continued by
-				// the next record (red team round 9, finding 6)
+				// the next record (red team round 9, finding 6); a CRI log's partial line ("P")
+				// is, by the next line of its stream
 				break
 			}
 			depth, inStr = openness(bytes.TrimSpace(lines[j]), depth, inStr)
@@ -1262,6 +1263,10 @@ func unwrap(text []byte) []byte {
 // reStampStart is a date and time at the start of a line, then a space or tab: the time column
 // of a log pipeline's output or a log record's own stamp.
 var reStampStart = regexp.MustCompile(`^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*[ \t]`)
+
+// reCRIPartial is a CRI log line the runtime split at its 16 KiB buffer ("… stdout P …"): the
+// record goes on in the next line of the stream (the kubelet's CRI logging format).
+var reCRIPartial = regexp.MustCompile(`^\S+ (?:stdout|stderr) P `)
 
 // startsRecord reports whether line l starts a log record of its own (recordStartsAt0, a
 // timestamp column, a JSON object's first key), not the rest of a line broken before it.

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -81,5 +82,15 @@ func TestShippedRecordShapes(t *testing.T) {
 		if got, ok := shippedRecord(in); ok {
 			t.Errorf("shippedRecord(%q) = %q, want not a shipped record", in, got)
 		}
+	}
+}
+
+// TestUnwrapJoinsCRIPartialLines: a CRI log line the runtime split at 16 KiB ("P") goes on in the
+// next line of its stream although that line starts with a stamp (red team round 9, case27).
+func TestUnwrapJoinsCRIPartialLines(t *testing.T) {
+	const in = `2026-11-24T10:05:01.123456789Z stdout P {"level":"ERROR","message":"failed launching nodeclaim","error":"creating instance, \"c7i.la` + "\n" +
+		`2026-11-24T10:05:01.123456789Z stdout F rge\", UnauthorizedOperation"}`
+	if got := string(unwrap([]byte(in))); got != strings.Replace(in, "\n", " ", 1)+"\n" {
+		t.Errorf("the partial line not joined: %q", got)
 	}
 }
