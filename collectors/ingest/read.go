@@ -178,16 +178,47 @@ func Read(text []byte, name string, opt Options) *Result {
 	}
 	if ev.CollectedAt.IsZero() && ev.NodeLogs != nil {
 		// the logs' last dated line, whether a signature matched it or not (red team round 9,
-		// finding 2), or a later line a signature dated (a year-less line dated by it)
+		// finding 2), or a later line a signature dated (a year-less line dated by it) — unless
+		// another artefact of the paste shows a later time (a NodeClaim's conditions pasted under
+		// an older log): then when the paste was put together is not known, and nothing is aged
+		// against the logs' end
 		ev.CollectedAt = rd.newestLog
 		for _, h := range ev.NodeLogs.Hits {
 			if h.Last.Time.After(ev.CollectedAt) {
 				ev.CollectedAt = h.Last.Time
 			}
 		}
+		if newestShown(ev).After(ev.CollectedAt) {
+			ev.CollectedAt = time.Time{}
+		}
 	}
 	r.Evidence = ev
 	return r
+}
+
+// newestShown returns the newest time the paste's artefacts other than logs show: NodeClaims'
+// creation and condition transitions, CSRs' creation and Auto Scaling activities' starts (zero
+// when none is dated).
+func newestShown(ev *evidence.Evidence) time.Time {
+	var t time.Time
+	later := func(x time.Time) {
+		if x.After(t) {
+			t = x
+		}
+	}
+	for _, nc := range ev.NodeClaims {
+		later(nc.Created)
+		for _, c := range nc.Conditions {
+			later(c.LastTransition)
+		}
+	}
+	for _, c := range ev.CSRs {
+		later(c.Created)
+	}
+	for _, a := range ev.ScalingActivities {
+		later(a.StartTime)
+	}
+	return t
 }
 
 // lineConfigTypes are the configuration documents whose YAML, MIME or TOML structure lives in

@@ -28,6 +28,26 @@ func TestCollectedAtIsTheLastDatedLine(t *testing.T) {
 	}
 }
 
+// TestCollectedAtNotBeforeOtherArtefacts: a log pasted beside a NodeClaim whose conditions are
+// later than the log's last line dates nothing — the paste was put together after both, at a
+// time no artefact shows — so the NodeClaim is not aged against the old log's end (the eval's
+// mixed pair 016 + 912: a 2019 IPAMD log made a 2024 NodeClaim "launched after collection").
+func TestCollectedAtNotBeforeOtherArtefacts(t *testing.T) {
+	const log = "2019-07-03T20:29:20Z [ERROR] Failed to get eni limit due to unknown instance type m5.metal\n2019-07-03T20:29:21Z [INFO] Setting up host network...\n"
+	const claim = "  Conditions:\n    Last Transition Time:  2024-11-15T17:08:57Z\n    Message:\n    Reason:                Launched\n    Status:                True\n    Type:                  Launched\n    Last Transition Time:  2024-11-15T17:10:23Z\n    Message:               Registered=False\n    Reason:                UnhealthyDependents\n    Status:                False\n    Type:                  Ready\n"
+	r := Read([]byte("```\n"+log+"```\n\nand the NodeClaim:\n\n```\n"+claim+"```\n"), "paste.md", Options{})
+	if len(r.Evidence.NodeClaims) == 0 || r.Evidence.NodeLogs == nil {
+		t.Fatalf("not read as a log and a NodeClaim: %v", types(r.Segments))
+	}
+	if !r.Evidence.CollectedAt.IsZero() {
+		t.Errorf("collected %v, want unknown", r.Evidence.CollectedAt)
+	}
+	r = Read([]byte(log), "paste.md", Options{})
+	if want := time.Date(2019, 7, 3, 20, 29, 21, 0, time.UTC); !r.Evidence.CollectedAt.Equal(want) {
+		t.Errorf("the log alone: collected %v, want %v", r.Evidence.CollectedAt, want)
+	}
+}
+
 // TestUnwrapStopsAtTheNextRecord: a JSON record cut inside a string (a shipper's byte limit) is
 // not joined with the next line when that line starts a record of its own — a JSON record or a
 // timestamped line (red team round 9, finding 6) —, while a record a paste broke inside a string
