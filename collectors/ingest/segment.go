@@ -231,7 +231,7 @@ type region struct {
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unship(unnumber(unprefixCI(unquote(unnumber(unbox(untable(unjoin(journalArrays(undoubleCSV(unescapeHTML(lines)))))))))))
+	lines = unship(unnumber(unprefixCI(uncode(unquote(unnumber(unbox(untable(unjoin(journalArrays(undoubleCSV(unescapeHTML(lines))))))))))))
 	var out []region
 	// the lines of a region are those between two fence lines: a part of lines, not a copy
 	start := 0
@@ -860,6 +860,31 @@ func unquote(lines []line) []line {
 			}
 		}
 		i = last + 1
+	}
+	return out
+}
+
+// reCodeLine is a line that is one Markdown code span, or a short label ("Error message:")
+// and one: group 1 is the span's text. A poster who pastes one error message into prose
+// often marks it so (`InvalidParameterException: …`); the span is what a component wrote.
+var reCodeLine = regexp.MustCompile("^\\s*(?:[\\p{L}][\\p{L} ]{0,28}:\\s*)?`([^`]{30,})`\\s*[.,;]?\\s*$")
+
+// uncode replaces a line that is one inline code span (reCodeLine) with the span's text.
+func uncode(lines []line) []line {
+	var out []line
+	for i, l := range lines {
+		m := reCodeLine.FindStringSubmatch(l.text)
+		if m == nil {
+			continue
+		}
+		if out == nil {
+			out = make([]line, len(lines))
+			copy(out, lines)
+		}
+		out[i].text = strings.TrimSpace(m[1])
+	}
+	if out == nil {
+		return lines
 	}
 	return out
 }
