@@ -41,3 +41,20 @@ func TestChatHeadersEndDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestSentenceBeforeAPromptEndsTheDocument: a document, a blank line, the poster's sentence
+// introducing what follows ("And here is another node that works fine:") and then a prompt with
+// its output: the sentence is not the document's last line (it made Bottlerocket TOML settings
+// "unparseable" in the eval's mixed channel).
+func TestSentenceBeforeAPromptEndsTheDocument(t *testing.T) {
+	toml := "[settings.kubernetes]\napi-server = 'https://ABC.gr7.us-west-2.eks.amazonaws.com'\ncluster-name = 'prod'\ncluster-dns-ip = '169.254.20.11'\n"
+	awsAuth := "apiVersion: v1\ndata:\n  mapRoles: |\n    - rolearn: arn:aws:iam::111122223333:role/prod-node\n      username: system:node:{{EC2PrivateDNSName}}\n      groups:\n        - system:bootstrappers\n        - system:nodes\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\n"
+	paste := toml + "\n\nAnd here is another node that works fine:\n\n$ kubectl get configmaps -n kube-system aws-auth -o yaml\n" + awsAuth
+	segs := Segments([]byte(paste))
+	if len(segs) < 3 || segs[0].Type != TypeUserData || segs[0].Last != 4 || segs[0].Problem != "" || segs[1].First != 7 || segs[2].Type != TypeAWSAuth {
+		for _, s := range segs {
+			t.Logf("%s %d-%d", s.Type, s.First, s.Last)
+		}
+		t.Fatalf("want user data 1-4, the sentence, aws-auth")
+	}
+}

@@ -12,6 +12,7 @@ func TestInlineCodeLines(t *testing.T) {
 		"`" + msg + "`\n",
 		"Error message: `" + msg + "` \n",
 		"We get this when applying:\n\n`" + msg + "`\n",
+		"    2026-11-20T08:10:00.1234567Z `" + msg + "`   \n", // a CI job's log pasted as a code block
 	} {
 		r := Read([]byte(paste), "issue.md", Options{})
 		found := false

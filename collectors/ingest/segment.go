@@ -231,7 +231,7 @@ type region struct {
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unship(unnumber(unprefixCI(uncode(unquote(unnumber(unbox(untable(unjoin(journalArrays(undoubleCSV(unescapeHTML(lines))))))))))))
+	lines = unship(unnumber(uncode(unprefixCI(unquote(unnumber(unbox(untable(unjoin(journalArrays(undoubleCSV(unescapeHTML(lines))))))))))))
 	var out []region
 	// the lines of a region are those between two fence lines: a part of lines, not a copy
 	start := 0
@@ -239,7 +239,7 @@ func regions(lines []line) []region {
 		if cur := lines[start:end:end]; len(cur) > 0 {
 			// a CI log pasted into an indented code block: its stamps show once the block is
 			// dedented, and what they prefixed may be indented itself (a describe pasted indented)
-			out = append(out, region{lines: unnumber(dedent(unprefixCI(dedent(cur)))), fenced: fenced})
+			out = append(out, region{lines: uncode(unnumber(dedent(unprefixCI(dedent(cur))))), fenced: fenced})
 		}
 		start = end + 1
 	}
@@ -1009,7 +1009,8 @@ func splitPrompts(lines []line) []subRegion {
 	var out []subRegion
 	// a part is the lines between two command lines: a part of lines, not a copy
 	cur, start := subRegion{}, 0
-	flush := func(end int) {
+	// keep: the line at end starts the next part (else it is a command line, dropped)
+	part := func(end int, keep bool) {
 		if cur.lines = lines[start:end:end]; len(cur.lines) > 0 {
 			if cur.command != "" {
 				cur.lines = markOperatorCLI(uncomment(cur.lines), cur.command, cur.onNode)
@@ -1017,9 +1018,19 @@ func splitPrompts(lines []line) []subRegion {
 			out = append(out, cur)
 		}
 		start = end + 1
+		if keep {
+			start = end
+		}
 	}
+	flush := func(end int) { part(end, false) }
 	for i, l := range lines {
 		if m := rePrompt.FindStringSubmatch(l.text); m != nil {
+			if k := introBefore(lines[start:i]); k > 0 {
+				// the poster's words introducing the command ("And here is another node that
+				// works fine:"), after a blank line under the last part: not that part's last line
+				part(start+k, true)
+				cur = subRegion{}
+			}
 			flush(i)
 			cmd := strings.TrimSpace(m[1] + m[2])
 			if m[3] != "" {
@@ -1041,6 +1052,19 @@ func splitPrompts(lines []line) []subRegion {
 	}
 	flush(len(lines))
 	return out
+}
+
+// introBefore returns where the last paragraph of lines starts when it is one sentence of the
+// poster's ending with a colon (introLine) after a blank line, with text above it; else 0.
+func introBefore(lines []line) int {
+	k := len(lines) - 1
+	for k >= 0 && strings.TrimSpace(lines[k].text) == "" {
+		k--
+	}
+	if k < 2 || strings.TrimSpace(lines[k-1].text) != "" || !strings.HasSuffix(strings.TrimSpace(lines[k].text), ":") || !introLine(lines[k].text) {
+		return 0
+	}
+	return k
 }
 
 // reChatHeader is a chat client's message header alone on its line, as a copy out of the client
