@@ -126,6 +126,12 @@ func (c blindCase) judge(t *testing.T, r blindRun) {
 			t.Errorf("the run is inconclusive as the case wants: remove knownMiss (%s)", c.KnownMiss)
 		}
 		for _, id := range r.failing {
+			if slices.Contains(c.KnownWrong, id) {
+				// a symptom the author ruled out that restates the input ("eksctl timed out
+				// waiting for the nodes"): logged, as in the other branches
+				t.Logf("known wrong: %s fails in an inconclusive run", id)
+				continue
+			}
 			if slices.Contains(c.MustNotFail, id) || !slices.Contains(symptomIDs, id) && !strings.HasPrefix(id, "runtime.") {
 				t.Errorf("%s fails in an inconclusive run", id)
 			}
@@ -182,7 +188,8 @@ func TestBlindSnapshots(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "snapshots5", 16)...)
 	dirs = append(dirs, blindDirs(t, "snapshots6", 16)...)
 	dirs = append(dirs, blindDirs(t, "snapshots7", 14)...)
-	for _, dir := range append(dirs, blindDirs(t, "snapshots8", 14)...) {
+	dirs = append(dirs, blindDirs(t, "snapshots8", 14)...)
+	for _, dir := range append(dirs, blindDirs(t, "snapshots9", 14)...) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
 			var m struct {
@@ -228,7 +235,7 @@ func TestBlindSnapshots(t *testing.T) {
 // fails and is the most likely cause, and a healthy node's bundle fails nothing and says joined.
 func TestBlindBundles(t *testing.T) {
 	var dirs []string
-	for _, set := range []string{"bundles", "bundles2", "bundles3", "bundles4", "bundles5", "bundles6", "bundles7"} {
+	for _, set := range []string{"bundles", "bundles2", "bundles3", "bundles4", "bundles5", "bundles6", "bundles7", "bundles8"} {
 		dirs = append(dirs, blindDirs(t, set, 10)...)
 	}
 	for _, dir := range dirs {
@@ -253,7 +260,7 @@ func TestBlindBundles(t *testing.T) {
 // a paste that can only show a symptom (a NodeClaim that never registered) is inconclusive.
 func TestBlindPastes(t *testing.T) {
 	var dirs []string
-	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4", "pastes5", "pastes6", "pastes7", "pastes8", "pastes9", "pastes10", "pastes11"} {
+	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4", "pastes5", "pastes6", "pastes7", "pastes8", "pastes9", "pastes10", "pastes11", "pastes12"} {
 		dirs = append(dirs, blindDirs(t, set, 16)...)
 	}
 	for _, dir := range dirs {
