@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -151,8 +152,25 @@ func Read(text []byte, name string, opt Options) *Result {
 		if sev == nil {
 			sev = r.Snapshot.ClusterEvidence("")
 		}
-		// the paste's own documents are better evidence than what the CLI output lacks
+		// the paste's own documents are better evidence than what the CLI output lacks — but the
+		// control plane's lines read from pasted filter-log-events output (the authenticator's
+		// denials) are further streams of the node's logs, kept beside the paste's own
+		if sev.Have(evidence.KindNodeLogs) && sev.NodeLogs != nil {
+			rd.pasteLines(sev.NodeLogs, name)
+		}
+		var cpLogs *evidence.NodeLogs
+		cpSource := ""
+		if sev.Have(evidence.KindNodeLogs) && ev.Have(evidence.KindNodeLogs) && sev.NodeLogs != nil {
+			cpLogs, cpSource = sev.NodeLogs, sev.Source(evidence.KindNodeLogs)
+		}
 		sev.Adopt(ev)
+		if cpLogs != nil && sev.NodeLogs != nil && sev.NodeLogs != cpLogs {
+			merged := *sev.NodeLogs
+			merged.Streams = append(slices.Clip(merged.Streams), cpLogs.Streams...)
+			merged.Hits = append(slices.Clip(merged.Hits), cpLogs.Hits...)
+			sev.NodeLogs = &merged
+			sev.Mark(evidence.KindNodeLogs, sev.Source(evidence.KindNodeLogs)+", "+cpSource)
+		}
 		rd.adoptNodeRole(sev, r.Snapshot)
 		if sev.Instance == nil && !sev.Have(evidence.KindInstanceType) {
 			// no instance names the node's type: the one type the paste describes is it
@@ -194,6 +212,26 @@ func Read(text []byte, name string, opt Options) *Result {
 	}
 	r.Evidence = ev
 	return r
+}
+
+// pasteLines points the lines of logs read from a pasted file (the control plane's events in
+// pasted filter-log-events output, scanned as a snapshot's logs/… file) at the paste: its name and
+// the lines of the output the events came from, not the snapshot path the paste never had.
+func (rd *reader) pasteLines(logs *evidence.NodeLogs, name string) {
+	at := func(l *evidence.LogLine) {
+		if s := rd.fileSeg[l.Path]; s != nil {
+			l.Path, l.Line = name, int64(s.First)
+		}
+	}
+	for i := range logs.Hits {
+		at(&logs.Hits[i].First)
+		at(&logs.Hits[i].Last)
+	}
+	for i := range logs.Streams {
+		if s := rd.fileSeg[logs.Streams[i].Path]; s != nil {
+			logs.Streams[i].Path, logs.Streams[i].FirstLine, logs.Streams[i].LastLine = name, int64(s.First), int64(s.Last)
+		}
+	}
 }
 
 // newestShown returns the newest time the paste's artefacts other than logs show: NodeClaims'
