@@ -517,6 +517,12 @@ var (
 	findingComponents     map[string][]string
 )
 
+// notWitness are findings whose failure only another party's log can show: the kubelet's
+// registration ends an authenticator's denial of the node role (the role is mapped now), but
+// lines of the kubelet never show whether the authenticator denied anything, so they are not
+// lines that "could show" it (componentsOf).
+var notWitness = map[string]bool{"auth.authenticator-denied": true}
+
 // componentsOf returns the catalog components whose lines can show finding id (those of its
 // failure signatures and of the healthy-progress signatures resolving it), sorted.
 func componentsOf(id string) []string {
@@ -533,7 +539,9 @@ func componentsOf(id string) []string {
 				add(sg.Finding, sg.Component)
 			}
 			for _, r := range sg.Resolves {
-				add(r, sg.Component)
+				if !notWitness[r] || sg.Finding == r {
+					add(r, sg.Component)
+				}
 			}
 		}
 		findingComponents = map[string][]string{}
