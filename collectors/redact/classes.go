@@ -59,6 +59,17 @@ var cmdCreds = []cmdCred{
 	{[]string{"net", "use", "/u"}, regexp.MustCompile(`(?i)(\bnet[ \t]+use\b[^\n|;&]*?[ \t]/u(?:ser)?:(?:"[^"\n]*"|[^\s"]+)[ \t]+)` + argValue)},
 }
 
+// valueGroup returns the bounds of the first non-empty group after group 1 of a match's
+// submatch indexes m (the secret of argValue's alternatives), or -1, -1.
+func valueGroup(m []int) (int, int) {
+	for g := 2; 2*g+1 < len(m); g++ {
+		if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+			return m[2*g], m[2*g+1]
+		}
+	}
+	return -1, -1
+}
+
 // commandCredentials redacts the secrets cmdCreds find. Variable references, option names
 // (-…), paths and the "*" of a prompt are kept.
 func commandCredentials(s, lower string) string {
@@ -73,13 +84,7 @@ func commandCredentials(s, lower string) string {
 		var b strings.Builder
 		last := 0
 		for _, m := range idx {
-			vs, ve := -1, -1
-			for g := 2; 2*g+1 < len(m); g++ {
-				if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
-					vs, ve = m[2*g], m[2*g+1]
-					break
-				}
-			}
+			vs, ve := valueGroup(m)
 			if vs < 0 {
 				continue
 			}
@@ -231,13 +236,7 @@ func curlCookies(s string) string {
 	var b strings.Builder
 	last := 0
 	for _, m := range idx {
-		vs, ve := -1, -1
-		for g := 2; 2*g+1 < len(m); g++ {
-			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
-				vs, ve = m[2*g], m[2*g+1]
-				break
-			}
-		}
+		vs, ve := valueGroup(m)
 		if vs < 0 || !strings.Contains(s[vs:ve], "=") {
 			continue
 		}
