@@ -700,8 +700,9 @@ func lineWhen(l evidence.LogLine) string {
 
 // periodicEnded says why the fault of failure hit h is over when its line is one the component
 // writes every h.RepeatEvery while the fault lasts and the logs show the kubelet, or h's own
-// component, still logging for h.QuietAfter() after h's last line without it ("" otherwise, and
-// when h's last line has no time). Lines of another node do not count.
+// component, still logging for h.QuietAfter() after h's last line without it — or the log
+// holding that line going on, dated, that long — ("" otherwise, and when h's last line has
+// neither a timestamp nor a year-less clock). Lines of another node do not count.
 func periodicEnded(logs *evidence.NodeLogs, h evidence.SignatureHit) string {
 	if h.RepeatEvery <= 0 || h.Last.Time.IsZero() && h.Last.Clock == 0 {
 		return ""
