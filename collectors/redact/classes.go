@@ -81,8 +81,7 @@ func commandCredentials(s, lower string) string {
 		if idx == nil {
 			continue
 		}
-		var b strings.Builder
-		last := 0
+		var spans []span
 		for _, m := range idx {
 			vs, ve := valueGroup(m)
 			if vs < 0 {
@@ -92,17 +91,34 @@ func commandCredentials(s, lower string) string {
 			if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "-") || strings.HasPrefix(v, "%") || v == "*" || strings.HasPrefix(v, Marker) || isPlaceholder(v) {
 				continue
 			}
-			b.WriteString(s[last:vs])
-			b.WriteString(Marker)
-			last = ve
+			spans = append(spans, span{vs, ve, Marker})
 		}
-		if last == 0 {
-			continue
-		}
-		b.WriteString(s[last:])
-		s = b.String()
+		s = splice(s, spans)
 	}
 	return s
+}
+
+// span is a part of a string, [from, to), and the text that replaces it.
+type span struct {
+	from, to int
+	with     string
+}
+
+// splice returns s with each of spans (in order, not overlapping) replaced by its text; s itself
+// when there is none.
+func splice(s string, spans []span) string {
+	if len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp.from])
+		b.WriteString(sp.with)
+		last = sp.to
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // prefixTokenRe matches tokens known by their prefix, which is group 1 and stays to say what
@@ -233,8 +249,7 @@ func curlCookies(s string) string {
 	if idx == nil {
 		return s
 	}
-	var b strings.Builder
-	last := 0
+	var spans []span
 	for _, m := range idx {
 		vs, ve := valueGroup(m)
 		if vs < 0 || !strings.Contains(s[vs:ve], "=") {
@@ -247,15 +262,9 @@ func curlCookies(s string) string {
 			}
 			return q[1] + Marker
 		})
-		b.WriteString(s[last:vs])
-		b.WriteString(v)
-		last = ve
+		spans = append(spans, span{vs, ve, v})
 	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return splice(s, spans)
 }
 
 // ssmTextRe is the decrypted value in `aws ssm get-parameter(s) --with-decryption --output text`:
@@ -347,8 +356,7 @@ func ssmSecureValues(s string) string {
 			}
 		}
 	}
-	var b strings.Builder
-	last := 0
+	var spans []span
 	for i, m := range idx {
 		if !secure[i] {
 			continue
@@ -357,15 +365,9 @@ func ssmSecureValues(s string) string {
 		if v == "" || v == Marker || strings.HasPrefix(v, "$") {
 			continue
 		}
-		b.WriteString(s[last:m[4]])
-		b.WriteString(Marker)
-		last = m[5]
+		spans = append(spans, span{m[4], m[5], Marker})
 	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return splice(s, spans)
 }
 
 // chpasswdEntryRe is one user:password entry of cloud-config's chpasswd list, as a line of a

@@ -311,8 +311,7 @@ func bootstrapTokens(s string) string {
 	if idx == nil {
 		return s
 	}
-	var b strings.Builder
-	last := 0
+	var spans []span
 	for _, m := range idx {
 		start, end, secStart := m[0], m[1], m[4]
 		secret := s[secStart:end]
@@ -321,15 +320,9 @@ func bootstrapTokens(s string) string {
 			end < len(s) && (s[end] == '-' || s[end] == '.' && end+1 < len(s) && isAlnum(s[end+1])) {
 			continue
 		}
-		b.WriteString(s[last:secStart])
-		b.WriteString(Marker)
-		last = end
+		spans = append(spans, span{secStart, end, Marker})
 	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return splice(s, spans)
 }
 
 func isAlnum(c byte) bool {
