@@ -1069,7 +1069,7 @@ func unfold(text []byte) []byte {
 	// every line about as long as the longest is a table, a fixed layout or records of one
 	// length, not a wrap, unless the lines are words with nothing that starts a record (a
 	// message a page wrapped at words, its last piece long too)
-	if width < 60 || full < 2 || short == 0 && (aligned(lines) || recordStart(lines) != "\x00") {
+	if width < 60 || full < 2 && !oneCut(lines, cols, width) || short == 0 && (aligned(lines) || recordStart(lines) != "\x00") {
 		return text
 	}
 	// records start on the lines that do not follow a full one: their usual start
@@ -1103,9 +1103,12 @@ func unfold(text []byte) []byte {
 		// (a line that is a whole JSON object is one: IPAMD's records after its entrypoint's
 		// plain lines are of about one length, not one record wrapped)
 		for fills(last) && j < len(lines) && len(lines[j]) > 0 && startShape(lines[j]) != common && !(weak && reLayoutKey.Match(lines[j])) && !wholeJSON(lines[j]) {
-			if last < width || exact < 2 {
-				// a cut at the width is inside a word, unless only one line reaches it (a
-				// wrap at words, whose longest piece is as long as the width by chance)
+			if last < width || exact < 2 && weak && full > 1 {
+				// a cut at the width is inside a word, unless only one line reaches it and
+				// nothing shows records (a message a tool wrapped at words, whose longest piece
+				// is as long as the width by chance); a terminal cuts a log's records where
+				// the width falls, and trims the spaces a cut left at a line's end; a message
+				// folded once was cut where its rest starts mid-word (oneCut)
 				cur = append(cur[:len(cur):len(cur)], ' ')
 			}
 			last = cols[j]
@@ -1122,6 +1125,28 @@ func unfold(text []byte) []byte {
 		return text
 	}
 	return bytes.Join(lines, []byte("\n"))
+}
+
+// oneCut reports whether the only line that reaches the width (of at least 80 columns) was cut
+// there: a message a terminal or a mail tool folded once, whose rest starts in the middle of a
+// word or a sentence (a lower-case letter, a digit or closing punctuation), never a record of
+// its own.
+func oneCut(lines [][]byte, cols []int, width int) bool {
+	if width < 80 {
+		return false
+	}
+	for i := range lines {
+		if cols[i] != width || i+1 >= len(lines) {
+			continue
+		}
+		next := lines[i+1]
+		if len(next) == 0 || startsRecord(next) {
+			return false
+		}
+		c := next[0]
+		return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("])}\"'.,;:", c) >= 0
+	}
+	return false
 }
 
 // rejoinCutQuotes rejoins the lines of a script a paste hard-wrapped at a fixed width (a

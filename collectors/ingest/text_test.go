@@ -858,3 +858,37 @@ func TestConfigMapListItemsReadEach(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalCutsAreRejoinedWithoutSpace: a kubelet journal a terminal hard-wrapped at 100
+// columns, the spaces at its cuts trimmed, has one cut inside a word ("Una|uthorized"); the
+// records show where they start, so the piece at the width is joined as it was cut. A message
+// folded once, its rest starting mid-word, is one line again; a line that only happens to be the
+// longest, followed by a sentence of its own, is not joined to it.
+func TestTerminalCutsAreRejoinedWithoutSpace(t *testing.T) {
+	rec := func(stamp, msg string) string {
+		return "Jun 04 " + stamp + " ip-192-168-38-68.eu-west-2.compute.internal kubelet[3787]: E0604 " + stamp + ".613885    3787 " + msg
+	}
+	var b strings.Builder
+	for _, l := range []string{
+		rec("20:27:13", `kubelet.go:2272] node "ip-192-168-38-68.eu-west-2.compute.internal" not found`),
+		rec("20:27:14", `reflector.go:123] k8s.io/kubernetes/pkg/kubelet/kubelet.go:450: Failed to list *v1.Service: Unauthorized`),
+		rec("20:27:14", `kubelet.go:2272] node "ip-192-168-38-68.eu-west-2.compute.internal" not found`),
+	} {
+		for len(l) > 100 {
+			b.WriteString(strings.TrimRight(l[:100], " ") + "\n")
+			l = l[100:]
+		}
+		b.WriteString(l + "\n")
+	}
+	if got := string(unfold([]byte(b.String()))); !strings.Contains(got, "Failed to list *v1.Service: Unauthorized\n") {
+		t.Errorf("journal cut inside a word not rejoined as cut:\n%s", got)
+	}
+	once := "An error occurred (InvalidParameterException) when calling the CreateFargateProfile operation: Subne\nt subnet-0ab49c01946ecc462 provided in Fargate Profile is not a private subnet\n"
+	if got, want := string(unfold([]byte(once))), "An error occurred (InvalidParameterException) when calling the CreateFargateProfile operation: Subnet subnet-0ab49c01946ecc462 provided in Fargate Profile is not a private subnet\n\n"; got != want {
+		t.Errorf("message folded once:\n%q\nwant\n%q", got, want)
+	}
+	two := "Request: POST https://F4B054AE79A8CA3EE4.yl4.cn-north-1.eks.amazonaws.com.cn/api/v1/nodes?timeout=10s\nResponse: 401 Unauthorized\n"
+	if got := string(unfold([]byte(two))); got != two {
+		t.Errorf("two lines of their own joined:\n%q", got)
+	}
+}
