@@ -231,7 +231,7 @@ type region struct {
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unship(unnumber(uncode(unprefixCI(unquote(unnumber(unbox(untable(unjoin(journalArrays(undoubleCSV(unescapeHTML(lines))))))))))))
+	lines = unship(unnumber(uncode(unprefixCI(unquote(unnumber(unbox(untable(unjoinEvents(unjoin(journalArrays(undoubleCSV(unescapeHTML(lines)))))))))))))
 	var out []region
 	// the lines of a region are those between two fence lines: a part of lines, not a copy
 	start := 0
@@ -585,6 +585,51 @@ func joinedShape(t string, i int, records func(j int) [][]int, prefixed bool) []
 	}
 	slices.Sort(cuts)
 	return slices.Compact(cuts)
+}
+
+// reFlatEventRow finds where a kubectl event row starts inside a line whose line breaks were
+// collapsed into spaces: a `kubectl describe` row (Type, Reason, Age and its "(xN over …)")
+// or a `kubectl get events` row (LAST SEEN and its count, TYPE, REASON), after a space; and the
+// header rows of both listings (with describe's dashed underline).
+var reFlatEventRow = regexp.MustCompile(` (?:(?:Normal|Warning) [A-Z][A-Za-z]+ (?:\d+[dhms])+(?: \(x\d+ over (?:\d+[dhms])+\))? |(?:\d+[dhms])+(?: \(x\d+ over (?:\d+[dhms])+\))? (?:Normal|Warning) [A-Z][A-Za-z]+ |Type Reason Age From Message(?: -+ -+ -+ -+ -+)? |LAST SEEN TYPE REASON OBJECT MESSAGE )`)
+
+// unjoinEvents splits a line that is a kubectl event listing run together (a web page or ticket
+// tool collapsed its line breaks into spaces) into one row per line, as kubectl printed it, so
+// each row's age and count say when its series last happened (endedEvents): a line of at least
+// 120 bytes in which at least two rows start. The pieces keep the line's number.
+func unjoinEvents(lines []line) []line {
+	var out []line
+	for i, l := range lines {
+		var locs [][]int
+		if len(l.text) >= 120 && (strings.Contains(l.text, "Normal ") || strings.Contains(l.text, "Warning ")) {
+			locs = reFlatEventRow.FindAllStringIndex(l.text, -1)
+		}
+		rows := 0
+		for _, loc := range locs {
+			if c := l.text[loc[0]+1]; c != 'T' && c != 'L' {
+				rows++
+			}
+		}
+		if rows < 2 {
+			if out != nil {
+				out = append(out, l)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]line, 0, len(lines)+len(locs)), lines[:i]...)
+		}
+		prev := 0
+		for _, loc := range locs {
+			out = append(out, line{n: l.n, text: l.text[prev:loc[0]]})
+			prev = loc[0] + 1
+		}
+		out = append(out, line{n: l.n, text: l.text[prev:]})
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // reInsightsHeader is the header row of a CloudWatch Logs Insights result copied from the
