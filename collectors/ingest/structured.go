@@ -182,6 +182,9 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 	if s, ok := terraformNodeArgs(lines); ok {
 		return []Segment{s}, true
 	}
+	if s, ok := terraformVPC(lines); ok {
+		return []Segment{s}, true
+	}
 	if s, ok := yamlDocs(lines); ok {
 		return s, true
 	}

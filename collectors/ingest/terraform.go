@@ -410,3 +410,85 @@ func terraformCluster(lines []line) (Segment, bool) {
 	s.selected = true
 	return s, true
 }
+
+var (
+	// reTFVPC opens an aws_vpc resource in Terraform configuration or a plan; the resource's
+	// address (aws_vpc.NAME) names the VPC until it has an ID.
+	reTFVPC = regexp.MustCompile(`^\s*(?:[-+~]|-/\+|\+/-)?\s*resource\s+"aws_vpc"\s+"([^"]+)"\s*\{\s*$`)
+	// reTFTopLevel is a line HCL allows at a file's top level: a block's header, its closing
+	// brace, a comment, a plan's resource comment.
+	reTFTopLevel = regexp.MustCompile(`^(?:\s*(?:[-+~]|-/\+|\+/-)?\s*(?:resource|data|module|variable|output|provider|locals|terraform)\b.*\{\s*$|\s*(?:[-+~]\s*)?\}\s*$|\s*(?:#|//).*$)`)
+)
+
+// terraformVPC reads the aws_vpc resource of Terraform configuration (or a plan) as the
+// `aws ec2 describe-vpc-attribute` output of the DNS attribute it leaves off: the AWS
+// provider's enable_dns_hostnames defaults to false and enable_dns_support to true
+// (https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc), so a VPC
+// declared without enable_dns_hostnames = true has DNS hostnames off. In a plan only a value it
+// shows counts (a plan lists the attributes it knows). The lines must be Terraform blocks only
+// (comments between them), with one aws_vpc among them; ok is false otherwise, and when the
+// resource leaves both attributes on. The VPC is named by its address (aws_vpc.NAME).
+func terraformVPC(lines []line) (Segment, bool) {
+	name, start, end, depth, plan := "", -1, -1, 0, false
+	for i, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if depth == 0 {
+			switch {
+			case t == "":
+				continue
+			case reTFResource.MatchString(l.text):
+				plan = true
+				continue
+			case !reTFTopLevel.MatchString(l.text) || strings.HasSuffix(t, "}") && !strings.HasSuffix(t, "{"):
+				return Segment{}, false // text outside a block: not configuration alone
+			}
+			if m := reTFVPC.FindStringSubmatch(l.text); m != nil {
+				if name != "" {
+					return Segment{}, false // two VPCs: which is the cluster's is not said
+				}
+				name, start = m[1], i
+			}
+		}
+		depth += strings.Count(l.text, "{") - strings.Count(l.text, "}")
+		if depth < 0 {
+			return Segment{}, false
+		}
+		if depth == 0 && start >= 0 && end < 0 {
+			end = i
+		}
+	}
+	if start < 0 || end < 0 || depth != 0 {
+		return Segment{}, false
+	}
+	attr := map[string]string{}
+	for _, l := range lines[start+1 : end] {
+		m := reTFPlanAttr.FindStringSubmatch(l.text)
+		if m == nil || m[1] == "-" || m[1] != "" && !plan {
+			continue
+		}
+		v := m[3]
+		if m[4] != "" {
+			v = m[4]
+		}
+		if (m[2] == "enable_dns_hostnames" || m[2] == "enable_dns_support") && (v == "true" || v == "false") {
+			attr[m[2]] = v
+		}
+	}
+	if attr["enable_dns_hostnames"] == "" && !plan {
+		attr["enable_dns_hostnames"] = "false"
+	}
+	var doc map[string]any
+	switch {
+	case attr["enable_dns_hostnames"] == "false":
+		doc = map[string]any{"VpcId": "aws_vpc." + name, "EnableDnsHostnames": map[string]any{"Value": false}}
+	case attr["enable_dns_support"] == "false":
+		doc = map[string]any{"VpcId": "aws_vpc." + name, "EnableDnsSupport": map[string]any{"Value": false}}
+	default:
+		return Segment{}, false
+	}
+	s := seg(TypeData, "", lines)
+	s.value = doc
+	s.Type, s.Detail = docType(doc)
+	s.Detail += ", from a Terraform aws_vpc resource (the DNS attribute it leaves off)"
+	return s, true
+}

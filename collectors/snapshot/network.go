@@ -113,6 +113,10 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 		if ev.Cluster != nil && ev.Cluster.VpcID != "" {
 			s.loadVPCEndpoints(ev)
 			s.loadVPCDNS(ev, ev.Cluster.VpcID)
+		} else if vpc := s.soleAttributeVPC(); vpc != "" {
+			// a paste of `aws ec2 describe-vpc-attribute` alone: the one VPC it shows is the
+			// one asked about
+			s.loadVPCDNS(ev, vpc)
 		}
 		return
 	}
@@ -150,6 +154,32 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 	s.loadVPCDNS(ev, inst.VpcID)
 }
 
+// soleAttributeVPC returns the VPC whose DNS attributes the snapshot holds
+// (ec2/vpc-attribute/VPC.ATTR.json) when they are of one VPC only, else "".
+func (s *Snapshot) soleAttributeVPC() string {
+	vpc, many := "", false
+	see := func(p string) {
+		rest, ok := strings.CutPrefix(p, "ec2/vpc-attribute/")
+		if !ok {
+			return
+		}
+		rest = strings.TrimSuffix(rest, ".json")
+		id := rest[:max(strings.LastIndexByte(rest, '.'), 0)] // VPC.ATTR: a Terraform address holds a dot
+		many = many || vpc != "" && id != vpc
+		vpc = id
+	}
+	for p := range s.files {
+		see(p)
+	}
+	for p := range s.lazy {
+		see(p)
+	}
+	if many {
+		return ""
+	}
+	return vpc
+}
+
 // loadVPCEndpoints reads the region's VPC endpoints (ec2/describe-vpc-endpoints.json).
 func (s *Snapshot) loadVPCEndpoints(ev *evidence.Evidence) {
 	p := "ec2/describe-vpc-endpoints.json"
@@ -173,15 +203,17 @@ func (s *Snapshot) loadVPCEndpoints(ev *evidence.Evidence) {
 	s.markFound(ev, evidence.KindVPCEndpoints, res, reason, p, true, "")
 }
 
-// loadVPCDNS reads the DNS attributes of VPC vpcID (ec2/vpc-attribute/VPC.ATTR.json, both must be
-// readable) and the region's DHCP options sets (ec2/describe-dhcp-options.json).
+// loadVPCDNS reads the DNS attributes of VPC vpcID (ec2/vpc-attribute/VPC.ATTR.json) and the
+// region's DHCP options sets (ec2/describe-dhcp-options.json). Both attributes must be readable
+// to say the VPC's DNS is fine; one readable and false is enough to say it is not (the other's
+// file stays a gap in the report's evidence, not in the judgement).
 func (s *Snapshot) loadVPCDNS(ev *evidence.Evidence, vpcID string) {
 	var (
 		p, reason string
 		res       readResult
 	)
 	attrs := &evidence.VPCAttributes{VpcID: vpcID}
-	ok := true
+	read, first := 0, ""
 	for _, name := range []string{"enableDnsSupport", "enableDnsHostnames"} {
 		p = "ec2/vpc-attribute/" + vpcID + "." + name + ".json"
 		res, reason = decodeInto(s, p, func(o *DescribeVpcAttributeOutput) {
@@ -193,13 +225,18 @@ func (s *Snapshot) loadVPCDNS(ev *evidence.Evidence, vpcID string) {
 			}
 		})
 		if res != readOK {
-			ok = false
 			ev.AddGap(evidence.KindVPCAttributes, reason)
+			continue
+		}
+		read++
+		if first == "" {
+			first = p
 		}
 	}
-	if ok {
+	off := func(b *bool) bool { return b != nil && !*b }
+	if read == 2 || read == 1 && (off(attrs.EnableDNSSupport) || off(attrs.EnableDNSHostnames)) {
 		ev.VPCAttributes = attrs
-		ev.Mark(evidence.KindVPCAttributes, s.src("ec2/vpc-attribute/"+vpcID+".enableDnsSupport.json"))
+		ev.Mark(evidence.KindVPCAttributes, s.src(first))
 	}
 
 	p = "ec2/describe-dhcp-options.json"
