@@ -24,6 +24,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -84,8 +85,9 @@ type Bundle struct {
 	Configs map[string][]byte
 	// Logs is the signature scan of every log member.
 	Logs *evidence.NodeLogs
-	// Newest is the newest member modification time (collection time), zero when unknown;
-	// times outside [minCollectionTime, maxCollectionTime) are not counted.
+	// Newest is the collection time: the time the EKS log collector wrote into the archive's
+	// name (namedCollectionTime) when the name carries one, else the newest member modification
+	// time, zero when unknown; times outside [minCollectionTime, maxCollectionTime) are not counted.
 	Newest   time.Time
 	Problems []Problem
 	// Damaged is true when part of the bundle could not be read: a truncated or corrupt
@@ -122,13 +124,18 @@ var (
 )
 
 type reader struct {
-	lim     Limits
-	b       *Bundle
-	sc      *logscan.Scanner
-	members int
-	total   int64
-	seenBR  bool
-	seenAll bool // every member is under bottlerocket-logs/
+	// named is the collection time the archive's name gives (namedCollectionTime), zero when
+	// it gives none, and namedPrec its precision; member times do not change the year
+	// year-less log lines take then
+	named     time.Time
+	namedPrec time.Duration
+	lim       Limits
+	b         *Bundle
+	sc        *logscan.Scanner
+	members   int
+	total     int64
+	seenBR    bool
+	seenAll   bool // every member is under bottlerocket-logs/
 	// besideBR are the first path components not under bottlerocket-logs/ (at most
 	// maxBesideBR), listed when the bundle is read as Bottlerocket all the same.
 	besideBR []string
@@ -182,7 +189,61 @@ func newReader(name string, lim Limits) *reader {
 	sc := logscan.MustDefault()
 	lim = lim.withDefaults()
 	sc.Block = lim.MaxLineBytes
-	return &reader{lim: lim, b: &Bundle{Name: name, Configs: map[string][]byte{}}, sc: sc, seenAll: true, firsts: map[string]bool{}, seen: map[string]bool{}}
+	rd := &reader{lim: lim, b: &Bundle{Name: name, Configs: map[string][]byte{}}, sc: sc, seenAll: true, firsts: map[string]bool{}, seen: map[string]bool{}}
+	if t, prec, ok := namedCollectionTime(name); ok {
+		rd.named, rd.namedPrec = t, prec
+		sc.Ref = t
+	}
+	return rd
+}
+
+// reCollectorName is the time the EKS log collector writes into its archive's name: the Linux
+// script's eks_INSTANCE_2006-01-02_1504-UTC_VERSION.tar.gz (date --utc +%Y-%m-%d_%H%M-%Z) and
+// the Windows script's eks_INSTANCE_20060102T1504050000Z.zip (Get-Date -Format
+// FileDateTimeUniversal); awslabs/amazon-eks-ami log-collector-script/linux/eks-log-collector.sh
+// (CURRENT_TIME) and windows/eks-log-collector.ps1 ($curtime).
+var reCollectorName = regexp.MustCompile(`^eks_i-[0-9a-f]+_(?:(\d{4}-\d\d-\d\d_\d{4})-UTC|(\d{8}T\d{6})\d*Z)`)
+
+// namedCollectionTime returns the collection time an EKS log collector archive's name carries
+// (UTC) and its precision (a minute on Linux, a second on Windows); ok is false when the base
+// name of p has none or it is outside [minCollectionTime, maxCollectionTime). The name is the
+// collector's own record of when it ran: member times change when a bundle is extracted and
+// packed again.
+func namedCollectionTime(p string) (t time.Time, prec time.Duration, ok bool) {
+	m := reCollectorName.FindStringSubmatch(filepath.Base(p))
+	if m == nil {
+		return time.Time{}, 0, false
+	}
+	var err error
+	if m[1] != "" {
+		t, err = time.Parse("2006-01-02_1504", m[1])
+		prec = time.Minute
+	} else {
+		t, err = time.Parse("20060102T150405", m[2])
+		prec = time.Second
+	}
+	if err != nil || t.Before(minCollectionTime) || !t.Before(maxCollectionTime) {
+		return time.Time{}, 0, false
+	}
+	return t, prec, true
+}
+
+// namedSlack is how much later than the time in its name a collector's archive may have been
+// written: the collector copies the logs, then packs them.
+const namedSlack = 10 * time.Minute
+
+// collectionTime settles Newest when the archive's name carries the collection time: member
+// times that agree with it (from the named time to namedSlack after) are kept, being more
+// precise; others (a bundle extracted and packed again) give way to the end of the named
+// minute or second.
+func (rd *reader) collectionTime() {
+	if rd.named.IsZero() {
+		return
+	}
+	end := rd.named.Add(rd.namedPrec - time.Second)
+	if n := rd.b.Newest; n.Before(rd.named) || n.After(end.Add(namedSlack)) {
+		rd.b.Newest = end
+	}
 }
 
 // Magic numbers.
@@ -742,7 +803,9 @@ func (rd *reader) handle(m member) error {
 		// when the logs were collected, and a year-less log line must not take its year from it
 	case m.mtime.After(rd.b.Newest):
 		rd.b.Newest = m.mtime
-		rd.sc.Ref = m.mtime
+		if rd.named.IsZero() {
+			rd.sc.Ref = m.mtime
+		}
 	}
 	rd.b.Files = append(rd.b.Files, rel)
 	if isArchive(rel) {
@@ -888,6 +951,7 @@ func (rd *reader) finish() error {
 	}
 	sort.Strings(rd.b.Files)
 	rd.b.Bytes = rd.total
+	rd.collectionTime()
 	rd.sc.Ref = rd.b.Newest
 	rd.b.Logs = rd.sc.Result(rd.b.Kind)
 	return nil
