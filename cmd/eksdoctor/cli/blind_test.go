@@ -49,6 +49,8 @@ type blindRun struct {
 	failing []string
 	// echoes are the IDs whose log lines the report reads as the consequence of a failing cause.
 	echoes []string
+	// chain are the failing IDs the report says the most likely cause also explains.
+	chain []string
 }
 
 // blindDirs lists fixtures/blind/<kind>/*, failing when fewer than min are there.
@@ -84,15 +86,16 @@ func runBlind(t *testing.T, args ...string) blindRun {
 	code, out, errOut := run(args...)
 	var r struct {
 		Diagnosis struct {
-			Verdict         string  `json:"verdict"`
-			MostLikelyCause *string `json:"mostLikelyCause"`
+			Verdict         string   `json:"verdict"`
+			MostLikelyCause *string  `json:"mostLikelyCause"`
+			Chain           []string `json:"chain"`
 		} `json:"diagnosis"`
 		Findings []struct{ ID, Status, Message string } `json:"findings"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("exit %d: %v\n%s", code, err, errOut)
 	}
-	br := blindRun{code: code, out: out, verdict: r.Diagnosis.Verdict}
+	br := blindRun{code: code, out: out, verdict: r.Diagnosis.Verdict, chain: r.Diagnosis.Chain}
 	for _, f := range r.Findings {
 		if f.Status == "fail" && !slices.Contains(br.failing, f.ID) {
 			br.failing = append(br.failing, f.ID)
@@ -172,6 +175,13 @@ func (c blindCase) judge(t *testing.T, r blindRun) {
 		if slices.Contains(r.failing, id) {
 			if slices.Contains(c.KnownWrong, id) {
 				t.Logf("known wrong: %s fails, though the input cannot show it", id)
+				continue
+			}
+			if first && slices.Contains(r.chain, id) {
+				// the symptom the author ruled out as a cause, reported as what the expected
+				// cause also explains (pastes13/03: the CNI never set up on a node that cannot
+				// register)
+				t.Logf("%s fails as a consequence of %s", id, r.top)
 				continue
 			}
 			t.Errorf("%s fails, but the input cannot show it", id)
@@ -260,7 +270,7 @@ func TestBlindBundles(t *testing.T) {
 // a paste that can only show a symptom (a NodeClaim that never registered) is inconclusive.
 func TestBlindPastes(t *testing.T) {
 	var dirs []string
-	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4", "pastes5", "pastes6", "pastes7", "pastes8", "pastes9", "pastes10", "pastes11", "pastes12"} {
+	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4", "pastes5", "pastes6", "pastes7", "pastes8", "pastes9", "pastes10", "pastes11", "pastes12", "pastes13"} {
 		dirs = append(dirs, blindDirs(t, set, 16)...)
 	}
 	for _, dir := range dirs {
