@@ -130,6 +130,12 @@ type Finding struct {
 	// never registered — without naming why. Judge calls a run whose only failures are symptoms
 	// inconclusive, not cause-found. Not written to reports.
 	Symptom bool `json:"-"`
+	// ExplainedBy lists the findings whose failure, from any evidence, explains every log line
+	// of this failure: the causes all its failing signature hits name (consequenceOf) — an EC2
+	// API retried until nodeadm gave up, when the route tables show the subnet has no route
+	// out. Diagnose ranks the failure after such a cause, as with Meta.Explains. Not written
+	// to reports.
+	ExplainedBy []string `json:"-"`
 }
 
 // Check is one registered check.

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -91,8 +92,8 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 	return d
 }
 
-// Diagnose ranks failing findings: a finding explained by another failing finding (Meta.Explains)
-// is a symptom and ranks after causes; then higher severity, then more corroboration (failing
+// Diagnose ranks failing findings: a finding explained by another failing finding (Meta.Explains,
+// or the causes its log lines name: Finding.ExplainedBy) is a symptom and ranks after causes; then higher severity, then more corroboration (failing
 // findings it explains), then earlier join stage, then ID. metas maps IDs to metadata.
 func Diagnose(findings []Finding, metas map[string]Meta) Diagnosis {
 	failing := map[string]Finding{}
@@ -123,7 +124,7 @@ func Diagnose(findings []Finding, metas map[string]Meta) Diagnosis {
 				return true
 			}
 		}
-		return false
+		return slices.Contains(failing[effect].ExplainedBy, cause)
 	}
 	symptom := map[string]bool{}
 	for id, r := range restates {

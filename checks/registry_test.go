@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -236,5 +237,30 @@ func TestSignatureFindingMap(t *testing.T) {
 	}
 	if string(want) != b.String() {
 		t.Errorf("the signature → finding map differs from %s; rerun with -update and review the diff", golden)
+	}
+}
+
+// TestDiagnoseLogLinesExplainedByACheck (blind set snapshots10, case 02): nodeadm retrying
+// ec2:DescribeInstances until it gives up fails runtime.bootstrap-failed; when the route tables
+// show the node's subnet has no route out, that is the cause the retries show (the signature's
+// consequenceOf names it), so it ranks first and the bootstrap failure is in its chain. With the
+// routes healthy the bootstrap failure stays the cause.
+func TestDiagnoseLogLinesExplainedByACheck(t *testing.T) {
+	reg := Default()
+	var b strings.Builder
+	for i := 2; i <= 6; i++ {
+		fmt.Fprintf(&b, "Feb 19 07:57:3%d ip-10-0-1-2.ec2.internal nodeadm[2015]: SDK 2026/02/19 07:57:3%d DEBUG retrying request EC2/DescribeInstances, attempt %d\n", i, i, i)
+	}
+	ev := healthyEvidence()
+	withLogs(b.String())(ev)
+	ev.RouteTables[0].Routes[1].State = "blackhole"
+	d := Diagnose(Run(reg.All(), ev), reg.Metas())
+	if d.MostLikelyCause != "net.no-egress-route" || !slices.Contains(d.Chain, "runtime.bootstrap-failed") {
+		t.Errorf("cause %s, chain %v, ranked %v", d.MostLikelyCause, d.Chain, d.Ranked)
+	}
+	ev = healthyEvidence()
+	withLogs(b.String())(ev)
+	if d := Diagnose(Run(reg.All(), ev), reg.Metas()); d.MostLikelyCause != "runtime.bootstrap-failed" {
+		t.Errorf("healthy routes: cause %s, ranked %v", d.MostLikelyCause, d.Ranked)
 	}
 }

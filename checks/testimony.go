@@ -428,7 +428,23 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 	for _, h := range t.failing {
 		f.Symptom = f.Symptom && symptomHit(h)
 	}
+	f.ExplainedBy = sharedCauses(t.failing)
 	return one(f)
+}
+
+// sharedCauses returns the causes every hit names in its ConsequenceOf (sorted), nil when any
+// hit names none.
+func sharedCauses(hits []evidence.SignatureHit) []string {
+	var shared []string
+	for i, h := range hits {
+		if i == 0 {
+			shared = slices.Clone(h.ConsequenceOf)
+			continue
+		}
+		shared = slices.DeleteFunc(shared, func(c string) bool { return !slices.Contains(h.ConsequenceOf, c) })
+	}
+	slices.Sort(shared)
+	return slices.Compact(shared)
 }
 
 // symptomHit reports whether a hit only says nodes did not join: its signature is a symptom, or

@@ -199,7 +199,8 @@ func TestBlindSnapshots(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "snapshots6", 16)...)
 	dirs = append(dirs, blindDirs(t, "snapshots7", 14)...)
 	dirs = append(dirs, blindDirs(t, "snapshots8", 14)...)
-	for _, dir := range append(dirs, blindDirs(t, "snapshots9", 14)...) {
+	dirs = append(dirs, blindDirs(t, "snapshots9", 14)...)
+	for _, dir := range append(dirs, blindDirs(t, "snapshots10", 14)...) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
 			var m struct {
@@ -245,7 +246,7 @@ func TestBlindSnapshots(t *testing.T) {
 // fails and is the most likely cause, and a healthy node's bundle fails nothing and says joined.
 func TestBlindBundles(t *testing.T) {
 	var dirs []string
-	for _, set := range []string{"bundles", "bundles2", "bundles3", "bundles4", "bundles5", "bundles6", "bundles7", "bundles8"} {
+	for _, set := range []string{"bundles", "bundles2", "bundles3", "bundles4", "bundles5", "bundles6", "bundles7", "bundles8", "bundles9"} {
 		dirs = append(dirs, blindDirs(t, set, 10)...)
 	}
 	for _, dir := range dirs {
