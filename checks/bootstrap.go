@@ -144,6 +144,9 @@ func bootstrapChecks() []Check {
 				if b.CallsBootstrap {
 					return one(pass(ev.Target.InstanceID, "user data bootstraps the node ("+string(b.Format)+")", bootstrapItem(ev, "format %s", b.Format)))
 				}
+				if b.BootstrapUnreached != "" {
+					return one(fail(ev.Target.InstanceID, "user data never reaches its bootstrap step: "+b.BootstrapUnreached, bootstrapItem(ev, "%s", b.BootstrapUnreached)))
+				}
 				if ev.UserData != nil && ev.UserData.Empty {
 					return one(fail(ev.Target.InstanceID, "the instance has no user data, so nothing tells the node which cluster to join", bootstrapItem(ev, "UserData is empty")))
 				}

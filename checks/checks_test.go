@@ -538,6 +538,11 @@ func TestChecks(t *testing.T) {
 			ev.Bootstrap.CallsBootstrap, ev.Bootstrap.Format = false, evidence.FormatBottlerocket
 			ev.NodeLogs = &evidence.NodeLogs{Hits: []evidence.SignatureHit{{Signature: "bottlerocket-userdata-settings-rejected-status", Finding: "bootstrap.userdata-unparseable", Count: 1}}}
 		}, StatusSkipped, "follow from bootstrap.userdata-unparseable"},
+		// red team 10a #2: an exit before the bootstrap.sh call; the message names the exit's line
+		{"bootstrap.no-bootstrap", "exit before the call", func(ev *evidence.Evidence) {
+			ev.Bootstrap.CallsBootstrap, ev.Bootstrap.Format = false, evidence.FormatNone
+			ev.Bootstrap.BootstrapUnreached = `user data, line 4: "exit 0" ends the script, so the bootstrap.sh call on line 5 never runs`
+		}, StatusFail, `never reaches its bootstrap step: user data, line 4: "exit 0" ends the script`},
 		{"bootstrap.no-bootstrap", "ok", nil, StatusPass, ""},
 		// user data parsed only in part (20,000 MIME parts, over the 1 MiB parse limit): the
 		// bootstrap.sh call may be in what was not read, so "never" is not known

@@ -76,6 +76,11 @@ type BootstrapConfig struct {
 	// CallsBootstrap is true when a bootstrap entry point is invoked (bootstrap.sh,
 	// NodeConfig present, Bottlerocket settings.kubernetes, Start-EKSBootstrap.ps1).
 	CallsBootstrap bool
+	// BootstrapUnreached, when set, says why a bootstrap.sh call in a script never runs: an
+	// unconditional top-level exit (or exec of another program) comes before it, e.g.
+	// "part 1, line 5: \"exit 0\" ends the script, so the bootstrap.sh call on line 6 never
+	// runs". CallsBootstrap is false then unless another part bootstraps the node.
+	BootstrapUnreached string
 	// Unresolved lists values that came from variables the decoder could not resolve,
 	// keyed by field (clusterName, apiServerEndpoint, certificateAuthority, clusterDNS,
 	// kubeletExtraArgs, ...), with a sentence naming the variable.

@@ -1,6 +1,7 @@
 package userdata
 
 import (
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
@@ -573,11 +574,47 @@ func (d *decoder) handleShell(s, part string, firstLine int) {
 	if base == 0 {
 		base = 1
 	}
+	var reach shellReach
+	if !d.excerpt || strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "#!") {
+		// a pasted excerpt without its #! line may be prose around a script: where it starts
+		// and ends is not known, so how far bash would run it is not judged
+		reach, _ = scriptReach(s)
+	}
+	dropped := 0 // line of the first bootstrap.sh call bash never reaches
 	for _, c := range parseScript(s) {
+		if reach.kind != reachAll && c.line > reach.last {
+			if dropped == 0 && callsBootstrapSh(c) {
+				dropped = c.line
+			}
+			continue
+		}
 		d.runCommand(c, part, base+c.line-1)
 		if d.sh.exhausted && !d.budgetReported {
 			d.budgetReported = true
 			d.issue(evidence.IssueWarning, part, base+c.line-1, "shell expansion budget hit (%d bytes, %d steps over the whole user data): the script builds values larger than any real user data; variables expanded from this command on are not resolved", d.sh.maxBytes, d.sh.maxSteps)
+		}
+	}
+	d.reportReach(reach, dropped, part, base)
+}
+
+// reportReach records why a script stops early: a syntax error or an unclosed here-document is a
+// parse issue (an error when it cuts off the bootstrap.sh call, a warning otherwise); an exit
+// before the bootstrap.sh call is recorded as BootstrapUnreached for bootstrap.no-bootstrap.
+func (d *decoder) reportReach(r shellReach, dropped int, part string, base int) {
+	lost := "the commands below it never run"
+	level := evidence.IssueWarning
+	if dropped > 0 {
+		lost = fmt.Sprintf("the bootstrap.sh call on line %d never runs", base+dropped-1)
+		level = evidence.IssueError
+	}
+	switch r.kind {
+	case reachParse:
+		d.issue(level, part, base+r.line-1, "bash cannot parse the script (%s): it runs the commands above the one that fails and stops there, so %s", r.what, lost)
+	case reachHeredoc:
+		d.issue(level, part, base+r.line-1, "the here-document %s opened here is never closed: no later line is exactly its word (<<- allows leading tabs only, never spaces), so bash reads the rest of the script as its text and %s", r.what, lost)
+	case reachTerminal:
+		if dropped > 0 && !d.cfg.CallsBootstrap {
+			d.cfg.BootstrapUnreached = fmt.Sprintf("%s, line %d: %q ends the script, so the bootstrap.sh call on line %d never runs", part, base+r.line-1, r.what, base+dropped-1)
 		}
 	}
 }
