@@ -645,13 +645,18 @@ func evalNodeClassUserData(ev *evidence.Evidence) []Finding {
 		}
 		trim := strings.TrimSpace(nc.UserData)
 		script := strings.HasPrefix(trim, "#!") || strings.Contains(strings.ToLower(trim), "mime-version:")
-		var wrong string
+		var wrong, lost string
 		switch fam {
 		case "AL2023":
+			// Karpenter wraps userData that is neither MIME nor a YAML map as a text/x-shellscript
+			// part and appends the NodeConfig it generates (karpenter-provider-aws
+			// pkg/providers/amifamily/bootstrap/nodeadm.go Script, parseUserData): nodeadm joins
+			// the node with that NodeConfig, only the custom part's own work is lost
+			joins := ": Karpenter adds it as a shell script part beside the NodeConfig it generates, which joins the node; "
 			if has(evidence.FormatBootstrapSh) {
-				wrong = "an AL2 bootstrap.sh script; AL2023 bootstraps with nodeadm and expects NodeConfig (MIME multipart)"
+				lost = "an AL2 bootstrap.sh script" + joins + "/etc/eks/bootstrap.sh on AL2023 is a stub that prints an error and exits 1 (amazon-eks-ami templates/al2023/runtime/rootfs/etc/eks/bootstrap.sh), so the call and its kubelet arguments have no effect: move them into a NodeConfig part"
 			} else if has(evidence.FormatBottlerocket) {
-				wrong = "Bottlerocket TOML settings; AL2023 expects NodeConfig (MIME multipart)"
+				lost = "Bottlerocket TOML settings" + joins + "cloud-init cannot run the TOML, so its settings have no effect: write them as a NodeConfig part"
 			}
 		case "Bottlerocket":
 			switch {
@@ -669,15 +674,23 @@ func evalNodeClassUserData(ev *evidence.Evidence) []Finding {
 				}
 			}
 		case "AL2":
+			// Karpenter puts the custom userData (as a shell part unless it is MIME) before the
+			// bootstrap.sh script it generates (eksbootstrap.go Script, mimeify): that script
+			// joins the node, and AL2's cloud-init ignores or fails only the custom part
+			joins := ": Karpenter adds it as a part beside the bootstrap.sh script it generates, which joins the node; "
 			if has(evidence.FormatNodeConfig) {
-				wrong = "an AL2023 NodeConfig; AL2 expects a shell script (or MIME with shell parts)"
+				lost = "an AL2023 NodeConfig" + joins + "AL2 does not read NodeConfig, so its settings have no effect: pass them in a shell script part"
 			} else if has(evidence.FormatBottlerocket) {
-				wrong = "Bottlerocket TOML settings; AL2 expects a shell script"
+				lost = "Bottlerocket TOML settings" + joins + "cloud-init cannot run the TOML, so its settings have no effect: pass them in a shell script part"
 			}
 		}
 		it := item(src, "EC2NodeClass %s amiFamily/alias %s; spec.userData is %s", nc.Name, fam, describeFormats(cfg))
 		if wrong != "" {
 			out = append(out, fail(res, fmt.Sprintf("EC2NodeClass %s (AMI family %s) has spec.userData in the wrong format: %s", nc.Name, fam, wrong), it))
+			continue
+		}
+		if lost != "" {
+			out = append(out, warn(res, fmt.Sprintf("EC2NodeClass %s (AMI family %s) has spec.userData in another family's format, %s", nc.Name, fam, lost), it))
 			continue
 		}
 		out = append(out, pass(res, fmt.Sprintf("EC2NodeClass %s user data fits AMI family %s", nc.Name, fam), it))

@@ -141,7 +141,13 @@ func karpenterCases() []checkCase {
 		}, StatusFail, "NodeClass default is not Ready: InstanceProfileReady=False"},
 		{"automode.nodeclass-not-ready", "ready", autoMode, StatusPass, "NodeClass default is Ready"},
 		{"automode.nodeclass-not-ready", "karpenter node", karpenterNode, StatusSkipped, "not applicable: the node was provisioned by karpenter"},
-		{"karpenter.userdata-format", "al2 script on al2023", userData("al2023@latest", al2Script), StatusFail, "an AL2 bootstrap.sh script"},
+		// red team 10a #10: Karpenter adds a non-NodeConfig userData as a shell part beside the
+		// NodeConfig it generates (nodeadm.go parseUserData), which joins the node: the script's
+		// bootstrap.sh call is lost, the join is not
+		{"karpenter.userdata-format", "al2 script on al2023", userData("al2023@latest", al2Script), StatusWarn, "an AL2 bootstrap.sh script: Karpenter adds it as a shell script part beside the NodeConfig it generates, which joins the node; /etc/eks/bootstrap.sh on AL2023 is a stub that prints an error and exits 1"},
+		{"karpenter.userdata-format", "toml on al2023", userData("al2023@latest", "[settings.kubernetes]\nmax-pods = 42\n"), StatusWarn, "Bottlerocket TOML settings: Karpenter adds it as a shell script part beside the NodeConfig it generates, which joins the node"},
+		// AL2: Karpenter's own bootstrap.sh part follows the custom part (eksbootstrap.go mimeify)
+		{"karpenter.userdata-format", "nodeconfig on al2", userData("al2@latest", mimeNodeConfig), StatusWarn, "an AL2023 NodeConfig: Karpenter adds it as a part beside the bootstrap.sh script it generates, which joins the node"},
 		{"karpenter.userdata-format", "nodeconfig on bottlerocket", userData("bottlerocket@latest", mimeNodeConfig), StatusFail, "Bottlerocket expects TOML"},
 		{"karpenter.userdata-format", "shell on bottlerocket", userData("bottlerocket@latest", "#!/bin/bash\necho hi\n"), StatusFail, "Bottlerocket expects TOML"},
 		{"karpenter.userdata-format", "toml on bottlerocket", userData("bottlerocket@latest", "[settings.kubernetes]\nmax-pods = 42\n"), StatusPass, "fits AMI family Bottlerocket"},
