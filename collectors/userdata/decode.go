@@ -169,6 +169,12 @@ type decoder struct {
 	eksctlEnv bool
 	// sh expands shell words against env within the expansion budget.
 	sh *expander
+	// bootstrapShCalls counts the bootstrap.sh calls read, so a part can tell whether it made one.
+	bootstrapShCalls int
+	// sideScriptIssues are the indices in cfg.Issues of errors saying a script part does not run
+	// (or stops early) when that part makes no bootstrap.sh call: beside a NodeConfig they are
+	// warnings (see finish).
+	sideScriptIssues []int
 	// budgetReported is set once the exhausted expansion budget has been reported.
 	budgetReported bool
 	// excerpt is set for pasted user data, which may lack the lines above what was copied.
@@ -295,8 +301,12 @@ func (d *decoder) handle(text []byte, part, contentType string, firstLine, depth
 			d.issue(evidence.IssueWarning, part, firstLine, "shell script has no #! line; cloud-init executes the part directly and it may fail with 'Exec format error' (start it with #!/bin/bash)")
 		}
 		called := d.cfg.CallsBootstrap
+		calls := d.bootstrapShCalls
 		d.handleShell(s, part, firstLine)
 		if interp, arg, ok := crShebang(trimmed); ok && !d.excerpt {
+			if d.bootstrapShCalls == calls {
+				d.sideScriptIssues = append(d.sideScriptIssues, len(d.cfg.Issues))
+			}
 			what := fmt.Sprintf("the kernel looks for the interpreter %q, which does not exist ('bad interpreter')", interp)
 			if arg != "" {
 				what = fmt.Sprintf("the kernel passes %s the argument %q, which it refuses", interp, arg)
@@ -427,5 +437,17 @@ func (d *decoder) finish() {
 		c.Format = evidence.FormatBootstrapSh
 	default:
 		c.Format = evidence.FormatNone
+	}
+	if c.Format == evidence.FormatNodeConfig && len(d.nodeConfigs) > 0 {
+		// nodeadm reads only the NodeConfig parts (amazon-eks-ami nodeadm/internal/configprovider
+		// mime.go ParseMultipart skips the others) before cloud-init starts, and nodeadm-run is
+		// ordered only After=cloud-final: a script part that does not run, and that is not a
+		// bootstrap.sh call, loses its own work, not the join
+		for _, i := range d.sideScriptIssues {
+			if i < len(c.Issues) && c.Issues[i].Level == evidence.IssueError {
+				c.Issues[i].Level = evidence.IssueWarning
+				c.Issues[i].Message += "; nodeadm reads only the NodeConfig parts and joins the node regardless, so only what this script does is lost"
+			}
+		}
 	}
 }

@@ -725,6 +725,7 @@ var bootstrapShFlags = map[string]bool{
 // option loop does: known options consume the next argument, everything else is positional,
 // and the cluster name is the first positional argument.
 func (d *decoder) bootstrapSh(args []word, part string, line int) {
+	d.bootstrapShCalls++
 	if d.cfg.CallsBootstrap && d.cfg.Format == evidence.FormatBootstrapSh {
 		d.issue(evidence.IssueWarning, part, line, "bootstrap.sh is called more than once; only the first call is analysed")
 		return

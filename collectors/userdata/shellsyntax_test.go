@@ -134,3 +134,47 @@ func TestScriptReachBounded(t *testing.T) {
 		t.Error("a script over MaxReachBytes was judged")
 	}
 }
+
+// Red team 10a #11: a script part that never runs (a #! line ending in CR) beside a NodeConfig
+// part is not the cause on AL2023: nodeadm reads only the NodeConfig parts (configprovider
+// mime.go ParseMultipart skips the others) and nodeadm-run is ordered only After=cloud-final.
+// The same part is still the cause when it is the bootstrap (AL2 user data, or it calls
+// bootstrap.sh).
+func TestBrokenScriptPartBesideNodeConfig(t *testing.T) {
+	const nodeConfig = "--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n    apiServerEndpoint: https://x.eks.amazonaws.com\n    certificateAuthority: Q0E=\n    cidr: 10.100.0.0/16\n"
+	mime := func(script string, withNodeConfig bool) []byte {
+		s := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n" + script + "\n"
+		if withNodeConfig {
+			s += nodeConfig
+		}
+		return []byte(s + "--B--\n")
+	}
+	crlf := "#!/bin/bash\r\nsysctl --system\r\n"
+	for _, tc := range []struct {
+		name  string
+		in    []byte
+		level evidence.IssueLevel
+		msg   string
+	}{
+		{"crlf part beside NodeConfig", mime(crlf, true), evidence.IssueWarning, "nodeadm reads only the NodeConfig parts and joins the node regardless"},
+		{"crlf part, no NodeConfig", mime(crlf, false), evidence.IssueError, "CRLF line ends"},
+		{"crlf bootstrap.sh part beside NodeConfig", mime("#!/bin/bash\r\n"+bootLine+"\r\n", true), evidence.IssueError, "CRLF line ends"},
+		{"unparseable part beside NodeConfig", mime("#!/bin/bash\nif true; then\n  echo x\n", true), evidence.IssueWarning, "the commands below it never run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Decode(tc.in)
+			var found bool
+			for _, i := range c.Issues {
+				if i.Part == "part 1" && strings.Contains(i.Message, tc.msg) {
+					found = true
+					if i.Level != tc.level {
+						t.Errorf("level %v, want %v: %s", i.Level, tc.level, i.Message)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no part 1 issue with %q: %+v", tc.msg, c.Issues)
+			}
+		})
+	}
+}
