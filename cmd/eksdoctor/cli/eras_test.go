@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestComponentEraWordings (red team 10b): the same fault as older and newer releases of a
+// component print it, pasted alone, gives the same finding, exit code and explanation.
+func TestComponentEraWordings(t *testing.T) {
+	retrying := `{"level":"info","ts":"2022-12-12T10:05:04.300Z","caller":"entrypoint.sh","msg":"Retrying waiting for IPAM-D"}` + "\n"
+	v112Start := `{"level":"info","ts":"2022-12-12T10:05:02.200Z","caller":"entrypoint.sh","msg":"Starting IPAM daemon in the background ... "}` + "\n" +
+		`{"level":"info","ts":"2022-12-12T10:05:02.300Z","caller":"entrypoint.sh","msg":"Checking for IPAM connectivity ... "}` + "\n"
+	// VPC CNI v1.6.0 scripts/entrypoint.sh: plain echo, lower case, the outcome on the line
+	v160Failed := "starting IPAM daemon in background ... ok.\nchecking for IPAM connectivity ...  failed.\ntimed out waiting for IPAM daemon to start.\n"
+	cases := []struct {
+		name, input string
+		code        int
+		want        []string
+		msg         string // in the message of the first wanted finding
+	}{
+		// #7: the v1.10-v1.12 entrypoint's wait loop, still retrying when the log ends, is the wait
+		// the "Checking …" line alone already shows unfinished
+		{"v1.12 entrypoint still retrying at the end", v112Start + strings.Repeat(retrying, 4), 1, []string{"runtime.cni-not-ready"}, "keeps waiting for IPAMD"},
+		{"v1.12 entrypoint retrying, then IPAMD answered", v112Start + strings.Repeat(retrying, 2) +
+			`{"level":"info","ts":"2022-12-12T10:05:06.300Z","caller":"entrypoint.sh","msg":"Copying config file ... "}` + "\n" +
+			`{"level":"info","ts":"2022-12-12T10:05:06.310Z","caller":"entrypoint.sh","msg":"Successfully copied CNI plugin binary and config file."}` + "\n" +
+			`{"level":"info","ts":"2022-12-12T10:05:06.320Z","caller":"entrypoint.sh","msg":"Foregrounding IPAM daemon ..."}` + "\n", 3, nil, ""},
+		// #5: v1.6.0's lower-case output is aws-node's: one failed wait is a restart (as its
+		// capitalised v1.6.3 form), a second one is the loop
+		{"v1.6.0 entrypoint one failed wait", v160Failed, 3, nil, ""},
+		{"v1.6.0 entrypoint failing on restart", v160Failed + v160Failed, 1, []string{"runtime.cni-not-ready"}, "gave up waiting for IPAMD"},
+		// #10: pluto's EC2 and EKS timeouts inside sundog's report name the network cause, as
+		// bootstrap.sh's connect timeout to the EKS endpoint does
+		{"Bottlerocket pluto EC2 timeout", "Jun 12 10:06:05.523456 localhost sundog[1400]: Setting generator 'pluto hostname-override' failed with exit code 1 - stderr: Timed out retrieving private DNS name from EC2: deadline has elapsed\n" +
+			"Jun 12 10:06:05.530000 localhost systemd[1]: sundog.service: Main process exited, code=exited, status=1/FAILURE\n", 1, []string{"runtime.bootstrap-failed"}, "no route or VPC endpoint to the EC2 API"},
+		{"Bottlerocket pluto EKS describe timeout", "Jun 12 10:06:05.523456 localhost sundog[1400]: Setting generator 'pluto cluster-dns-ip' failed with exit code 1 - stderr: Timed-out waiting for EKS Describe Cluster API response: deadline has elapsed\n", 1, []string{"runtime.bootstrap-failed"}, "no NAT and no eks interface endpoint"},
+		{"Bottlerocket pluto EKS connection timeout", "Jun 12 10:03:05.523456 localhost sundog[1400]: Setting generator 'pluto cluster-dns-ip' failed with exit code 1 - stderr: Error describing cluster: HttpDispatch: Error during dispatch: connection timed out\n", 1, []string{"runtime.bootstrap-failed"}, "no NAT and no eks interface endpoint"},
+		{"Bottlerocket other generator failure stays generic", "Jun 12 10:03:05.523456 localhost sundog[1400]: Setting generator 'pluto max-pods' failed with exit code 1 - stderr: Failed to parse setting max-pods as u32\n", 1, []string{"runtime.bootstrap-failed"}, "setting generator"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, r, out, stderr := analyze(t, tc.input, "-")
+			if out == "" {
+				t.Fatalf("no report (exit %d): %s", code, stderr)
+			}
+			if strings.Contains(stderr, "prose") || strings.Contains(stderr, "unrecognised") {
+				t.Errorf("not read as the component's log: %s", stderr)
+			}
+			want := tc.want
+			if want == nil {
+				want = []string{}
+			}
+			if got := failing(r); strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Fatalf("failing %v, want %v", got, want)
+			}
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			if tc.msg == "" {
+				return
+			}
+			for _, f := range r.Findings {
+				if f.ID == tc.want[0] && f.Status == "fail" && !strings.Contains(f.Message, tc.msg) {
+					t.Errorf("%s message %q, want it to say %q", f.ID, f.Message, tc.msg)
+				}
+			}
+		})
+	}
+}
