@@ -201,7 +201,7 @@ func bootstrapChecks() []Check {
 				return one(pass(ev.Target.InstanceID, fmt.Sprintf("%s user data on a %s AMI", b.Format, fam), it))
 			}},
 		{Meta: Meta{ID: "bootstrap.container-runtime", Title: "bootstrap.sh is given a container runtime its kubelet version refuses", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups, evidence.KindNodes, evidence.KindNodeOS},
+			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups, evidence.KindNodes, evidence.KindNodeOS, evidence.KindNodeLogs},
 			Stage: StageBootstrap, Explains: explains("runtime.bootstrap-failed", "runtime.kubelet-not-running"),
 			Why:         "From Kubernetes 1.24 the kubelet has no dockershim, and the AL2 bootstrap.sh checks it: with --container-runtime other than containerd on a 1.24 or later kubelet it logs \"ERROR: containerd is the only supported container runtime as of Kubernetes version 1.24\" and exits 1 (amazon-eks-ami templates/al2/runtime/bootstrap.sh), so the kubelet is never configured or started. The flag is often left over from a launch template written for 1.23.",
 			Remediation: "Remove --container-runtime dockerd from the bootstrap.sh arguments in the launch template's user data (or pass --container-runtime containerd) and roll the node group; workloads that need the Docker socket must move to containerd.",
@@ -612,7 +612,7 @@ func evalContainerRuntime(ev *evidence.Evidence) []Finding {
 	}
 	ver, from, src := nodeKubeletMinor(ev)
 	if minorNumber(ver) < 0 {
-		return one(Finding{Status: StatusSkipped, Resource: res, Message: fmt.Sprintf("the node's kubelet version is unknown (no Node object, node group version or EKS AMI name), so whether bootstrap.sh accepts --container-runtime %s is unjudged", rt),
+		return one(Finding{Status: StatusSkipped, Resource: res, Message: fmt.Sprintf("the node's kubelet version is unknown (no Node object, kubelet or bootstrap.sh version line, node group version or EKS AMI name), so whether bootstrap.sh accepts --container-runtime %s is unjudged", rt),
 			Evidence: []EvidenceItem{bootstrapItem(ev, "--container-runtime %s", rt)}})
 	}
 	rtItem, verItem := bootstrapItem(ev, "--container-runtime %s", rt), item(src, "%s", from)
@@ -623,8 +623,9 @@ func evalContainerRuntime(ev *evidence.Evidence) []Finding {
 }
 
 // nodeKubeletMinor returns the node's kubelet minor version ("1.29"), what says so and the
-// source of that evidence: the instance's Node object, the node's own report, its managed node
-// group's version (not for a custom AMI), or the EKS AMI's name; "" when none says.
+// source of that evidence: the instance's Node object, the node's own report, the kubelet's or
+// bootstrap.sh's version line in its logs (loggedKubeletVersion), its managed node group's
+// version (not for a custom AMI), or the EKS AMI's name; "" when none says.
 func nodeKubeletMinor(ev *evidence.Evidence) (ver, from, src string) {
 	if ev.Instance != nil {
 		for _, n := range ev.Nodes {
@@ -639,6 +640,9 @@ func nodeKubeletMinor(ev *evidence.Evidence) (ver, from, src string) {
 		if v := kubeMinor(ev.NodeOS.KubeletVersion); v != "" {
 			return v, "the node's kubelet " + ev.NodeOS.KubeletVersion, ev.Source(evidence.KindNodeOS)
 		}
+	}
+	if v, from, src := loggedKubeletVersion(ev); v != "" {
+		return v, from, src
 	}
 	if ng := instanceNodegroup(ev); ng != nil && ng.Version != "" && (ng.AmiType != "CUSTOM" || ev.Image == nil) {
 		if v := kubeMinor(ng.Version); v != "" {

@@ -139,7 +139,7 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 		nodeVer, from, src = kubeMinor(ev.Image.Name), "AMI "+ev.Image.ID+" name "+ev.Image.Name, ev.Source(evidence.KindImage)
 	}
 	if nodeVer == "" {
-		return one(notApplicable(ev.Target.InstanceID, "the node's kubelet version is unknown (no Node object, kubelet start-up line, managed node group version or EKS AMI name)"))
+		return one(notApplicable(ev.Target.InstanceID, "the node's kubelet version is unknown (no Node object, kubelet or bootstrap.sh version line, managed node group version or EKS AMI name)"))
 	}
 	f := skewFinding(ev.Target.InstanceID, nodeVer, c.Version, item(src, "%s; control plane %s", from, c.Version))
 	if f.Status == StatusFail {
@@ -174,29 +174,37 @@ func skewRemediation(ev *evidence.Evidence, version string) string {
 		", or update the node group (aws eks update-nodegroup-version)."
 }
 
-// loggedKubeletVersion returns the kubelet's minor version ("1.31") as its own start-up line in
-// the node's logs gives it, with the line quoted and its source; "" when the logs hold no such
-// line or lines of kubelets of more than one minor version (several nodes' logs, an upgrade).
+// loggedKubeletVersion returns the kubelet's minor version ("1.31") as the node's logs give it,
+// with the line quoted and its source: the kubelet's own start-up line ("Kubelet version"), else
+// bootstrap.sh's "Using kubelet version 1.24.7" (it reads the binary's version before it judges
+// its arguments; amazon-eks-ami templates/al2/runtime/bootstrap.sh). "" when the logs hold no
+// such line or lines of more than one minor version (several nodes' logs, an upgrade).
 func loggedKubeletVersion(ev *evidence.Evidence) (ver, from, src string) {
 	if ev.NodeLogs == nil {
 		return "", "", ""
 	}
-	for _, h := range ev.NodeLogs.Hits {
-		if h.Signature != "kubelet-started" {
-			continue
-		}
-		for _, v := range h.Facts["kubernetesVersion"] {
-			m := kubeMinor(v)
-			if minorNumber(m) < 0 || (ver != "" && m != ver) {
-				return "", "", ""
+	said := map[string]string{"kubelet-started": "the kubelet's start-up line", "bootstrap-sh-kubelet-version": "bootstrap.sh's line"}
+	for _, sig := range []string{"kubelet-started", "bootstrap-sh-kubelet-version"} {
+		for _, h := range ev.NodeLogs.Hits {
+			if h.Signature != sig {
+				continue
 			}
-			ver = m
-		}
-		if ver != "" {
-			return ver, fmt.Sprintf("the kubelet's start-up line %q (%s)", strings.TrimSpace(h.Last.Text), where(h.Last)), ev.Source(evidence.KindNodeLogs)
+			for _, v := range h.Facts["kubernetesVersion"] {
+				m := kubeMinor(v)
+				if minorNumber(m) < 0 || (ver != "" && m != ver) {
+					return "", "", ""
+				}
+				if ver == "" {
+					from = fmt.Sprintf("%s %q (%s)", said[sig], strings.TrimSpace(h.Last.Text), where(h.Last))
+				}
+				ver = m
+			}
 		}
 	}
-	return "", "", ""
+	if ver == "" {
+		return "", "", ""
+	}
+	return ver, from, ev.Source(evidence.KindNodeLogs)
 }
 
 // nodesVersionSkew judges every listed Node's kubelet when there is no one instance to judge

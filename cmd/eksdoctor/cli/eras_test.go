@@ -68,3 +68,45 @@ func TestComponentEraWordings(t *testing.T) {
 		})
 	}
 }
+
+// TestContainerRuntimeFromBootstrapLog (red team 10b #9): bootstrap.sh's own "Using kubelet
+// version" line (the 2022 plain echo and the 2023 log form) is the kubelet version
+// bootstrap.container-runtime judges --container-runtime against, and its refusal is that
+// check's failure, not a generic bootstrap failure.
+func TestContainerRuntimeFromBootstrapLog(t *testing.T) {
+	ud := "#!/bin/bash\nset -o xtrace\n/etc/eks/bootstrap.sh prod --container-runtime dockerd\n\n"
+	cases := []struct{ name, log, ver string }{
+		{"2022 echo", "Cloud-init v. 19.3-45.amzn2 running 'modules:final' at Wed, 12 Oct 2022 10:01:00 +0000. Up 20.12 seconds.\nUsing kubelet version 1.24.7\ntrue\nERROR: containerd is the only supported container runtime as of Kubernetes version 1.24\nExited with error on line 212\n", "1.24"},
+		{"2023 log", "2023-11-12T10:01:00+0000 [eks-bootstrap] INFO: Using kubelet version 1.28.3\n2023-11-12T10:01:01+0000 [eks-bootstrap] ERROR: containerd is the only supported container runtime as of Kubernetes version 1.24\nExited with error on line 207\n", "1.28"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, r, out, stderr := analyze(t, ud+"$ cat /var/log/cloud-init-output.log\n"+tc.log, "-")
+			if out == "" {
+				t.Fatalf("no report (exit %d): %s", code, stderr)
+			}
+			if code != 1 {
+				t.Errorf("exit %d, want 1", code)
+			}
+			if r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "bootstrap.container-runtime" {
+				got := "none"
+				if r.Diagnosis.MostLikelyCause != nil {
+					got = *r.Diagnosis.MostLikelyCause
+				}
+				t.Errorf("most likely cause %s, want bootstrap.container-runtime (failing %v)", got, failing(r))
+			}
+			found := false
+			for _, f := range r.Findings {
+				if f.ID == "bootstrap.container-runtime" {
+					found = true
+					if f.Status != "fail" || !strings.Contains(f.Message, "--container-runtime dockerd on a "+tc.ver+" kubelet") {
+						t.Errorf("bootstrap.container-runtime %s %q", f.Status, f.Message)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no bootstrap.container-runtime finding")
+			}
+		})
+	}
+}
