@@ -36,6 +36,8 @@ func TestComponentEraWordings(t *testing.T) {
 			"Jun 12 10:06:05.530000 localhost systemd[1]: sundog.service: Main process exited, code=exited, status=1/FAILURE\n", 1, []string{"runtime.bootstrap-failed"}, "no route or VPC endpoint to the EC2 API"},
 		{"Bottlerocket pluto EKS describe timeout", "Jun 12 10:06:05.523456 localhost sundog[1400]: Setting generator 'pluto cluster-dns-ip' failed with exit code 1 - stderr: Timed-out waiting for EKS Describe Cluster API response: deadline has elapsed\n", 1, []string{"runtime.bootstrap-failed"}, "no NAT and no eks interface endpoint"},
 		{"Bottlerocket pluto EKS connection timeout", "Jun 12 10:03:05.523456 localhost sundog[1400]: Setting generator 'pluto cluster-dns-ip' failed with exit code 1 - stderr: Error describing cluster: HttpDispatch: Error during dispatch: connection timed out\n", 1, []string{"runtime.bootstrap-failed"}, "no NAT and no eks interface endpoint"},
+		// #11: IPAMD's client failure is printed by v1.5 to v1.7.x (moved to k8sutils in v1.8)
+		{"VPC CNI 1.7 API server client failure", "2020-03-12T10:05:02Z [INFO]	Testing communication with server\n2020-03-12T10:05:34Z [ERROR]	Failed to create client: error communicating with apiserver: Get https://172.20.0.1:443/version?timeout=32s: dial tcp 172.20.0.1:443: i/o timeout\n", 1, []string{"runtime.cni-not-ready"}, "IPAMD (VPC CNI 1.7 and earlier)"},
 		{"Bottlerocket other generator failure stays generic", "Jun 12 10:03:05.523456 localhost sundog[1400]: Setting generator 'pluto max-pods' failed with exit code 1 - stderr: Failed to parse setting max-pods as u32\n", 1, []string{"runtime.bootstrap-failed"}, "setting generator"},
 	}
 	for _, tc := range cases {
