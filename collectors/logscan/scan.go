@@ -706,6 +706,9 @@ func readBlocks(r io.Reader, bufs chan []byte, csvQuoted bool, out chan<- block)
 			// JSON records behind a colour code are no longer JSON to a reader
 			b.text = EscapeSequence.ReplaceAll(b.text, nil)
 		}
+		// the kubelet's JSON logging reads as its text form, which the signatures are written
+		// for (red team 10b #1: "err":"Unauthorized" was not err="Unauthorized")
+		b.text = textForms(b.text)
 		inLong = buf[cut-1] != '\n'
 		out <- b
 		if last {
@@ -797,6 +800,7 @@ func (s *Scanner) Knows(line []byte) bool {
 		s.presenceSeen = make([]int64, len(s.presence))
 	}
 	found := false
+	line = TextForm(line)
 	s.mt.each(line, nil, s.presenceSeen, func(i, _ int) {
 		if !found && !s.sigs[i].Normal {
 			found, _ = s.accept(i, line)
