@@ -175,16 +175,17 @@ func skewRemediation(ev *evidence.Evidence, version string) string {
 }
 
 // loggedKubeletVersion returns the kubelet's minor version ("1.31") as the node's logs give it,
-// with the line quoted and its source: the kubelet's own start-up line ("Kubelet version"), else
-// bootstrap.sh's "Using kubelet version 1.24.7" (it reads the binary's version before it judges
-// its arguments; amazon-eks-ami templates/al2/runtime/bootstrap.sh). "" when the logs hold no
-// such line or lines of more than one minor version (several nodes' logs, an upgrade).
+// with the line quoted and its source: the kubelet's own start-up line ("Kubelet version"
+// kubeletVersion=…, or "Version: v1.14.9" before structured logging), else bootstrap.sh's "Using
+// kubelet version 1.24.7" (it reads the binary's version before it judges its arguments;
+// amazon-eks-ami templates/al2/runtime/bootstrap.sh). "" when the logs hold no such line or lines
+// of more than one minor version (several nodes' logs, an upgrade).
 func loggedKubeletVersion(ev *evidence.Evidence) (ver, from, src string) {
 	if ev.NodeLogs == nil {
 		return "", "", ""
 	}
-	said := map[string]string{"kubelet-started": "the kubelet's start-up line", "bootstrap-sh-kubelet-version": "bootstrap.sh's line"}
-	for _, sig := range []string{"kubelet-started", "bootstrap-sh-kubelet-version"} {
+	said := map[string]string{"kubelet-started": "the kubelet's start-up line", "kubelet-started-legacy": "the kubelet's start-up line", "bootstrap-sh-kubelet-version": "bootstrap.sh's line"}
+	for _, sig := range []string{"kubelet-started", "kubelet-started-legacy", "bootstrap-sh-kubelet-version"} {
 		for _, h := range ev.NodeLogs.Hits {
 			if h.Signature != sig {
 				continue

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestKubelet118ReadyEvent (red team 10b #8): kubelets up to 1.20 at --v=2 (the AL2
+// bootstrap.sh of 2020–21) log "Recording NodeReady event message for node X" when their Node
+// turns Ready. A healthy 1.18 log is a Ready node (exit 0), as the structured 1.21 line is; its
+// NodeNotReady event is not.
+func TestKubelet118ReadyEvent(t *testing.T) {
+	const node = "ip-192-168-10-20.us-west-2.compute.internal"
+	log := "Jun 12 10:01:00 ip-192-168-10-20 kubelet: I0612 10:01:00.100000    3456 server.go:417] Version: v1.18.9-eks-d1db3c\n" +
+		"Jun 12 10:01:01 ip-192-168-10-20 kubelet: I0612 10:01:01.300100    3456 kubelet_node_status.go:70] Attempting to register node " + node + "\n" +
+		"Jun 12 10:01:01 ip-192-168-10-20 kubelet: I0612 10:01:01.500000    3456 kubelet_node_status.go:73] Successfully registered node " + node + "\n" +
+		"Jun 12 10:01:31 ip-192-168-10-20 kubelet: I0612 10:01:31.000000    3456 kubelet_node_status.go:486] Recording NodeReady event message for node " + node + "\n"
+	code, r, _, errOut := analyze(t, log, "-")
+	d := r.Diagnosis
+	if code != ExitOK || d.Verdict != "joined" || d.Node == nil || d.Node.Name != node || !d.Node.Ready {
+		t.Fatalf("exit %d (want %d), verdict %s, node %+v\n%s", code, ExitOK, d.Verdict, d.Node, errOut)
+	}
+	notReady := strings.Replace(log, "Recording NodeReady", "Recording NodeNotReady", 1)
+	if code, r, _, _ := analyze(t, notReady, "-"); code == ExitOK || r.Diagnosis.Node == nil || r.Diagnosis.Node.Ready {
+		t.Errorf("a NodeNotReady event read as Ready: exit %d, node %+v", code, r.Diagnosis.Node)
+	}
+}
+
+// TestNodeLabelsBeforeKubelet116 (red team 10b #2): a kubelet before 1.16 only warned about
+// --node-labels in the kubernetes.io namespace (W… "in 1.16, --node-labels … must begin with"),
+// 1.16 refused to start (KEP "Bounding Self-Labeling Kubelets"). On a 1.14 kubelet, by its
+// start-up line, the labels are not the cause — the 401 it then logs is — and its warning is
+// no crash loop; on a 1.16 kubelet the same user data is the cause.
+func TestNodeLabelsBeforeKubelet116(t *testing.T) {
+	const ud = "```\n#!/bin/bash\nset -o xtrace\n/etc/eks/bootstrap.sh prod --kubelet-extra-args '--node-labels=kubernetes.io/role=worker,team=payments'\n```\n\n```\n$ journalctl -u kubelet --no-pager | head\n"
+	const p = "Oct 09 10:01:0%d ip-192-168-10-20.us-west-2.compute.internal kubelet[3456]: "
+	line := func(s int, text string) string { return strings.Replace(p, "%d", string(rune('0'+s)), 1) + text + "\n" }
+	version := func(v string) string {
+		return line(0, "I1009 10:01:00.100000    3456 server.go:417] Version: "+v)
+	}
+	warn := line(0, "W1009 10:01:00.200000    3456 options.go:251] unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [kubernetes.io/role]") +
+		line(0, "W1009 10:01:00.200100    3456 options.go:252] in 1.16, --node-labels in the 'kubernetes.io' namespace must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io) or be in the specifically allowed set (kubernetes.io/hostname)")
+	register := line(1, "I1009 10:01:01.300100    3456 kubelet_node_status.go:72] Attempting to register node ip-192-168-10-20.us-west-2.compute.internal") +
+		line(1, `E1009 10:01:01.310000    3456 kubelet_node_status.go:94] Unable to register node "ip-192-168-10-20.us-west-2.compute.internal" with API server: Unauthorized`)
+	fatal := line(0, "F1009 10:01:00.200000    3456 server.go:185] unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [kubernetes.io/role]")
+	for _, c := range []struct {
+		name, paste, cause string
+		labels             string // the status of bootstrap.restricted-node-labels
+		warnsOnly          bool   // runtime.kubelet-crashloop must not fail
+	}{
+		{"1.14 with its warnings", ud + version("v1.14.9-eks-1f0ca9") + warn + register + "```\n", "runtime.unauthorized", "pass", true},
+		{"1.14 without them", ud + version("v1.14.9-eks-1f0ca9") + register + "```\n", "runtime.unauthorized", "pass", true},
+		{"1.16 refuses", ud + version("v1.16.15-eks-ad4801") + fatal + "```\n", "bootstrap.restricted-node-labels", "fail", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, r, _, errOut := analyze(t, c.paste, "-")
+			d := r.Diagnosis
+			if code != ExitFindings || d.MostLikelyCause == nil || *d.MostLikelyCause != c.cause {
+				t.Fatalf("exit %d, cause %v, want %s; failing %v\n%s", code, d.MostLikelyCause, c.cause, failing(r), errOut)
+			}
+			status := ""
+			for _, f := range r.Findings {
+				if f.ID == "bootstrap.restricted-node-labels" {
+					status = string(f.Status)
+				}
+			}
+			if status != c.labels {
+				t.Errorf("bootstrap.restricted-node-labels %q, want %q", status, c.labels)
+			}
+			if c.warnsOnly && slices.Contains(failing(r), "runtime.kubelet-crashloop") {
+				t.Errorf("a kubelet that only warned is in a crash loop (failing %v)", failing(r))
+			}
+		})
+	}
+}
