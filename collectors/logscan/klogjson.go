@@ -60,6 +60,11 @@ func textForms(block []byte) []byte {
 // Any other line — not JSON, a record with a level key (IPAMD, Karpenter, nodeadm, whose
 // signatures read their JSON), without a numeric "ts" or a string "msg" — is returned as it is.
 func TextForm(line []byte) []byte {
+	for _, m := range klogJSONMarks {
+		if !bytes.Contains(line, m) {
+			return line
+		}
+	}
 	at := bytes.IndexByte(line, '{')
 	if at < 0 {
 		return line
