@@ -204,6 +204,11 @@ func pastedNotReady(ev *evidence.Evidence) *NodeState {
 	var nr *evidence.Node
 	for i := range ev.Nodes {
 		if !ev.Nodes[i].Ready {
+			if ev.Nodes[i].Unregistered {
+				// a Node its kubelet never reported on (Karpenter before v0.28 created it)
+				// did not join
+				return nil
+			}
 			if nr != nil {
 				return nil
 			}
@@ -277,7 +282,7 @@ func StaleNode(ev *evidence.Evidence) string {
 func joinedNode(ev *evidence.Evidence) *NodeState {
 	if ev.Have(evidence.KindNodes) && ev.Instance != nil {
 		for _, n := range ev.Nodes {
-			if ownNode(n, ev) {
+			if ownNode(n, ev) && !n.Unregistered {
 				return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: ev.Source(evidence.KindNodes)}
 			}
 		}
@@ -286,7 +291,7 @@ func joinedNode(ev *evidence.Evidence) *NodeState {
 	if st := registeredClaim(ev); st != nil {
 		return st
 	}
-	if ev.Instance == nil && ev.Have(evidence.KindNodes) && len(ev.Nodes) == 1 && ev.NodesPartial && (ev.NodeLogs == nil || !registeredHit(ev.NodeLogs) && !otherNodeFails(ev.NodeLogs, ev.Nodes[0].Name)) {
+	if ev.Instance == nil && ev.Have(evidence.KindNodes) && len(ev.Nodes) == 1 && ev.NodesPartial && !ev.Nodes[0].Unregistered && (ev.NodeLogs == nil || !registeredHit(ev.NodeLogs) && !otherNodeFails(ev.NodeLogs, ev.Nodes[0].Name)) {
 		// a pasted `kubectl describe node` of the node the ticket is about: it registered —
 		// unless the logs pasted with it fail for another node (an old healthy node described
 		// beside the new node's journal: red team round 8b, finding 10)

@@ -312,6 +312,14 @@ type Node struct {
 	// Age is how old the Node was when it was listed (kubectl get nodes' AGE column: the time
 	// since the Node object was created), for inputs that give an age; 0 when unknown.
 	Age time.Duration
+	// Unregistered marks a Node object its kubelet never reported on: no status conditions
+	// and no nodeInfo.kubeletVersion (kubectl get nodes: STATUS Unknown, printed when the Node
+	// has no Ready condition). The kubelet sets both when it registers the Node; a Node without
+	// them was created by someone else — Karpenter v0.16–v0.27 created each Node itself with its
+	// status cleared before the kubelet ran (aws/karpenter v0.16.0
+	// pkg/controllers/provisioning/provisioner.go: `k8sNode.Status = v1.NodeStatus{}`) — and does
+	// not show that the node joined.
+	Unregistered bool
 }
 
 // CSR is a certificates.k8s.io/v1 CertificateSigningRequest.

@@ -270,7 +270,10 @@ func describedNodes(s *Segment) []evidence.Node {
 		for _, r := range rows {
 			st := column(header, r, "STATUS")
 			n := evidence.Node{Name: column(header, r, "NAME"), KubeletVersion: column(header, r, "VERSION"),
-				Ready: strings.HasPrefix(st, "Ready"), OS: osOfImage(column(header, r, "OS-IMAGE")), Age: kubectlAge(column(header, r, "AGE"))}
+				Ready: strings.HasPrefix(st, "Ready"), OS: osOfImage(column(header, r, "OS-IMAGE")), Age: kubectlAge(column(header, r, "AGE")),
+				// kubectl prints Unknown for a Node without a Ready condition: its kubelet never
+				// reported on it (evidence.Node.Unregistered)
+				Unregistered: strings.HasPrefix(st, "Unknown")}
 			if n.Name == "" {
 				continue
 			}

@@ -1486,6 +1486,8 @@ func mergeNodes(have, nodes []evidence.Node) []evidence.Node {
 		if n.KubeletVersion == "" {
 			n.KubeletVersion = old.KubeletVersion
 		}
+		// a kubelet version once listed shows the kubelet registered the Node
+		n.Unregistered = n.Unregistered && n.KubeletVersion == ""
 		if n.OS == "" {
 			n.OS = old.OS
 		}

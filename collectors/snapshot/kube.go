@@ -68,6 +68,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 					node.Pressure = append(node.Pressure, c.Type)
 				}
 			}
+			node.Unregistered = len(n.Status.Conditions) == 0 && n.Status.NodeInfo.KubeletVersion == ""
 			r.nodes = append(r.nodes, node)
 			return nil
 		})
