@@ -8,13 +8,37 @@ import (
 	"time"
 )
 
-// klogJSONMarks are the keys a line must hold to be tried as a component-base JSON record.
-var klogJSONMarks = [][]byte{[]byte(`"msg"`), []byte(`"ts"`)}
+// klogJSONMarks are what a line must hold to be tried as a component-base JSON record (its
+// numeric epoch time, its caller and message); hasEpochTS is looked for in a whole block before
+// any line is: other loggers' JSON (IPAMD, Karpenter v1, nodeadm) dates records with a string,
+// so their logs are not walked line by line.
+var klogJSONMarks = [][]byte{[]byte(`"msg"`), []byte(`"caller"`)}
+
+// epochTSMarks are how a "ts" key with an epoch time (seconds or milliseconds since 1970: a
+// digit 1 for 2001-2033) starts, as zap writes it and as a pretty-printer does.
+var epochTSMarks = [][]byte{[]byte(`"ts":1`), []byte(`"ts": 1`)}
+
+// hasEpochTS reports whether b holds a "ts" key whose value is an epoch time.
+func hasEpochTS(b []byte) bool {
+	for _, m := range epochTSMarks {
+		if bytes.Contains(b, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherJSONMarks are keys of other loggers' records (IPAMD, Karpenter, nodeadm write a level):
+// a line holding one is not decoded, which keeps the scan of their logs one pass.
+var otherJSONMarks = [][]byte{[]byte(`"level"`), []byte(`"lvl"`), []byte(`"severity"`)}
 
 // textForms rewrites, line by line, the component-base JSON records of block into their text
 // form (TextForm); a block holding none is returned as it is. Each line stays one line, so
 // line numbers are kept.
 func textForms(block []byte) []byte {
+	if !hasEpochTS(block) {
+		return block
+	}
 	for _, m := range klogJSONMarks {
 		if !bytes.Contains(block, m) {
 			return block
@@ -60,8 +84,16 @@ func textForms(block []byte) []byte {
 // Any other line — not JSON, a record with a level key (IPAMD, Karpenter, nodeadm, whose
 // signatures read their JSON), without a numeric "ts" or a string "msg" — is returned as it is.
 func TextForm(line []byte) []byte {
+	if !hasEpochTS(line) {
+		return line
+	}
 	for _, m := range klogJSONMarks {
 		if !bytes.Contains(line, m) {
+			return line
+		}
+	}
+	for _, m := range otherJSONMarks {
+		if bytes.Contains(line, m) {
 			return line
 		}
 	}

@@ -107,3 +107,44 @@ func TestKlogJSONTextForm(t *testing.T) {
 		}
 	}
 }
+
+// TestKlogJSONInLargeBlock: a block of more than the lanes' minimum (the automaton's pass tallies
+// the epoch "ts" marks, and the block is matched again in its text form) finds the kubelet's JSON
+// 401 among thousands of other lines once, with the kubelet's line count not doubled; a large
+// block of other loggers' JSON ("ts" a string: IPAMD) is matched once, as it is.
+func TestKlogJSONInLargeBlock(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 3*laneMin; i++ {
+		b.WriteString(`Jun 12 10:01:03 ip-192-168-10-20 kubelet[3456]: {"ts":1718186463310.789,"caller":"kubelet/kubelet.go:2400","v":2,"msg":"SyncLoop (housekeeping)"}` + "\n")
+	}
+	b.WriteString(`Jun 12 10:01:03 ip-192-168-10-20 kubelet[3456]: {"ts":1718186463310.789,"caller":"kubelet/kubelet_node_status.go:96","msg":"Unable to register node with API server","err":"Unauthorized"}` + "\n")
+	s := MustDefault()
+	if err := s.Scan(strings.NewReader(b.String()), "k.log", "kubelet"); err != nil {
+		t.Fatal(err)
+	}
+	res := s.Result("x")
+	var found int64
+	for _, h := range res.Hits {
+		if h.Signature == "kubelet-register-unauthorized" {
+			found = h.Count
+		}
+	}
+	lines := int64(strings.Count(b.String(), "\n"))
+	if found != 1 || res.Streams[0].Components["kubelet"] > lines {
+		t.Errorf("401 found %d times (want 1); kubelet lines %d of %d", found, res.Streams[0].Components["kubelet"], lines)
+	}
+	var ipamd strings.Builder
+	for ipamd.Len() < 3*laneMin {
+		ipamd.WriteString(`{"level":"error","ts":"2026-07-24T15:31:04.203Z","caller":"ipamd/ipamd.go:846","msg":"Failed to increase pool size due to not able to allocate ENI AllocENI: error creating an eni: CreateNetworkInterface: api error InsufficientFreeAddressesInSubnet: The specified subnet does not have enough free addresses to satisfy the request."}` + "\n")
+	}
+	n := int64(strings.Count(ipamd.String(), "\n"))
+	h := scanHits(t, ipamd.String())
+	if len(h) == 0 {
+		t.Fatal("IPAMD's subnet-full records not found")
+	}
+	for name, hit := range h {
+		if hit.Count > n {
+			t.Errorf("%s counted %d times on %d lines", name, hit.Count, n)
+		}
+	}
+}

@@ -144,8 +144,10 @@ func (c *compiled) matches(line []byte) bool {
 // Scanner scans streams into one evidence.NodeLogs. A Scanner is not safe for concurrent use.
 type Scanner struct {
 	sigs []compiled
-	// presence[i] is the component of anchor len(sigs)+i of mt (a presence literal).
+	// presence[i] is the component of anchor len(sigs)+i of mt (a presence literal); "" for the
+	// marks of the kubelet's JSON logging (epochTSMarks), which start at presence index jsonMark.
 	presence []string
+	jsonMark int
 	mt       *multi
 	hits     []*evidence.SignatureHit
 	// Ref is the reference time used to give year-less journal timestamps a year (the
@@ -203,6 +205,13 @@ func New(sigs []Signature, comps []Component) (*Scanner, error) {
 			s.presence = append(s.presence, c.Name)
 		}
 	}
+	// the kubelet's JSON logging is told by its epoch time, tallied in the same pass as the
+	// presence literals (a component named "": no component's lines)
+	s.jsonMark = len(s.presence)
+	for _, m := range epochTSMarks {
+		anchors = append(anchors, m)
+		s.presence = append(s.presence, "")
+	}
 	s.mt = newMulti(anchors, len(s.sigs))
 	s.hits = make([]*evidence.SignatureHit, len(s.sigs))
 	return s, nil
@@ -212,6 +221,7 @@ var (
 	defaultOnce     sync.Once
 	defaultSigs     []compiled
 	defaultPresence []string
+	defaultJSONMark int
 	defaultMT       *multi
 	defaultErr      error
 )
@@ -223,7 +233,7 @@ func MustDefault() *Scanner {
 	if defaultErr != nil {
 		panic(defaultErr)
 	}
-	return &Scanner{sigs: defaultSigs, mt: defaultMT, presence: defaultPresence, hits: make([]*evidence.SignatureHit, len(defaultSigs))}
+	return &Scanner{sigs: defaultSigs, mt: defaultMT, presence: defaultPresence, jsonMark: defaultJSONMark, hits: make([]*evidence.SignatureHit, len(defaultSigs))}
 }
 
 // compileDefault compiles the catalog into the default scanner's tables (about 15 ms:
@@ -237,7 +247,7 @@ func compileDefault() {
 	var s *Scanner
 	s, defaultErr = New(Catalog(), Components())
 	if s != nil {
-		defaultSigs, defaultMT, defaultPresence = s.sigs, s.mt, s.presence
+		defaultSigs, defaultMT, defaultPresence, defaultJSONMark = s.sigs, s.mt, s.presence, s.jsonMark
 	}
 }
 
@@ -299,7 +309,7 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 	// matches are not added up, since several of them fall on one line ("kubelet[" and
 	// "kubelet_node_status.go"); tallied, not counted line by line, to keep the scan fast
 	for i, n := range s.presenceSeen {
-		if n > 0 {
+		if n > 0 && s.presence[i] != "" {
 			if st.Components == nil {
 				st.Components = map[string]int64{}
 			}
@@ -392,6 +402,36 @@ func lastClock(block []byte) int64 {
 }
 
 func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence.LogStream) {
+	if len(block) < laneMin || s.mt.newlineInAnchor || len(s.presenceSeen) != len(s.presence) {
+		// a small block is looked through for the kubelet's JSON records directly
+		s.matchBlock(textForms(block), path, firstLine, st, false)
+		return
+	}
+	// a large one is matched as it is unless the automaton's pass tallied an epoch "ts" (the
+	// tallies are complete before the first occurrence is replayed): then its records are
+	// rewritten to their text form and the block matched again, its presence tallies as before
+	saved := slices.Clone(s.presenceSeen)
+	if s.matchBlock(block, path, firstLine, st, true) {
+		copy(s.presenceSeen, saved)
+		s.matchBlock(textForms(block), path, firstLine, st, false)
+	}
+}
+
+// jsonMarks returns how many epoch "ts" marks the current stream's tallies hold.
+func (s *Scanner) jsonMarks() int64 {
+	var n int64
+	for _, c := range s.presenceSeen[s.jsonMark:] {
+		n += c
+	}
+	return n
+}
+
+// matchBlock matches block (see match). With watch set it stops at its first occurrence, before
+// recording anything, when the block holds the kubelet's JSON records (an epoch "ts" tallied),
+// and reports so.
+func (s *Scanner) matchBlock(block []byte, path string, firstLine int64, st *evidence.LogStream, watch bool) (kubeletJSON bool) {
+	before := s.jsonMarks()
+	decided := !watch
 	lineNo, counted := firstLine, 0
 	nsig := len(s.sigs)
 	// lastStart[i] is the start of the last line of this block signature i was tried on: the
@@ -418,6 +458,12 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 	// presence literals (anchors from nsig on) are tallied in presenceSeen: one may occur on
 	// every line, so they are counted in a slice, folded into the map per stream
 	s.mt.each(block, &s.lanes, s.presenceSeen, func(i, at int) {
+		if !decided {
+			decided, kubeletJSON = true, s.jsonMarks() > before
+		}
+		if kubeletJSON {
+			return
+		}
 		if at < start || at > end {
 			start = bytes.LastIndexByte(block[:at], '\n') + 1
 			end = bytes.IndexByte(block[at:], '\n')
@@ -456,6 +502,7 @@ func (s *Scanner) match(block []byte, path string, firstLine int64, st *evidence
 		}
 		s.record(i, ll, ln, sub)
 	})
+	return kubeletJSON || !decided && s.jsonMarks() > before
 }
 
 // accept reports whether ln, a line holding signature i's anchor, is matched by the signature
@@ -706,9 +753,6 @@ func readBlocks(r io.Reader, bufs chan []byte, csvQuoted bool, out chan<- block)
 			// JSON records behind a colour code are no longer JSON to a reader
 			b.text = EscapeSequence.ReplaceAll(b.text, nil)
 		}
-		// the kubelet's JSON logging reads as its text form, which the signatures are written
-		// for (red team 10b #1: "err":"Unauthorized" was not err="Unauthorized")
-		b.text = textForms(b.text)
 		inLong = buf[cut-1] != '\n'
 		out <- b
 		if last {
