@@ -1255,10 +1255,11 @@ func longSentence(t string) bool {
 	return len(strings.Fields(t)) >= 10 && strings.ContainsAny(t[len(t)-1:], ".?")
 }
 
-// unreadable reports whether any of segs was recognised but could not be read.
+// unreadable reports whether any of segs was recognised but could not be read (or, a NodeConfig,
+// does not parse).
 func unreadable(segs []Segment) bool {
 	for _, s := range segs {
-		if s.Problem != "" {
+		if s.Problem != "" || s.Detail == detailNodeConfigUnparsed {
 			return true
 		}
 	}

@@ -73,7 +73,7 @@ func apiclientSome(command string) bool {
 // unparsed reports whether a document of segs was recognised but did not parse.
 func unparsed(segs []Segment) bool {
 	for _, s := range segs {
-		if strings.Contains(s.Problem, "not valid YAML") || strings.Contains(s.Problem, "not valid JSON") {
+		if strings.Contains(s.Problem, "not valid YAML") || strings.Contains(s.Problem, "not valid JSON") || s.Detail == detailNodeConfigUnparsed {
 			return true
 		}
 	}
@@ -674,15 +674,23 @@ func looksAWSAuth(text []byte) bool { return reAWSAuthKey.Match(text) }
 
 // yamlDocs reads YAML documents separated by "---". Each document that is a known type becomes
 // a segment; a block that holds no mapping or list, or only scalars, is not YAML here.
+//
+// Comment lines ("# managed by terraform") before the first key are YAML's own and are read with
+// the document; a document that does not parse but names itself a NodeConfig (nodeadmNamed) is
+// the node's user data that nodeadm rejects, read as such so the decoder reports why.
 func yamlDocs(lines []line) ([]Segment, bool) {
-	if !reYAMLish.MatchString(lines[0].text) && !strings.HasPrefix(strings.TrimSpace(lines[0].text), "---") {
+	head := 0 // the first line that is not a YAML comment
+	for head < len(lines)-1 && yamlComment(lines[head].text) {
+		head++
+	}
+	if !reYAMLish.MatchString(lines[head].text) && !strings.HasPrefix(strings.TrimSpace(lines[head].text), "---") {
 		return nil, false
 	}
 	var docs [][]line
 	var cur []line
 	// a document marker sits at the documents' own indentation; one indented deeper is text
 	// inside a block scalar (user data holding a NodeConfig)
-	base := len(lines[0].text) - len(strings.TrimLeft(lines[0].text, " "))
+	base := len(lines[head].text) - len(strings.TrimLeft(lines[head].text, " "))
 	for _, l := range lines {
 		indent := len(l.text) - len(strings.TrimLeft(l.text, " "))
 		if indent <= base && (strings.TrimSpace(l.text) == "---" || strings.HasPrefix(strings.TrimSpace(l.text), "--- ") || elision(l.text)) {
@@ -707,6 +715,10 @@ func yamlDocs(lines []line) ([]Segment, bool) {
 				s := seg(TypeAWSAuth, "aws-auth ConfigMap (YAML that does not parse)", d)
 				s.Problem = "not valid YAML: " + strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
 				out = append(out, s)
+				continue
+			}
+			if nodeadmNamed(text) {
+				out = append(out, seg(TypeNodeConfig, detailNodeConfigUnparsed, d))
 				continue
 			}
 			return nil, false
@@ -755,6 +767,30 @@ func yamlDocs(lines []line) ([]Segment, bool) {
 		prev = d
 	}
 	return out, len(out) > 0
+}
+
+// detailNodeConfigUnparsed names a NodeConfig whose YAML does not parse: read as user data,
+// whose decoder reports the parse error as nodeadm would meet it.
+const detailNodeConfigUnparsed = "nodeadm NodeConfig whose YAML does not parse"
+
+// reNodeadmAPIVersion and reNodeConfigKind are a NodeConfig's apiVersion and kind lines
+// (node.eks.aws, amazon-eks-ami nodeadm/api), quoted or not.
+var (
+	reNodeadmAPIVersion = regexp.MustCompile(`(?m)^\s*["']?apiVersion["']?\s*:\s*["']?node\.eks\.aws/`)
+	reNodeConfigKind    = regexp.MustCompile(`(?m)^\s*["']?kind["']?\s*:\s*["']?NodeConfig["']?\s*(?:#.*)?$`)
+)
+
+// nodeadmNamed reports whether text has a NodeConfig's apiVersion and kind lines, whether or not
+// the rest of it parses.
+func nodeadmNamed(text []byte) bool {
+	return reNodeadmAPIVersion.Match(text) && reNodeConfigKind.Match(text)
+}
+
+// yamlComment reports whether a line is a YAML comment ("# …" or a lone "#"), not the "#!" or
+// "#cloud-config" first line of user data.
+func yamlComment(text string) bool {
+	t := strings.TrimSpace(text)
+	return t == "#" || strings.HasPrefix(t, "# ")
 }
 
 // elision reports whether a line is an elision mark on its own ("...", "…", "[...]"): YAML's

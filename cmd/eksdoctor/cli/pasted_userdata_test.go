@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pasteDescribeCluster is `aws eks describe-cluster --name prod` as pasted under its prompt.
+const pasteDescribeCluster = `$ aws eks describe-cluster --name prod
+{
+    "cluster": {
+        "name": "prod",
+        "arn": "arn:aws:eks:eu-west-1:111122223333:cluster/prod",
+        "version": "1.31",
+        "endpoint": "https://ABCDEF0123456789ABCDEF0123456789.gr7.eu-west-1.eks.amazonaws.com",
+        "resourcesVpcConfig": {"clusterSecurityGroupId": "sg-0c1c1c1c1c1c1c1c1", "vpcId": "vpc-0a1b2c3d4e5f60001"},
+        "kubernetesNetworkConfig": {"serviceIpv4Cidr": "10.100.0.0/16", "ipFamily": "ipv4"},
+        "status": "ACTIVE"
+    }
+}
+`
+
+// pasteNodeConfig is a NodeConfig for cluster name.
+func pasteNodeConfig(name string) string {
+	return `apiVersion: node.eks.aws/v1alpha1
+kind: NodeConfig
+spec:
+  cluster:
+    name: ` + name + `
+    apiServerEndpoint: https://ABCDEF0123456789ABCDEF0123456789.gr7.eu-west-1.eks.amazonaws.com
+    certificateAuthority: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==
+    cidr: 10.100.0.0/16
+`
+}
+
+// analyzePaste runs `analyze FILE -o json` on body and returns the exit code and the most likely
+// cause ("" when none).
+func analyzePaste(t *testing.T, body string) (int, string, string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "input.txt")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("analyze", p, "-o", "json")
+	var r jsonReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("exit %d, no JSON report: %v\n%s", code, err, errOut)
+	}
+	cause := ""
+	if r.Diagnosis.MostLikelyCause != nil {
+		cause = *r.Diagnosis.MostLikelyCause
+	}
+	return code, cause, errOut
+}
+
+// TestPastedUserDataJudged: user data pasted as operators paste it (red team 10a: findings 4 and
+// 5) is judged — a NodeConfig that does not parse fails bootstrap.userdata-unparseable, and one
+// under a "#" comment with a quoted apiVersion naming another cluster fails
+// bootstrap.cluster-name-mismatch — with exit 1, never "log (text)" and exit 3.
+func TestPastedUserDataJudged(t *testing.T) {
+	bad := pasteNodeConfig("prod") + "  kubelet:\n    config:\n      maxPods: 58\n     flags:\n      - --node-labels=team=a\n"
+	commented := "# managed by terraform\n" + strings.Replace(pasteNodeConfig("prod-old"), "apiVersion: node.eks.aws/v1alpha1", `apiVersion: "node.eks.aws/v1alpha1"`, 1)
+	for _, tc := range []struct{ name, body, cause string }{
+		{"invalid YAML NodeConfig (case84)", pasteDescribeCluster + "\n\n$ cat nodeconfig.yaml\n---\n" + bad, "bootstrap.userdata-unparseable"},
+		{"commented quoted NodeConfig (case04)", pasteDescribeCluster + "\n\n$ cat nodeconfig.yaml\n" + commented, "bootstrap.cluster-name-mismatch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, cause, errOut := analyzePaste(t, tc.body)
+			if code != 1 || cause != tc.cause {
+				t.Errorf("exit %d, cause %q; want 1, %s\n%s", code, cause, tc.cause, errOut)
+			}
+			if strings.Contains(errOut, "log (text)") {
+				t.Errorf("user data read as a log:\n%s", errOut)
+			}
+		})
+	}
+}
