@@ -82,3 +82,40 @@ func TestPastedNodeConfigCommentQuoted(t *testing.T) {
 		})
 	}
 }
+
+// describeClusterOut is `aws eks describe-cluster --name prod` output, as the CLI prints it.
+const describeClusterOut = `{
+    "cluster": {
+        "name": "prod",
+        "arn": "arn:aws:eks:eu-west-1:111122223333:cluster/prod",
+        "version": "1.31",
+        "endpoint": "https://ABCDEF0123456789ABCDEF0123456789.gr7.eu-west-1.eks.amazonaws.com",
+        "resourcesVpcConfig": {"clusterSecurityGroupId": "sg-0c1c1c1c1c1c1c1c1", "vpcId": "vpc-0a1b2c3d4e5f60001"},
+        "kubernetesNetworkConfig": {"serviceIpv4Cidr": "10.100.0.0/16", "ipFamily": "ipv4"},
+        "status": "ACTIVE"
+    }
+}
+`
+
+// TestCommandOutputThenDocument: a prompt's JSON output, a blank line, then a document pasted
+// under it without a prompt of its own (MIME user data, a NodeConfig) are two documents: the
+// JSON, complete above the blank line, cannot go on, so the command's output ends there.
+func TestCommandOutputThenDocument(t *testing.T) {
+	mime := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"==B==\"\n\n--==B==\nContent-Type: application/node.eks.aws\n\n" + nodeConfigFor("prod-old") + "\n--==B==--\n"
+	for name, tail := range map[string]string{"MIME": mime, "NodeConfig": nodeConfigFor("prod-old"), "NodeConfig with marker": "---\n" + nodeConfigFor("prod-old")} {
+		t.Run(name, func(t *testing.T) {
+			body := "$ aws eks describe-cluster --name prod\n" + describeClusterOut + "\n" + tail
+			r := Read([]byte(body), "stdin", Options{})
+			var got []string
+			for _, s := range r.Segments {
+				got = append(got, string(s.Type)+":"+s.Detail)
+			}
+			if !r.Evidence.Have(evidence.KindCluster) || r.Evidence.Cluster == nil || r.Evidence.Cluster.Name != "prod" {
+				t.Errorf("segments %v: the cluster was not read", got)
+			}
+			if b := r.Evidence.Bootstrap; b == nil || b.ClusterName != "prod-old" {
+				t.Errorf("segments %v: bootstrap %+v, want cluster prod-old", got, b)
+			}
+		})
+	}
+}

@@ -1234,18 +1234,41 @@ func seg(t Type, detail string, lines []line) Segment {
 
 // foreignAfterBlank returns the index of the first line that follows a blank line at column
 // 0 and cannot continue a YAML or JSON document (no key, list item, bracket, comment or document
-// marker), or 0.
+// marker), or 0. Under JSON that is complete above the blank line (jsonEndsAt) any line but
+// another JSON value's first is foreign: a NodeConfig or MIME user data pasted under a command's
+// JSON output starts there.
 func foreignAfterBlank(lines []line) int {
+	first := strings.TrimSpace(lines[0].text)
+	isJSON := strings.HasPrefix(first, "{") || strings.HasPrefix(first, "[")
 	for i := 1; i < len(lines); i++ {
 		t := lines[i].text
 		if strings.TrimSpace(lines[i-1].text) != "" || strings.TrimSpace(t) == "" || t[0] == ' ' || t[0] == '\t' {
 			continue
+		}
+		if isJSON && !strings.ContainsRune("{[", rune(t[0])) && jsonEndsAt(lines, i) {
+			// JSON output complete above the blank line (a command's) cannot go on with a key,
+			// MIME headers or a document marker: what follows was pasted under it
+			return i
 		}
 		if !reYAMLish.MatchString(t) && !reYAMLLineStart.MatchString(t) && !strings.ContainsRune("{}[]-#\"", rune(t[0])) || proseKey(t) || longSentence(t) {
 			return i // a sentence, even one that starts like a key ("SGs: cluster SG is …")
 		}
 	}
 	return 0
+}
+
+// jsonEndsAt reports whether the lines before line i (after a blank line) end a JSON document
+// that starts at the first line: the last of them closes it ("}" or "]" alone) and together they
+// are valid JSON.
+func jsonEndsAt(lines []line, i int) bool {
+	k := i - 1
+	for k > 0 && strings.TrimSpace(lines[k].text) == "" {
+		k--
+	}
+	if t := strings.TrimSpace(lines[k].text); t != "}" && t != "]" {
+		return false
+	}
+	return json.Valid(joinLines(lines[:k+1]))
 }
 
 // longSentence reports whether a line at column 0 reads as the poster's words: ten words or more

@@ -78,3 +78,17 @@ func TestPastedUserDataJudged(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandOutputThenUserData: a prompt's JSON output, a blank line, then MIME user data
+// pasted without a prompt of its own (red team 10a finding 6, case07) are two documents: the
+// cluster is read and the user data's other cluster name fails bootstrap.cluster-name-mismatch.
+func TestCommandOutputThenUserData(t *testing.T) {
+	mime := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"==B==\"\n\n--==B==\nContent-Type: application/node.eks.aws\n\n" + pasteNodeConfig("prod-old") + "\n--==B==--\n"
+	code, cause, errOut := analyzePaste(t, pasteDescribeCluster+"\n"+mime)
+	if code != 1 || cause != "bootstrap.cluster-name-mismatch" {
+		t.Errorf("exit %d, cause %q; want 1, bootstrap.cluster-name-mismatch\n%s", code, cause, errOut)
+	}
+	if !strings.Contains(errOut, "describe-cluster output") || !strings.Contains(errOut, "MIME multipart user data") {
+		t.Errorf("the two documents are not read apart:\n%s", errOut)
+	}
+}
