@@ -172,6 +172,9 @@ func Read(text []byte, name string, opt Options) *Result {
 			sev.Mark(evidence.KindNodeLogs, sev.Source(evidence.KindNodeLogs)+", "+cpSource)
 		}
 		rd.adoptNodeRole(sev, r.Snapshot)
+		// no instance and no user data of the paste's own: the one user data the AWS output
+		// holds (an instance attribute, a launch template version) is the node's
+		r.Snapshot.SoleBoot(sev)
 		if sev.Instance == nil && !sev.Have(evidence.KindInstanceType) {
 			// no instance names the node's type: the one type the paste describes is it
 			if it := r.Snapshot.SoleInstanceType(); it != nil {

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -314,4 +315,73 @@ func (s *Snapshot) loadConsoleOutput(ev *evidence.Evidence) {
 			ev.Mark(evidence.KindNodeLogs, s.src(p))
 		}
 	}
+}
+
+// SoleBoot gives evidence without an instance (a paste that holds no describe-instances output)
+// the node's user data when the input holds exactly one source of it: the one instance user
+// data attribute under ec2/instance-user-data/ (aws ec2 describe-instance-attribute --attribute
+// userData), else the one launch template version under ec2/describe-launch-template-versions/
+// (one file that lists one version) when it names an AMI and holds user data. Its bootstrap
+// configuration is decoded from it and both kinds are marked with the file's source. With several sources, instances listed (the node is
+// one of them, not named), or user data or a bootstrap configuration already in ev, nothing is
+// guessed. A launch template read but not
+// linked (no instance names it) is the launch template's gap, naming it and what is missing. It
+// reports whether user data was taken.
+func (s *Snapshot) SoleBoot(ev *evidence.Evidence) bool {
+	if ev.Instance != nil {
+		return false
+	}
+	lts := s.dirFiles("ec2/describe-launch-template-versions")
+	var lt *evidence.LaunchTemplateVersion
+	var ltUserData, ltPath string
+	if len(lts) == 1 {
+		ltPath = lts[0]
+		var versions []int
+		decodeInto(s, ltPath, func(o *LaunchTemplateVersionsOutput) {
+			for _, v := range o.LaunchTemplateVersions {
+				versions = append(versions, v.VersionNumber)
+			}
+		})
+		if len(versions) == 1 {
+			id := strings.TrimSuffix(path.Base(ltPath), ".json")
+			lt, ltUserData, _, _ = s.launchTemplateVersion(id, fmt.Sprint(versions[0]))
+		}
+	}
+	if !ev.Have(evidence.KindLaunchTemplate) && len(lts) > 0 {
+		var names []string
+		for _, p := range lts {
+			names = append(names, strings.TrimSuffix(path.Base(p), ".json")+" ("+s.src(p)+")")
+		}
+		ev.AddGap(evidence.KindLaunchTemplate, "launch template "+strings.Join(names, ", ")+" read, but no instance in the input names the one the node was launched from: add aws ec2 describe-instances output for the node (its aws:ec2launchtemplate:id tag)")
+	}
+	if ev.Have(evidence.KindUserData) || ev.Have(evidence.KindBootstrap) || len(s.InstanceIDs()) > 0 {
+		return false
+	}
+	var b64, src string
+	if uds := s.dirFiles("ec2/instance-user-data"); len(uds) == 1 {
+		res, _ := decodeInto(s, uds[0], func(o *InstanceAttributeOutput) {
+			if o.UserData != nil && o.UserData.Value != nil {
+				b64 = *o.UserData.Value
+			}
+		})
+		if res != readOK {
+			return false
+		}
+		src = s.src(uds[0]) + " (the one instance user data in the input)"
+	} else if len(uds) > 1 {
+		return false
+	} else if lt != nil && lt.ImageID != "" && ltUserData != "" {
+		// a template that names no AMI is a managed node group's: EKS merges its own bootstrap
+		// into the user data it launches with, so the template's is not the node's whole user
+		// data (https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html); one
+		// without user data says nothing the node booted with
+		b64, src = ltUserData, s.src(ltPath)+fmt.Sprintf(" (launch template %s version %d user data: no instance in the input)", lt.ID, lt.Version)
+	} else {
+		return false
+	}
+	ev.UserData = &evidence.UserData{Base64: b64, Empty: b64 == ""}
+	ev.Mark(evidence.KindUserData, src)
+	ev.Bootstrap = s.shared("userdata\x00"+b64, func() any { return userdata.DecodeBase64(b64) }).(*evidence.BootstrapConfig)
+	ev.Mark(evidence.KindBootstrap, src)
+	return true
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -90,5 +91,53 @@ func TestCommandOutputThenUserData(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "describe-cluster output") || !strings.Contains(errOut, "MIME multipart user data") {
 		t.Errorf("the two documents are not read apart:\n%s", errOut)
+	}
+}
+
+// TestSoleUserDataJudged: describe-instance-attribute --attribute userData output, or one launch
+// template version, pasted with describe-cluster and no describe-instances (red team 10a findings
+// 7 and 8, case06, case26), is the node's user data: its other cluster name fails
+// bootstrap.cluster-name-mismatch, and the template read is never "not in the input given".
+func TestSoleUserDataJudged(t *testing.T) {
+	b64 := base64.StdEncoding.EncodeToString([]byte(pasteNodeConfig("prod-old")))
+	attr := "$ aws ec2 describe-instance-attribute --instance-id i-0a1b2c3d4e5f60006 --attribute userData\n" +
+		`{"InstanceId": "i-0a1b2c3d4e5f60006", "UserData": {"Value": "` + b64 + `"}}` + "\n"
+	lt := "$ aws ec2 describe-launch-template-versions --launch-template-id lt-0a1b2c3d4e5f60001 --versions 3\n" +
+		`{"LaunchTemplateVersions": [{"LaunchTemplateId": "lt-0a1b2c3d4e5f60001", "VersionNumber": 3, "DefaultVersion": true,
+  "LaunchTemplateData": {"ImageId": "ami-0abc1234def567890", "UserData": "` + b64 + `", "SecurityGroupIds": ["sg-0aaaaaaaaaaaaaaa1"],
+  "MetadataOptions": {"HttpTokens": "required", "HttpPutResponseHopLimit": 1}}}]}` + "\n"
+	for name, body := range map[string]string{"instance attribute": pasteDescribeCluster + "\n" + attr, "launch template": pasteDescribeCluster + "\n" + lt} {
+		t.Run(name, func(t *testing.T) {
+			code, cause, errOut := analyzePaste(t, body)
+			if code != 1 || cause != "bootstrap.cluster-name-mismatch" {
+				t.Errorf("exit %d, cause %q; want 1, bootstrap.cluster-name-mismatch\n%s", code, cause, errOut)
+			}
+			if !strings.Contains(body, "LaunchTemplateVersions") {
+				return
+			}
+			p := filepath.Join(t.TempDir(), "input.txt")
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, out, _ := run("analyze", p, "-o", "json")
+			var r struct {
+				Gaps []struct{ Kind, Reason string } `json:"gaps"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, g := range r.Gaps {
+				if g.Kind == "ec2:launch-template" {
+					found = true
+					if strings.Contains(g.Reason, "not in the input given") || !strings.Contains(g.Reason, "lt-0a1b2c3d4e5f60001") || !strings.Contains(g.Reason, "describe-instances") {
+						t.Errorf("launch template gap %q, want the template read and what is missing", g.Reason)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no ec2:launch-template gap in %+v", r.Gaps)
+			}
+		})
 	}
 }
