@@ -75,7 +75,10 @@ type heredoc struct {
 	deciding int
 }
 
-var reTFHeredocStart = regexp.MustCompile(`^\s*[+~-]?\s*"?([\w.-]+)"?\s*=\s*<<-?([A-Z_]+)\s*$`)
+// reTFHeredocStart is the first line of a Terraform heredoc value: `user_data = <<-EOT`, in a plan
+// with its diff marker, or passed to functions as configuration writes it
+// (`user_data = base64encode(<<-EOT`).
+var reTFHeredocStart = regexp.MustCompile(`^\s*[+~-]?\s*"?([\w.-]+)"?\s*=\s*(?:[a-z][a-z0-9_]*\(\s*)*<<-?([A-Z_]+)\s*$`)
 
 // reHeredocTerm is a line that can end a heredoc: its terminator word alone.
 var reHeredocTerm = regexp.MustCompile(`^[A-Z_]+$`)

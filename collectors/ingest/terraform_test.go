@@ -167,3 +167,29 @@ func TestTerraformAWSAuthGivesWay(t *testing.T) {
 		})
 	}
 }
+
+// TestTerraformUserDataHeredocInFunction: an aws_launch_template whose user_data is a heredoc
+// passed to a function (base64encode(<<-EOT … EOT)), as Terraform configuration writes it (red
+// team 10a finding 12, case46), is read as the user data inside: a NodeConfig naming another
+// cluster is known, never "log (text)".
+func TestTerraformUserDataHeredocInFunction(t *testing.T) {
+	nc := "    " + strings.ReplaceAll(strings.TrimRight("---\n"+nodeConfigFor("staging"), "\n"), "\n", "\n    ")
+	for _, fn := range []string{"base64encode(", "base64gzip(", ""} {
+		body := "resource \"aws_launch_template\" \"nodes\" {\n  name_prefix = \"prod-nodes-\"\n\n  user_data = " + fn + "<<-EOT\n" + nc + "\n  EOT\n"
+		if fn != "" {
+			body += "  )\n"
+		}
+		body += "}\n"
+		r := Read([]byte(body), "main.tf", Options{})
+		var got []string
+		for _, s := range r.Segments {
+			got = append(got, string(s.Type)+":"+s.Detail)
+			if s.Type == TypeLog {
+				t.Errorf("%q: read as a log: %v", fn, got)
+			}
+		}
+		if b := r.Evidence.Bootstrap; b == nil || b.ClusterName != "staging" {
+			t.Errorf("%q: segments %v; bootstrap %+v, want cluster staging", fn, got, b)
+		}
+	}
+}
