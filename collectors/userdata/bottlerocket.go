@@ -55,6 +55,13 @@ func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 	if d.cfg.ClusterName != "" || d.cfg.APIServerEndpoint != "" {
 		d.cfg.CallsBootstrap = true
 	}
+	for field, v := range map[string]*string{"clusterName": &d.cfg.ClusterName, "apiServerEndpoint": &d.cfg.APIServerEndpoint, "certificateAuthority": &d.cfg.CertificateAuthority} {
+		if reTemplateRef.MatchString(*v) {
+			// a template's placeholder, filled in before Bottlerocket reads its settings
+			d.unresolvedTemplate(field, *v)
+			*v = ""
+		}
+	}
 	// pluto's generate_node_name: an explicit hostname-override wins over its source
 	if ho := str("hostname-override"); ho != "" {
 		d.cfg.InstanceIDNodeName = reInstanceID.MatchString(ho)

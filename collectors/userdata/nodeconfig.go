@@ -208,6 +208,13 @@ func (d *decoder) mergeNodeConfigs() {
 		if c.ID != "" {
 			clusterID = c.ID
 		}
+		for field, v := range map[string]*string{"clusterName": &c.Name, "apiServerEndpoint": &c.APIServerEndpoint, "certificateAuthority": &c.CertificateAuthority} {
+			if reTemplateRef.MatchString(*v) {
+				// a template's placeholder, filled in before nodeadm reads it
+				d.unresolvedTemplate(field, *v)
+				*v = ""
+			}
+		}
 		if c.Name != "" {
 			d.cfg.ClusterName = c.Name
 		}

@@ -3,6 +3,7 @@ package userdata
 import (
 	"errors"
 	"path"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -33,6 +34,13 @@ type shellReach struct {
 	// what describes the cause: the parser's message, the heredoc word, or the exit command.
 	what string
 }
+
+// reTemplateRef is a template's placeholder that bash cannot expand, written into user data by
+// the tool that renders it before the node runs it: a Terraform interpolation or function
+// call (${aws_eks_cluster.this.endpoint}, ${var.cluster_name}, ${base64encode(x)}), a
+// CloudFormation pseudo parameter or attribute in !Sub (${AWS::StackName}, ${Cluster.Endpoint}).
+// Bash's own ${name}, ${name:-x}, ${name[0]} and ${#name} hold no dot, "::" or "(" after the name.
+var reTemplateRef = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_-]*(?:\.|::|\()[^}\n]*\}`)
 
 // shellInterpreters are the #! interpreters whose scripts are read as bash. /bin/sh on Amazon
 // Linux is bash; dash and ash are close enough that a script bash refuses is suspect there too.
@@ -65,6 +73,9 @@ func scriptReach(s string) (r shellReach, ok bool) {
 			return r, false
 		}
 	}
+	// a template's placeholders are replaced before the node runs the script: their text is not
+	// the script's
+	s = reTemplateRef.ReplaceAllString(s, "TEMPLATE_VALUE")
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	lastEnd := 0
 	err := p.Stmts(strings.NewReader(s), func(st *syntax.Stmt) bool {

@@ -73,6 +73,9 @@ func TestScriptRunsToBootstrap(t *testing.T) {
 		"exec bootstrap":     "#!/bin/bash\nexec " + bootLine + "\necho never\n",
 		"exit in function":   "#!/bin/bash\ndie() { echo \"$1\"; exit 1; }\n" + bootLine + "\n",
 		"continuation lines": "#!/bin/bash\n/etc/eks/bootstrap.sh prod \\\n  --kubelet-extra-args '--node-labels=a=b' \\\n  --dns-cluster-ip 10.100.0.10\n",
+		// a template's placeholders, replaced before the node runs it (blind pastes4/02)
+		"terraform interpolation": "#!/bin/bash\nset -ex\n/etc/eks/bootstrap.sh orders-prod \\\n  --b64-cluster-ca ${aws_eks_cluster.this.certificate_authority[0].data} \\\n  --apiserver-endpoint ${aws_eks_cluster.this.endpoint} --kubelet-extra-args '${join(\",\", var.labels)}'\n",
+		"cloudformation sub":      "#!/bin/bash\n/etc/eks/bootstrap.sh ${ClusterName} --apiserver-endpoint ${Cluster.Endpoint} --b64-cluster-ca ${AWS::NoValue}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := Decode([]byte(script))

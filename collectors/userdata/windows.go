@@ -104,6 +104,12 @@ func (d *decoder) handleWindows(s, part string, firstLine int) {
 			continue
 		}
 		name, val := strings.ToLower(args[k]), args[k+1]
+		if field := psJoinFields[name]; field != "" && reTemplateRef.MatchString(val) {
+			// a template's placeholder (Terraform, CloudFormation) is replaced before the node
+			// runs the script: the value the node gets is not in this text
+			d.unresolvedTemplate(field, args[k]+" "+val)
+			continue
+		}
 		switch name {
 		case "-eksclustername":
 			d.cfg.ClusterName = val
@@ -157,4 +163,17 @@ func psTokens(s string) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// psJoinFields are the Start-EKSBootstrap.ps1 parameters that say how the node joins, by the
+// NodeConfig field they set.
+var psJoinFields = map[string]string{"-eksclustername": "clusterName", "-apiserverendpoint": "apiServerEndpoint", "-base64clusterca": "certificateAuthority"}
+
+// unresolvedTemplate records that field's value in the user data is a template's placeholder
+// (quoted as what), rendered before the node reads it, so it is not known.
+func (d *decoder) unresolvedTemplate(field, what string) {
+	if d.cfg.Unresolved == nil {
+		d.cfg.Unresolved = map[string]string{}
+	}
+	d.cfg.Unresolved[field] = clip(what, MaxQuoteBytes) + " is a template placeholder (filled in before the node runs the user data)"
 }
