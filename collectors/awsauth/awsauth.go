@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
+	yaml3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 )
 
@@ -143,8 +144,8 @@ func decodeList(a *evidence.AWSAuth, key, v string, known map[string]bool) []jso
 		a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Line: errLine(err), Message: fmt.Sprintf("%s is not valid YAML, so the authenticator loads none of its entries: %v", key, cleanErr(err))})
 		return nil
 	}
-	if _, serr := yaml.YAMLToJSONStrict([]byte(v)); serr != nil {
-		a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Line: errLine(serr), Message: fmt.Sprintf("%s has a duplicate key (the authenticator silently keeps the last value): %v", key, cleanErr(serr))})
+	if dups := duplicateKeys(v); len(dups) > 0 {
+		a.Problems = append(a.Problems, evidence.AuthProblem{Key: key, Line: dups[0].line, Message: fmt.Sprintf("%s has a duplicate key (the authenticator silently keeps the last value): %s", key, dupList(dups))})
 	}
 	if strings.TrimSpace(string(js)) == "null" {
 		return nil
@@ -172,6 +173,58 @@ func decodeList(a *evidence.AWSAuth, key, v string, known map[string]bool) []jso
 		}
 	}
 	return entries
+}
+
+// dupKey is a key written a second time in one YAML mapping, at a 1-based line.
+type dupKey struct {
+	line int
+	key  string
+}
+
+// duplicateKeys lists the keys written more than once in the same mapping of v. Keys that a
+// merge key ("<<: *anchor") brings in are not counted: the authenticator decodes with
+// sigs.k8s.io/yaml YAMLToJSON (go-yaml v2 Unmarshal, not UnmarshalStrict), which resolves
+// merges, and go-yaml v2's strict mode wrongly reports a key written beside "<<" as a
+// duplicate (kubernetes-sigs/yaml#46, go-yaml/yaml#410). A text that does not parse here
+// reports none; whether it is YAML at all is judged by YAMLToJSON.
+func duplicateKeys(v string) []dupKey {
+	var doc yaml3.Node
+	if err := yaml3.Unmarshal([]byte(v), &doc); err != nil {
+		return nil
+	}
+	var out []dupKey
+	var walk func(n *yaml3.Node)
+	walk = func(n *yaml3.Node) {
+		if n == nil || n.Kind == yaml3.AliasNode {
+			return
+		}
+		if n.Kind == yaml3.MappingNode {
+			seen := map[string]bool{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind == yaml3.ScalarNode && k.ShortTag() != "!!merge" {
+					if seen[k.Value] {
+						out = append(out, dupKey{line: k.Line, key: k.Value})
+					}
+					seen[k.Value] = true
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(&doc)
+	return out
+}
+
+// dupList renders duplicate keys as go-yaml's strict mode words them, one per line.
+func dupList(d []dupKey) string {
+	parts := make([]string, 0, len(d))
+	for _, k := range d {
+		parts = append(parts, fmt.Sprintf("line %d: key %q already set in map", k.line, k.key))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func knownList(m map[string]bool) string {

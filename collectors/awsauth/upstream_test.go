@@ -137,3 +137,49 @@ func TestUpstreamUsernameTemplates(t *testing.T) {
 		t.Errorf("the entry is still loaded as written: %+v", bad.Roles)
 	}
 }
+
+// Rule (configmap.go ParseMap → k8s.io/apimachinery util/yaml.ToJSON → sigs.k8s.io/yaml
+// YAMLToJSON, which is yaml.Unmarshal and not UnmarshalStrict): YAML merge keys are resolved
+// and a key written beside "<<" overrides the merged one, so a mapping built as
+// "- <<: *node / rolearn: B" maps B with the anchor's username and groups, and is no
+// duplicate key (go-yaml v2's strict mode wrongly calls it one: kubernetes-sigs/yaml#46).
+// A key written twice in one mapping is still a duplicate; an alias to no anchor is not
+// YAML, and the authenticator loads nothing from it.
+func TestUpstreamMergeKeyOverrideIsNotADuplicate(t *testing.T) {
+	const anchor = "- &node\n  rolearn: arn:aws:iam::111122223333:role/prod-node-role\n  username: system:node:{{EC2PrivateDNSName}}\n  groups:\n    - system:bootstrappers\n    - system:nodes\n"
+	cases := []struct {
+		name, mapRoles, problem string
+		roles                   []evidence.RoleMapping
+	}{
+		{"block merge with override", anchor + "- <<: *node\n  rolearn: arn:aws:iam::111122223333:role/KarpenterNodeRole-prod\n", "", []evidence.RoleMapping{
+			{RoleArn: "arn:aws:iam::111122223333:role/prod-node-role", Username: "system:node:{{EC2PrivateDNSName}}", Groups: []string{"system:bootstrappers", "system:nodes"}, Index: 0},
+			{RoleArn: "arn:aws:iam::111122223333:role/KarpenterNodeRole-prod", Username: "system:node:{{EC2PrivateDNSName}}", Groups: []string{"system:bootstrappers", "system:nodes"}, Index: 1}}},
+		// go-yaml v2 (decode.go mapping) applies a "<<" where it stands, so a merge written
+		// after a key overwrites it: the authenticator maps the anchor's role again, not role/b.
+		{"flow merge after the key", anchor + "- {rolearn: arn:aws:iam::111122223333:role/b, <<: *node}\n", "", []evidence.RoleMapping{
+			{RoleArn: "arn:aws:iam::111122223333:role/prod-node-role", Username: "system:node:{{EC2PrivateDNSName}}", Groups: []string{"system:bootstrappers", "system:nodes"}, Index: 0},
+			{RoleArn: "arn:aws:iam::111122223333:role/prod-node-role", Username: "system:node:{{EC2PrivateDNSName}}", Groups: []string{"system:bootstrappers", "system:nodes"}, Index: 1}}},
+		{"merge list of anchors", "- &a {rolearn: arn:aws:iam::1:role/a, username: ua}\n- &g {groups: [system:nodes]}\n- <<: [*a, *g]\n  rolearn: arn:aws:iam::1:role/c\n", "entry 2 has no rolearn", []evidence.RoleMapping{
+			{RoleArn: "arn:aws:iam::1:role/a", Username: "ua", Index: 0},
+			{RoleArn: "arn:aws:iam::1:role/c", Username: "ua", Groups: []string{"system:nodes"}, Index: 2}}},
+		{"explicit key twice beside a merge", anchor + "- <<: *node\n  rolearn: arn:aws:iam::1:role/b\n  rolearn: arn:aws:iam::1:role/c\n", `mapRoles has a duplicate key (the authenticator silently keeps the last value): line 9: key "rolearn" already set in map`, []evidence.RoleMapping{
+			{RoleArn: "arn:aws:iam::111122223333:role/prod-node-role", Username: "system:node:{{EC2PrivateDNSName}}", Groups: []string{"system:bootstrappers", "system:nodes"}, Index: 0},
+			{RoleArn: "arn:aws:iam::1:role/c", Username: "system:node:{{EC2PrivateDNSName}}", Groups: []string{"system:bootstrappers", "system:nodes"}, Index: 1}}},
+		{"alias to no anchor", "- <<: *nope\n  rolearn: arn:aws:iam::1:role/b\n", "mapRoles is not valid YAML, so the authenticator loads none of its entries", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := Parse(map[string]string{"mapRoles": tc.mapRoles})
+			got := problems(a)
+			if tc.problem == "" && got != "" || tc.problem != "" && !strings.Contains(got, tc.problem) {
+				t.Errorf("problems:\n%s\nwant containing %q", got, tc.problem)
+			}
+			if strings.Contains(got, "duplicate key") != strings.Contains(tc.problem, "duplicate key") {
+				t.Errorf("duplicate-key verdict wrong:\n%s", got)
+			}
+			if !reflect.DeepEqual(a.Roles, tc.roles) {
+				t.Errorf("roles = %+v\nwant  %+v", a.Roles, tc.roles)
+			}
+		})
+	}
+}
