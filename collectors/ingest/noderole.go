@@ -196,6 +196,13 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 	if c.arn != "" {
 		fallback = &evidence.Role{Name: name, Arn: c.arn}
 	}
+	if r := rd.roles[name]; r != nil && r.profile != "" {
+		// a pasted get-instance-profile returned the role whole, trust policy included
+		if pr := snap.ProfileRole(r.profile, name); pr != nil && pr.Arn != "" && (c.arn == "" || strings.EqualFold(pr.Arn, c.arn)) {
+			fallback = pr
+			c.why = rd.fileOrigin[r.profile] + " (the role of instance profile " + strings.TrimSuffix(r.profile[strings.LastIndexByte(r.profile, '/')+1:], ".json") + ")"
+		}
+	}
 	snap.AdoptNodeRole(ev, name, fallback, c.why)
 }
 

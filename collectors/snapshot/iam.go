@@ -156,6 +156,24 @@ func (s *Snapshot) loadNodeRole(ev *evidence.Evidence, roleName string, fallback
 	s.markFound(ev, evidence.KindNodeRolePolicies, res, reason, p, true, "")
 }
 
+// ProfileRole returns the role named roleName (case-insensitive, as IAM names are) as the
+// get-instance-profile output at path (iam/get-instance-profile/<profile>.json) gives it, trust
+// policy included: IAM GetInstanceProfile returns each role whole (botocore iam Role shape,
+// AssumeRolePolicyDocument URL-encoded, which the CLI prints decoded). It returns nil when the
+// file does not read or does not hold that role.
+func (s *Snapshot) ProfileRole(path, roleName string) *evidence.Role {
+	var out *evidence.Role
+	decodeInto(s, path, func(o *GetInstanceProfileOutput) {
+		for _, r := range o.InstanceProfile.Roles {
+			if out == nil && strings.EqualFold(r.RoleName, roleName) {
+				c := convertRole(r)
+				out = &c
+			}
+		}
+	})
+	return out
+}
+
 // AdoptNodeRole sets the node role of cluster-wide evidence (no instance to name it) to
 // roleName, read from the snapshot's iam/get-role and iam/list-attached-role-policies files for
 // that name; fallback (from fallbackSrc) stands in when get-role is absent. The paste reader
