@@ -66,7 +66,7 @@ func iamChecks() []Check {
 				role := ev.NodeRole
 				src := ev.Source(evidence.KindNodeRole)
 				if role.TrustPolicy == nil {
-					return one(Finding{Status: StatusSkipped, Resource: role.Arn, Message: "the role's AssumeRolePolicyDocument was not in the evidence"})
+					return one(Finding{Status: StatusSkipped, Resource: roleResource(role), Message: "the role's AssumeRolePolicyDocument was not in the evidence"})
 				}
 				allowed, denied := false, false
 				var never, unknown []string
@@ -92,15 +92,15 @@ func iamChecks() []Check {
 				it := item(src, "AssumeRolePolicyDocument has %s", nOf(len(role.TrustPolicy.Statement), "statement", "statements"))
 				switch {
 				case denied:
-					return one(fail(role.Arn, fmt.Sprintf("trust policy of %s denies sts:AssumeRole to ec2.amazonaws.com", role.Name), it))
+					return one(fail(roleResource(role), fmt.Sprintf("trust policy of %s denies sts:AssumeRole to ec2.amazonaws.com", role.Name), it))
 				case allowed:
-					return one(pass(role.Arn, fmt.Sprintf("ec2.amazonaws.com may assume %s", role.Name), it))
+					return one(pass(roleResource(role), fmt.Sprintf("ec2.amazonaws.com may assume %s", role.Name), it))
 				case len(unknown) > 0:
-					return one(warn(role.Arn, fmt.Sprintf("trust policy of %s allows ec2.amazonaws.com only under a condition: whether EC2 satisfies %s cannot be evaluated from the evidence", role.Name, strings.Join(unknown, "; ")), it))
+					return one(warn(roleResource(role), fmt.Sprintf("trust policy of %s allows ec2.amazonaws.com only under a condition: whether EC2 satisfies %s cannot be evaluated from the evidence", role.Name, strings.Join(unknown, "; ")), it))
 				case len(never) > 0:
-					return one(fail(role.Arn, fmt.Sprintf("trust policy of %s allows ec2.amazonaws.com only with a condition EC2 never satisfies for this instance: %s", role.Name, strings.Join(never, "; ")), it))
+					return one(fail(roleResource(role), fmt.Sprintf("trust policy of %s allows ec2.amazonaws.com only with a condition EC2 never satisfies for this instance: %s", role.Name, strings.Join(never, "; ")), it))
 				}
-				return one(fail(role.Arn, fmt.Sprintf("trust policy of %s does not allow ec2.amazonaws.com to assume it", role.Name), it))
+				return one(fail(roleResource(role), fmt.Sprintf("trust policy of %s does not allow ec2.amazonaws.com to assume it", role.Name), it))
 			}},
 	}
 }
@@ -397,7 +397,7 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 		if cniMissing {
 			gap = append(gap, policyCNI)
 		}
-		f := warn(role.Arn, fmt.Sprintf("node role %s has no AWS-managed %s; whether its customer-managed %s %s %s the same permissions is unverified (policy documents and inline policies are not read)",
+		f := warn(roleResource(role), fmt.Sprintf("node role %s has no AWS-managed %s; whether its customer-managed %s %s %s the same permissions is unverified (policy documents and inline policies are not read)",
 			role.Name, strings.Join(gap, ", "), pick(len(unread) == 1, "policy", "policies"), quoteList(unread), pick(len(unread) == 1, "grants", "grant")), it)
 		if cniMissing {
 			f.Message += "; aws-node may also have its own role (IRSA or Pod Identity) for " + policyCNI
@@ -414,7 +414,7 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 			msg += "; " + cniNote
 			fix += fmt.Sprintf(" Unless aws-node has its own role, also: %s", attachFix(role, cniNeedIf(true)))
 		}
-		f := fail(role.Arn, msg, it)
+		f := fail(roleResource(role), msg, it)
 		f.Remediation = fix
 		return one(f)
 	}
@@ -423,22 +423,22 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 		if cniNote != "" {
 			msg += "; " + cniNote
 		}
-		f := warn(role.Arn, msg+boundaryNote, it)
+		f := warn(roleResource(role), msg+boundaryNote, it)
 		f.Remediation = "Unless the node's NodeConfig sets featureGates.InstanceIdNodeName: true, " + attachFix(role, []nodePolicyNeed{{label: policyWorkerNode, attach: policyWorkerNode}})
 		return one(f)
 	}
 	if cniNote != "" {
-		f := warn(role.Arn, fmt.Sprintf("node role %s has the worker and ECR policies; %s%s", role.Name, cniNote, boundaryNote), it)
+		f := warn(roleResource(role), fmt.Sprintf("node role %s has the worker and ECR policies; %s%s", role.Name, cniNote, boundaryNote), it)
 		f.Remediation = "Check for an association: aws eks list-pod-identity-associations --cluster-name CLUSTER --namespace kube-system --service-account aws-node; if there is none and aws-node has no IRSA role, " + attachFix(role, cniNeedIf(true))
 		return one(f)
 	}
 	if boundary != "" {
-		f := warn(role.Arn, fmt.Sprintf("node role %s has the required managed policies%s, but its permissions boundary %s caps what they grant and its document is not read: whether it allows what the node needs is unverified", role.Name, minimalNote, boundary),
+		f := warn(roleResource(role), fmt.Sprintf("node role %s has the required managed policies%s, but its permissions boundary %s caps what they grant and its document is not read: whether it allows what the node needs is unverified", role.Name, minimalNote, boundary),
 			it, item(ev.Source(evidence.KindNodeRole), "PermissionsBoundary %s", boundary))
 		f.Remediation = fmt.Sprintf("Read the boundary (aws iam get-policy --policy-arn %s, then aws iam get-policy-version --policy-arn %s --version-id DEFAULT_VERSION) and check that it allows what the attached policies grant the node (ec2:DescribeInstances, ecr:GetAuthorizationToken and the image pull actions, the VPC CNI's ec2 actions); or remove it: aws iam delete-role-permissions-boundary --role-name %s.", boundary, boundary, role.Name)
 		return one(f)
 	}
-	return one(pass(role.Arn, fmt.Sprintf("node role %s has the required managed policies%s", role.Name, minimalNote), it))
+	return one(pass(roleResource(role), fmt.Sprintf("node role %s has the required managed policies%s", role.Name, minimalNote), it))
 }
 
 // cniNeedIf returns the CNI policy need when on is true, else nothing.
@@ -481,4 +481,13 @@ func knownAWSPolicyName(name string) bool {
 		return true
 	}
 	return false
+}
+
+// roleResource names a role in a finding: its ARN, or its name when the evidence gave only the
+// name (a pasted list-attached-role-policies --role-name with nothing that gives the ARN).
+func roleResource(r *evidence.Role) string {
+	if r.Arn != "" {
+		return r.Arn
+	}
+	return r.Name
 }

@@ -158,7 +158,13 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 				arn = "arn:" + parts[1] + ":iam::" + parts[4] + ":role/" + nc.Role
 			}
 		}
-		if _, named := cands[nc.Role]; !named && arn != "" {
+		// a pasted role of that name is the node class's role even without describe-cluster
+		// to give its ARN (list-attached-role-policies --role-name names no ARN)
+		pasted := rd.roles[nc.Role]
+		if arn == "" && pasted != nil {
+			arn = pasted.arn
+		}
+		if _, named := cands[nc.Role]; !named && (arn != "" || pasted != nil) {
 			cands[nc.Role] = cand{arn, ev.Source(evidence.KindEC2NodeClasses) + " (" + classKindOf(nc) + " " + nc.Name + " spec.role)"}
 		}
 	}
@@ -189,12 +195,27 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 			}
 		}
 	}
-	if c.arn == "" && rd.roles[name] != nil && rd.roles[name].arn == "" {
-		return // a role known only by name: the mapping checks would judge an empty ARN
+	if c.arn == "" {
+		// and so does an access entry for it
+		for _, e := range ev.AccessEntries {
+			if strings.Contains(e.PrincipalArn, ":role/") && strings.EqualFold(nameOfArn(e.PrincipalArn), name) {
+				c.arn, c.why = e.PrincipalArn, ev.Source(evidence.KindAccessEntries)+" (the role's access entry)"
+			}
+		}
+	}
+	if c.arn == "" && (ev.Have(evidence.KindAWSAuth) || ev.Have(evidence.KindAccessEntries) || ev.Have(evidence.KindMappingChanges)) {
+		return // a role known only by name: the mapping checks would compare an empty ARN
 	}
 	var fallback *evidence.Role
 	if c.arn != "" {
 		fallback = &evidence.Role{Name: name, Arn: c.arn}
+	} else {
+		// known by name only (its policies were pasted): the policy and trust checks judge it by
+		// name; no check that compares ARNs has evidence to compare it with
+		fallback = &evidence.Role{Name: name}
+		if c.why == "" {
+			c.why = rd.fileOrigin["iam/list-attached-role-policies/"+name+".json"]
+		}
 	}
 	if r := rd.roles[name]; r != nil && r.profile != "" {
 		// a pasted get-instance-profile returned the role whole, trust policy included

@@ -805,6 +805,10 @@ func (rd *reader) awsFile(s *Segment, origin string) {
 			if e.Path == "iam/get-role/<role-name>.json" {
 				rd.roleName = name
 			}
+			if name == "" && strings.Contains(e.Path, "<role-name>") {
+				// list-attached-role-policies prints no role name; its command line does
+				name = commandArg(s.command, "--role-name")
+			}
 			if name == "" {
 				name = rd.roleName
 			}

@@ -59,3 +59,62 @@ func TestPastedInstanceProfileRoleKeepsItsTrustPolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestPastedNodeClassRoleLinksItsPolicies: an EC2NodeClass's spec.role names the role its nodes
+// launch with, so `aws iam list-attached-role-policies --role-name` for that role pasted beside
+// it is the node role's policy list, whatever the role is called, even with no describe-cluster
+// to give the role's ARN (red team 10a, finding 9, case25). A role the node class does not name
+// and whose name says nothing is not taken; a role known only by name is not taken either when
+// aws-auth or access entries are pasted, since mapping checks compare ARNs.
+func TestPastedNodeClassRoleLinksItsPolicies(t *testing.T) {
+	nodeClass := func(role string) string {
+		return "$ kubectl get ec2nodeclass default -o yaml\napiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  role: \"" + role + "\"\n" +
+			"  amiSelectorTerms:\n    - alias: al2023@latest\n  subnetSelectorTerms:\n    - tags: {karpenter.sh/discovery: prod}\n  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: prod}\n\n"
+	}
+	policies := func(role string, names ...string) string {
+		out := "$ aws iam list-attached-role-policies --role-name " + role + "\n{\n    \"AttachedPolicies\": ["
+		for i, n := range names {
+			if i > 0 {
+				out += ","
+			}
+			out += "\n        {\"PolicyName\": \"" + n + "\", \"PolicyArn\": \"arn:aws:iam::aws:policy/" + n + "\"}"
+		}
+		return out + "\n    ]\n}\n\n"
+	}
+	awsAuth := func(role string) string {
+		return "$ kubectl -n kube-system get cm aws-auth -o yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n" +
+			"    - rolearn: arn:aws:iam::111122223333:role/" + role + "\n      username: system:node:{{EC2PrivateDNSName}}\n      groups:\n        - system:bootstrappers\n        - system:nodes\n\n"
+	}
+	const lacks = "node role %s lacks AmazonEKSWorkerNodePolicy, AmazonEC2ContainerRegistryReadOnly (or AmazonEC2ContainerRegistryPullOnly)"
+	for _, c := range []struct {
+		name, paste, status, message string
+	}{
+		{"node-like name", nodeClass("KarpenterNodeRole-prod") + policies("KarpenterNodeRole-prod", "AmazonSSMManagedInstanceCore"), "fail", strings.Replace(lacks, "%s", "KarpenterNodeRole-prod", 1)},
+		{"neutral name named by spec.role", nodeClass("platform-x") + policies("platform-x", "AmazonSSMManagedInstanceCore"), "fail", strings.Replace(lacks, "%s", "platform-x", 1)},
+		{"all policies", nodeClass("platform-x") + policies("platform-x", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonEKS_CNI_Policy"), "pass", "node role platform-x has the required managed policies"},
+		{"spec.role names another role", nodeClass("KarpenterNodeRole-prod") + policies("platform-x", "AmazonSSMManagedInstanceCore"), "skipped", ""},
+		{"aws-auth gives the ARN", nodeClass("platform-x") + policies("platform-x", "AmazonSSMManagedInstanceCore") + awsAuth("platform-x"), "fail", strings.Replace(lacks, "%s", "platform-x", 1)},
+		{"aws-auth without the role: ARN unknown", nodeClass("platform-x") + policies("platform-x", "AmazonSSMManagedInstanceCore") + awsAuth("other-node-role"), "skipped", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, r, _, errOut := analyze(t, c.paste, "-")
+			status, msg := pastedFinding(r, "iam.node-role-policies")
+			if status != c.status || !strings.HasPrefix(msg, c.message) {
+				t.Errorf("iam.node-role-policies %s %q, want %s %q…\n%s", status, msg, c.status, c.message, errOut)
+			}
+			if c.status == "fail" && code != 1 || c.status != "fail" && code != 3 {
+				t.Errorf("exit %d; failing %v", code, failing(r))
+			}
+			for _, f := range r.Findings {
+				if f.ID == "iam.node-role-policies" && f.Status != "skipped" && f.Resource == "" {
+					t.Errorf("finding names no resource: %+v", f)
+				}
+			}
+			if c.name == "aws-auth gives the ARN" {
+				if s, m := pastedFinding(r, "auth.role-not-mapped"); s != "pass" {
+					t.Errorf("auth.role-not-mapped %s %q, want pass", s, m)
+				}
+			}
+		})
+	}
+}
