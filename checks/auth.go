@@ -160,15 +160,32 @@ func authChecks() []Check {
 			Eval: accessEntryPrecedes(func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
 				if roleArn == "" {
-					return judgeNodeMappings(ev, "a node username", func(m evidence.RoleMapping) string {
-						if m.Cut && strings.TrimSpace(m.Username) == "" {
+					// no node role picks the entry, but the node's configuration may say how it names
+					// its Node: when no node mapping has the username that naming needs, none can
+					// admit this node, whichever role it has
+					want, naming := nodeNamingUsername(ev)
+					fits := want == "" || anyNodeMappingHas(ev.AWSAuth, want)
+					fs := judgeNodeMappings(ev, "a node username", func(m evidence.RoleMapping) string {
+						u := strings.TrimSpace(m.Username)
+						if m.Cut && u == "" {
 							return "" // a pasted fragment cut above the entry's username
 						}
-						if u := strings.TrimSpace(m.Username); !nodeUsernames[u] {
+						if !nodeUsernames[u] {
 							return fmt.Sprintf("mapRoles entry %d maps node role %s to username %q, not %s", m.Index+1, m.RoleArn, m.Username, NodeUsername)
+						}
+						if !fits && u != want {
+							return fmt.Sprintf("mapRoles entry %d maps node role %s to username %q, but the node names its Node %s and no node mapping has username %s: the Node authorizer refuses a kubelet whose user does not name its Node", m.Index+1, m.RoleArn, m.Username, naming, want)
 						}
 						return ""
 					})
+					if !fits {
+						for i := range fs {
+							if fs[i].Status == StatusFail && strings.Contains(fs[i].Message, "the node names its Node") {
+								fs[i].Evidence = append(fs[i].Evidence, item(ev.Source(evidence.KindBootstrap), "the node names its Node %s", naming))
+							}
+						}
+					}
+					return fs
 				}
 				m := exactRoleMapping(ev.AWSAuth, roleArn)
 				if m == nil {
@@ -590,6 +607,47 @@ func instanceIDNodeName(ev *evidence.Evidence) (nodeNaming, string) {
 		return nameUnknown, "the node's bootstrap configuration is shown only in part"
 	}
 	return nameByPrivateDNS, ""
+}
+
+// nodeNamingUsername returns the aws-auth username a node mapping needs for the node the
+// evidence's bootstrap configuration describes, and how that node names its Node: {{SessionName}}
+// for a node named after its instance ID (nodeadm featureGates.InstanceIdNodeName, Bottlerocket
+// hostname-override-source instance-id; the instance ID is the STS session name), else
+// {{EC2PrivateDNSName}}. It returns "" when the configuration is not in the evidence or is
+// shown only in part.
+func nodeNamingUsername(ev *evidence.Evidence) (username, naming string) {
+	named, how := instanceIDNodeName(ev)
+	switch named {
+	case nameByInstanceID:
+		return SessionNodeUsername, "after its instance ID (" + how + ")"
+	case nameByPrivateDNS:
+		switch ev.Bootstrap.Format {
+		case evidence.FormatNodeConfig:
+			how = " (its NodeConfig does not set featureGates.InstanceIdNodeName)"
+		case evidence.FormatBottlerocket:
+			how = " (its settings do not set hostname-override-source instance-id)"
+		default:
+			how = ""
+		}
+		return NodeUsername, "after its private DNS name" + how
+	}
+	return "", ""
+}
+
+// anyNodeMappingHas reports whether an effective node mapping of a (the last entry for its role
+// ARN, as the authenticator keeps) has username, or was cut above its username.
+func anyNodeMappingHas(a *evidence.AWSAuth, username string) bool {
+	last := map[string]evidence.RoleMapping{}
+	for _, m := range a.Roles {
+		last[strings.ToLower(strings.TrimSpace(m.RoleArn))] = m
+	}
+	for _, m := range last {
+		u := strings.TrimSpace(m.Username)
+		if isNodeMapping(m) && (u == username || m.Cut && u == "") {
+			return true
+		}
+	}
+	return false
 }
 
 // nodeUsernames are the usernames a node mapping may carry: EC2 nodes get their private DNS name;

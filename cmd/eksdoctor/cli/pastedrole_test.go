@@ -118,3 +118,59 @@ func TestPastedNodeClassRoleLinksItsPolicies(t *testing.T) {
 		})
 	}
 }
+
+// TestPastedMappingUsernameAgainstPastedNodeConfig: with no node role to pick the mapping, a
+// pasted NodeConfig still says how the node names its Node, so an aws-auth whose node mappings
+// all carry the username of the other naming cannot admit it: system:node:{{SessionName}} beside
+// a NodeConfig without featureGates.InstanceIdNodeName fails auth.wrong-username as the snapshot
+// form does (red team 10a, finding 14, case37), and so does {{EC2PrivateDNSName}} beside one
+// that names nodes by instance ID. A mapping that fits the node's naming (other entries may be
+// Fargate's or hybrid nodes'), or no node configuration at all, leaves it passing.
+func TestPastedMappingUsernameAgainstPastedNodeConfig(t *testing.T) {
+	mapping := func(role, username string, extra ...string) string {
+		groups := append([]string{"system:bootstrappers", "system:nodes"}, extra...)
+		return "    - rolearn: arn:aws:iam::111122223333:role/" + role + "\n      username: " + username + "\n      groups:\n        - " + strings.Join(groups, "\n        - ") + "\n"
+	}
+	awsAuth := func(entries ...string) string {
+		return "$ kubectl -n kube-system get cm aws-auth -o yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n" + strings.Join(entries, "") + "\n"
+	}
+	nodeConfig := func(gates string) string {
+		return "$ cat nodeconfig.yaml\n---\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n" +
+			"    apiServerEndpoint: https://ABCDEF0123456789ABCDEF0123456789.gr7.eu-west-1.eks.amazonaws.com\n" +
+			"    certificateAuthority: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMvakNDQWVhZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmwKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n" +
+			"    cidr: 10.100.0.0/16\n" + gates
+	}
+	const session, dns = "system:node:{{SessionName}}", "system:node:{{EC2PrivateDNSName}}"
+	byID := "  featureGates:\n    InstanceIdNodeName: true\n"
+	for _, c := range []struct {
+		name, paste, status, message string
+	}{
+		{"SessionName, NodeConfig names by DNS", awsAuth(mapping("prod-node-role", session)) + nodeConfig(""), "fail",
+			`mapRoles entry 1 maps node role arn:aws:iam::111122223333:role/prod-node-role to username "system:node:{{SessionName}}", but the node names its Node after its private DNS name (its NodeConfig does not set featureGates.InstanceIdNodeName) and no node mapping has username system:node:{{EC2PrivateDNSName}}`},
+		{"EC2PrivateDNSName, NodeConfig names by instance ID", awsAuth(mapping("prod-node-role", dns)) + nodeConfig(byID), "fail",
+			`mapRoles entry 1 maps node role arn:aws:iam::111122223333:role/prod-node-role to username "system:node:{{EC2PrivateDNSName}}", but the node names its Node after its instance ID (nodeadm InstanceIdNodeName) and no node mapping has username system:node:{{SessionName}}`},
+		{"SessionName, NodeConfig names by instance ID", awsAuth(mapping("prod-node-role", session)) + nodeConfig(byID), "pass", ""},
+		{"a mapping fits beside a Fargate one", awsAuth(mapping("fargate-pods", session, "system:node-proxier"), mapping("prod-node-role", dns)) + nodeConfig(""), "pass", ""},
+		{"no node configuration", awsAuth(mapping("prod-node-role", session)), "pass", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, r, _, errOut := analyze(t, c.paste, "-")
+			status, msg := pastedFinding(r, "auth.wrong-username")
+			if status != c.status || !strings.HasPrefix(msg, c.message) {
+				t.Errorf("auth.wrong-username %s %q, want %s %q…\n%s", status, msg, c.status, c.message, errOut)
+			}
+			for _, f := range r.Findings {
+				cited := false
+				for _, e := range f.Evidence {
+					cited = cited || strings.HasPrefix(e.Text, "the node names its Node") && strings.HasPrefix(e.Source, "paste:stdin")
+				}
+				if f.ID == "auth.wrong-username" && f.Status == "fail" && !cited {
+					t.Errorf("the failure does not cite the node's configuration: %+v", f.Evidence)
+				}
+			}
+			if c.status == "fail" && code != 1 || c.status != "fail" && code != 3 {
+				t.Errorf("exit %d; failing %v", code, failing(r))
+			}
+		})
+	}
+}
