@@ -433,22 +433,33 @@ const minJoined = 300
 // holds at least two more of that shape, each after a space, is cut before each. The pieces keep
 // the line's number. Lines of any other form are kept as they are.
 func unjoin(lines []line) []line {
+	return cutLines(lines, joinedRecords)
+}
+
+// cutLines returns lines with each line that cuts (its text) gives offsets for cut before each
+// offset, the spaces at a piece's end trimmed and one space at the next piece's start dropped
+// (the space the line breaks were collapsed into); the pieces keep the line's number. Lines
+// without offsets are kept as they are, and lines itself is returned when no line is cut.
+func cutLines(lines []line, cuts func(string) []int) []line {
 	var out []line
 	for i, l := range lines {
-		cuts := joinedRecords(l.text)
-		if cuts == nil {
+		at := cuts(l.text)
+		if at == nil {
 			if out != nil {
 				out = append(out, l)
 			}
 			continue
 		}
 		if out == nil {
-			out = append(make([]line, 0, len(lines)+len(cuts)), lines[:i]...)
+			out = append(make([]line, 0, len(lines)+len(at)), lines[:i]...)
 		}
 		prev := 0
-		for _, c := range cuts {
+		for _, c := range at {
 			out = append(out, line{n: l.n, text: strings.TrimRight(l.text[prev:c], " ")})
 			prev = c
+			if prev < len(l.text) && l.text[prev] == ' ' {
+				prev++
+			}
 		}
 		out = append(out, line{n: l.n, text: l.text[prev:]})
 	}
@@ -598,38 +609,24 @@ var reFlatEventRow = regexp.MustCompile(` (?:(?:Normal|Warning) [A-Z][A-Za-z]+ (
 // each row's age and count say when its series last happened (endedEvents): a line of at least
 // 120 bytes in which at least two rows start. The pieces keep the line's number.
 func unjoinEvents(lines []line) []line {
-	var out []line
-	for i, l := range lines {
-		var locs [][]int
-		if len(l.text) >= 120 && (strings.Contains(l.text, "Normal ") || strings.Contains(l.text, "Warning ")) {
-			locs = reFlatEventRow.FindAllStringIndex(l.text, -1)
+	return cutLines(lines, func(t string) []int {
+		if len(t) < 120 || !strings.Contains(t, "Normal ") && !strings.Contains(t, "Warning ") {
+			return nil
 		}
+		locs := reFlatEventRow.FindAllStringIndex(t, -1)
 		rows := 0
+		at := make([]int, 0, len(locs))
 		for _, loc := range locs {
-			if c := l.text[loc[0]+1]; c != 'T' && c != 'L' {
-				rows++
+			if c := t[loc[0]+1]; c != 'T' && c != 'L' {
+				rows++ // a row, not a header
 			}
+			at = append(at, loc[0])
 		}
 		if rows < 2 {
-			if out != nil {
-				out = append(out, l)
-			}
-			continue
+			return nil
 		}
-		if out == nil {
-			out = append(make([]line, 0, len(lines)+len(locs)), lines[:i]...)
-		}
-		prev := 0
-		for _, loc := range locs {
-			out = append(out, line{n: l.n, text: l.text[prev:loc[0]]})
-			prev = loc[0] + 1
-		}
-		out = append(out, line{n: l.n, text: l.text[prev:]})
-	}
-	if out == nil {
-		return lines
-	}
-	return out
+		return at
+	})
 }
 
 // reInsightsHeader is the header row of a CloudWatch Logs Insights result copied from the
