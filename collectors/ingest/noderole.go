@@ -127,9 +127,10 @@ func stringsOf(v any) []string {
 }
 
 // adoptNodeRole gives cluster-wide evidence built from a paste its node role, when the paste
-// points at exactly one: the nodeRole of the pasted node groups, or a pasted role that reads as
-// a node's (a node policy or EC2 trust, or a node-like name with nothing saying otherwise) and
-// is not the cluster's role. Nothing is chosen when the paste names two roles or none.
+// points at exactly one: the nodeRole of the pasted node groups, or a pasted role (or the
+// principal of a pasted describe-access-entry) that reads as a node's (a node policy or EC2
+// trust, an EC2 access entry type, or a node-like name with nothing saying otherwise) and is not
+// the cluster's role. Nothing is chosen when the paste names two roles or none.
 func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) {
 	if ev.Have(evidence.KindNodeRole) || ev.Instance != nil {
 		return
@@ -166,6 +167,17 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 		}
 		if _, named := cands[nc.Role]; !named && (arn != "" || pasted != nil) {
 			cands[nc.Role] = cand{arn, ev.Source(evidence.KindEC2NodeClasses) + " (" + classKindOf(nc) + " " + nc.Name + " spec.role)"}
+		}
+	}
+	for _, e := range ev.DescribedAccessEntries {
+		// a pasted describe-access-entry (the cluster's list not pasted) of a role that reads as a
+		// node's: an EC2 type, or a node-like name
+		n := nameOfArn(e.PrincipalArn)
+		if !strings.Contains(e.PrincipalArn, ":role/") || n == "" || n == clusterRole {
+			continue
+		}
+		if _, named := cands[n]; !named && (strings.HasPrefix(e.Type, "EC2") || reNodeRoleName.MatchString(n)) {
+			cands[n] = cand{e.PrincipalArn, e.Source + " (the role's access entry)"}
 		}
 	}
 	for name, r := range rd.roles {
