@@ -182,8 +182,8 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 	if s, ok := terraformNodeArgs(lines); ok {
 		return []Segment{s}, true
 	}
-	if s, ok := terraformVPC(lines); ok {
-		return []Segment{s}, true
+	if s, ok := terraformResources(lines); ok {
+		return s, true
 	}
 	if s, ok := yamlDocs(lines); ok {
 		return s, true

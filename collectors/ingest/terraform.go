@@ -412,24 +412,31 @@ func terraformCluster(lines []line) (Segment, bool) {
 }
 
 var (
-	// reTFVPC opens an aws_vpc resource in Terraform configuration or a plan; the resource's
-	// address (aws_vpc.NAME) names the VPC until it has an ID.
-	reTFVPC = regexp.MustCompile(`^\s*(?:[-+~]|-/\+|\+/-)?\s*resource\s+"aws_vpc"\s+"([^"]+)"\s*\{\s*$`)
-	// reTFTopLevel is a line HCL allows at a file's top level: a block's header, its closing
-	// brace, a comment, a plan's resource comment.
-	reTFTopLevel = regexp.MustCompile(`^(?:\s*(?:[-+~]|-/\+|\+/-)?\s*(?:resource|data|module|variable|output|provider|locals|terraform)\b.*\{\s*$|\s*(?:[-+~]\s*)?\}\s*$|\s*(?:#|//).*$)`)
+	// reTFBlock opens a top-level block of Terraform configuration or a plan: its type and its
+	// labels (resource "aws_vpc" "main" {).
+	reTFBlock = regexp.MustCompile(`^\s*(?:[-+~]|-/\+|\+/-)?\s*(resource|data|module|variable|output|provider|locals|terraform)\s*((?:"[^"]*"\s*)*)\{\s*$`)
+	// reTFTopLevel is a line HCL allows at a file's top level besides a block's header: its
+	// closing brace, a comment.
+	reTFTopLevel = regexp.MustCompile(`^(?:\s*(?:[-+~]\s*)?\}\s*$|\s*(?:#|//).*$)`)
+	// reTFLabel is one label of a block header.
+	reTFLabel = regexp.MustCompile(`"([^"]*)"`)
 )
 
-// terraformVPC reads the aws_vpc resource of Terraform configuration (or a plan) as the
-// `aws ec2 describe-vpc-attribute` output of the DNS attribute it leaves off: the AWS
-// provider's enable_dns_hostnames defaults to false and enable_dns_support to true
-// (https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc), so a VPC
-// declared without enable_dns_hostnames = true has DNS hostnames off. In a plan only a value it
-// shows counts (a plan lists the attributes it knows). The lines must be Terraform blocks only
-// (comments between them), with one aws_vpc among them; ok is false otherwise, and when the
-// resource leaves both attributes on. The VPC is named by its address (aws_vpc.NAME).
-func terraformVPC(lines []line) (Segment, bool) {
-	name, start, end, depth, plan := "", -1, -1, 0, false
+// tfBlock is one top-level block of Terraform text: its kind (resource, module …), its labels
+// (for a resource its type and name), and the lines it spans (header to closing brace).
+type tfBlock struct {
+	kind   string
+	labels []string
+	lines  []line
+}
+
+// tfBlocks splits lines, Terraform configuration or a plan, into its top-level blocks; ok is
+// false when any line stands outside a block (blank lines, comments and a plan's resource
+// comments aside) or the braces do not balance: the text is not configuration alone. plan is
+// true when a plan's "# … will be created" comment was seen.
+func tfBlocks(lines []line) (blocks []tfBlock, plan, ok bool) {
+	depth, start := 0, -1
+	var cur tfBlock
 	for i, l := range lines {
 		t := strings.TrimSpace(l.text)
 		if depth == 0 {
@@ -439,56 +446,129 @@ func terraformVPC(lines []line) (Segment, bool) {
 			case reTFResource.MatchString(l.text):
 				plan = true
 				continue
-			case !reTFTopLevel.MatchString(l.text) || strings.HasSuffix(t, "}") && !strings.HasSuffix(t, "{"):
-				return Segment{}, false // text outside a block: not configuration alone
+			case reTFTopLevel.MatchString(l.text):
+				continue
 			}
-			if m := reTFVPC.FindStringSubmatch(l.text); m != nil {
-				if name != "" {
-					return Segment{}, false // two VPCs: which is the cluster's is not said
-				}
-				name, start = m[1], i
+			m := reTFBlock.FindStringSubmatch(l.text)
+			if m == nil {
+				return nil, false, false // text outside a block: not configuration alone
+			}
+			cur, start = tfBlock{kind: m[1]}, i
+			for _, lm := range reTFLabel.FindAllStringSubmatch(m[2], -1) {
+				cur.labels = append(cur.labels, lm[1])
 			}
 		}
 		depth += strings.Count(l.text, "{") - strings.Count(l.text, "}")
 		if depth < 0 {
-			return Segment{}, false
+			return nil, false, false
 		}
-		if depth == 0 && start >= 0 && end < 0 {
-			end = i
+		if depth == 0 && start >= 0 {
+			cur.lines = lines[start : i+1]
+			blocks = append(blocks, cur)
+			start = -1
 		}
 	}
-	if start < 0 || end < 0 || depth != 0 {
-		return Segment{}, false
+	return blocks, plan, depth == 0 && len(blocks) > 0
+}
+
+// attrs returns the literal values of a block's own attributes (not those of nested blocks), at
+// their value after the change in a plan: strings unquoted, true/false and numbers as written;
+// references, interpolations and function calls are left out (they say nothing literal). In a
+// plan, a removed attribute has no value.
+func (b tfBlock) attrs() map[string]string {
+	out := map[string]string{}
+	depth := 0
+	for _, l := range b.lines[1 : len(b.lines)-1] {
+		t := strings.TrimSpace(l.text)
+		if depth == 0 {
+			if m := reTFPlanAttr.FindStringSubmatch(l.text); m != nil && m[1] != "-" {
+				v := m[3]
+				if m[4] != "" {
+					v = m[4]
+				}
+				if q := reHCLString.FindStringSubmatch(v); q != nil && !strings.Contains(q[1], "${") {
+					out[m[2]] = q[1]
+				} else if v == "true" || v == "false" || isInt(v) {
+					out[m[2]] = v
+				}
+			}
+		}
+		depth += strings.Count(t, "{") - strings.Count(t, "}")
 	}
-	attr := map[string]string{}
-	for _, l := range lines[start+1 : end] {
-		m := reTFPlanAttr.FindStringSubmatch(l.text)
-		if m == nil || m[1] == "-" || m[1] != "" && !plan {
+	return out
+}
+
+// terraformResources reads Terraform configuration (or a plan) made of blocks alone as the AWS
+// CLI output of what its resources set literally, one segment per resource read, its own lines:
+//   - an aws_vpc (one only: which is the cluster's is not said otherwise) as the
+//     `describe-vpc-attribute` output of the DNS attribute it leaves off: the AWS provider's
+//     enable_dns_hostnames defaults to false and enable_dns_support to true
+//     (https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc), so a VPC
+//     declared without enable_dns_hostnames = true has DNS hostnames off (in a plan only a value
+//     it shows counts); the VPC is named by its address (aws_vpc.NAME);
+//   - an aws_eks_access_entry with a literal principal_arn as the `describe-access-entry` output
+//     of that principal: its type (the provider's default is STANDARD,
+//     https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/eks_access_entry)
+//     and cluster name.
+//
+// ok is false when nothing was read.
+func terraformResources(lines []line) ([]Segment, bool) {
+	blocks, plan, ok := tfBlocks(lines)
+	if !ok {
+		return nil, false
+	}
+	var segs []Segment
+	add := func(b tfBlock, doc map[string]any, detail string) {
+		s := seg(TypeData, "", b.lines)
+		s.value = doc
+		s.Type, s.Detail = docType(doc)
+		s.Detail += detail
+		segs = append(segs, s)
+	}
+	vpcs := 0
+	for _, b := range blocks {
+		if b.kind == "resource" && len(b.labels) == 2 && b.labels[0] == "aws_vpc" {
+			vpcs++
+		}
+	}
+	for _, b := range blocks {
+		if b.kind != "resource" || len(b.labels) != 2 {
 			continue
 		}
-		v := m[3]
-		if m[4] != "" {
-			v = m[4]
+		a := b.attrs()
+		switch b.labels[0] {
+		case "aws_vpc":
+			if vpcs != 1 {
+				continue
+			}
+			if a["enable_dns_hostnames"] == "" && !plan {
+				a["enable_dns_hostnames"] = "false"
+			}
+			id := "aws_vpc." + b.labels[1]
+			switch {
+			case a["enable_dns_hostnames"] == "false":
+				add(b, map[string]any{"VpcId": id, "EnableDnsHostnames": map[string]any{"Value": false}}, ", from a Terraform aws_vpc resource (the DNS attribute it leaves off)")
+			case a["enable_dns_support"] == "false":
+				add(b, map[string]any{"VpcId": id, "EnableDnsSupport": map[string]any{"Value": false}}, ", from a Terraform aws_vpc resource (the DNS attribute it leaves off)")
+			}
+		case "aws_eks_access_entry":
+			arn := a["principal_arn"]
+			if !strings.HasPrefix(arn, "arn:") {
+				continue // a reference (aws_iam_role.node.arn): the principal is not known here
+			}
+			typ := a["type"]
+			if typ == "" && !plan {
+				typ = "STANDARD"
+			}
+			if typ == "" {
+				continue
+			}
+			entry := map[string]any{"principalArn": arn, "type": typ}
+			if c := a["cluster_name"]; c != "" {
+				entry["clusterName"] = c
+			}
+			add(b, map[string]any{"accessEntry": entry}, ", from a Terraform aws_eks_access_entry resource")
 		}
-		if (m[2] == "enable_dns_hostnames" || m[2] == "enable_dns_support") && (v == "true" || v == "false") {
-			attr[m[2]] = v
-		}
 	}
-	if attr["enable_dns_hostnames"] == "" && !plan {
-		attr["enable_dns_hostnames"] = "false"
-	}
-	var doc map[string]any
-	switch {
-	case attr["enable_dns_hostnames"] == "false":
-		doc = map[string]any{"VpcId": "aws_vpc." + name, "EnableDnsHostnames": map[string]any{"Value": false}}
-	case attr["enable_dns_support"] == "false":
-		doc = map[string]any{"VpcId": "aws_vpc." + name, "EnableDnsSupport": map[string]any{"Value": false}}
-	default:
-		return Segment{}, false
-	}
-	s := seg(TypeData, "", lines)
-	s.value = doc
-	s.Type, s.Detail = docType(doc)
-	s.Detail += ", from a Terraform aws_vpc resource (the DNS attribute it leaves off)"
-	return s, true
+	return segs, len(segs) > 0
 }
