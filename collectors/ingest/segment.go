@@ -1590,7 +1590,7 @@ func structuredStart(p []line) bool {
 	return reYAMLish.MatchString(p[0].text) || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "#!") ||
 		strings.HasPrefix(strings.ToLower(t), "mime-version") || strings.HasPrefix(t, "<powershell>") || reTableHeader.MatchString(p[0].text) ||
 		strings.HasPrefix(t, "apiVersion") || strings.HasPrefix(t, "Content-Type") ||
-		reHCLAttribute.MatchString(p[0].text) || t == "---" || reTFResource.MatchString(p[0].text) || reTFEKSCluster.MatchString(p[0].text) ||
+		reHCLAttribute.MatchString(p[0].text) || t == "---" || reTFResource.MatchString(p[0].text) || reTFEKSCluster.MatchString(p[0].text) || reTFBlock.MatchString(p[0].text) ||
 		strings.HasPrefix(p[0].text, "--") && userdata.PartsFragment(joinLines(p)) // not parts indented in a YAML block
 }
 

@@ -506,6 +506,9 @@ func (b tfBlock) attrs() map[string]string {
 //     (https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc), so a VPC
 //     declared without enable_dns_hostnames = true has DNS hostnames off (in a plan only a value
 //     it shows counts); the VPC is named by its address (aws_vpc.NAME);
+//   - the terraform-aws-modules/vpc module (when no aws_vpc resource is given) the same way,
+//     only where it sets an attribute off (the module's own defaults turn both on), named
+//     module.NAME;
 //   - an aws_eks_access_entry with a literal principal_arn as the `describe-access-entry` output
 //     of that principal: its type (the provider's default is STANDARD,
 //     https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/eks_access_entry)
@@ -532,6 +535,22 @@ func terraformResources(lines []line) ([]Segment, bool) {
 		}
 	}
 	for _, b := range blocks {
+		if b.kind == "module" && vpcs == 0 {
+			// terraform-aws-modules/vpc (enable_dns_hostnames defaults to true there): only a
+			// value it sets off says something
+			a := b.attrs()
+			if strings.Contains(a["source"], "terraform-aws-modules/vpc") && len(b.labels) == 1 {
+				vpcs = -1 // one module read: the VPC asked about
+				id := "module." + b.labels[0]
+				switch {
+				case a["enable_dns_hostnames"] == "false":
+					add(b, map[string]any{"VpcId": id, "EnableDnsHostnames": map[string]any{"Value": false}}, ", from the terraform-aws-modules/vpc module (the DNS attribute it turns off)")
+				case a["enable_dns_support"] == "false":
+					add(b, map[string]any{"VpcId": id, "EnableDnsSupport": map[string]any{"Value": false}}, ", from the terraform-aws-modules/vpc module (the DNS attribute it turns off)")
+				}
+			}
+			continue
+		}
 		if b.kind != "resource" || len(b.labels) != 2 {
 			continue
 		}
