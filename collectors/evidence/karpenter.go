@@ -40,10 +40,12 @@ type NodeClassRef struct {
 func (r NodeClassRef) AutoMode() bool { return r.Group == "eks.amazonaws.com" }
 
 // NodeClaim is a karpenter.sh/v1 NodeClaim (or Auto Mode's, same group): one node Karpenter
-// launches (https://karpenter.sh/docs/concepts/nodeclaims/).
+// launches (https://karpenter.sh/docs/concepts/nodeclaims/). A Karpenter v0.28–v0.31 Machine
+// (karpenter.sh/v1alpha5), the NodeClaim's predecessor, is read as one, its condition types
+// renamed by NodeClaimConditionType.
 type NodeClaim struct {
 	Name string
-	// NodePool is the label karpenter.sh/nodepool.
+	// NodePool is the label karpenter.sh/nodepool (a Machine's karpenter.sh/provisioner-name).
 	NodePool     string
 	NodeClassRef NodeClassRef
 	Created      time.Time
@@ -60,6 +62,19 @@ func (n NodeClaim) InstanceID() string {
 		return n.ProviderID[i+1:]
 	}
 	return ""
+}
+
+// NodeClaimConditionType returns the karpenter.sh/v1 NodeClaim condition type of t: a Karpenter
+// v0.28–v0.31 Machine's (karpenter.sh/v1alpha5) MachineLaunched, MachineRegistered,
+// MachineInitialized, MachineDrifted, MachineEmpty and MachineExpired lose their "Machine" prefix
+// (kubernetes-sigs/karpenter v0.31.0 pkg/apis/v1alpha5/machine_status.go); any other type is
+// returned as it is.
+func NodeClaimConditionType(t string) string {
+	switch t {
+	case "MachineLaunched", "MachineRegistered", "MachineInitialized", "MachineDrifted", "MachineEmpty", "MachineExpired":
+		return strings.TrimPrefix(t, "Machine")
+	}
+	return t
 }
 
 // Condition returns the condition of type t and whether it is present.

@@ -75,6 +75,10 @@ func kubectlText(lines []line, command string) ([]Segment, bool) {
 			return []Segment{seg(TypeGetNodeClasses, "kubectl get nodeclasses (EKS Auto Mode)", lines)}, true
 		case has("READY") && has("NODE") && (karpenterTable(cmd) == "nodeclaim" || has("CAPACITY") && has("ZONE") && has("TYPE")):
 			return []Segment{seg(TypeGetNodeClaims, "kubectl get nodeclaims", lines)}, true
+		case has("READY") && has("NODE") && has("ZONE") && has("TYPE") && karpenterTable(cmd) == "machine":
+			// Karpenter v0.28–v0.31 Machines have the same columns (CAPACITY only with -o wide);
+			// a Cluster API Machine table has none of TYPE, ZONE, READY
+			return []Segment{seg(TypeGetNodeClaims, "kubectl get machines (Karpenter v1alpha5, read as NodeClaims)", lines)}, true
 		case has("SIGNERNAME") || has("REQUESTOR") || (has("CONDITION") && strings.Contains(cmd, "csr")):
 			return []Segment{seg(TypeGetCSR, "kubectl get csr", lines)}, true
 		case has("ROLES") && has("VERSION") || reGetNodes.MatchString(cmd):
@@ -91,7 +95,8 @@ func kubectlText(lines []line, command string) ([]Segment, bool) {
 }
 
 // karpenterTable names the Karpenter or Auto Mode resource a kubectl get command lists
-// ("ec2nodeclass", "nodeclass", "nodeclaim"), "" for any other command. Short names and
+// ("ec2nodeclass", "nodeclass", "nodeclaim", or "machine": a v0.28–v0.31 Machine or a Cluster
+// API one, which the columns tell apart), "" for any other command. Short names and
 // fully qualified names count: ec2nc, nodeclaims.karpenter.sh, nodeclasses.eks.amazonaws.com.
 func karpenterTable(cmd string) string {
 	f := strings.Fields(cmd)
@@ -107,6 +112,8 @@ func karpenterTable(cmd string) string {
 			return "nodeclass"
 		case "nodeclaim", "nodeclaims":
 			return "nodeclaim"
+		case "machine", "machines":
+			return "machine"
 		}
 	}
 	return ""
@@ -168,6 +175,8 @@ func describeSegment(obj []line, cmd string) Segment {
 		return seg(TypeDescribeCSR, "kubectl describe csr", obj)
 	case strings.Contains(cmd, "describe nodeclaim") || strings.Contains(text, "Kind:         NodeClaim") || regexp.MustCompile(`\nKind:\s+NodeClaim`).MatchString(text):
 		return seg(TypeDescribeNodeClaim, "kubectl describe nodeclaim", obj)
+	case regexp.MustCompile(`\nAPI Version:\s+karpenter\.sh/v1alpha5\s*\nKind:\s+Machine\s*\n`).MatchString(text):
+		return seg(TypeDescribeNodeClaim, "kubectl describe machine (Karpenter v1alpha5, read as a NodeClaim)", obj)
 	case strings.Contains(cmd, "describe node") || strings.Contains(cmd, "describe no ") || has("ProviderID:") || has("Kubelet Version:") || has("Taints:") || has("Unschedulable:") ||
 		has("Conditions:") && nodeConditions(text):
 		// a describe trimmed to its Name, Labels and Conditions is still a Node's: only a Node
@@ -461,7 +470,8 @@ func tabledNodeClasses(s *Segment) []evidence.NodeClass {
 }
 
 // tabledNodeClaims reads kubectl get nodeclaims (NAME TYPE CAPACITY ZONE NODE READY AGE, with
-// -o wide also ID, NODEPOOL, NODECLASS). A row with an instance type has launched; one with a
+// -o wide also ID, NODEPOOL, NODECLASS), and kubectl get machines of Karpenter v0.28–v0.31, whose
+// columns are the same (-o wide: CAPACITY, PROVISIONER, TEMPLATE). A row with an instance type has launched; one with a
 // node has registered. A claim younger than the registration TTL with no node is left out: it
 // is still booting, and nothing in the row says otherwise.
 func tabledNodeClaims(s *Segment) []evidence.NodeClaim {
@@ -472,6 +482,9 @@ func tabledNodeClaims(s *Segment) []evidence.NodeClaim {
 			NodeName: column(header, r, "NODE"), ProviderID: column(header, r, "ID")}
 		if cls := column(header, r, "NODECLASS"); cls != "" {
 			c.NodeClassRef = evidence.NodeClassRef{Name: cls}
+		}
+		if c.NodePool == "" {
+			c.NodePool = column(header, r, "PROVISIONER") // a v1alpha5 Machine's -o wide
 		}
 		ready, age := column(header, r, "READY"), kubectlAge(column(header, r, "AGE"))
 		if c.Name == "" || !validConditionStatus(ready) {
@@ -628,7 +641,7 @@ var conditionKeys = map[string]bool{"Last Transition Time": true, "Last Heartbea
 // or only an EC2NodeClass (or Auto Mode NodeClass), has (karpenter.sh/v1 NodeClaim status,
 // karpenter.k8s.aws/v1 EC2NodeClass status).
 var (
-	nodeClaimConditions   = map[string]bool{"Launched": true, "Registered": true, "Initialized": true, "ConsistentStateFound": true, "Drifted": true, "Consolidatable": true}
+	nodeClaimConditions   = map[string]bool{"Launched": true, "Registered": true, "Initialized": true, "ConsistentStateFound": true, "Drifted": true, "Consolidatable": true, "MachineLaunched": true, "MachineRegistered": true, "MachineInitialized": true}
 	nodeClassConditions   = map[string]bool{"InstanceProfileReady": true, "AMIsReady": true, "SubnetsReady": true, "SecurityGroupsReady": true, "ValidationSucceeded": true, "CapacityReservationsReady": true}
 	reConditionKeyLine    = regexp.MustCompile(`^(\s*)([A-Z][A-Za-z ]*):(?:\s|$)`)
 	reConditionTypeAnyKey = regexp.MustCompile(`^\s*Type:\s+(\S+)`)
@@ -708,6 +721,9 @@ func describedNodeClaim(s *Segment) []evidence.NodeClaim {
 	text := string(s.Text)
 	f := describeFields(text)
 	c := evidence.NodeClaim{Name: f["Name"], Conditions: describedConditions(text)}
+	for i := range c.Conditions {
+		c.Conditions[i].Type = evidence.NodeClaimConditionType(c.Conditions[i].Type)
+	}
 	if c.Name == "" && s.Detail == conditionsOnlyDetail(false, "nodeclaim") {
 		c.Name = unnamed
 	}

@@ -572,11 +572,16 @@ func docType(v any) (Type, string) {
 			return TypeNodePool, "Karpenter NodePool " + name
 		case "NodeClaim":
 			return TypeNodeClaim, "Karpenter NodeClaim " + name
+		case "Machine":
+			// Karpenter v0.28–v0.31's NodeClaim (a Cluster API Machine is cluster.x-k8s.io)
+			if api, _ := d["apiVersion"].(string); strings.HasPrefix(api, "karpenter.sh/") {
+				return TypeNodeClaim, "Karpenter Machine " + name + " (v1alpha5, read as a NodeClaim)"
+			}
 		case "Node":
 			return TypeNodes, "Node " + name
 		case "CertificateSigningRequest":
 			return TypeCSRs, "CertificateSigningRequest " + name
-		case "List", "NodeList", "CertificateSigningRequestList", "ConfigMapList", "EC2NodeClassList", "NodeClaimList", "NodePoolList":
+		case "List", "NodeList", "CertificateSigningRequestList", "ConfigMapList", "EC2NodeClassList", "NodeClaimList", "MachineList", "NodePoolList":
 			items, _ := d["items"].([]any)
 			if len(items) > 0 {
 				t, detail := docType(items[0])

@@ -177,12 +177,22 @@ func ConvertNodeClass(o *KubeNodeClass, autoMode bool) evidence.NodeClass {
 	return nc
 }
 
-// ConvertNodeClaim turns a decoded NodeClaim into evidence.
+// ConvertNodeClaim turns a decoded NodeClaim into evidence. A v1alpha5 Machine decodes into the
+// same shape: its condition types are renamed (evidence.NodeClaimConditionType) and its
+// provisioner label stands for the NodePool.
 func ConvertNodeClaim(o *KubeNodeClaim) evidence.NodeClaim {
-	return evidence.NodeClaim{Name: o.Metadata.Name, NodePool: o.Metadata.Labels["karpenter.sh/nodepool"],
+	pool := o.Metadata.Labels["karpenter.sh/nodepool"]
+	if pool == "" {
+		pool = o.Metadata.Labels["karpenter.sh/provisioner-name"]
+	}
+	cs := conditions(o.Status.Conditions)
+	for i := range cs {
+		cs[i].Type = evidence.NodeClaimConditionType(cs[i].Type)
+	}
+	return evidence.NodeClaim{Name: o.Metadata.Name, NodePool: pool,
 		NodeClassRef: ref(o.Spec.NodeClassRef), Created: o.Metadata.CreationTimestamp.Time,
 		ProviderID: o.Status.ProviderID, NodeName: o.Status.NodeName, ImageID: o.Status.ImageID,
-		Conditions: conditions(o.Status.Conditions)}
+		Conditions: cs}
 }
 
 // NotInstalled is the gap reason of a Karpenter / Auto Mode kind whose CRD the cluster does not

@@ -157,8 +157,10 @@ func checkKubeShape(e layout.Entry, top map[string]rawRef) error {
 }
 
 // legacyKind is the earlier name of a kind a layout file may hold: Karpenter before v0.32
-// called the EC2NodeClass an AWSNodeTemplate (karpenter.k8s.aws/v1alpha1).
-var legacyKind = map[string]string{"EC2NodeClass": "AWSNodeTemplate"}
+// called the EC2NodeClass an AWSNodeTemplate (karpenter.k8s.aws/v1alpha1), and v0.28–v0.31 called
+// the NodeClaim a Machine (karpenter.sh/v1alpha5; kubernetes-sigs/karpenter v0.29.0
+// pkg/apis/v1alpha5/machine.go).
+var legacyKind = map[string]string{"EC2NodeClass": "AWSNodeTemplate", "NodeClaim": "Machine"}
 
 // lookupFold finds key as encoding/json matches struct fields: exactly, else case-insensitively.
 func lookupFold(m map[string]rawRef, key string) (rawRef, bool) {
