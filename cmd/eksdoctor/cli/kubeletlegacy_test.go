@@ -74,3 +74,34 @@ func TestNodeLabelsBeforeKubelet116(t *testing.T) {
 		})
 	}
 }
+
+// TestKubelet124Dockershim (red team 10b #12): a 1.24 or later kubelet told to use the Docker
+// runtime (kubelet --container-runtime=docker, or bootstrap.sh --container-runtime dockerd from a
+// launch template written for 1.23) exits with "using dockershim is not supported". The crash
+// loop names dockershim and the --container-runtime flag, not the generic "a flag, its
+// configuration, the cloud provider or the container runtime".
+func TestKubelet124Dockershim(t *testing.T) {
+	line := `E1012 10:01:00.200000    3456 server.go:302] "Failed to run kubelet" err="failed to run Kubelet: using dockershim is not supported, please consider using a full-fledged CRI implementation."`
+	for name, log := range map[string]string{
+		"journal": "Oct 12 10:01:00 ip-192-168-10-20 kubelet[3456]: I1012 10:01:00.100000    3456 server.go:440] \"Kubelet version\" kubeletVersion=\"v1.24.7-eks-fb459a0\"\n" +
+			"Oct 12 10:01:00 ip-192-168-10-20 kubelet[3456]: " + line + "\n" +
+			"Oct 12 10:01:00 ip-192-168-10-20 systemd[1]: kubelet.service: Main process exited, code=exited, status=1/FAILURE\n",
+		"bare": line + "\n",
+	} {
+		code, r, out, errOut := analyze(t, log, "-")
+		d := r.Diagnosis
+		if code != ExitFindings || d.MostLikelyCause == nil || *d.MostLikelyCause != "runtime.kubelet-crashloop" {
+			t.Errorf("%s: exit %d cause %v\n%s", name, code, d.MostLikelyCause, errOut)
+			continue
+		}
+		// the dockershim line is one line, counted once (not also as the generic "failed to run
+		// Kubelet"), with the systemd exit when the journal has it
+		lines := map[string]string{"journal": "(2 lines, last at stdin:3)", "bare": "(1 line, last at stdin:1)"}[name]
+		if !strings.Contains(out, lines) {
+			t.Errorf("%s: want %q:\n%s", name, lines, out)
+		}
+		if !strings.Contains(out, "dockershim") || !strings.Contains(out, "--container-runtime") {
+			t.Errorf("%s: dockershim and --container-runtime not named:\n%s", name, out)
+		}
+	}
+}
