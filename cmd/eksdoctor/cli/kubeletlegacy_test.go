@@ -105,3 +105,25 @@ func TestKubelet124Dockershim(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeadmConsoleEC2Denied (red team 10b #15): nodeadm logs in zap's console encoding since
+// amazon-eks-ami 4c653a29 (2025-12-08; nodeadm/internal/cli/logger.go), JSON before. The same
+// ec2:DescribeInstances denial gets the nodeadm explanation (the node name and max pods) in both
+// forms, and its one line counts once, not also as the generic "not authorized to perform".
+func TestNodeadmConsoleEC2Denied(t *testing.T) {
+	denial := `operation error EC2: DescribeInstances, https response error StatusCode: 403, RequestID: 0a1b2c3d-aaaa-bbbb-cccc-0123456789ab, api error UnauthorizedOperation: You are not authorized to perform this operation. User: arn:aws:sts::111122223333:assumed-role/eks-node-role/i-0a1b2c3d4e5f60006 is not authorized to perform: ec2:DescribeInstances because no identity-based policy allows the ec2:DescribeInstances action`
+	for name, log := range map[string]string{
+		"console": `Mar 12 10:01:03 ip-192-168-10-20 nodeadm[1789]: fatal nodeadm/main.go:38 Command failed {"error": "` + denial + `"}` + "\n",
+		"json":    `Mar 12 10:01:03 ip-192-168-10-20 nodeadm[1789]: {"level":"fatal","ts":1710237663.202,"caller":"nodeadm/main.go:36","msg":"Command failed","error":"` + denial + `"}` + "\n",
+		"sdk":     `Mar 12 10:01:03 ip-192-168-10-20 nodeadm[1789]: SDK 2024/03/12 10:01:03 DEBUG request failed with unretryable error https response error StatusCode: 403, RequestID: 0a1b2c3d-aaaa-bbbb-cccc-0123456789ab, api error UnauthorizedOperation: You are not authorized to perform this operation. User: arn:aws:sts::111122223333:assumed-role/eks-node-role/i-0a1b2c3d4e5f60006 is not authorized to perform: ec2:DescribeInstances because no identity-based policy allows the ec2:DescribeInstances action` + "\n",
+	} {
+		code, r, out, errOut := analyze(t, log, "-")
+		if code != ExitFindings || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "iam.node-role-policies" {
+			t.Errorf("%s: exit %d cause %v\n%s", name, code, r.Diagnosis.MostLikelyCause, errOut)
+			continue
+		}
+		if !strings.Contains(out, "which nodeadm needs for the node name and max pods (1 line, last at stdin:1)") {
+			t.Errorf("%s: not the nodeadm explanation of one line:\n%s", name, out)
+		}
+	}
+}
