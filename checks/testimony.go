@@ -380,18 +380,16 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 			Evidence: []EvidenceItem{item(src, "see %s", strings.Join(t.causes, ", "))}})
 	case testimonyEnded:
 		items := make([]EvidenceItem, 0, len(t.ended))
-		var total int64
+		total := evidence.DistinctLines(t.ended)
 		for _, h := range t.ended {
-			total += h.Count
 			items = append(items, hitItem(src, h))
 		}
 		return one(pass(target, fmt.Sprintf("%d line%s matched (%s) but %s: over", total, plural(total), t.ended[0].Meaning, t.ended[0].Ended), items...))
 	}
 	items := make([]EvidenceItem, 0, len(t.failing)+1)
-	var total int64
+	total := evidence.DistinctLines(t.failing) // a line several signatures match counts once
 	last := t.failing[0].Last
 	for _, h := range t.failing {
-		total += h.Count
 		if logscan.Later(h.Last, last) {
 			last = h.Last
 		}

@@ -104,8 +104,12 @@ type SignatureHit struct {
 	Symptom bool `json:",omitempty"`
 	Meaning string
 	Count   int64
-	First   LogLine
-	Last    LogLine
+	// SharedWith counts, per signature of the same Finding, this hit's lines that signature
+	// matched first (the first of a line's signatures of one finding, in the scanner's order):
+	// a finding's lines are its hits' Counts less these (DistinctLines).
+	SharedWith map[string]int64 `json:",omitempty"`
+	First      LogLine
+	Last       LogLine
 	// Ended, when set, says why the fault these lines show is over although no healthy line
 	// follows them: every line is a kubelet event that stopped repeating before the events were
 	// listed (collectors/ingest endedEvents).
@@ -120,6 +124,27 @@ type SignatureHit struct {
 	// own times) that carried each value: when a failure of that value was last seen, and when
 	// a resolving line of it last came.
 	FactLast map[string][]LogLine `json:",omitempty"`
+}
+
+// DistinctLines returns how many lines hits, signatures of one finding, matched: their Counts
+// less the lines one of them had matched before (SharedWith), so a line several of them match
+// counts once. A line whose first signature is not among hits still counts once per other
+// signature among hits after the first.
+func DistinctLines(hits []SignatureHit) int64 {
+	in := map[string]bool{}
+	for _, h := range hits {
+		in[h.Signature] = true
+	}
+	var n int64
+	for _, h := range hits {
+		n += h.Count
+		for sig, c := range h.SharedWith {
+			if in[sig] {
+				n -= c
+			}
+		}
+	}
+	return n
 }
 
 // tailLines is how many lines may follow a hit's last line in its stream for the log to be

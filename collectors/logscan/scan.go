@@ -170,7 +170,11 @@ type Scanner struct {
 	bufs chan []byte
 	// lastStart is match's per-signature line memory (see match)
 	lastStart []int
-	lanes     scratch
+	// takenSeq and taken are record's per-line memory: the line (LogLine.Seq, plus one; 0 for
+	// none yet) and, per finding, the first signature recorded on it
+	takenSeq int64
+	taken    map[string]string
+	lanes    scratch
 	// presenceSeen counts the occurrences of each presence literal in the current stream
 	presenceSeen []int64
 	// sawDecember and sawJanuary say which ends of a year the year-less lines scanned so far
@@ -592,6 +596,21 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 		s.hits[i] = h
 	}
 	h.Count++
+	if sg.Finding != "" && !sg.Normal {
+		// a line several signatures of one finding match is one line of that finding: the
+		// later signatures note whose line it already was (SignatureHit.SharedWith)
+		if s.takenSeq != l.Seq+1 || s.taken == nil {
+			s.takenSeq, s.taken = l.Seq+1, map[string]string{}
+		}
+		if first, ok := s.taken[sg.Finding]; ok && first != sg.Name {
+			if h.SharedWith == nil {
+				h.SharedWith = map[string]int64{}
+			}
+			h.SharedWith[first]++
+		} else {
+			s.taken[sg.Finding] = sg.Name
+		}
+	}
 	if later(h.First, l) {
 		h.First = l
 	}
@@ -608,9 +627,27 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 		if name == "" || 2*gi+1 >= len(sub) || sub[2*gi] < 0 || sub[2*gi] == sub[2*gi+1] {
 			continue
 		}
-		v := ln[sub[2*gi]:sub[2*gi+1]]
-		addFact(h, name, strings.ToValidUTF8(string(v[:min(len(v), 200)]), "\uFFFD"), l)
+		v := strings.ToValidUTF8(string(ln[sub[2*gi]:sub[2*gi+1]][:min(sub[2*gi+1]-sub[2*gi], 200)]), "\uFFFD")
+		if name == "image" {
+			v = registryImage(v)
+		}
+		addFact(h, name, v, l)
 	}
+}
+
+// registryImage returns the image an image fact names: a registry API path (OCI distribution
+// spec, /v2/<name>/manifests/<reference>, which containerd 2.x quotes in "unexpected status from
+// HEAD request to https://…/v2/eks/pause/manifests/3.10") as <name>:<reference>, or
+// <name>@<digest> for a digest; a trailing colon (the error's own punctuation) is dropped.
+func registryImage(v string) string {
+	v = strings.TrimRight(v, ":")
+	if name, ref, ok := strings.Cut(v, "/manifests/"); ok && name != "" && ref != "" {
+		if strings.Contains(ref, ":") {
+			return name + "@" + ref
+		}
+		return name + ":" + ref
+	}
+	return v
 }
 
 // addFact records value v of fact name, seen on line l, in h: a new value is appended (up to

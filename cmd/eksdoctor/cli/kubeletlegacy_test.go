@@ -127,3 +127,24 @@ func TestNodeadmConsoleEC2Denied(t *testing.T) {
 		}
 	}
 }
+
+// TestLineMatchedBySeveralSignaturesCountsOnce (red team 10b #14): a line several signatures of
+// one finding match (containerd 2.x's pause pull failure: the sandbox, the pull and the EKS
+// image signatures) is one line of the finding: two lines pasted say "2 lines", not 8. The image
+// named in the registry's URL is the image, not the URL's path.
+func TestLineMatchedBySeveralSignaturesCountsOnce(t *testing.T) {
+	fail := `failed to get sandbox image \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.10\": failed to pull image \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.10\": failed to pull and unpack image \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.10\": failed to resolve reference \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.10\": unexpected status from HEAD request to https://602401143452.dkr.ecr.us-west-2.amazonaws.com/v2/eks/pause/manifests/3.10: 401 Unauthorized`
+	log := `Jun 12 10:05:02 ip-192-168-10-20 containerd[2811]: time="2025-06-12T10:05:02.123456789Z" level=error msg="RunPodSandbox for &PodSandboxMetadata{Name:aws-node-8xk2p,Uid:0f6c,Namespace:kube-system,Attempt:0,} failed, error" error="rpc error: code = Unknown desc = ` + fail + `"` + "\n" +
+		`Jun 12 10:05:02 ip-192-168-10-20 kubelet[3456]: E0612 10:05:02.124000    3456 log.go:32] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = ` + fail + `"` + "\n"
+	code, r, out, errOut := analyze(t, log, "-")
+	if code != ExitFindings || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.image-pull" {
+		t.Fatalf("exit %d cause %v\n%s", code, r.Diagnosis.MostLikelyCause, errOut)
+	}
+	if !strings.Contains(out, "(2 lines, last at stdin:2)") {
+		t.Errorf("two lines not counted as two:\n%s", out)
+	}
+	// the registry API URL (/v2/NAME/manifests/REF) names the image NAME:REF, not "NAME/manifests/REF:"
+	if strings.Contains(out, "manifests") || !strings.Contains(out, "eks/pause:3.10") {
+		t.Errorf("image fact taken from the URL as it is:\n%s", out)
+	}
+}
