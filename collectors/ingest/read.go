@@ -1100,9 +1100,10 @@ func unfold(text []byte) []byte {
 		common = recordStart(lines)
 	}
 
+	whole := repeatedRecords(lines, fills)
 	changed := false
 	for i := 0; i < len(lines); i++ {
-		if !fills(cols[i]) || wholeJSON(lines[i]) {
+		if !fills(cols[i]) || wholeJSON(lines[i]) || whole[string(lines[i])] {
 			continue
 		}
 		cur, last, j := lines[i], cols[i], i+1
@@ -1132,6 +1133,35 @@ func unfold(text []byte) []byte {
 		return text
 	}
 	return bytes.Join(lines, []byte("\n"))
+}
+
+// repeatedRecords returns the lines filling the width (fills) that are whole records, not the
+// first pieces of wrapped ones: one line repeated, each time followed by a sentence of its own
+// (a capital, then a lower-case letter) and not by the same one every time — a script retrying
+// a long command and saying so (bootstrap.sh's "Attempt 1 of 3" after the aws CLI's error). A
+// record a terminal wrapped would continue alike each time it repeats.
+func repeatedRecords(lines [][]byte, fills func(int) bool) map[string]bool {
+	next := map[string]map[string]bool{}
+	sentence := map[string]bool{}
+	for i := 0; i+1 < len(lines); i++ {
+		l, n := lines[i], lines[i+1]
+		if len(l) == 0 || !fills(utf8.RuneCount(l)) {
+			continue
+		}
+		k := string(l)
+		if next[k] == nil {
+			next[k], sentence[k] = map[string]bool{}, true
+		}
+		next[k][string(n)] = true
+		sentence[k] = sentence[k] && len(n) > 1 && n[0] >= 'A' && n[0] <= 'Z' && n[1] >= 'a' && n[1] <= 'z'
+	}
+	out := map[string]bool{}
+	for k, ns := range next {
+		if len(ns) > 1 && sentence[k] {
+			out[k] = true
+		}
+	}
+	return out
 }
 
 // oneCut reports whether the only line that reaches the width (of at least 80 columns) was cut

@@ -148,3 +148,17 @@ func TestLineMatchedBySeveralSignaturesCountsOnce(t *testing.T) {
 		t.Errorf("image fact taken from the URL as it is:\n%s", out)
 	}
 }
+
+// TestRepeatedFullWidthRecordsNotUnfolded (red team 10b #13): bootstrap.sh of 2019 in
+// cloud-init-output.log repeats one long aws CLI error, each time followed by its own short line
+// ("Attempt 1 of 3", "Exited with error on line 146"). The identical lines are whole records of
+// one length, not the first pieces of wrapped ones: the cluster is "prod", not "prodAttempt".
+func TestRepeatedFullWidthRecordsNotUnfolded(t *testing.T) {
+	denied := "An error occurred (AccessDeniedException) when calling the DescribeCluster operation: User: arn:aws:sts::111122223333:assumed-role/eks-node-role/i-0a1b2c3d4e5f60006 is not authorized to perform: eks:DescribeCluster on resource: arn:aws:eks:us-west-2:111122223333:cluster/prod\n"
+	log := "Cloud-init v. 18.2-72.amzn2.0.6 running 'modules:final' at Wed, 12 Jun 2019 10:01:00 +0000. Up 20.12 seconds.\n\n" +
+		denied + "Attempt 1 of 3\n\n" + denied + "Attempt 2 of 3\n\n" + denied + "Exited with error on line 146\n"
+	code, _, out, errOut := analyze(t, log, "-")
+	if code != ExitFindings || strings.Contains(out, "prodAttempt") || strings.Contains(out, "prodExited") || !strings.Contains(out, "(3 lines, last at stdin:9)") {
+		t.Errorf("exit %d\n%s\n%s", code, errOut, out)
+	}
+}
