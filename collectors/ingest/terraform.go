@@ -528,6 +528,16 @@ func terraformResources(lines []line) ([]Segment, bool) {
 		s.Detail += detail
 		segs = append(segs, s)
 	}
+	// dnsOff reads a VPC's attributes a as the describe-vpc-attribute output of the DNS
+	// attribute they turn off (hostnames first), the VPC named id
+	dnsOff := func(b tfBlock, a map[string]string, id, detail string) {
+		for _, attr := range [][2]string{{"enable_dns_hostnames", "EnableDnsHostnames"}, {"enable_dns_support", "EnableDnsSupport"}} {
+			if a[attr[0]] == "false" {
+				add(b, map[string]any{"VpcId": id, attr[1]: map[string]any{"Value": false}}, detail)
+				return
+			}
+		}
+	}
 	vpcs := 0
 	for _, b := range blocks {
 		if b.kind == "resource" && len(b.labels) == 2 && b.labels[0] == "aws_vpc" {
@@ -541,13 +551,7 @@ func terraformResources(lines []line) ([]Segment, bool) {
 			a := b.attrs()
 			if strings.Contains(a["source"], "terraform-aws-modules/vpc") && len(b.labels) == 1 {
 				vpcs = -1 // one module read: the VPC asked about
-				id := "module." + b.labels[0]
-				switch {
-				case a["enable_dns_hostnames"] == "false":
-					add(b, map[string]any{"VpcId": id, "EnableDnsHostnames": map[string]any{"Value": false}}, ", from the terraform-aws-modules/vpc module (the DNS attribute it turns off)")
-				case a["enable_dns_support"] == "false":
-					add(b, map[string]any{"VpcId": id, "EnableDnsSupport": map[string]any{"Value": false}}, ", from the terraform-aws-modules/vpc module (the DNS attribute it turns off)")
-				}
+				dnsOff(b, a, "module."+b.labels[0], ", from the terraform-aws-modules/vpc module (the DNS attribute it turns off)")
 			}
 			continue
 		}
@@ -563,13 +567,7 @@ func terraformResources(lines []line) ([]Segment, bool) {
 			if a["enable_dns_hostnames"] == "" && !plan {
 				a["enable_dns_hostnames"] = "false"
 			}
-			id := "aws_vpc." + b.labels[1]
-			switch {
-			case a["enable_dns_hostnames"] == "false":
-				add(b, map[string]any{"VpcId": id, "EnableDnsHostnames": map[string]any{"Value": false}}, ", from a Terraform aws_vpc resource (the DNS attribute it leaves off)")
-			case a["enable_dns_support"] == "false":
-				add(b, map[string]any{"VpcId": id, "EnableDnsSupport": map[string]any{"Value": false}}, ", from a Terraform aws_vpc resource (the DNS attribute it leaves off)")
-			}
+			dnsOff(b, a, "aws_vpc."+b.labels[1], ", from a Terraform aws_vpc resource (the DNS attribute it leaves off)")
 		case "aws_eks_access_entry":
 			arn := a["principal_arn"]
 			if !strings.HasPrefix(arn, "arn:") {
