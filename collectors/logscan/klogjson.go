@@ -28,6 +28,20 @@ func hasEpochTS(b []byte) bool {
 	return false
 }
 
+// mayHoldKlogJSON reports whether b holds what a component-base JSON record does: an epoch "ts"
+// and every one of klogJSONMarks.
+func mayHoldKlogJSON(b []byte) bool {
+	if !hasEpochTS(b) {
+		return false
+	}
+	for _, m := range klogJSONMarks {
+		if !bytes.Contains(b, m) {
+			return false
+		}
+	}
+	return true
+}
+
 // otherJSONMarks are keys of other loggers' records (IPAMD, Karpenter, nodeadm write a level):
 // a line holding one is not decoded, which keeps the scan of their logs one pass.
 var otherJSONMarks = [][]byte{[]byte(`"level"`), []byte(`"lvl"`), []byte(`"severity"`)}
@@ -36,13 +50,8 @@ var otherJSONMarks = [][]byte{[]byte(`"level"`), []byte(`"lvl"`), []byte(`"sever
 // form (TextForm); a block holding none is returned as it is. Each line stays one line, so
 // line numbers are kept.
 func textForms(block []byte) []byte {
-	if !hasEpochTS(block) {
+	if !mayHoldKlogJSON(block) {
 		return block
-	}
-	for _, m := range klogJSONMarks {
-		if !bytes.Contains(block, m) {
-			return block
-		}
 	}
 	var out []byte
 	rest, done := block, 0
@@ -84,13 +93,8 @@ func textForms(block []byte) []byte {
 // Any other line — not JSON, a record with a level key (IPAMD, Karpenter, nodeadm, whose
 // signatures read their JSON), without a numeric "ts" or a string "msg" — is returned as it is.
 func TextForm(line []byte) []byte {
-	if !hasEpochTS(line) {
+	if !mayHoldKlogJSON(line) {
 		return line
-	}
-	for _, m := range klogJSONMarks {
-		if !bytes.Contains(line, m) {
-			return line
-		}
 	}
 	for _, m := range otherJSONMarks {
 		if bytes.Contains(line, m) {
