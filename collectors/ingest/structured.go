@@ -450,6 +450,11 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 	s := seg(TypeData, "JSON", lines)
 	s.Type, s.Detail = docType(docs[0])
 	if s.Type == TypeData {
+		if uds, ok := cloudFormationJSON(docs[0]); ok {
+			if out, ok := cfnSegments(uds, lines); ok {
+				return out, true
+			}
+		}
 		if out, ok := embedded(docs, lines); ok {
 			return out, true
 		}
@@ -763,6 +768,14 @@ func yamlDocs(lines []line) ([]Segment, bool) {
 		}
 		t, detail := docType(v)
 		if t == TypeData && !k8sObject(v) {
+			if uds, ok := cloudFormationYAML(text); ok {
+				// a CloudFormation template: the node runs the user data it renders
+				if segs, ok := cfnSegments(uds, d); ok {
+					out = append(out, segs...)
+					prev = d
+					continue
+				}
+			}
 			// YAML-shaped text that is no document we know: let the line reader decide
 			return nil, false
 		}

@@ -3,6 +3,7 @@ package userdata
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -360,7 +361,9 @@ func (lx *lexer) dollar(quoted bool) (segment, bool) {
 		name = inner[:j]
 		rest := inner[j:]
 		seg := segment{kind: segVar, text: name, quoted: quoted}
-		if name == "" {
+		if name == "" || reTemplateRef.MatchString("${"+inner+"}") {
+			// not bash's to expand: a template's placeholder (${var.cluster_name},
+			// ${AWS::Region}) is unknown until the template is rendered, and is named as written
 			return segment{kind: segSub, text: "${" + inner + "}", quoted: quoted}, true
 		}
 		for _, op := range []string{":-", ":=", "-", "="} {
@@ -780,7 +783,11 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 				return true
 			}
 		}
-		d.cfg.Unresolved[field] = clip(flag+" "+strings.Join(v.unresolved, " "), MaxQuoteBytes) + " is not set in the user data (set at run time)"
+		when := " is not set in the user data (set at run time)"
+		if slices.ContainsFunc(v.unresolved, reTemplateRef.MatchString) {
+			when = " is a template value (filled in when the template is rendered, not shown here)"
+		}
+		d.cfg.Unresolved[field] = clip(flag+" "+strings.Join(v.unresolved, " "), MaxQuoteBytes) + when
 		return true
 	}
 	if len(positional) == 0 {
@@ -789,11 +796,15 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 		if !unres("clusterName", positional[0], "cluster name") {
 			d.cfg.ClusterName = positional[0].s
 		}
-		if len(positional) > 1 {
-			var extra []string
-			for _, p := range positional[1:] {
+		var extra []string
+		for _, p := range positional[1:] {
+			if len(p.unresolved) == 0 {
+				// a value set at run time ($BOOTSTRAP_ARGS, ${var.bootstrap_extra_args}) may hold
+				// options, which bootstrap.sh reads wherever they stand: not judged
 				extra = append(extra, p.s)
 			}
+		}
+		if len(extra) > 0 {
 			d.issue(evidence.IssueWarning, part, line, "bootstrap.sh ignores extra positional arguments %q", extra)
 		}
 	}
