@@ -354,26 +354,73 @@ func TestBottlerocketBesideOtherEntries(t *testing.T) {
 	}
 }
 
-// TestBundleOneLevelDownIsNamed (red team round 8b, finding 11): a bundle under a wrapper
-// folder, or an archive holding the bundle archive, is still not read (one level down), but the
-// error names what was found and how to give it, instead of a bare "not a node log bundle".
-func TestBundleOneLevelDownIsNamed(t *testing.T) {
+// TestBundleOneLevelDownIsRead: a bundle under one wrapper folder (an extracted bundle packed
+// again: eks_i-0abc/kubelet/…, support/bottlerocket-logs/…) is read as the bundle, and a member
+// outside that folder is listed, not read; an archive holding one bundle archive at its top (a
+// ticket's logs.zip holding eks_i-….tar.gz) is read through it when given as a file or a zip,
+// its collection time from the inner name. A tar.gz on standard input cannot be read twice: the
+// error still names the archive and how to give it, as it does for two archives (which one?).
+// (Red team round 8b, finding 11, named these; they are now read.)
+func TestBundleOneLevelDownIsRead(t *testing.T) {
 	for name, c := range map[string]struct {
 		entries []entry
-		want    []string
+		kind    string
+		beside  string
 	}{
-		"wrapper folder": {[]entry{{name: "eks_i-0abc/kubelet/kubelet.log", body: unauthorized}, {name: "eks_i-0abc/var_log/messages", body: "x\n"}}, []string{"eks_i-0abc/", "one level down", "analyze eks_i-0abc/"}},
-		"bottlerocket":   {[]entry{{name: "support/bottlerocket-logs/os-release", body: "NAME=Bottlerocket\n"}}, []string{"support/", "one level down"}},
-		"archive inside": {[]entry{{name: "eks_i-0abc_2026-11-24_1000-UTC_0.7.8.tar.gz", body: "\x1f\x8b\x08\x00"}}, []string{"eks_i-0abc_2026-11-24_1000-UTC_0.7.8.tar.gz", "extract it"}},
+		"wrapper folder": {[]entry{{name: "eks_i-0abc/", typ: tar.TypeDir}, {name: "eks_i-0abc/cni/", typ: tar.TypeDir}, {name: "eks_i-0abc/kubelet/kubelet.log", body: unauthorized}, {name: "eks_i-0abc/var_log/messages", body: "x\n"}}, KindEKSLinux, ""},
+		"bottlerocket":   {[]entry{{name: "support/bottlerocket-logs/os-release", body: "NAME=Bottlerocket\n"}, {name: "support/bottlerocket-logs/journalctl.log", body: unauthorized}}, KindBottlerocket, ""},
+		"file beside":    {[]entry{{name: "eks_i-0abc/kubelet/kubelet.log", body: unauthorized}, {name: "notes.txt", body: "hi\n"}}, KindEKSLinux, "notes.txt"},
 	} {
-		_, err := ReadTarGz(bytes.NewReader(tarGz(t, c.entries...)), "outer.tar.gz", DefaultLimits)
-		if !errors.Is(err, ErrNotBundle) {
-			t.Fatalf("%s: got %v", name, err)
+		b, err := ReadTarGz(bytes.NewReader(tarGz(t, c.entries...)), "outer.tar.gz", DefaultLimits)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
-		for _, w := range c.want {
-			if !strings.Contains(err.Error(), w) || !strings.Contains(Hint(err), w) {
-				t.Errorf("%s: %q (hint %q) does not say %q", name, err, Hint(err), w)
-			}
+		if b.Kind != c.kind || !hasFinding(b, "runtime.unauthorized") {
+			t.Errorf("%s: kind %s, files %v; want %s with the kubelet's 401", name, b.Kind, b.Files, c.kind)
+		}
+		if c.beside != "" && !strings.Contains(problemFor(b, c.beside), "beside the bundle's folder eks_i-0abc/") {
+			t.Errorf("%s: problems %+v; want %s listed beside the bundle", name, b.Problems, c.beside)
+		}
+	}
+	const innerName = "eks_i-0abc_2026-11-24_1000-UTC_0.7.8.tar.gz"
+	inner := tarGz(t, entry{name: "./kubelet/kubelet.log", body: unauthorized}, entry{name: "./var_log/messages", body: "x\n"})
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	w, _ := zw.Create(innerName)
+	_, _ = w.Write(inner)
+	_ = zw.Close()
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{"logs.zip": zb.Bytes(), "logs.tgz": tarGz(t, entry{name: innerName, body: string(inner)})} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		b, err := Open(p, DefaultLimits)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if b.Kind != KindEKSLinux || b.Name != p+"/"+innerName || !hasFinding(b, "runtime.unauthorized") {
+			t.Errorf("%s: kind %s name %s files %v; want the inner bundle read", name, b.Kind, b.Name, b.Files)
+		}
+		if want := time.Date(2026, 11, 24, 10, 0, 59, 0, time.UTC); !b.Newest.Equal(want) {
+			t.Errorf("%s: collected %v, want %v (the inner archive's name)", name, b.Newest, want)
+		}
+	}
+	if b, err := ReadZip(bytes.NewReader(zb.Bytes()), int64(zb.Len()), "stdin", DefaultLimits); err != nil || b.Kind != KindEKSLinux {
+		t.Errorf("zip on stdin: %v", err)
+	}
+	for name, entries := range map[string][]entry{
+		"tar.gz on stdin": {{name: innerName, body: string(inner)}},
+		"two archives":    {{name: innerName, body: string(inner)}, {name: "eks_i-0def.tar.gz", body: string(inner)}},
+	} {
+		_, err := ReadTarGz(bytes.NewReader(tarGz(t, entries...)), "outer.tar.gz", DefaultLimits)
+		if name == "two archives" {
+			p := filepath.Join(dir, "two.tgz")
+			_ = os.WriteFile(p, tarGz(t, entries...), 0o600)
+			_, err = Open(p, DefaultLimits)
+		}
+		if !errors.Is(err, ErrNotBundle) || !strings.Contains(Hint(err), innerName) || !strings.Contains(Hint(err), "extract it") {
+			t.Errorf("%s: %v (hint %q)", name, err, Hint(err))
 		}
 	}
 	if _, err := ReadTarGz(bytes.NewReader(tarGz(t, entry{name: "README.md", body: "hello"})), "x.tgz", DefaultLimits); Hint(err) != "" || strings.Contains(err.Error(), "level down") {

@@ -143,7 +143,15 @@ type reader struct {
 	// ("eks_i-…/" holding kubelet/), and nestedArchive the first archive at the top: named when
 	// no bundle is found at the top (the bundle is one level down).
 	nestedDir, nestedArchive string
-	firsts                   map[string]bool
+	// topArchives counts the archives at the top (outside any folder); one, in an archive that
+	// holds no bundle, is read as the bundle (Open, ReadZip).
+	topArchives int
+	// wrap is the one folder the whole bundle sits in ("eks_i-…/" holding kubelet/, "case-123/"
+	// holding bottlerocket-logs/: an extracted bundle packed again), stripped from every name
+	// (unwrap); wrapDecided is set once it is settled (confirmed, or none).
+	wrap        string
+	wrapDecided bool
+	firsts      map[string]bool
 	// seen are the cleaned names of the regular members read, to set a repeated one aside
 	seen map[string]bool
 	// prefix is put before every name read from a directory ("bottlerocket-logs/" when the
@@ -284,8 +292,9 @@ func Open(p string, lim Limits) (*Bundle, error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, err
 		}
+		isZip := bytes.HasPrefix(head, zipMagic)
 		switch {
-		case bytes.HasPrefix(head, zipMagic):
+		case isZip:
 			err = rd.readZip(f, st.Size())
 		case bytes.HasPrefix(head, gzipMagic):
 			err = rd.readTarGz(f)
@@ -293,6 +302,11 @@ func Open(p string, lim Limits) (*Bundle, error) {
 			err = rd.readTar(bufio.NewReaderSize(f, 1<<20))
 		default:
 			return nil, fmt.Errorf("%s: %w (neither a tar, gzip-compressed or not, nor a zip)", p, ErrNotBundle)
+		}
+		if err == nil {
+			if b, ok, derr := rd.inner(f, st.Size(), isZip); ok || derr != nil {
+				return b, derr
+			}
 		}
 	}
 	if err = rd.keepAtLimit(err); err != nil {
@@ -302,6 +316,23 @@ func Open(p string, lim Limits) (*Bundle, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return rd.b, nil
+}
+
+// inner reads the one archive an archive without a bundle holds at its top as the bundle
+// (descend). ok is false, with no error, when the outer archive is a bundle itself, or holds
+// no such archive, or one that cannot be read in place: the outer reading stands.
+func (rd *reader) inner(ra io.ReaderAt, size int64, isZip bool) (*Bundle, bool, error) {
+	if rd.kindFound() {
+		return nil, false, nil
+	}
+	b, err := descend(rd, ra, size, isZip)
+	if errors.Is(err, errNotStreamable) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %w", nestedName(rd.b.Name, rd.nestedArchive), err)
+	}
+	return b, true, nil
 }
 
 // ReadTarGz reads a gzip-compressed tar bundle from r (for example standard input).
@@ -319,7 +350,13 @@ func ReadTarGz(r io.Reader, name string, lim Limits) (*Bundle, error) {
 // ReadZip reads a zip bundle from ra of the given size.
 func ReadZip(ra io.ReaderAt, size int64, name string, lim Limits) (*Bundle, error) {
 	rd := newReader(name, lim)
-	if err := rd.keepAtLimit(rd.readZip(ra, size)); err != nil {
+	err := rd.readZip(ra, size)
+	if err == nil {
+		if b, ok, derr := rd.inner(ra, size, true); ok || derr != nil {
+			return b, derr
+		}
+	}
+	if err := rd.keepAtLimit(err); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := rd.finish(); err != nil {
@@ -722,14 +759,63 @@ func macMetadata(c string) bool {
 // maxBesideBR bounds the entries beside bottlerocket-logs/ that are listed.
 const maxBesideBR = 8
 
-// noteName records the first path component for kind detection. macOS metadata is not
-// counted, nor an archive at the top (the bottlerocket-logs.tar.gz that `tar xzf` leaves
-// beside the folder it made, listed when read as an archive inside the bundle).
+// unwrap settles and strips the wrapper folder (reader.wrap) from a cleaned name. The first
+// entry below a top-level folder that is no bundle folder makes that folder the wrapper,
+// tentatively ("eks_i-0abc/…": an extracted bundle packed again); a bundle folder right under it
+// confirms it, and an entry outside it before that cancels it (the names read meanwhile stay
+// as stripped). An entry at the top — a bundle folder, a file — means no wrapper. Once
+// confirmed, a name outside the wrapper is listed as beside the bundle and not read (keep
+// false); the wrapper's own folder entry is not recorded.
+func (rd *reader) unwrap(c string, dir bool) (string, bool) {
+	first, _, deeper := strings.Cut(c, "/")
+	if !rd.wrapDecided && rd.wrap == "" {
+		switch {
+		case !deeper && dir && !collectorFolders[first]:
+			return c, false // the wrapper's own entry, or a folder that will be seen again below
+		case !deeper || collectorFolders[first]:
+			rd.wrapDecided = true
+			return c, true
+		}
+		rd.wrap = first + "/"
+	}
+	if rd.wrap == "" {
+		return c, true
+	}
+	if inner, ok := strings.CutPrefix(c, rd.wrap); ok || c+"/" == rd.wrap {
+		if !rd.wrapDecided {
+			if top, _, _ := strings.Cut(inner, "/"); bundleFolders[top] {
+				rd.wrapDecided = true
+			}
+		}
+		return inner, inner != ""
+	}
+	if !rd.wrapDecided {
+		// not one folder after all: names are read as they are from here on
+		rd.wrap, rd.wrapDecided = "", true
+		return c, true
+	}
+	if !dir {
+		rd.problem(c, "beside the bundle's folder "+rd.wrap+": not part of the bundle, not read")
+	}
+	return c, false
+}
+
+// noteName records the first path component of a folder entry (or a file's name, through
+// handle) for kind detection, after the wrapper folder is stripped (unwrap).
 func (rd *reader) noteName(name string, dir bool) {
 	c, ok := clean(name)
 	if !ok || macMetadata(c) {
 		return
 	}
+	if c, ok = rd.unwrap(c, dir); ok {
+		rd.noteUnwrapped(c, dir)
+	}
+}
+
+// noteUnwrapped records the first path component for kind detection. macOS metadata is not
+// counted, nor an archive at the top (the bottlerocket-logs.tar.gz that `tar xzf` leaves
+// beside the folder it made, listed when read as an archive inside the bundle).
+func (rd *reader) noteUnwrapped(c string, dir bool) {
 	first, rest, _ := strings.Cut(c, "/")
 	if second, _, _ := strings.Cut(rest, "/"); rd.nestedDir == "" && bundleFolders[second] {
 		rd.nestedDir = first + "/"
@@ -789,7 +875,10 @@ func (rd *reader) handle(m member) error {
 	if macMetadata(c) {
 		return rd.skipStreamed(m, "macOS metadata")
 	}
-	rd.noteName(c, false)
+	if c, ok = rd.unwrap(c, false); !ok {
+		return rd.skipStreamed(m, "a member beside the bundle's folder")
+	}
+	rd.noteUnwrapped(c, false)
 	if rd.seen[c] {
 		// as for a snapshot: the first copy is used, and the report says the others were not
 		rd.problem(m.name, "the archive holds this member more than once; the first copy is used, this one is skipped")
@@ -797,6 +886,9 @@ func (rd *reader) handle(m member) error {
 	}
 	rd.seen[c] = true
 	rel := strings.TrimPrefix(c, "bottlerocket-logs/")
+	if !strings.Contains(c, "/") && isArchive(c) {
+		rd.topArchives++
+	}
 	switch {
 	case m.mtime.Before(minCollectionTime) || !m.mtime.Before(maxCollectionTime):
 		// a reproducible archive's 0, a zip's DOS epoch, a negative or far-future time: not
@@ -924,6 +1016,11 @@ func (rd *reader) memberErr(m member, rel string, outer, inner *errReader, err e
 	return nil
 }
 
+// kindFound reports whether what was read is a bundle of a kind finish recognises.
+func (rd *reader) kindFound() bool {
+	return rd.seenBR || rd.firsts["system"] || rd.firsts["kubelet"] || rd.firsts["ipamd"] || rd.firsts["var_log"]
+}
+
 func (rd *reader) finish() error {
 	if rd.failed > 0 && rd.read == 0 {
 		return fmt.Errorf("corrupt input: none of its %d members could be read (the first: %s)", rd.failed, rd.firstDamage())
@@ -956,6 +1053,13 @@ func (rd *reader) finish() error {
 	rd.b.Logs = rd.sc.Result(rd.b.Kind)
 	return nil
 }
+
+// collectorFolders are the folders a bundle has at its top: the EKS Linux log collector's
+// COMMON_DIRECTORIES (awslabs/amazon-eks-ami log-collector-script/linux/eks-log-collector.sh)
+// and logdog's bottlerocket-logs; none of them is ever a wrapper folder.
+var collectorFolders = map[string]bool{"kernel": true, "modinfo": true, "system": true, "docker": true, "containerd": true,
+	"storage": true, "var_log": true, "networking": true, "sandbox-image": true, "ipamd": true, "sysctls": true, "kubelet": true,
+	"nodeadm": true, "cni": true, "gpu": true, "bottlerocket-logs": true}
 
 // bundleFolders are the folders that make a bundle at the top of an archive or directory.
 var bundleFolders = map[string]bool{"bottlerocket-logs": true, "kubelet": true, "ipamd": true, "var_log": true, "system": true}
