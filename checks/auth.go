@@ -436,6 +436,10 @@ func judgeNodeEntryType(ev *evidence.Evidence, roleArn string, e *evidence.Acces
 	switch {
 	case e.Type == "EC2" && prov == evidence.ProvisionerAutoMode, e.Type == "HYBRID_LINUX" && prov == evidence.ProvisionerHybrid:
 		// Auto Mode node roles take type EC2; hybrid nodes HYBRID_LINUX
+	case (e.Type == "EC2_LINUX" || e.Type == "EC2_WINDOWS") && prov == evidence.ProvisionerAutoMode:
+		// Auto Mode names a Node after its instance ID and registers it as system:node:{{SessionName}}
+		// (https://docs.aws.amazon.com/eks/latest/userguide/create-node-role.html, "Auto Mode node IAM role")
+		return one(fail(roleArn, fmt.Sprintf("this is an EKS Auto Mode node (%s), but its role's access entry has type %s, whose user %s does not name the Node Auto Mode registers (its instance ID): an Auto Mode node role needs an access entry of type EC2 (username %s) with the AmazonEKSAutoNodePolicy", ev.Provisioner.Because, e.Type, NodeUsername, SessionNodeUsername), it))
 	case e.Type == "EC2" && named == nameByInstanceID:
 		return one(pass(roleArn, "access entry type EC2 (username "+SessionNodeUsername+") fits a node that names its Node after its instance ID ("+how+")", it))
 	case (e.Type == "EC2_LINUX" || e.Type == "EC2_WINDOWS") && named == nameByInstanceID:

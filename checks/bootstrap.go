@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"net/netip"
+	"regexp"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -240,13 +241,16 @@ func bootstrapChecks() []Check {
 				return one(pass(ev.Target.InstanceID, "user data names cluster "+want, it))
 			}},
 		{Meta: Meta{ID: "bootstrap.endpoint-mismatch", Title: "API server endpoint in user data differs from the cluster's", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Stage: StageBootstrap,
+			Needs: []evidence.Kind{evidence.KindBootstrap}, Stage: StageBootstrap,
 			Explains:    explains("runtime.apiserver-timeout", "runtime.tls-untrusted"),
-			Why:         "The kubelet's kubeconfig points at the endpoint from the user data; an endpoint of another (or a recreated) cluster times out or presents a certificate the node does not trust.",
+			Why:         "The kubelet's kubeconfig points at the endpoint from the user data; an endpoint of another (or a recreated) cluster times out or presents a certificate the node does not trust. Without the cluster's describe-cluster, an endpoint in another region than the node's (user data copied from another region's launch template) fails too: the node joins that cluster, never one of its own region.",
 			Remediation: "Use the cluster's endpoint (aws eks describe-cluster --name CLUSTER --query cluster.endpoint) in --apiserver-endpoint / spec.cluster.apiServerEndpoint / settings.kubernetes.api-server and roll the launch template.",
 			Docs:        []string{docLaunchTemplates, docNodeadm}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				b := ev.Bootstrap
+				if !ev.Have(evidence.KindCluster) || ev.Cluster == nil {
+					return endpointRegion(ev)
+				}
 				if f, ok := configured(ev, "apiServerEndpoint", b.APIServerEndpoint, ev.Target.InstanceID, "the user data does not set the endpoint (the node looks it up with DescribeCluster)"); !ok {
 					return one(f)
 				}
@@ -655,4 +659,28 @@ func nodeKubeletMinor(ev *evidence.Evidence) (ver, from, src string) {
 		}
 	}
 	return "", "", ""
+}
+
+// reEKSEndpointRegion is the region in an EKS API server endpoint's host name
+// (https://ID.gr7.REGION.eks.amazonaws.com, .eks.amazonaws.com.cn in China).
+var reEKSEndpointRegion = regexp.MustCompile(`(?i)^https?://[^/]*?\.([a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d)\.eks\.amazonaws\.com(?:\.cn)?(?::443)?/?$`)
+
+// endpointRegion judges bootstrap.endpoint-mismatch without the cluster's describe-cluster: the
+// endpoint the user data names belongs to a cluster of another region than the one the node runs
+// in (the node's own region: IMDS in a bundle, the instance's placement). Such a node joins that
+// other region's cluster if it can reach it, never one of its own region's (user data copied
+// from another region's launch template). Without both regions it is skipped as before.
+func endpointRegion(ev *evidence.Evidence) []Finding {
+	skip := one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: "missing evidence: " + missingReasons(ev, evidence.KindCluster)})
+	b := ev.Bootstrap
+	node := strings.ToLower(strings.TrimSpace(ev.Target.Region))
+	m := reEKSEndpointRegion.FindStringSubmatch(strings.TrimSpace(b.APIServerEndpoint))
+	if m == nil || node == "" || b.Unresolved["apiServerEndpoint"] != "" {
+		return skip
+	}
+	if at := strings.ToLower(m[1]); at != node {
+		return one(fail(ev.Target.InstanceID, fmt.Sprintf("user data points the kubelet at %s, an EKS cluster in %s, but the node runs in %s: the user data is another region's (copied from its launch template?), so the node joins that cluster if it can reach it, never one in %s", b.APIServerEndpoint, at, node, node),
+			bootstrapItem(ev, "user data endpoint %s; node region %s", b.APIServerEndpoint, node)))
+	}
+	return skip
 }

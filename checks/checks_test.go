@@ -472,6 +472,10 @@ func TestChecks(t *testing.T) {
 		}, StatusSkipped, "missing evidence: iam:node-role: get-role denied"},
 		{"auth.access-mode", "unmapped", func(ev *evidence.Evidence) { ev.AWSAuth.Roles, ev.AccessEntries = nil, nil }, StatusSkipped, "not applicable"},
 		{"auth.access-entry-type", "standard", func(ev *evidence.Evidence) { ev.AccessEntries[0].Type = "STANDARD" }, StatusFail, "STANDARD"},
+		{"auth.access-entry-type", "EC2_LINUX on an Auto Mode node", func(ev *evidence.Evidence) {
+			ev.AccessEntries[0].Type = "EC2_LINUX"
+			ev.Provisioner = evidence.Provisioner{Kind: evidence.ProvisionerAutoMode, Because: "NodeClaim a uses NodeClass b of eks.amazonaws.com"}
+		}, StatusFail, "needs an access entry of type EC2 (username system:node:{{SessionName}})"},
 		{"auth.access-entry-type", "linux on windows", func(ev *evidence.Evidence) {
 			makeWindows(ev)
 			ev.AccessEntries = []evidence.AccessEntry{{PrincipalArn: tRole, Type: "EC2_LINUX", Described: true}}
@@ -1205,4 +1209,36 @@ func scanCases() []checkCase {
 func clusterWide(ev *evidence.Evidence) {
 	ev.Instance, ev.NodeRole, ev.InstanceProfile = nil, nil, nil
 	ev.AddGapForce(evidence.KindNodeRole, "not in the input given")
+}
+
+// TestEndpointOfAnotherRegion: without the cluster's describe-cluster, a user data endpoint
+// whose host names another region than the node's own (user data copied from another region's
+// launch template; blind bundles10/06) fails bootstrap.endpoint-mismatch; the node's region, a
+// regionless or template endpoint, or no node region leave it skipped for want of the cluster.
+func TestEndpointOfAnotherRegion(t *testing.T) {
+	c, _ := Default().Get("bootstrap.endpoint-mismatch")
+	for _, tc := range []struct {
+		endpoint, region string
+		want             Status
+	}{
+		{"https://5E2C8A71D94B3F06E1A7C2D9B4F08E63.gr7.us-east-2.eks.amazonaws.com", "eu-west-1", StatusFail},
+		{"https://5E2C8A71D94B3F06E1A7C2D9B4F08E63.gr7.eu-west-1.eks.amazonaws.com", "eu-west-1", StatusSkipped},
+		{"https://ABC.yl4.cn-north-1.eks.amazonaws.com.cn", "cn-northwest-1", StatusFail},
+		{"https://api.internal.example.com", "eu-west-1", StatusSkipped},
+		{"https://5E2C8A71D94B3F06E1A7C2D9B4F08E63.gr7.us-east-2.eks.amazonaws.com", "", StatusSkipped},
+	} {
+		ev := healthyEvidence()
+		ev.AddGapForce(evidence.KindCluster, "not in the input given")
+		ev.Bootstrap.APIServerEndpoint, ev.Target.Region = tc.endpoint, tc.region
+		f := Run([]Check{c}, ev)[0]
+		if f.Status != tc.want {
+			t.Errorf("%s in %q: %s %q, want %s", tc.endpoint, tc.region, f.Status, f.Message, tc.want)
+		}
+		if tc.want == StatusFail && !strings.Contains(f.Message, "but the node runs in "+tc.region) {
+			t.Errorf("message %q", f.Message)
+		}
+		if tc.want == StatusSkipped && !strings.Contains(f.Message, "eks:cluster") {
+			t.Errorf("skip %q does not name the missing cluster", f.Message)
+		}
+	}
 }

@@ -2,6 +2,8 @@ package checks
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -35,7 +37,7 @@ func provisionerChecks() []Check {
 		"Map the ARN the log names: an EC2_LINUX (EC2_WINDOWS) access entry for a node role — aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX — or an aws-auth mapRoles entry with the role ARN without path, username system:node:{{EC2PrivateDNSName}} and groups system:bootstrappers, system:nodes.",
 		docAWSAuth, docAccessEntries)
 	denied.Eval = func(ev *evidence.Evidence) []Finding {
-		return deniedOfMappedRole(ev, evalSignatures(denied.Meta.ID)(ev))
+		return deniedOfMappedRole(ev, deniedOfOthers(ev, evalSignatures(denied.Meta.ID)(ev)))
 	}
 	return []Check{
 		mk("nodegroup.launch-errors", "EC2 refuses to launch the node", SeverityCritical, StageInstance, launchSymptoms,
@@ -64,6 +66,62 @@ func provisionerChecks() []Check {
 			docKarpenterUserData, docNodeadm, docBottlerocketK8s),
 		denied,
 	}
+}
+
+// reInstanceSession is the session of an instance's role credentials (assumed-role/ROLE/i-…).
+var reInstanceSession = regexp.MustCompile(`:assumed-role/[^/]+/i-[0-9a-f]{8,17}$`)
+
+// deniedOfOthers turns an auth.authenticator-denied failure into a pass when every identity the
+// authenticator refused is provably not this node's: the node's role is known — from the
+// instance profile or node role collected, or from the same log's "access granted" lines that
+// mapped a role to system:node:… — and each denied ARN is another role, not an instance's
+// session of an unknown role. A control plane's authenticator log is the whole cluster's: a CI
+// role or an SSO user polling the API is refused there every few seconds while nodes join.
+func deniedOfOthers(ev *evidence.Evidence, fs []Finding) []Finding {
+	nodeRoles := map[string]bool{}
+	if r, ok := canonicalRoleArn(nodeRoleArn(ev)); ok {
+		nodeRoles[r] = true
+	}
+	if ev.NodeLogs != nil {
+		for _, h := range ev.NodeLogs.Hits {
+			if h.Signature != "authenticator-node-access-granted" {
+				continue
+			}
+			for _, a := range h.Facts["roleArn"] {
+				if r, ok := canonicalRoleArn(sessionRole(a)); ok {
+					nodeRoles[r] = true
+				}
+			}
+		}
+	}
+	if len(nodeRoles) == 0 {
+		return fs
+	}
+	var known []string
+	for r := range nodeRoles {
+		known = append(known, r)
+	}
+	sort.Strings(known)
+	for i, f := range fs {
+		if f.Status != StatusFail || f.Resource == "" {
+			continue
+		}
+		others := true
+		arns := strings.Split(f.Resource, ", ")
+		for _, a := range arns {
+			r, ok := canonicalRoleArn(sessionRole(a))
+			if !ok || nodeRoles[r] || reInstanceSession.MatchString(a) {
+				others = false
+				break
+			}
+		}
+		if !others {
+			continue
+		}
+		p := pass(f.Resource, fmt.Sprintf("the authenticator refused only other identities (%s), not the node's role %s: another user's or tool's requests, not the node's", f.Resource, strings.Join(known, ", ")), f.Evidence...)
+		fs[i] = p
+	}
+	return fs
 }
 
 // deniedOfMappedRole rewrites the auth.authenticator-denied failures whose denied ARNs (the

@@ -417,3 +417,44 @@ func TestAuthenticatorDeniedOfAMappedRole(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthenticatorDeniedOfOtherIdentities: a control plane's authenticator log is the whole
+// cluster's. When the node's role is known — collected (instance profile) or seen in the same log
+// mapped to system:node:… — and every identity refused is another role (a CI role, an SSO
+// user), the denial is not this node's: a pass naming them (blind pastes14/12). A refused
+// node role, an instance's session of another role, or no known node role still fail.
+func TestAuthenticatorDeniedOfOtherIdentities(t *testing.T) {
+	const (
+		ci      = "arn:aws:iam::111122223333:role/jenkins-agent-search"
+		node    = "arn:aws:iam::111122223333:role/search-prod-node-role"
+		granted = `time="2025-11-03T10:03:07Z" level=info msg="access granted" arn="` + node + `" client="127.0.0.1:34120" groups="[system:nodes]" method=POST path=/authenticate username="system:node:ip-10-90-44-17.us-west-2.compute.internal"` + "\n"
+	)
+	denied := func(arn string) string {
+		return `time="2025-11-03T10:02:11Z" level=warning msg="access denied" arn="` + arn + `" client="127.0.0.1:33718" error="ARN is not mapped" method=POST path=/authenticate` + "\n"
+	}
+	c, _ := Default().Get("auth.authenticator-denied")
+	for _, tc := range []struct {
+		name, logs string
+		profile    bool // the instance profile names the node role
+		want       Status
+	}{
+		{"CI role denied, node granted", denied(ci) + granted, false, StatusPass},
+		{"CI role denied, node role collected", denied(ci), true, StatusPass},
+		{"node role denied", denied(node) + granted, false, StatusFail},
+		{"an instance's session of another role", denied("arn:aws:sts::111122223333:assumed-role/other-node-role/i-0a4f2c87e1d93b560") + granted, false, StatusFail},
+		{"no node role known", denied(ci), false, StatusFail},
+	} {
+		ev := healthyEvidence()
+		if !tc.profile {
+			ev.InstanceProfile, ev.NodeRole = nil, nil
+		}
+		withLogs(tc.logs)(ev)
+		f := Run([]Check{c}, ev)[0]
+		if f.Status != tc.want {
+			t.Errorf("%s: got %s %q, want %s", tc.name, f.Status, f.Message, tc.want)
+		}
+		if tc.want == StatusPass && (!strings.Contains(f.Message, "refused only other identities ("+ci+")") || !tc.profile && !strings.Contains(f.Message, node)) {
+			t.Errorf("%s: message %q", tc.name, f.Message)
+		}
+	}
+}

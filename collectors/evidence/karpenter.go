@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -214,6 +215,12 @@ func DetectProvisioner(e *Evidence) Provisioner {
 		return Provisioner{Kind: ProvisionerHybrid, Because: "NodeConfig spec.hybrid"}
 	}
 	if e.Instance == nil {
+		if len(e.NodeClaims) > 0 && !slices.ContainsFunc(e.NodeClaims, func(nc NodeClaim) bool { return !nc.NodeClassRef.AutoMode() }) {
+			// no instance named (a pasted ticket): the NodeClaims shown are the nodes asked about,
+			// and every one of them is Auto Mode's
+			nc := e.NodeClaims[0]
+			return Provisioner{Kind: ProvisionerAutoMode, Name: nc.NodePool, Because: "NodeClaim " + nc.Name + " uses NodeClass " + nc.NodeClassRef.Name + " of eks.amazonaws.com"}
+		}
 		return Provisioner{}
 	}
 	t := e.Instance.Tags

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -634,7 +635,7 @@ func (rd *reader) document(s *Segment) {
 			return
 		}
 		ev.Nodes = mergeNodes(ev.Nodes, nodes)
-		ev.NodesPartial = s.Type == TypeDescribeNode || ev.NodesPartial
+		ev.NodesPartial = s.Type == TypeDescribeNode || subsetOfNodes(s.command) || ev.NodesPartial
 		ev.Mark(evidence.KindNodes, origin)
 	case s.Type == TypeDescribeCSR, s.Type == TypeGetCSR:
 		csrs := describedCSRs(s)
@@ -743,6 +744,26 @@ func configurationWeight(b *evidence.BootstrapConfig) int {
 
 // file stores a pasted JSON document as the snapshot file it is a copy of.
 func (rd *reader) file(path string, v any, origin string, s *Segment) {
+	if prev, dup := rd.files[path]; dup && strings.HasPrefix(path, "logs/") {
+		// a second filter-log-events query (another stream prefix, filter or time range) holds
+		// other events of the same log group: both are read, as the pages of one query are
+		docs, _ := v.([]any)
+		if docs == nil {
+			docs = []any{v}
+		}
+		var buf bytes.Buffer
+		buf.Write(prev)
+		if len(prev) > 0 && prev[len(prev)-1] != '\n' {
+			buf.WriteByte('\n')
+		}
+		for _, d := range docs {
+			j, _ := json.Marshal(d)
+			buf.Write(j)
+			buf.WriteByte('\n')
+		}
+		rd.files[path] = buf.Bytes()
+		return
+	}
 	if _, dup := rd.files[path]; dup {
 		if !rd.selected[path] || s.selected {
 			s.Problem = "a second copy of " + path + " in the paste; the first one is used"
@@ -774,10 +795,35 @@ func (rd *reader) file(path string, v any, origin string, s *Segment) {
 	rd.fileOrigin[path], rd.fileSeg[path] = origin, s
 }
 
+// auditStreams reports whether filter-log-events output (one document or pages) holds events
+// of the kube-apiserver audit streams (kube-apiserver-audit-…) only.
+func auditStreams(v any) bool {
+	docs, ok := v.([]any)
+	if !ok {
+		docs = []any{v}
+	}
+	n := 0
+	for _, d := range docs {
+		events, _ := layout.LookupAny(d, "events").([]any)
+		for _, e := range events {
+			name, _ := layout.LookupAny(e, "logStreamName").(string)
+			if !strings.HasPrefix(name, "kube-apiserver-audit") {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
 // awsFile places pasted AWS CLI output at its snapshot path (layout.Entries), naming keyed
 // files from the output itself.
 func (rd *reader) awsFile(s *Segment, origin string) {
 	p := strings.TrimPrefix(string(s.Type), "aws:")
+	if p == "logs/authenticator-events.json" && auditStreams(s.value) {
+		// filter-log-events output is told apart by its events' streams, not its keys
+		p = "logs/audit-events.json"
+	}
 	for _, e := range layout.Entries {
 		if e.Path != p {
 			continue
@@ -1543,6 +1589,46 @@ var reArgValue = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$`)
 // commandArg returns the value of option opt ("--prefix-list-id") in a shell command line, given
 // as "opt value" or "opt=value" (quotes removed); "" when the command does not give it once, or
 // gives a value that cannot name a file.
+// kubectlValueFlags are kubectl get's flags that take the next word as their value.
+var kubectlValueFlags = map[string]bool{"-o": true, "--output": true, "-l": true, "--selector": true, "-n": true, "--namespace": true,
+	"--sort-by": true, "--context": true, "--kubeconfig": true, "-L": true, "--label-columns": true, "--field-selector": true,
+	"--chunk-size": true, "--cluster": true, "--user": true, "-s": true, "--server": true, "--request-timeout": true, "--template": true}
+
+// subsetOfNodes reports whether a kubectl get command shows only some of the cluster's nodes:
+// it names them (kubectl get node NAME, node/NAME) or selects them (-l, --selector,
+// --field-selector). Its output then says nothing of the nodes it leaves out.
+func subsetOfNodes(command string) bool {
+	f := strings.Fields(command)
+	k := slices.Index(f, "get")
+	if k < 0 || !slices.ContainsFunc(f[:k], func(w string) bool { return path.Base(w) == "kubectl" || w == "k" || w == "oc" }) {
+		return false
+	}
+	resource := false
+	for i := k + 1; i < len(f); i++ {
+		w := strings.Trim(f[i], `"'`)
+		switch {
+		case w == "-l" || w == "--selector" || w == "--field-selector" || strings.HasPrefix(w, "-l=") || strings.HasPrefix(w, "--selector=") || strings.HasPrefix(w, "--field-selector=") || strings.HasPrefix(w, "-l") && len(w) > 2 && !strings.HasPrefix(w, "--"):
+			return true
+		case kubectlValueFlags[w]:
+			i++
+		case w == "|":
+			// a filter after the pipe shows some rows only
+			return i+1 < len(f) && slices.Contains([]string{"grep", "egrep", "head", "tail", "awk", "sed"}, path.Base(f[i+1]))
+		case w == ">" || w == "&&" || w == ";":
+			return false
+		case strings.HasPrefix(w, "-"):
+		case !resource:
+			resource = true
+			if r, name, ok := strings.Cut(w, "/"); ok && name != "" && (r == "node" || r == "nodes" || r == "no") {
+				return true
+			}
+		default:
+			return true // a name after the resource
+		}
+	}
+	return false
+}
+
 func commandArg(command, opt string) string {
 	var vals []string
 	f := strings.Fields(command)
