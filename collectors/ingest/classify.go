@@ -63,6 +63,11 @@ type block struct {
 	// nextLogStart[i] is the first line at or after i that starts a run of log lines
 	// (logStart), or len(lines); made when first asked for.
 	nextLogStart []int
+	// nextManifest[i] is the first line at or after i that starts a paragraph with apiVersion: or
+	// kind: at column 0 (reManifestStart), or len(lines); manifestKeys[k][i] counts the lines
+	// before i holding key k (0 apiVersion, 1 kind) at column 0. Made when first asked for.
+	nextManifest []int
+	manifestKeys [2][]int
 }
 
 // heredoc is the first line of a Terraform heredoc value and the first line after it that
@@ -214,6 +219,25 @@ func (b *block) classify(lo, hi int, fenced bool, command string) []Segment {
 			out = append(out, b.classify(lo, i, fenced, command)...)
 			lo = i
 			continue
+		}
+		if d := b.secondManifest(lo, hi); d < hi {
+			// two manifests pasted one under the other with no "---" between them: the second
+			// starts where a top-level apiVersion or kind comes again, and a line of the poster's
+			// words just above it ("nodeadm config on the host:", which YAML reads as a key with
+			// no value) is prose, not a key of the first. Only a first document that reads on
+			// its own is cut off: text that does not parse is read as it was
+			head, words := d, d
+			if ps, pe := b.paragraphBefore(d); pe > 0 && ps > lo && separatorWords(b.lines[ps:pe]) {
+				head, words = ps, pe
+			}
+			if segs, ok := structured(trimBlank(b.lines[lo:head]), command); ok && !unreadable(segs) {
+				out = append(out, b.classify(lo, head, fenced, command)...)
+				if words > head {
+					out = append(out, seg(TypeProse, "", b.lines[head:words]))
+				}
+				lo, command = d, ""
+				continue
+			}
 		}
 		if !fenced && command == "" {
 			if i, j := b.introSentence(lo, hi); j > 0 {
@@ -373,6 +397,87 @@ func (b *block) logStart(lo, hi int) int {
 		}
 	}
 	return min(b.nextLogStart[lo+1], hi)
+}
+
+// secondManifest returns the first line in (lo, hi) that starts a second manifest in a part
+// that starts as one (apiVersion: or kind: at column 0 on line lo): a paragraph whose first line is apiVersion: or
+// kind: at column 0 (reManifestStart) when the same key is at column 0 on a line from lo on. A
+// YAML mapping holds a key once (YAML 1.2, 3.2.1.1), so the key again is another document pasted
+// with no "---" before it. It returns hi when there is none.
+func (b *block) secondManifest(lo, hi int) int {
+	if !reManifestStart.MatchString(b.lines[lo].text) {
+		return hi
+	}
+	if b.nextManifest == nil {
+		n := len(b.lines)
+		b.nextManifest = make([]int, n+1)
+		b.nextManifest[n] = n
+		for i := n - 1; i >= 0; i-- {
+			b.nextManifest[i] = b.nextManifest[i+1]
+			if (i == 0 || b.blank[i-1]) && reManifestStart.MatchString(b.lines[i].text) {
+				b.nextManifest[i] = i
+			}
+		}
+		for k, key := range []string{"apiVersion:", "kind:"} {
+			c := make([]int, n+1)
+			for i, l := range b.lines {
+				c[i+1] = c[i]
+				if strings.HasPrefix(l.text, key) {
+					c[i+1]++
+				}
+			}
+			b.manifestKeys[k] = c
+		}
+	}
+	for d := b.nextManifest[lo+1]; d < hi; d = b.nextManifest[d+1] {
+		k := 0
+		if strings.HasPrefix(b.lines[d].text, "kind:") {
+			k = 1
+		}
+		if c := b.manifestKeys[k]; c[d]-c[lo] > 0 {
+			return d
+		}
+	}
+	return hi
+}
+
+// paragraphBefore returns the lines [ps, pe) of the paragraph that ends at the last non-blank
+// line before line d, when a blank line is between them; pe is 0 when there is none.
+func (b *block) paragraphBefore(d int) (int, int) {
+	if d == 0 || !b.blank[d-1] {
+		return 0, 0
+	}
+	e := b.prevNonBlank[d]
+	if e < 0 {
+		return 0, 0
+	}
+	s := e
+	for s > 0 && !b.blank[s-1] {
+		s--
+	}
+	return s, e + 1
+}
+
+// separatorWords reports whether a paragraph between two manifests is the poster's words and
+// not the end of the first manifest: one or two lines at column 0, each either no YAML at all
+// or a key with no value ("nodeadm config on the host:", "then:") — a key whose value is in the
+// lines under it would have them indented, and the paragraph has none.
+func separatorWords(p []line) bool {
+	if len(p) > 2 {
+		return false
+	}
+	for _, l := range p {
+		t := l.text
+		if t == "" || t[0] == ' ' || t[0] == '\t' || t[0] == '-' || t[0] == '#' {
+			return false
+		}
+		if reYAMLish.MatchString(t) || strings.Contains(t, ": ") {
+			if !strings.HasSuffix(strings.TrimSpace(t), ":") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // introSentence finds a paragraph of one or two sentences standing between blank lines with

@@ -43,6 +43,30 @@ func classifyRef(lines []line, fenced bool, command string) []Segment {
 			return append(classifyRef(lines[:i], fenced, command), classifyRef(lines[i:], fenced, command)...)
 		}
 	}
+	if d := secondManifestRef(lines); d > 0 {
+		// two manifests with no "---" between them, perhaps with the poster's words between
+		head, words := d, d
+		e := d - 1
+		for e > 0 && strings.TrimSpace(lines[e].text) == "" {
+			e--
+		}
+		if e < d-1 {
+			s := e
+			for s > 0 && strings.TrimSpace(lines[s-1].text) != "" {
+				s--
+			}
+			if s > 0 && separatorWords(lines[s:e+1]) {
+				head, words = s, e+1
+			}
+		}
+		if segs, ok := structured(trimBlank(lines[:head]), command); ok && !unreadable(segs) {
+			out := classifyRef(lines[:head], fenced, command)
+			if words > head {
+				out = append(out, seg(TypeProse, "", lines[head:words]))
+			}
+			return append(out, classifyRef(lines[d:], fenced, "")...)
+		}
+	}
 	if !fenced && command == "" {
 		if i, j := introSentenceRef(lines); j > 0 {
 			// a sentence of the poster's between artefacts ("And here is another node that works
@@ -94,6 +118,28 @@ func classifyRef(lines []line, fenced bool, command string) []Segment {
 		return []Segment{seg(TypeLog, logDetail(lines), lines)}
 	}
 	return paragraphs(lines)
+}
+
+// secondManifestRef is block.secondManifest on a part of its own: the first paragraph start
+// after line 0 with apiVersion: or kind: at column 0 when line 0 starts a manifest and the key
+// is at column 0 above it, or 0.
+func secondManifestRef(lines []line) int {
+	if !reManifestStart.MatchString(lines[0].text) {
+		return 0
+	}
+	for d := 1; d < len(lines); d++ {
+		t := lines[d].text
+		if strings.TrimSpace(lines[d-1].text) != "" || !reManifestStart.MatchString(t) {
+			continue
+		}
+		key := t[:strings.IndexByte(t, ':')+1]
+		for _, l := range lines[:d] {
+			if strings.HasPrefix(l.text, key) {
+				return d
+			}
+		}
+	}
+	return 0
 }
 
 // introSentenceRef is block.introSentence on a part of its own.
