@@ -451,7 +451,7 @@ func kubeconfigOnly(ev *evidence.Evidence) (Finding, bool) {
 // (cluster.go), collectors/bundle (evidence.go) and collectors/ingest (read.go).
 func clusterFromNode(source string) bool {
 	switch source {
-	case "user data", "node configuration", "the node's configuration":
+	case "user data", "node configuration", "the node's configuration", "the hybrid node's NodeConfig":
 		return true
 	}
 	return false

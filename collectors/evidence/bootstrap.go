@@ -63,6 +63,16 @@ type BootstrapConfig struct {
 	// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-nodeadm.html). Only its
 	// presence is kept: spec.hybrid.ssm.activationCode is a secret.
 	Hybrid bool
+	// HybridCredentials is how a hybrid node gets its AWS credentials, from the NodeConfig's
+	// spec.hybrid: HybridSSM (spec.hybrid.ssm, an SSM hybrid activation) or
+	// HybridIAMRolesAnywhere (spec.hybrid.iamRolesAnywhere); empty when neither is set
+	// (aws/eks-hybrid api/v1alpha1/nodeconfig_types.go HybridOptions: the two are exclusive).
+	HybridCredentials string
+	// HybridRoleARN is spec.hybrid.iamRolesAnywhere.roleArn: the IAM role a hybrid node with IAM
+	// Roles Anywhere authenticates as, which needs an access entry of type HYBRID_LINUX or an
+	// aws-auth mapping (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-creds.html).
+	// An SSM node's role is chosen by its activation and is not in the NodeConfig.
+	HybridRoleARN string
 	// InstanceIDNodeName is true when the node names its Node object after its EC2 instance ID
 	// rather than its private DNS name: nodeadm spec.featureGates.InstanceIdNodeName: true
 	// (amazon-eks-ami nodeadm/internal/kubelet/config.go withCloudProvider; the last NodeConfig
@@ -142,3 +152,12 @@ func (b *BootstrapConfig) HasErrors() bool {
 	}
 	return false
 }
+
+// Values of BootstrapConfig.HybridCredentials.
+const (
+	// HybridSSM: the hybrid node registers with an SSM hybrid activation (spec.hybrid.ssm).
+	HybridSSM = "ssm"
+	// HybridIAMRolesAnywhere: the hybrid node gets credentials from IAM Roles Anywhere
+	// (spec.hybrid.iamRolesAnywhere).
+	HybridIAMRolesAnywhere = "iam-roles-anywhere"
+)

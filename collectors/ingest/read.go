@@ -197,6 +197,9 @@ func Read(text []byte, name string, opt Options) *Result {
 	markSpecOnly(ev, r.Segments)
 	if ev.Bootstrap != nil && ev.Target.Cluster == "" && ev.Bootstrap.ClusterName != "" {
 		ev.Target.Cluster, ev.Target.ClusterSource = ev.Bootstrap.ClusterName, "the node's configuration"
+		if ev.Bootstrap.Hybrid {
+			ev.Target.ClusterSource = HybridNodeConfigSource
+		}
 	}
 	if ev.CollectedAt.IsZero() && ev.NodeLogs != nil {
 		// the logs' last dated line, whether a signature matched it or not (red team round 9,
@@ -1649,3 +1652,8 @@ func commandArg(command, opt string) string {
 	}
 	return vals[0]
 }
+
+// HybridNodeConfigSource is the evidence.Target ClusterSource of a cluster named by a pasted
+// NodeConfig with spec.hybrid: the configuration is an EKS hybrid node's, read by the hybrid
+// nodeadm (aws/eks-hybrid), not an EC2 instance's.
+const HybridNodeConfigSource = "the hybrid node's NodeConfig"

@@ -91,3 +91,27 @@ func TestTwoManifestsWithoutSeparator(t *testing.T) {
 		}
 	}
 }
+
+// TestHybridNodeConfigTarget: a pasted hybrid NodeConfig (spec.hybrid) names the cluster, and the
+// run says the configuration is a hybrid node's; spec.cluster.region, a field of the hybrid
+// nodeadm's API (aws/eks-hybrid api/v1alpha1/nodeconfig_types.go), is no unknown field (red
+// team 11a #6).
+func TestHybridNodeConfigTarget(t *testing.T) {
+	r := Read([]byte(`apiVersion: node.eks.aws/v1alpha1
+kind: NodeConfig
+spec:
+  cluster:
+    name: my-hybrid-cluster
+    region: us-west-2
+  hybrid:
+    ssm:
+      activationCode: ys25k3gpt8zzyl9jhn6gq8rj3519owjelyz7
+      activationId: 57be8cce-1137-32d4-ce32-ba044ea5df48
+`), "nodeconfig.yaml", Options{})
+	if got := r.Evidence.Target; got.Cluster != "my-hybrid-cluster" || got.ClusterSource != "the hybrid node's NodeConfig" {
+		t.Errorf("target cluster %q from %q, want my-hybrid-cluster from the hybrid node's NodeConfig", got.Cluster, got.ClusterSource)
+	}
+	if b := r.Evidence.Bootstrap; b == nil || len(b.Issues) > 0 {
+		t.Errorf("bootstrap %+v, want no issue", b)
+	}
+}

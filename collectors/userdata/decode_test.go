@@ -288,6 +288,47 @@ spec:
 	if strings.Contains(string(b), "Zm9vYmFyc2VjcmV0YWN0aXZhdGlvbg") {
 		t.Fatalf("activation code kept: %s", b)
 	}
+	// spec.cluster.region is a field of the hybrid nodeadm's API (aws/eks-hybrid
+	// api/v1alpha1/nodeconfig_types.go ClusterDetails.Region): no unknown-field warning
+	if len(cfg.Issues) > 0 {
+		t.Errorf("issues %+v, want none for a hybrid NodeConfig with spec.cluster.region", cfg.Issues)
+	}
+	if cfg.HybridCredentials != evidence.HybridSSM || cfg.HybridRoleARN != "" {
+		t.Errorf("hybrid credentials %q role %q, want %q and no role", cfg.HybridCredentials, cfg.HybridRoleARN, evidence.HybridSSM)
+	}
+}
+
+// TestNodeConfigHybridRolesAnywhere: a hybrid NodeConfig with IAM Roles Anywhere names the role
+// its kubelet authenticates as (spec.hybrid.iamRolesAnywhere.roleArn); an EC2 node's NodeConfig
+// with spec.cluster.region is still warned about, since the AL2023 nodeadm's API has no such
+// field (amazon-eks-ami nodeadm/api/v1alpha1/nodeconfig_types.go ClusterDetails).
+func TestNodeConfigHybridRolesAnywhere(t *testing.T) {
+	cfg := Decode([]byte(`apiVersion: node.eks.aws/v1alpha1
+kind: NodeConfig
+spec:
+  cluster:
+    name: hybrid-prod
+    region: us-west-2
+  hybrid:
+    iamRolesAnywhere:
+      nodeName: onprem-node-01
+      trustAnchorArn: arn:aws:rolesanywhere:us-west-2:111122223333:trust-anchor/abc
+      profileArn: arn:aws:rolesanywhere:us-west-2:111122223333:profile/def
+      roleArn: arn:aws:iam::111122223333:role/AmazonEKSHybridNodesRole
+      certificatePath: /etc/iam/pki/server.pem
+      privateKeyPath: /etc/iam/pki/server.key
+`))
+	if !cfg.Hybrid || len(cfg.Issues) > 0 {
+		t.Fatalf("hybrid %v issues %+v, want a hybrid NodeConfig with no issue", cfg.Hybrid, cfg.Issues)
+	}
+	if cfg.HybridCredentials != evidence.HybridIAMRolesAnywhere || cfg.HybridRoleARN != "arn:aws:iam::111122223333:role/AmazonEKSHybridNodesRole" {
+		t.Errorf("hybrid credentials %q role %q", cfg.HybridCredentials, cfg.HybridRoleARN)
+	}
+	ec2 := Decode([]byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: prod\n    region: us-west-2\n" +
+		"    apiServerEndpoint: https://ABC.gr7.us-west-2.eks.amazonaws.com\n    certificateAuthority: Q0E=\n    cidr: 10.100.0.0/16\n"))
+	if len(ec2.Issues) != 1 || !strings.Contains(ec2.Issues[0].Message, `unknown field "spec.cluster.region"`) {
+		t.Errorf("EC2 NodeConfig issues %+v, want the unknown field spec.cluster.region", ec2.Issues)
+	}
 }
 
 // TestDecodeKarpenterQuotedNodeLabels: Karpenter writes the NodeConfig's label flag with the

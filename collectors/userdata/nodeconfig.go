@@ -26,6 +26,10 @@ type nodeConfigDoc struct {
 			CIDR                 string `json:"cidr,omitempty"`
 			EnableOutpost        *bool  `json:"enableOutpost,omitempty"`
 			ID                   string `json:"id,omitempty"`
+			// Region is a field of the hybrid nodeadm's API only (aws/eks-hybrid
+			// api/v1alpha1/nodeconfig_types.go ClusterDetails.Region); the AL2023 nodeadm's
+			// ClusterDetails has none and ignores it.
+			Region string `json:"region,omitempty"`
 		} `json:"cluster"`
 		Kubelet struct {
 			Config map[string]any `json:"config,omitempty"`
@@ -34,8 +38,9 @@ type nodeConfigDoc struct {
 		Containerd   map[string]any  `json:"containerd,omitempty"`
 		Instance     map[string]any  `json:"instance,omitempty"`
 		FeatureGates map[string]bool `json:"featureGates,omitempty"`
-		// Hybrid configures an EKS hybrid node (nodeName, ssm, iamRolesAnywhere); only its
-		// presence is read (spec.hybrid.ssm.activationCode is a secret).
+		// Hybrid configures an EKS hybrid node (ssm, iamRolesAnywhere); its presence, which of
+		// the two it sets and the IAM Roles Anywhere role are read
+		// (spec.hybrid.ssm.activationCode is a secret).
 		Hybrid map[string]any `json:"hybrid,omitempty"`
 	} `json:"spec"`
 }
@@ -140,6 +145,10 @@ func (d *decoder) handleNodeConfig(s, part string, firstLine int) {
 			}
 			d.issue(evidence.IssueWarning, part, line, "NodeConfig has a field nodeadm does not know and ignores (field names are case-sensitive): %v", msg)
 		}
+		if nc.Spec.Cluster.Region != "" && len(nc.Spec.Hybrid) == 0 {
+			// only the hybrid nodeadm (spec.hybrid) knows spec.cluster.region
+			d.issue(evidence.IssueWarning, part, line, "NodeConfig has a field nodeadm does not know and ignores (field names are case-sensitive): unknown field %q (only a hybrid node's NodeConfig, with spec.hybrid, has it)", "spec.cluster.region")
+		}
 		if ca := nc.Spec.Cluster.CertificateAuthority; ca != "" {
 			if _, err := base64.StdEncoding.DecodeString(strings.TrimSpace(ca)); err != nil && !elided(ca) {
 				d.issue(evidence.IssueError, part, line, "spec.cluster.certificateAuthority is not valid base64 (%v); nodeadm fails to decode the NodeConfig", err)
@@ -204,6 +213,14 @@ func (d *decoder) mergeNodeConfigs() {
 		}
 		if len(nc.Spec.Hybrid) > 0 {
 			d.cfg.Hybrid = true
+			if m, ok := nc.Spec.Hybrid["iamRolesAnywhere"].(map[string]any); ok {
+				d.cfg.HybridCredentials = evidence.HybridIAMRolesAnywhere
+				if r, ok := m["roleArn"].(string); ok && r != "" {
+					d.cfg.HybridRoleARN = r
+				}
+			} else if _, ok := nc.Spec.Hybrid["ssm"].(map[string]any); ok {
+				d.cfg.HybridCredentials = evidence.HybridSSM
+			}
 		}
 		if c.ID != "" {
 			clusterID = c.ID
