@@ -426,7 +426,7 @@ func accessEntryPrecedes(eval func(*evidence.Evidence) []Finding) func(*evidence
 
 // judgeNodeEntryType judges the type of the node role's described access entry e (read from
 // src): EC2_LINUX or EC2_WINDOWS for EC2 nodes (EC2_WINDOWS for Windows), EC2 for Auto Mode,
-// HYBRID_LINUX for hybrid nodes
+// HYBRID_LINUX for hybrid nodes, and for them alone
 // (https://docs.aws.amazon.com/eks/latest/userguide/creating-access-entries.html).
 func judgeNodeEntryType(ev *evidence.Evidence, roleArn string, e *evidence.AccessEntry, src string) []Finding {
 	it := item(src, "access entry %s type %s", e.PrincipalArn, e.Type)
@@ -440,6 +440,11 @@ func judgeNodeEntryType(ev *evidence.Evidence, roleArn string, e *evidence.Acces
 		// Auto Mode names a Node after its instance ID and registers it as system:node:{{SessionName}}
 		// (https://docs.aws.amazon.com/eks/latest/userguide/create-node-role.html, "Auto Mode node IAM role")
 		return one(fail(roleArn, fmt.Sprintf("this is an EKS Auto Mode node (%s), but its role's access entry has type %s, whose user %s does not name the Node Auto Mode registers (its instance ID): an Auto Mode node role needs an access entry of type EC2 (username %s) with the AmazonEKSAutoNodePolicy", ev.Provisioner.Because, e.Type, NodeUsername, SessionNodeUsername), it))
+	case prov == evidence.ProvisionerHybrid:
+		// EKS maps a HYBRID_LINUX entry's role to system:node:{{SessionName}} with the node
+		// groups; an EC2 node's type maps it to a name the hybrid node does not have
+		// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-creds.html)
+		return one(fail(roleArn, fmt.Sprintf("the hybrid node's role has an access entry of type %s, an EC2 or EKS Auto Mode node's type; a hybrid node's role needs HYBRID_LINUX (username %s)", e.Type, SessionNodeUsername), it))
 	case e.Type == "EC2" && named == nameByInstanceID:
 		return one(pass(roleArn, "access entry type EC2 (username "+SessionNodeUsername+") fits a node that names its Node after its instance ID ("+how+")", it))
 	case (e.Type == "EC2_LINUX" || e.Type == "EC2_WINDOWS") && named == nameByInstanceID:

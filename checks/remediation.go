@@ -196,6 +196,10 @@ func subnetInVPC(ev *evidence.Evidence, subnet, vpc string) bool {
 	return vpc == ""
 }
 
+// hybridAccessType is the access entry type of an EKS hybrid node's role
+// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-creds.html).
+const hybridAccessType = "HYBRID_LINUX"
+
 // accessTypeRe matches the access entry type left to the reader's OS.
 var accessTypeRe = regexp.MustCompile(`EC2_LINUX \(EC2_WINDOWS for Windows\)|EC2_LINUX \(or EC2_WINDOWS\)`)
 
@@ -234,7 +238,14 @@ func concretize(f Finding, ev *evidence.Evidence) string {
 		}
 	}
 	out := f.Remediation
-	if ev.Instance != nil || ev.Image != nil || ev.NodeOS != nil {
+	switch {
+	case ev.Provisioner.Kind == evidence.ProvisionerHybrid:
+		// a hybrid node's role takes a HYBRID_LINUX entry, or an aws-auth mapping with the
+		// username system:node:{{SessionName}}
+		// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-creds.html)
+		out = strings.ReplaceAll(accessTypeRe.ReplaceAllString(out, hybridAccessType), "--type EC2_LINUX", "--type "+hybridAccessType)
+		out = strings.ReplaceAll(out, NodeUsername, SessionNodeUsername)
+	case ev.Instance != nil || ev.Image != nil || ev.NodeOS != nil:
 		// the OS is known: the access entry type is no longer a choice
 		typ := "EC2_LINUX"
 		if isWindows(ev) || ev.NodeOS != nil && ev.NodeOS.Family == "windows" {
