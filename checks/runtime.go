@@ -147,6 +147,15 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 			t.failing = live
 		}
 		if fs := testimonyFindings(id, t, logs, target, src); fs != nil {
+			if id == "runtime.bootstrap-failed" {
+				if fix := hybridBootstrapFix(ev, t.failing); fix != "" {
+					for i := range fs {
+						if fs[i].Status == StatusFail {
+							fs[i].Remediation = fix
+						}
+					}
+				}
+			}
 			return fs
 		}
 		comps := componentsOf(id)
@@ -181,6 +190,37 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 		return one(pass(target, fmt.Sprintf("%d line%s of %s read; none matches a signature of %s", n, plural(n), strings.Join(present, ", "), id),
 			item(src, "%d log stream%s scanned", len(logs.Streams), plural(int64(len(logs.Streams))))))
 	}
+}
+
+// Remediations of a hybrid node's bootstrap failure: nodeadm of EKS hybrid nodes (aws/eks-hybrid)
+// reads a NodeConfig with spec.hybrid and gets the node's AWS credentials from an SSM hybrid
+// activation or IAM Roles Anywhere (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-creds.html).
+const (
+	// hybridSSMActivationFix answers "SSM activation expired" and "invalid SSM activation"
+	// (aws/eks-hybrid internal/ssm/daemon.go Configure): an activation cannot be extended, so a
+	// new one is made and its code and id go into the NodeConfig.
+	hybridSSMActivationFix = "Create a new SSM hybrid activation for the hybrid nodes' IAM role, in the cluster's region (an expired activation cannot be renewed): aws ssm create-activation --region REGION --default-instance-name eks-hybrid-nodes --iam-role AmazonEKSHybridNodesRole --registration-limit 10 --tags Key=EKSClusterARN,Value=arn:aws:eks:REGION:ACCOUNT_ID:cluster/CLUSTER; put the ActivationCode and ActivationId it returns in the NodeConfig's spec.hybrid.ssm (activationCode, activationId), with spec.cluster.region the activation's region, and run nodeadm init -c file://nodeConfig.yaml again."
+	// hybridBootstrapFixText answers the hybrid nodeadm's other failures.
+	hybridBootstrapFixText = "Fix what the nodeadm line names on the hybrid node: its NodeConfig's spec.hybrid holds exactly one of ssm (a valid activationCode and activationId) or iamRolesAnywhere (nodeName, trustAnchorArn, profileArn, roleArn, and the certificate and key present at certificatePath and privateKeyPath); the on-premises network must reach the SSM, STS or IAM Roles Anywhere endpoints and the cluster VPC, and the cluster needs a remoteNetworkConfig holding the node's network. nodeadm debug -c file://nodeConfig.yaml runs the same validations and says which one fails."
+)
+
+// hybridBootstrapFix returns the remediation of runtime.bootstrap-failed for a hybrid node, or
+// "" for an EC2 node: the failing hits' component is the hybrid nodeadm (catalog eks-hybrid), or
+// the node is a hybrid node (Provisioner). An SSM activation refused gets its own fix.
+func hybridBootstrapFix(ev *evidence.Evidence, failing []evidence.SignatureHit) string {
+	hybrid := ev.Provisioner.Kind == evidence.ProvisionerHybrid
+	for _, h := range failing {
+		if h.Signature == "eks-hybrid-ssm-activation-invalid" {
+			return hybridSSMActivationFix
+		}
+		if h.Component == "eks-hybrid" {
+			hybrid = true
+		}
+	}
+	if hybrid {
+		return hybridBootstrapFixText
+	}
+	return ""
 }
 
 // notYetFailing returns the failure hits for id whose lines do not yet show a fault

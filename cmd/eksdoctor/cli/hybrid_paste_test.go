@@ -83,3 +83,64 @@ func TestHybridPasteAccessEntryType(t *testing.T) {
 		})
 	}
 }
+
+// hybridSSMNodeConfig is a hybrid node's NodeConfig with SSM credentials.
+const hybridSSMNodeConfig = "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: my-hybrid-cluster\n    region: us-west-2\n" +
+	"  hybrid:\n    ssm:\n      activationCode: ys25k3gpt8zzyl9jhn6gq8rj3519owjelyz7\n      activationId: 57be8cce-1137-32d4-ce32-ba044ea5df48\n"
+
+// TestHybridBootstrapFailedFix: runtime.bootstrap-failed from the hybrid nodeadm (aws/eks-hybrid)
+// gives a hybrid node's fix, not the EC2 NodeConfig's (name, apiServerEndpoint,
+// certificateAuthority, cidr): an expired or invalid SSM activation (internal/ssm/daemon.go) is
+// fixed with a new activation in spec.hybrid.ssm, whether or not the NodeConfig is pasted too,
+// and another hybrid failure (an IAM Roles Anywhere certificate missing) with the hybrid
+// NodeConfig, its credentials and nodeadm debug (red team 11a #7). The activation code is never
+// in the output.
+func TestHybridBootstrapFailedFix(t *testing.T) {
+	fatal := func(msg string) string {
+		return "$ sudo nodeadm init -c file://nodeConfig.yaml\n" +
+			`{"level":"info","ts":"2026-11-20T18:10:36.951Z","caller":"ssm/daemon.go:40","msg":"Registering machine with SSM..."}` + "\n" +
+			`{"level":"fatal","ts":"2026-11-20T18:10:42.310Z","caller":"nodeadm/main.go:57","msg":"Command failed","error":"` + msg + `"}` + "\n"
+	}
+	for _, tc := range []struct {
+		name, paste string
+		want        []string
+	}{
+		{"expired with NodeConfig", fatal("SSM activation expired. Please use a valid activation") + "\nnodeConfig.yaml:\n```yaml\n" + hybridSSMNodeConfig + "```\n",
+			[]string{"aws ssm create-activation", "spec.hybrid.ssm"}},
+		{"expired, log only", fatal("SSM activation expired. Please use a valid activation"),
+			[]string{"aws ssm create-activation", "spec.hybrid.ssm"}},
+		{"invalid activation", fatal("invalid SSM activation. Please use a valid activation code, activation id and region"),
+			[]string{"aws ssm create-activation", "spec.hybrid.ssm"}},
+		{"IAM Roles Anywhere certificate missing", fatal("IAM Roles Anywhere certificate /etc/iam/pki/server.pem not found"),
+			[]string{"spec.hybrid", "certificatePath", "nodeadm debug"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "paste.txt")
+			os.WriteFile(p, []byte(tc.paste), 0o644)
+			code, out, errOut := run("analyze", p, "-o", "json")
+			if strings.Contains(out, "ys25k3gpt8zzyl9jhn6gq8rj3519owjelyz7") {
+				t.Fatal("activation code in the output")
+			}
+			var r jsonReport
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, out)
+			}
+			if code != ExitFindings || r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != "runtime.bootstrap-failed" {
+				t.Fatalf("exit %d cause %v, want %d runtime.bootstrap-failed (%s)", code, r.Diagnosis.MostLikelyCause, ExitFindings, errOut)
+			}
+			for _, f := range r.Findings {
+				if f.ID != "runtime.bootstrap-failed" {
+					continue
+				}
+				if f.Status != "fail" || strings.Contains(f.Remediation, "apiServerEndpoint") || strings.Contains(f.Remediation, "bootstrap.sh") {
+					t.Errorf("%s fix %q: the EC2 node's fix", f.Status, f.Remediation)
+				}
+				for _, w := range tc.want {
+					if !strings.Contains(f.Remediation, w) {
+						t.Errorf("fix %q lacks %q", f.Remediation, w)
+					}
+				}
+			}
+		})
+	}
+}
