@@ -121,9 +121,11 @@ type Finding struct {
 	// Why and Remediation are copied from the check's Meta by the runner (a check may write a
 	// Remediation for the finding itself); the runner then replaces the remediation's
 	// placeholders (CLUSTER, ROLE_ARN …) with the values the evidence holds.
-	Why         string   `json:"why,omitempty"`
-	Remediation string   `json:"remediation,omitempty"`
-	Docs        []string `json:"docs"`
+	Why         string `json:"why,omitempty"`
+	Remediation string `json:"remediation,omitempty"`
+	// Docs are the check's Meta.Docs, after any a check wrote for the finding itself (the
+	// guide of the fix it gave).
+	Docs []string `json:"docs"`
 	// Symptom marks a failure that only restates that nodes did not join — a managed node
 	// group's NodeCreationFailure ("Instances failed to join the kubernetes cluster",
 	// https://docs.aws.amazon.com/eks/latest/APIReference/API_Issue.html), a NodeClaim whose node

@@ -1137,6 +1137,12 @@ func kubeCases() []checkCase {
 			ev.Mark(evidence.KindNodes, "test")
 		}, StatusFail, "is NotReady"},
 		{"runtime.cni-not-ready", "ok", nil, StatusPass, ""},
+		// aws-node keeps off hybrid nodes (its affinity excludes compute-type hybrid): its
+		// DaemonSet, even missing, says nothing of a hybrid node's CNI (red team 11a #5)
+		{"runtime.cni-not-ready", "hybrid node, aws-node missing", func(ev *evidence.Evidence) {
+			ev.AWSNode = nil
+			ev.Provisioner = evidence.Provisioner{Kind: evidence.ProvisionerHybrid, Because: "NodeConfig spec.hybrid"}
+		}, StatusSkipped, "not applicable: hybrid nodes run Cilium or Calico, not the aws-node DaemonSet (NodeConfig spec.hybrid)"},
 		{"auth.node-manager-rbac", "manager binding deleted", func(ev *evidence.Evidence) { delete(ev.NodeRBAC.ClusterRoleBindings, "eks:node-manager") }, StatusFail, "ClusterRoleBinding eks:node-manager"},
 		{"auth.node-manager-rbac", "self-managed", func(ev *evidence.Evidence) {
 			delete(ev.NodeRBAC.ClusterRoles, "eks:node-manager")

@@ -169,10 +169,14 @@ func kubeChecks() []Check {
 				var out []Finding
 				if ev.Have(evidence.KindNodeLogs) {
 					// the node's own logs: NetworkPluginNotReady without a later recovery
-					out = evalSignatures("runtime.cni-not-ready")(ev)
+					out = hybridCNIFindings(ev, evalSignatures("runtime.cni-not-ready")(ev))
 				}
 				if !ev.Have(evidence.KindAWSNode) {
 					return out
+				}
+				if ev.Provisioner.Kind == evidence.ProvisionerHybrid {
+					// aws-node keeps off hybrid nodes (hybridCNIFix): its state says nothing of them
+					return append(out, notApplicable("kube-system/aws-node", "hybrid nodes run Cilium or Calico, not the aws-node DaemonSet ("+ev.Provisioner.Because+")"))
 				}
 				if len(out) == 1 && out[0].Status == StatusSkipped {
 					out = nil // the logs hold nothing of the CNI; the cluster side judges alone

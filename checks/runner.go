@@ -139,7 +139,14 @@ func complete(m Meta, f Finding) Finding {
 			f.Remediation = m.Remediation
 		}
 	}
-	f.Docs = append([]string(nil), m.Docs...)
+	// a check may name docs for this very finding: they come first, then the check's own
+	docs := append([]string(nil), f.Docs...)
+	for _, d := range m.Docs {
+		if !slices.Contains(docs, d) {
+			docs = append(docs, d)
+		}
+	}
+	f.Docs = docs
 	return f
 }
 

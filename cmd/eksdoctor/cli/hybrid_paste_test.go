@@ -144,3 +144,56 @@ func TestHybridBootstrapFailedFix(t *testing.T) {
 		})
 	}
 }
+
+// TestHybridCNINotReadyFix: a hybrid node (label eks.amazonaws.com/compute-type=hybrid) NotReady
+// with "cni plugin not initialized" is told to install a CNI that supports hybrid nodes (Cilium
+// or Calico), never to repair the VPC CNI add-on or aws-node, which does not run on hybrid nodes
+// (amazon-vpc-cni-k8s charts/aws-vpc-cni/values.yaml: affinity compute-type NotIn fargate,
+// hybrid, auto; https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-cni.html). The
+// same node without the label keeps the VPC CNI's fix (red team 11a #5, hybrid part).
+func TestHybridCNINotReadyFix(t *testing.T) {
+	describe := func(label string) string {
+		return "$ kubectl describe node mi-0f1e2d3c4b5a69788\nName:               mi-0f1e2d3c4b5a69788\nRoles:              <none>\n" +
+			"Labels:             kubernetes.io/os=linux\n" + label +
+			"                    kubernetes.io/hostname=mi-0f1e2d3c4b5a69788\n" +
+			"CreationTimestamp:  Tue, 24 Nov 2026 10:01:02 +0000\nTaints:             node.kubernetes.io/not-ready:NoSchedule\nUnschedulable:      false\n" +
+			"Conditions:\n  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n" +
+			"  ----             ------  -----------------                 ------------------                ------                       -------\n" +
+			"  Ready            False   Tue, 24 Nov 2026 10:12:40 +0000   Tue, 24 Nov 2026 10:01:02 +0000   KubeletNotReady              container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\n" +
+			"Addresses:\n  InternalIP:  192.168.10.21\n  Hostname:    mi-0f1e2d3c4b5a69788\n"
+	}
+	for _, hybrid := range []bool{true, false} {
+		label := ""
+		if hybrid {
+			label = "                    eks.amazonaws.com/compute-type=hybrid\n"
+		}
+		p := filepath.Join(t.TempDir(), "paste.txt")
+		os.WriteFile(p, []byte(describe(label)), 0o644)
+		code, out, errOut := run("analyze", p, "-o", "json")
+		var r jsonReport
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		if code != ExitFindings {
+			t.Errorf("hybrid=%v: exit %d, want %d (%s)", hybrid, code, ExitFindings, errOut)
+		}
+		found := false
+		for _, f := range r.Findings {
+			if f.ID != "runtime.cni-not-ready" || f.Status != "fail" {
+				continue
+			}
+			found = true
+			vpc := strings.Contains(f.Remediation, "--addon-name vpc-cni")
+			cilium := strings.Contains(f.Remediation, "Cilium") && strings.Contains(f.Remediation, "Calico")
+			if hybrid && (vpc || !cilium || strings.Contains(f.Message, "aws-node has not") || len(f.Docs) == 0 || f.Docs[0] != "https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-cni.html") {
+				t.Errorf("hybrid node: message %q fix %q docs %v, want Cilium or Calico, no aws-node, the hybrid CNI guide first", f.Message, f.Remediation, f.Docs)
+			}
+			if !hybrid && (!vpc || cilium) {
+				t.Errorf("EC2 node: fix %q, want the VPC CNI add-on", f.Remediation)
+			}
+		}
+		if !found {
+			t.Errorf("hybrid=%v: no failing runtime.cni-not-ready (%s)\n%s", hybrid, errOut, out)
+		}
+	}
+}
