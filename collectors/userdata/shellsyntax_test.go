@@ -1,9 +1,9 @@
 package userdata
 
 import (
+	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
@@ -124,10 +124,14 @@ func TestScriptReachBounded(t *testing.T) {
 		if len(in) > MaxReachBytes {
 			in = in[:MaxReachBytes]
 		}
-		start := time.Now()
+		// bounded work, measured as the bytes it allocates (a wall-clock limit fails on a loaded
+		// machine; BenchmarkScriptReachDeep times it)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		r, ok := scriptReach(in)
-		if d := time.Since(start); d > time.Second {
-			t.Errorf("%.12q…: %v", body, d)
+		runtime.ReadMemStats(&after)
+		if n := after.TotalAlloc - before.TotalAlloc; n > 256<<20 {
+			t.Errorf("%.12q…: %d MiB allocated", body, n>>20)
 		}
 		if !ok || r.kind != reachParse && r.kind != reachHeredoc {
 			t.Errorf("%.12q…: ok=%v kind=%v, want a syntax error", body, ok, r.kind)
@@ -179,5 +183,21 @@ func TestBrokenScriptPartBesideNodeConfig(t *testing.T) {
 				t.Fatalf("no part 1 issue with %q: %+v", tc.msg, c.Issues)
 			}
 		})
+	}
+}
+
+// BenchmarkScriptReachDeep times the parse of the deepest scripts TestScriptReachBounded feeds
+// scriptReach (nested $(, ${A:-, heredocs, subshells up to MaxReachBytes).
+func BenchmarkScriptReachDeep(b *testing.B) {
+	var ins []string
+	for _, body := range []string{strings.Repeat(`$(`, MaxReachBytes/2-40), strings.Repeat("${A:-", MaxReachBytes/5-20), strings.Repeat("<<A\n", MaxReachBytes/4-20), strings.Repeat("(", MaxReachBytes-40)} {
+		in := "#!/bin/bash\n" + body
+		ins = append(ins, in[:min(len(in), MaxReachBytes)])
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, in := range ins {
+			scriptReach(in)
+		}
 	}
 }
