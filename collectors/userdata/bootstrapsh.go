@@ -91,3 +91,29 @@ func (d *decoder) endpointAndCATogether(part string, line int) {
 		c.CertificateAuthority = ""
 	}
 }
+
+// localOutpostClusterID applies bootstrap.sh's rule for local Outposts clusters: with
+// --enable-local-outpost exactly "true", the bootstrap kubeconfig needs the cluster ID, which
+// comes from --cluster-id (or an exported CLUSTER_ID) or from DescribeCluster. The script calls
+// DescribeCluster only when --b64-cluster-ca or --apiserver-endpoint is missing, so with both
+// given and no ID it logs "Cluster ID is required when local outpost support is enabled" and
+// exits 1. Values set at run time are not judged. Source: amazon-eks-ami
+// templates/al2/runtime/bootstrap.sh (parent of b2289030), the `if [[ "${ENABLE_LOCAL_OUTPOST}"
+// == "true" ]]` block.
+func (d *decoder) localOutpostClusterID(opts map[string]value, part string, line int) {
+	on, ok := opts["--enable-local-outpost"]
+	if !ok || len(on.unresolved) > 0 || on.s != "true" {
+		return
+	}
+	c := d.cfg
+	if c.APIServerEndpoint == "" || c.CertificateAuthority == "" {
+		return // DescribeCluster runs and gives the ID
+	}
+	if id, ok := opts["--cluster-id"]; ok && (len(id.unresolved) > 0 || id.s != "") {
+		return
+	}
+	if v, ok := d.env["CLUSTER_ID"]; ok && v != "" {
+		return // possibly exported to the script; not judged
+	}
+	d.issue(evidence.IssueError, part, line, "bootstrap.sh is given --enable-local-outpost true with --apiserver-endpoint and --b64-cluster-ca but no --cluster-id; it skips DescribeCluster, so it has no cluster ID for the local cluster's bootstrap kubeconfig, logs 'Cluster ID is required when local outpost support is enabled' and exits 1 (add --cluster-id with the id from aws eks describe-cluster)")
+}

@@ -201,3 +201,41 @@ func TestBootstrapShUnknownOptionAfterClusterNameIsIgnored(t *testing.T) {
 		t.Errorf("issues:\n%s", issuesOf(c))
 	}
 }
+
+// Rule (bootstrap.sh, the `if [[ "${ENABLE_LOCAL_OUTPOST}" == "true" ]]` block): a local
+// Outposts cluster needs the cluster ID for the aws-iam-authenticator bootstrap kubeconfig.
+// The ID comes from --cluster-id (or the CLUSTER_ID environment variable) or from
+// DescribeCluster, which the script calls only when --b64-cluster-ca or --apiserver-endpoint
+// is missing; with both given and no ID it logs "Cluster ID is required when local outpost
+// support is enabled" and exits 1. The flag must be exactly "true".
+func TestBootstrapShLocalOutpostNeedsClusterID(t *testing.T) {
+	const conn = "--b64-cluster-ca QUJD --apiserver-endpoint https://x.eks.amazonaws.com "
+	for _, args := range []string{
+		conn + "--enable-local-outpost true my-cluster",
+		"my-cluster " + conn + "--enable-local-outpost true --cluster-id ''",
+	} {
+		c := Decode(bootstrapScript(args))
+		errs := strings.Join(errorsOf(c), "\n")
+		if !strings.Contains(errs, "--cluster-id") || !strings.Contains(errs, "Cluster ID is required when local outpost support is enabled") {
+			t.Errorf("%s: want an error naming --cluster-id and the script's message, got:\n%s", args, issuesOf(c))
+		}
+	}
+	for _, args := range []string{
+		conn + "--enable-local-outpost true --cluster-id 0123abcd-0000-1111-2222-333344445555 my-cluster",
+		"--enable-local-outpost true my-cluster",                                                  // DescribeCluster gives the ID
+		"--apiserver-endpoint https://x.eks.amazonaws.com --enable-local-outpost true my-cluster", // likewise
+		conn + "--enable-local-outpost false my-cluster",
+		conn + "--enable-local-outpost True my-cluster", // only "true" turns it on
+		conn + "--enable-local-outpost true --cluster-id \"$ID\" my-cluster",
+		conn + "my-cluster",
+	} {
+		c := Decode(bootstrapScript(args))
+		if strings.Contains(issuesOf(c), "Cluster ID is required") {
+			t.Errorf("%s: unexpected cluster-ID error:\n%s", args, issuesOf(c))
+		}
+	}
+	c := Decode([]byte("#!/bin/bash\nexport CLUSTER_ID=0123abcd-0000-1111-2222-333344445555\n/etc/eks/bootstrap.sh " + conn + "--enable-local-outpost true my-cluster\n"))
+	if strings.Contains(issuesOf(c), "Cluster ID is required") {
+		t.Errorf("CLUSTER_ID exported: unexpected error:\n%s", issuesOf(c))
+	}
+}

@@ -815,6 +815,7 @@ func (d *decoder) bootstrapSh(args []word, part string, line int) {
 		d.cfg.CertificateAuthority = v.s
 	}
 	d.endpointAndCATogether(part, line)
+	d.localOutpostClusterID(opts, part, line)
 	if v, ok := opts["--dns-cluster-ip"]; ok && !unres("clusterDNS", v, "--dns-cluster-ip") {
 		for _, ip := range strings.Split(v.s, ",") {
 			if ip = strings.TrimSpace(ip); ip != "" {
