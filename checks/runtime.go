@@ -156,6 +156,13 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 					}
 				}
 			}
+			if bins := execFormatBinaries(t.failing); len(bins) > 0 {
+				for i := range fs {
+					if fs[i].Status == StatusFail && fs[i].Remediation == "" {
+						fs[i].Remediation = execFormatRemediation(ev, bins)
+					}
+				}
+			}
 			return fs
 		}
 		comps := componentsOf(id)
