@@ -201,12 +201,12 @@ func bootstrapChecks() []Check {
 				}
 				return one(pass(ev.Target.InstanceID, fmt.Sprintf("%s user data on a %s AMI", b.Format, fam), it))
 			}},
-		{Meta: Meta{ID: "bootstrap.container-runtime", Title: "bootstrap.sh is given a container runtime its kubelet version refuses", Severity: SeverityCritical,
+		{Meta: Meta{ID: "bootstrap.container-runtime", Title: "bootstrap.sh (or Start-EKSBootstrap) is given a container runtime its kubelet version refuses", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups, evidence.KindNodes, evidence.KindNodeOS, evidence.KindNodeLogs},
 			Stage: StageBootstrap, Explains: explains("runtime.bootstrap-failed", "runtime.kubelet-not-running"),
-			Why:         "From Kubernetes 1.24 the kubelet has no dockershim, and the AL2 bootstrap.sh checks it: with --container-runtime other than containerd on a 1.24 or later kubelet it logs \"ERROR: containerd is the only supported container runtime as of Kubernetes version 1.24\" and exits 1 (amazon-eks-ami templates/al2/runtime/bootstrap.sh), so the kubelet is never configured or started. The flag is often left over from a launch template written for 1.23.",
+			Why:         "From Kubernetes 1.24 the kubelet has no dockershim, and the AL2 bootstrap.sh checks it: with --container-runtime other than containerd on a 1.24 or later kubelet it logs \"ERROR: containerd is the only supported container runtime as of Kubernetes version 1.24\" and exits 1 (amazon-eks-ami templates/al2/runtime/bootstrap.sh), so the kubelet is never configured or started. The flag is often left over from a launch template written for 1.23. On Windows, Start-EKSBootstrap takes -ContainerRuntime, and the EKS Windows AMIs include Docker only for Kubernetes 1.23: docker on a later AMI is a warning, as the script's handling of it is not public.",
 			Remediation: "Remove --container-runtime dockerd from the bootstrap.sh arguments in the launch template's user data (or pass --container-runtime containerd) and roll the node group; workloads that need the Docker socket must move to containerd.",
-			Docs:        []string{docDockershim, docBootstrapShAL2}},
+			Docs:        []string{docDockershim, docBootstrapShAL2, docWindowsBoot}},
 			Eval: evalContainerRuntime},
 		{Meta: Meta{ID: "bootstrap.cluster-name-mismatch", Title: "Cluster name in user data differs from the cluster", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindCluster},
@@ -601,8 +601,11 @@ func rejectedUserData(ev *evidence.Evidence) bool {
 func evalContainerRuntime(ev *evidence.Evidence) []Finding {
 	b := ev.Bootstrap
 	res := ev.Target.InstanceID
+	if hasFormat(b, evidence.FormatWindows) && !hasFormat(b, evidence.FormatBootstrapSh) {
+		return evalWindowsContainerRuntime(ev)
+	}
 	if !hasFormat(b, evidence.FormatBootstrapSh) {
-		return one(notApplicable(res, "the user data does not call bootstrap.sh (nodeadm, Bottlerocket and the Windows bootstrap choose containerd themselves)"))
+		return one(notApplicable(res, "the user data does not call bootstrap.sh or Start-EKSBootstrap (nodeadm and Bottlerocket run containerd and take no runtime setting)"))
 	}
 	rt := b.ContainerRuntime
 	if rt == "" {
@@ -624,6 +627,42 @@ func evalContainerRuntime(ev *evidence.Evidence) []Finding {
 		return one(fail(res, fmt.Sprintf("--container-runtime %s on a %s kubelet: bootstrap.sh accepts only containerd from Kubernetes 1.24 and exits 1", rt, ver), rtItem, verItem))
 	}
 	return one(pass(res, fmt.Sprintf("%s is a runtime bootstrap.sh accepts for a %s kubelet", rt, ver), rtItem, verItem))
+}
+
+// evalWindowsContainerRuntime judges Start-EKSBootstrap's -ContainerRuntime (a parameter of the
+// Windows bootstrap script that eksctl writes for self-managed node groups, eksctl
+// pkg/nodebootstrap/windows.go). The EKS-optimized Windows AMIs include Docker only for
+// Kubernetes 1.23 and containerd from then on (EKS user guide, "Create nodes with optimized
+// Windows AMIs"), and eksctl refuses any runtime other than containerd from 1.24
+// (pkg/apis/eksctl.io/v1alpha5/validation.go, DockershimDeprecationVersion). The script itself
+// is not public, so how it fails with docker on a newer AMI is not known: a warning, never a
+// cause.
+func evalWindowsContainerRuntime(ev *evidence.Evidence) []Finding {
+	b := ev.Bootstrap
+	res := ev.Target.InstanceID
+	rt := b.ContainerRuntime
+	if rt == "" {
+		if why := b.Unresolved["containerRuntime"]; why != "" {
+			return one(Finding{Status: StatusSkipped, Resource: res, Message: "the container runtime is set at run time: " + why})
+		}
+		return one(notApplicable(res, "the user data sets no container runtime (Start-EKSBootstrap uses the AMI's, containerd from Kubernetes 1.24)"))
+	}
+	rtItem := bootstrapItem(ev, "Start-EKSBootstrap -ContainerRuntime %s", rt)
+	if strings.EqualFold(rt, "containerd") {
+		return one(pass(res, "-ContainerRuntime containerd", rtItem))
+	}
+	ver, from, src := nodeKubeletMinor(ev)
+	if minorNumber(ver) < 0 {
+		return one(Finding{Status: StatusSkipped, Resource: res, Message: fmt.Sprintf("the node's kubelet version is unknown (no Node object, kubelet version line, node group version or EKS AMI name), so whether the Windows AMI has -ContainerRuntime %s is unjudged", rt),
+			Evidence: []EvidenceItem{rtItem}})
+	}
+	verItem := item(src, "%s", from)
+	if minorNumber(ver) >= 24 {
+		f := warn(res, fmt.Sprintf("-ContainerRuntime %s on a %s Windows node: the EKS Windows AMIs include Docker only for Kubernetes 1.23 (containerd from 1.24), and eksctl refuses any other runtime from 1.24; how Start-EKSBootstrap handles it is not public, so it is not concluded to be the cause", rt, ver), rtItem, verItem)
+		f.Remediation = "Remove -ContainerRuntime " + rt + " from the Start-EKSBootstrap call in the launch template's user data (or pass -ContainerRuntime containerd) and roll the node group; Windows workloads that need the Docker engine must move to containerd."
+		return one(f)
+	}
+	return one(pass(res, fmt.Sprintf("%s is a runtime the EKS Windows AMIs include for a %s kubelet", rt, ver), rtItem, verItem))
 }
 
 // nodeKubeletMinor returns the node's kubelet minor version ("1.29"), what says so and the

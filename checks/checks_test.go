@@ -225,6 +225,25 @@ func TestChecks(t *testing.T) {
 			ev.Bootstrap.ContainerRuntime = "dockerd"
 		}, StatusSkipped, "the node's kubelet version is unknown"},
 		{"bootstrap.container-runtime", "nodeconfig", nil, StatusSkipped, "not applicable"},
+		// red team round 11a, finding 10: Start-EKSBootstrap takes -ContainerRuntime (eksctl
+		// pkg/nodebootstrap/windows.go); the EKS Windows AMIs ship Docker only for 1.23 and
+		// eksctl refuses a runtime other than containerd from 1.24. How the script fails is not
+		// public, so a warning, not a cause.
+		{"bootstrap.container-runtime", "windows docker on 1.31", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.Nodes, ev.Nodegroups, ev.Image = nil, nil, &evidence.Image{Name: "Windows_Server-2022-English-Core-EKS_Optimized-1.31-2025.11.12", Platform: "windows"}
+			ev.Bootstrap.ContainerRuntime = "docker"
+		}, StatusWarn, `-ContainerRuntime docker on a 1.31 Windows node: the EKS Windows AMIs include Docker only for Kubernetes 1.23`},
+		{"bootstrap.container-runtime", "windows docker on 1.23", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.Nodes, ev.Nodegroups, ev.Image = nil, nil, &evidence.Image{Name: "Windows_Server-2019-English-Core-EKS_Optimized-1.23-2023.01.11", Platform: "windows"}
+			ev.Bootstrap.ContainerRuntime = "docker"
+		}, StatusPass, "docker is a runtime the EKS Windows AMIs include for a 1.23 kubelet"},
+		{"bootstrap.container-runtime", "windows containerd", func(ev *evidence.Evidence) {
+			makeWindows(ev)
+			ev.Bootstrap.ContainerRuntime = "containerd"
+		}, StatusPass, "-ContainerRuntime containerd"},
+		{"bootstrap.container-runtime", "windows not set", makeWindows, StatusSkipped, "not applicable: the user data sets no container runtime (Start-EKSBootstrap"},
 		// red team round 5, finding 6 (case19): EKS runs no Windows node in an IPv6 cluster, and
 		// the VPC CNI's IPv6 mode needs prefix delegation, which only Nitro instances have
 		{"instance.ipv6-unsupported", "windows in ipv6", func(ev *evidence.Evidence) {
