@@ -249,8 +249,10 @@ func evalLaunchEvents(ev *evidence.Evidence) []Finding {
 			}
 			its = append(its, item(e.Source, "%s %s%s by %s: %s: %s", trailTime(e.Time), e.Name, what, callerOf(e), c, m))
 		}
-		out = append(out, fail(resourceOf(k), fmt.Sprintf("EC2 refused the launch of %s: %s %s at %s by %s: %s: %s%s",
-			k, last.Name, "failed", trailTime(last.Time), callerOf(last), code, msg, times), its...))
+		f := fail(resourceOf(k), fmt.Sprintf("EC2 refused the launch of %s: %s %s at %s by %s: %s: %s%s",
+			k, last.Name, "failed", trailTime(last.Time), callerOf(last), code, msg, times), its...)
+		f.Remediation = archMismatchFix(ev, msg)
+		out = append(out, f)
 	}
 	if len(out) > 0 {
 		return out

@@ -396,8 +396,10 @@ func nodegroupChecks() []Check {
 						continue
 					}
 					seen[key] = true
-					out = append(out, fail(a.AutoScalingGroup, fmt.Sprintf("Auto Scaling group %s failed to launch: %s", a.AutoScalingGroup, a.StatusMessage),
-						item(ev.Source(evidence.KindScalingActivities), "%s at %s: %s", a.StatusCode, a.StartTime.Format(time.RFC3339), a.Description)))
+					f := fail(a.AutoScalingGroup, fmt.Sprintf("Auto Scaling group %s failed to launch: %s", a.AutoScalingGroup, a.StatusMessage),
+						item(ev.Source(evidence.KindScalingActivities), "%s at %s: %s", a.StatusCode, a.StartTime.Format(time.RFC3339), a.Description))
+					f.Remediation = archMismatchFix(ev, a.StatusMessage, a.Description)
+					out = append(out, f)
 				}
 				if out != nil {
 					return out

@@ -105,3 +105,49 @@ func execFormatRemediation(ev *evidence.Evidence, bins []string) string {
 		"; build a custom AMI for that architecture too), or pick an instance type of the AMI's; in a mixed-instances group or a Karpenter NodePool keep each architecture with its own AMI.")
 	return b.String()
 }
+
+// reArchMismatch matches EC2's refusal of an instance type and an AMI of different
+// architectures, in RunInstances' words ("The architecture 'arm64' of the specified instance
+// type does not match the architecture 'x86_64' of the specified AMI", InvalidParameterValue)
+// and in Auto Scaling's ("The requested instance type's architecture (arm64) does not match the
+// architecture in the manifest for ami-… (x86_64)"). Groups: the instance type's architecture
+// (1 or 3) and the AMI's (2 or 4).
+var reArchMismatch = regexp.MustCompile(`architecture '([\w-]+)' of the specified instance type does not match the architecture '([\w-]+)' of the specified AMI|instance type's architecture \(([\w-]+)\) does not match the architecture in the manifest for ami-[0-9a-f]+ \(([\w-]+)\)`)
+
+// archMismatch returns the instance type's and the AMI's architectures EC2 names in an
+// architecture-mismatch error, and false for any other text.
+func archMismatch(text string) (typeArch, amiArch string, ok bool) {
+	m := reArchMismatch.FindStringSubmatch(text)
+	if m == nil {
+		return "", "", false
+	}
+	if m[1] != "" {
+		return m[1], m[2], true
+	}
+	return m[3], m[4], true
+}
+
+// archMismatchRemediation is the fix for a launch EC2 refused because the instance type and the
+// AMI have different architectures: an AMI of the instance type's architecture (the EKS AMI SSM
+// parameter for it), or, in an Auto Scaling group with mixed-instances overrides or a Karpenter
+// NodePool spanning both, one launch template (or EC2NodeClass AMI) per architecture.
+func archMismatchRemediation(ev *evidence.Evidence, typeArch, amiArch string) string {
+	version := "VERSION"
+	if ev.Cluster != nil && ev.Cluster.Version != "" {
+		version = ev.Cluster.Version
+	}
+	return "EC2 refuses the launch: the instance type is " + typeArch + " and the AMI is " + amiArch +
+		". Give instance types of that architecture an AMI built for it (EKS AMI: aws ssm get-parameter --name /aws/service/eks/optimized-ami/" + version + "/amazon-linux-2023/" + typeArch +
+		"/standard/recommended/image_id), or keep to instance types of the AMI's architecture. In a mixed-instances Auto Scaling group, list only one architecture's types in the overrides, or give the other architecture's overrides their own launch template (LaunchTemplateSpecification per override); with Karpenter, restrict the NodePool's kubernetes.io/arch or let the EC2NodeClass select an AMI of each architecture."
+}
+
+// archMismatchFix returns archMismatchRemediation for the first of texts that is an EC2
+// architecture-mismatch error, or "".
+func archMismatchFix(ev *evidence.Evidence, texts ...string) string {
+	for _, s := range texts {
+		if t, a, ok := archMismatch(s); ok {
+			return archMismatchRemediation(ev, t, a)
+		}
+	}
+	return ""
+}

@@ -3,6 +3,7 @@ package checks
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
@@ -63,5 +64,52 @@ func TestInstanceTypeArchitecture(t *testing.T) {
 		if got := instanceTypeArch(typ); got != want {
 			t.Errorf("%s: %q, want %q", typ, got, want)
 		}
+	}
+}
+
+// EC2's architecture mismatch (RunInstances' InvalidParameterValue, Auto Scaling's "does not
+// match the architecture in the manifest") is fixed by an AMI of the instance type's
+// architecture or by splitting a mixed-instances group by architecture — red team 11a #15 got
+// the capacity / instance-profile text.
+func TestArchitectureMismatchLaunchGetsItsFix(t *testing.T) {
+	for _, tc := range []struct{ msg, typeArch, amiArch string }{
+		{"The architecture 'arm64' of the specified instance type does not match the architecture 'x86_64' of the specified AMI. Specify an instance type and an AMI that have matching architectures, and try again. Launching EC2 instance failed.", "arm64", "x86_64"},
+		{"The requested instance type's architecture (x86_64) does not match the architecture in the manifest for ami-0a1b2c3d4e5f60718 (arm64). Launching ec2 instance failed.", "x86_64", "arm64"},
+	} {
+		ev := healthyEvidence()
+		ev.Instance.Tags = map[string]string{"aws:autoscaling:groupName": "ng-mixed"}
+		ev.ScalingActivities = []evidence.ScalingActivity{{AutoScalingGroup: "ng-mixed", StatusCode: "Failed", StatusMessage: tc.msg,
+			Description: "Launching a new EC2 instance.  Status Reason: …", StartTime: tNow.Add(-10 * time.Minute)}}
+		ev.Mark(evidence.KindScalingActivities, "test")
+		f := findingOf(t, ev, "nodegroup.asg-launch-failures")
+		if f.Status != StatusFail {
+			t.Fatalf("%s %q", f.Status, f.Message)
+		}
+		for _, w := range []string{"instance type is " + tc.typeArch, "AMI is " + tc.amiArch, "/amazon-linux-2023/" + tc.typeArch + "/", "overrides"} {
+			if !strings.Contains(f.Remediation, w) {
+				t.Errorf("%s: remediation lacks %q:\n%s", tc.typeArch, w, f.Remediation)
+			}
+		}
+		if strings.Contains(f.Remediation, "capacity errors") {
+			t.Errorf("generic fix kept:\n%s", f.Remediation)
+		}
+	}
+	// pasted as a log line: nodegroup.launch-errors
+	ev := healthyEvidence()
+	withLogs("An error occurred (InvalidParameterValue) when calling the RunInstances operation: The architecture 'arm64' of the specified instance type does not match the architecture 'x86_64' of the specified AMI. Specify an instance type and an AMI that have matching architectures, and try again.\n")(ev)
+	if f := findingOf(t, ev, "nodegroup.launch-errors"); f.Status != StatusFail || !strings.Contains(f.Remediation, "instance type is arm64") {
+		t.Errorf("log line: %s %q\n%s", f.Status, f.Message, f.Remediation)
+	}
+}
+
+// The same refusal read from CloudTrail's RunInstances error.
+func TestArchitectureMismatchFromCloudTrail(t *testing.T) {
+	ev := &evidence.Evidence{Target: evidence.Target{Cluster: "prod"}, CollectedAt: at("2026-11-20T10:00:00Z")}
+	evidence.Put(ev, evidence.KindLaunchEvents, evidence.LaunchEvents{Events: []evidence.TrailEvent{{Name: "RunInstances", Time: at("2026-11-20T09:30:00Z"),
+		ErrorCode: "InvalidParameterValue", ErrorMessage: "The architecture 'arm64' of the specified instance type does not match the architecture 'x86_64' of the specified AMI. Specify an instance type and an AMI that have matching architectures, and try again."}}})
+	ev.Mark(evidence.KindLaunchEvents, "snapshot:cloudtrail/lookup-events/RunInstances.json")
+	f := findingOf(t, ev, "nodegroup.launch-errors")
+	if f.Status != StatusFail || !strings.Contains(f.Remediation, "instance type is arm64 and the AMI is x86_64") {
+		t.Errorf("%s %q\n%s", f.Status, f.Message, f.Remediation)
 	}
 }

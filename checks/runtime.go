@@ -156,10 +156,19 @@ func evalSignatures(id string) func(ev *evidence.Evidence) []Finding {
 					}
 				}
 			}
+			fix := ""
 			if bins := execFormatBinaries(t.failing); len(bins) > 0 {
+				fix = execFormatRemediation(ev, bins)
+			}
+			for _, h := range t.failing {
+				if fix == "" {
+					fix = archMismatchFix(ev, h.First.Text, h.Last.Text)
+				}
+			}
+			if fix != "" {
 				for i := range fs {
 					if fs[i].Status == StatusFail && fs[i].Remediation == "" {
-						fs[i].Remediation = execFormatRemediation(ev, bins)
+						fs[i].Remediation = fix
 					}
 				}
 			}
