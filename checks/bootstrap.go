@@ -290,8 +290,9 @@ func bootstrapChecks() []Check {
 				return one(pass(ev.Target.InstanceID, "user data CA is the cluster's", it))
 			}},
 		{Meta: Meta{ID: "bootstrap.private-cluster-args", Title: "Private cluster but user data omits endpoint, CA or DNS IP", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Stage: StageBootstrap, Explains: explains("runtime.apiserver-timeout"),
-			Why:         "When the user data omits the endpoint or CA, bootstrap.sh (and Bottlerocket) call eks:DescribeCluster at boot; in a private cluster without a route to the EKS API or an eks interface endpoint that call hangs and the node never starts its kubelet. Without a DNS IP bootstrap.sh guesses 10.100.0.10 or 172.20.0.10 from the VPC CIDR.",
+			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindKubeDNS},
+			Stage: StageBootstrap, Explains: explains("runtime.apiserver-timeout"),
+			Why:         "When the user data omits the endpoint or CA, bootstrap.sh (and Bottlerocket) call eks:DescribeCluster at boot; in a private cluster without a route to the EKS API or an eks interface endpoint that call hangs and the node never starts its kubelet. Without a DNS IP bootstrap.sh guesses 10.100.0.10 or 172.20.0.10 from the VPC CIDR, which is right only when it is the kube-dns Service IP.",
 			Remediation: "Pass all three in the user data: --apiserver-endpoint ENDPOINT --b64-cluster-ca CA --dns-cluster-ip SERVICE_CIDR.10 (values from aws eks describe-cluster --name CLUSTER).",
 			Docs:        []string{docPrivateCluster, docBootstrapSh}},
 			Eval: func(ev *evidence.Evidence) []Finding {
@@ -322,6 +323,19 @@ func bootstrapChecks() []Check {
 					return one(fail(ev.Target.InstanceID, fmt.Sprintf("private cluster, but the user data omits the %s, so the node must reach the EKS API to call DescribeCluster", strings.Join(missing, " and ")), it))
 				}
 				if noDNS {
+					// the guess is harmless when it is kube-dns (bootstrap.dns-ip judges it too)
+					guess, _ := bootstrapShGuessDNS(ev.Instance)
+					switch {
+					case guess == "":
+					case ev.KubeDNS != nil && ev.KubeDNS.ClusterIP != "":
+						kd := item(ev.Source(evidence.KindKubeDNS), "Service kube-system/kube-dns clusterIP %s", ev.KubeDNS.ClusterIP)
+						if guess == ev.KubeDNS.ClusterIP {
+							return one(pass(ev.Target.InstanceID, fmt.Sprintf("user data carries the endpoint and CA; bootstrap.sh's guess %s for the omitted --dns-cluster-ip is the kube-dns Service IP", guess), it, kd))
+						}
+						return one(warn(ev.Target.InstanceID, fmt.Sprintf("private cluster, but the user data omits --dns-cluster-ip, so bootstrap.sh guesses %s, not the kube-dns Service IP %s", guess, ev.KubeDNS.ClusterIP), it, kd))
+					case c.ServiceIPv4CIDR != "" && c.IPFamily != "ipv6" && guess == dotTen(c.ServiceIPv4CIDR):
+						return one(pass(ev.Target.InstanceID, fmt.Sprintf("user data carries the endpoint and CA; bootstrap.sh's guess %s for the omitted --dns-cluster-ip is the .10 address of the service CIDR %s, where EKS puts kube-dns", guess, c.ServiceIPv4CIDR), it))
+					}
 					return one(warn(ev.Target.InstanceID, "private cluster, but the user data omits --dns-cluster-ip, so bootstrap.sh guesses it from the VPC CIDR", it))
 				}
 				return one(pass(ev.Target.InstanceID, "user data carries the endpoint and CA", it))
@@ -501,10 +515,7 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 		dns, from = bootstrapShDNS(b.ServiceCIDR), "derived by bootstrap.sh from --service-ipv4-cidr "+b.ServiceCIDR
 	case b.Format == evidence.FormatBootstrapSh && b.APIServerEndpoint != "" && b.CertificateAuthority != "" && ev.Instance != nil:
 		// bootstrap.sh skips DescribeCluster and guesses from the primary interface's address.
-		dns, from = "10.100.0.10", "guessed by bootstrap.sh (node address not in 10.0.0.0/8)"
-		if strings.HasPrefix(ev.Instance.PrivateIP, "10.") {
-			dns, from = "172.20.0.10", "guessed by bootstrap.sh (node address in 10.0.0.0/8)"
-		}
+		dns, from = bootstrapShGuessDNS(ev.Instance)
 	default:
 		if f, ok := partialUserData(ev, ev.Target.InstanceID, "set the cluster DNS IP"); ok {
 			return one(f)
@@ -568,6 +579,21 @@ func judgeDNSIP(ev *evidence.Evidence, cidr, dns, from string, it EvidenceItem) 
 		return fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is outside the service CIDR %s; kube-dns is %s", dns, from, cidr, dotTen(cidr)), it), true
 	}
 	return Finding{}, false
+}
+
+// bootstrapShGuessDNS is the cluster DNS IP bootstrap.sh guesses when it has neither
+// --dns-cluster-ip nor a service CIDR (it skipped DescribeCluster): 172.20.0.10 when the VPC has
+// a 10.0.0.0/8 CIDR, else 10.100.0.10 (amazon-eks-ami templates/al2/runtime/bootstrap.sh, the
+// TEN_RANGE test of the interface's vpc-ipv4-cidr-blocks). The node's own address stands for
+// the VPC's CIDRs; "" when the instance's address is unknown.
+func bootstrapShGuessDNS(inst *evidence.Instance) (dns, from string) {
+	switch {
+	case inst == nil || inst.PrivateIP == "":
+		return "", ""
+	case strings.HasPrefix(inst.PrivateIP, "10."):
+		return "172.20.0.10", "guessed by bootstrap.sh (node address in 10.0.0.0/8)"
+	}
+	return "10.100.0.10", "guessed by bootstrap.sh (node address not in 10.0.0.0/8)"
 }
 
 // bootstrapShDNS is bootstrap.sh's DNS_CLUSTER_IP=${SERVICE_IPV4_CIDR%.*}.10: the text up to

@@ -628,11 +628,31 @@ func TestChecks(t *testing.T) {
 			ev.Cluster.EndpointPublicAccess = false
 			ev.Bootstrap.APIServerEndpoint, ev.Bootstrap.CertificateAuthority = "", ""
 		}, StatusFail, "endpoint and CA"},
-		{"bootstrap.private-cluster-args", "private no dns", func(ev *evidence.Evidence) {
+		// red team round 11a, finding 12: bootstrap.sh's guess (172.20.0.10 when the VPC has a
+		// 10.0.0.0/8 CIDR, else 10.100.0.10) is only worth a warning when it is not kube-dns
+		{"bootstrap.private-cluster-args", "private no dns, guess is not kube-dns", func(ev *evidence.Evidence) {
 			makeSelfManagedAL2(ev)
 			ev.Cluster.EndpointPublicAccess = false
 			ev.Bootstrap.ClusterDNS = nil
-		}, StatusWarn, "--dns-cluster-ip"},
+			ev.Instance.PrivateIP = "192.168.1.23"
+		}, StatusWarn, "omits --dns-cluster-ip, so bootstrap.sh guesses 10.100.0.10, not the kube-dns Service IP 172.20.0.10"},
+		{"bootstrap.private-cluster-args", "private no dns, guess is kube-dns", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.EndpointPublicAccess = false
+			ev.Bootstrap.ClusterDNS = nil
+		}, StatusPass, "bootstrap.sh's guess 172.20.0.10 for the omitted --dns-cluster-ip is the kube-dns Service IP"},
+		{"bootstrap.private-cluster-args", "private no dns, guess is the service CIDR's .10", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.EndpointPublicAccess = false
+			ev.Bootstrap.ClusterDNS = nil
+			ev.KubeDNS = nil
+		}, StatusPass, "bootstrap.sh's guess 172.20.0.10 for the omitted --dns-cluster-ip is the .10 address of the service CIDR 172.20.0.0/16"},
+		{"bootstrap.private-cluster-args", "private no dns, node address unknown", func(ev *evidence.Evidence) {
+			makeSelfManagedAL2(ev)
+			ev.Cluster.EndpointPublicAccess = false
+			ev.Bootstrap.ClusterDNS = nil
+			ev.Instance.PrivateIP = ""
+		}, StatusWarn, "omits --dns-cluster-ip, so bootstrap.sh guesses it from the VPC CIDR"},
 		// bootstrap.sh derives the DNS IP from --service-ipv4-cidr (${SERVICE_IPV4_CIDR%.*}.10)
 		// instead of guessing it (amazon-eks-ami templates/al2/runtime/bootstrap.sh).
 		{"bootstrap.private-cluster-args", "private no dns but service cidr", func(ev *evidence.Evidence) {
