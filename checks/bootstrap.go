@@ -416,8 +416,10 @@ func bootstrapChecks() []Check {
 			Eval: evalDNSIP},
 		{Meta: Meta{ID: "bootstrap.max-pods", Title: "max-pods above what the instance's ENIs can address", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindInstanceType}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindInstance},
-			Stage: StageBootstrap, Explains: explains("runtime.ipamd-no-ips"),
-			Why:         "Without prefix delegation the VPC CNI can give pods at most ENIs × (IPv4 addresses per ENI − 1) + 2 addresses; a higher max-pods makes the scheduler place pods that then fail with 'failed to assign an IP address to container'.",
+			// a post-join problem: it explains pods without addresses, not the join symptoms
+			// (NodeCreationFailure, a pending CSR, an unregistered NodeClaim) explains() adds
+			Stage: StagePostJoin, Explains: []string{"runtime.ipamd-no-ips"},
+			Why:         "Without prefix delegation the VPC CNI can give pods at most ENIs × (IPv4 addresses per ENI − 1) + 2 addresses on Linux, and on Windows only the primary ENI's IPv4 addresses − 1; a higher max-pods makes the scheduler place pods that then fail with 'failed to assign an IP address to container'. The node still registers and turns Ready: it is not why a node does not join.",
 			Remediation: "Remove the max-pods override or set it to the computed limit (amazon-eks-ami max-pods-calculator.sh --instance-type TYPE --cni-version VERSION), or enable prefix delegation on aws-node.",
 			Docs:        []string{docMaxPods, "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/AvailableIpPerENI.html"}},
 			Eval: func(ev *evidence.Evidence) []Finding {
@@ -441,7 +443,11 @@ func bootstrapChecks() []Check {
 					return one(pass(it.Name, fmt.Sprintf("max-pods left to the default for %s (limit %d)", it.Name, limit), src))
 				}
 				if *b.MaxPods > limit {
-					return one(fail(it.Name, fmt.Sprintf("max-pods %d is above the %d pod addresses %s can provide", *b.MaxPods, limit, it.Name), src, bootstrapItem(ev, "max-pods %d", *b.MaxPods)))
+					msg := fmt.Sprintf("max-pods %d is above the %d pod addresses %s can provide", *b.MaxPods, limit, it.Name)
+					if isWindows(ev) {
+						msg += fmt.Sprintf(" (Windows uses only the primary ENI: %d addresses − 1)", it.IPv4PerENI)
+					}
+					return one(fail(it.Name, msg, src, bootstrapItem(ev, "max-pods %d", *b.MaxPods)))
 				}
 				return one(pass(it.Name, fmt.Sprintf("max-pods %d within the limit %d", *b.MaxPods, limit), src))
 			}},
