@@ -575,6 +575,9 @@ func (s *Scanner) logLine(ln []byte, path string, lineNo int64) evidence.LogLine
 	text = strings.TrimRight(text, "\r")
 	l := evidence.LogLine{Path: path, Line: lineNo, Text: text, Seq: s.base + lineNo}
 	l.Time, l.Clock = parseTime(text, s.Ref)
+	if s.CSVQuoted {
+		l.Text = csvFirstField(text)
+	}
 	if l.Clock != 0 {
 		l.Clock = s.acrossNewYear(l.Clock)
 	}
@@ -889,4 +892,26 @@ func (s *Scanner) Knows(line []byte) bool {
 	})
 	clear(s.presenceSeen)
 	return found
+}
+
+// csvFirstField returns the first field of a CSV record whose quotes were already undoubled
+// (Scanner.CSVQuoted): a Windows event exported by Get-WinEvent | Export-Csv starts with its
+// Message field, and the rest of the record (Id, Version, …, TimeCreated, the EventBookmark
+// type name) is no part of what the component logged. The field ends at the first `",` followed
+// by a quote, a comma (an empty field) or the end of the line; a line that does not start with
+// a quote, or has no such end, is returned whole.
+func csvFirstField(text string) string {
+	if !strings.HasPrefix(text, `"`) {
+		return text
+	}
+	rest := text[1:]
+	for i := 0; i+1 < len(rest); i++ {
+		if rest[i] != '"' || rest[i+1] != ',' {
+			continue
+		}
+		if i+2 == len(rest) || rest[i+2] == '"' || rest[i+2] == ',' {
+			return rest[:i]
+		}
+	}
+	return text
 }
