@@ -129,12 +129,21 @@ func (s *Snapshot) newClusterEvidence(cluster string) *evidence.Evidence {
 
 // decodeKubeItems calls each for every object in a kubectl List, or for the single object.
 func decodeKubeItems(s *Snapshot, p string, each func(json.RawMessage) error) (readResult, string) {
-	return s.decode(p, func(raw json.RawMessage) error {
+	res, reason, _ := decodeKubeObjects(s, p, each)
+	return res, reason
+}
+
+// decodeKubeObjects is decodeKubeItems that also reports whether the file held no List at all,
+// only single objects (kubectl get node NAME -o json): the objects it names, not the set.
+func decodeKubeObjects(s *Snapshot, p string, each func(json.RawMessage) error) (res readResult, reason string, singles bool) {
+	lists, objects := 0, 0
+	res, reason = s.decode(p, func(raw json.RawMessage) error {
 		var l kubeList
 		if err := json.Unmarshal(raw, &l); err != nil {
 			return err
 		}
 		if strings.HasSuffix(l.Kind, "List") || l.Items != nil {
+			lists++
 			for _, it := range l.Items {
 				if err := each(json.RawMessage(it)); err != nil {
 					return err
@@ -142,8 +151,10 @@ func decodeKubeItems(s *Snapshot, p string, each func(json.RawMessage) error) (r
 			}
 			return nil
 		}
+		objects++
 		return each(raw)
 	})
+	return res, reason, lists == 0 && objects > 0
 }
 
 // markObject records a single Kubernetes object read from p: found, known not to exist

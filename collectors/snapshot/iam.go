@@ -91,16 +91,23 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence) {
 	profile := nameFromArn(inst.IamInstanceProfile.Arn)
 	p := "iam/get-instance-profile/" + profile + ".json"
 	res, reason := decodeInto(s, p, func(o *GetInstanceProfileOutput) {
+		if a := o.InstanceProfile.Arn; a != "" && !strings.EqualFold(a, inst.IamInstanceProfile.Arn) {
+			// the same name in another account (or path): not the profile the instance names
+			ev.AddGap(evidence.KindInstanceProfile, s.setAsideArn(p, a, inst.IamInstanceProfile.Arn))
+			return
+		}
 		ip := &evidence.InstanceProfile{Name: o.InstanceProfile.InstanceProfileName, Arn: o.InstanceProfile.Arn}
 		for _, r := range o.InstanceProfile.Roles {
 			ip.Roles = append(ip.Roles, convertRole(r))
 		}
 		ev.InstanceProfile = ip
 	})
-	switch res {
-	case readOK:
+	switch {
+	case res == readOK && ev.InstanceProfile == nil:
+		// set aside above: another profile's output
+	case res == readOK:
 		ev.Mark(evidence.KindInstanceProfile, s.src(p))
-	case readNotFound:
+	case res == readNotFound:
 		// The profile named on the instance no longer exists: a fact, recorded as an empty profile.
 		ev.InstanceProfile = &evidence.InstanceProfile{Name: profile, Arn: inst.IamInstanceProfile.Arn}
 		ev.Mark(evidence.KindInstanceProfile, s.src(p)+" ("+reason+")")

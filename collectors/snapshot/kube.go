@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/eksdoctor/eksdoctor/collectors/awsauth"
@@ -44,13 +46,14 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 		csrs   []evidence.CSR
 		nres   readResult
 		nwhy   string
+		single bool // the file holds Node objects, no List: those Nodes, not the cluster's set
 		cres   readResult
 		cwhy   string
 		np, cp string
 	}
 	k := s.shared("kube.nodes+csrs", func() any {
 		r := nodesRead{np: s.kubePath("nodes"), cp: s.kubePath("csrs")}
-		r.nres, r.nwhy = decodeKubeItems(s, r.np, func(raw json.RawMessage) error {
+		r.nres, r.nwhy, r.single = decodeKubeObjects(s, r.np, func(raw json.RawMessage) error {
 			var n KubeNode
 			if err := json.Unmarshal(raw, &n); err != nil {
 				return err
@@ -84,6 +87,20 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	}).(nodesRead)
 	ev.Nodes, ev.CSRs = k.nodes, k.csrs
 	s.markKube(ev, evidence.KindNodes, k.nres, k.nwhy, k.np)
+	if k.nres == readOK && k.single {
+		// `kubectl get node NAME -o json`: the Nodes it names, not the cluster's list. The
+		// instance one of them is registered for has it; for any other instance whether it
+		// registered is unknown, never "no Node".
+		ev.NodesPartial = true
+		if ev.Instance != nil && !slices.ContainsFunc(k.nodes, func(n evidence.Node) bool { return nodeOf(n, ev.Instance) }) {
+			var names []string
+			for _, n := range k.nodes {
+				names = append(names, n.Name)
+			}
+			ev.Nodes = nil
+			ev.AddGapForce(evidence.KindNodes, fmt.Sprintf("%s holds %s (%s), not the cluster's Node list (collect kubectl get nodes -o json)", k.np, map[bool]string{true: "one Node", false: fmt.Sprintf("%d single Nodes", len(names))}[len(names) == 1], strings.Join(names, ", ")))
+		}
+	}
 	s.markKube(ev, evidence.KindCSRs, k.cres, k.cwhy, k.cp)
 
 	p = s.kubePath("aws-node")
@@ -295,4 +312,14 @@ func (s *Snapshot) endpoints(h *evidence.Webhook, ns, name string) {
 	default:
 		h.EndpointsGap = strings.TrimSpace(reason)
 	}
+}
+
+// nodeOf reports whether Node n is instance inst's: its providerID ends in the instance ID, or
+// it has the instance's private DNS name and a providerID naming no other instance (the
+// kubelet's default node name on EC2; checks.JoinedNode matches the same way).
+func nodeOf(n evidence.Node, inst *evidence.Instance) bool {
+	if strings.HasSuffix(n.ProviderID, "/"+inst.ID) {
+		return true
+	}
+	return n.Name != "" && n.Name == inst.PrivateDNSName && !strings.Contains(n.ProviderID, "/i-")
 }

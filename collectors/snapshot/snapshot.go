@@ -890,7 +890,13 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 				js, next, err = shaped(p, js)
 			}
 			if err == nil {
+				err = otherObject(p, js)
+			}
+			if err == nil {
 				err = each(js)
+			}
+			if oo, ok := err.(errOtherObject); ok {
+				return s.setAside(p, oo)
 			}
 			if err != nil {
 				s.problem(p, err.Error())
@@ -904,7 +910,13 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 		// One document (the usual case): judged in place, without the decoder's copy.
 		doc, next, err := shaped(p, b)
 		if err == nil {
+			err = otherObject(p, doc)
+		}
+		if err == nil {
 			err = each(doc)
+		}
+		if oo, ok := err.(errOtherObject); ok {
+			return s.setAside(p, oo)
 		}
 		if err != nil {
 			s.problem(p, err.Error())
@@ -928,7 +940,13 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			raw, next, err = shaped(p, raw)
 		}
 		if err == nil {
+			err = otherObject(p, raw)
+		}
+		if err == nil {
 			err = each(raw)
+		}
+		if oo, ok := err.(errOtherObject); ok {
+			return s.setAside(p, oo)
 		}
 		if err != nil {
 			if hint := cliOutputFormat(b); hint != "" {

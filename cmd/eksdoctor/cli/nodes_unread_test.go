@@ -64,3 +64,25 @@ func TestNodesUnreadIsInconclusiveEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleNodeIsNotTheNodeList (red team round 11b, finding 10): kube/nodes.json holding one
+// Node (kubectl get node NAME -o json) of another instance does not show that this instance has
+// none: scan counts it "with no Node known" (fleet nodesUnread set, no unjoined metric), exit 3,
+// never "1 not joined".
+func TestSingleNodeIsNotTheNodeList(t *testing.T) {
+	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	node := `{"apiVersion":"v1","kind":"Node","metadata":{"name":"ip-10-0-9-9.eu-west-1.compute.internal"},"spec":{"providerID":"aws:///eu-west-1a/i-0ffff0000000000ff"},
+"status":{"nodeInfo":{"kubeletVersion":"v1.31.0"},"conditions":[{"type":"Ready","status":"True"}]}}`
+	if err := os.WriteFile(filepath.Join(snap, "kube", "nodes.json"), []byte(node), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("scan", "--cluster", "prod", "--snapshot", snap)
+	flat := strings.Join(strings.Fields(out), " ")
+	if code != ExitNothingChecked || strings.Contains(flat, "1 not joined") || !strings.Contains(flat, "1 with no Node known") {
+		t.Errorf("scan exit %d:\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "json")
+	if code != ExitNothingChecked || !strings.Contains(out, `"nodesUnread": "kube/nodes.json holds one Node (ip-10-0-9-9.eu-west-1.compute.internal), not the cluster's Node list`) {
+		t.Errorf("scan -o json exit %d:\n%s%s", code, out, errOut)
+	}
+}

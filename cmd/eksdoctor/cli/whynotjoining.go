@@ -409,6 +409,7 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 	type outcome struct {
 		cluster string
 		other   string // the other cluster the instance is for, when it has no Node here
+		nodes   string // why its Nodes are unread (clusterSideGap); "" when read
 		source  string // what says so: "tags" or "user data"
 		joined  bool
 		report  *report.Report
@@ -428,6 +429,7 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 					continue
 				}
 				out[i].cluster = ev.Target.Cluster
+				out[i].nodes, _ = clusterSideGap(ev)
 				if n := checks.JoinedNode(ev); n != nil {
 					// a Node that never became Ready is diagnosed too: it registered but runs no pod
 					out[i].joined = true
@@ -462,6 +464,11 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		}
 		if fleet.Cluster == "" {
 			fleet.Cluster = o.cluster
+		}
+		if fleet.NodesUnread == "" && !o.joined {
+			// a kube/nodes.json of single Nodes (kubectl get node NAME) shows those Nodes
+			// only: the other instances have no Node known, as when the list is unread
+			fleet.NodesUnread = o.nodes
 		}
 		if o.joined {
 			fleet.Joined = append(fleet.Joined, ids[i])
