@@ -38,6 +38,13 @@ type Fleet struct {
 	// cluster's instances, so not diagnosed (a fix would tag them into it or point them at it);
 	// sorted by instance, absent when there are none.
 	OtherCluster []OtherClusterInstance `json:"otherCluster,omitempty"`
+	// Ended lists the instances without a Node that are terminated or shutting down by an EC2
+	// API call (Client.UserInitiatedShutdown: a user, Auto Scaling scale-in or replacement) or a
+	// Spot interruption (Server.SpotInstanceTermination, Server.SpotInstanceShutdown): not
+	// nodes waiting to join (describe-instances keeps a terminated instance about an hour), so
+	// not diagnosed; one that ended otherwise (Client.InternalError, Server.InternalError, …)
+	// is diagnosed. Sorted by instance, absent when there are none.
+	Ended []EndedInstance `json:"ended,omitempty"`
 	// NodesUnread says why the cluster's Nodes could not be read (its API unreachable, the
 	// list denied or damaged): the instances diagnosed have no Node known, which does not
 	// show they have none; also set when the Nodes were not collected at all (--no-kube, no
@@ -63,6 +70,15 @@ type OtherClusterInstance struct {
 	Source string `json:"source,omitempty"`
 }
 
+// EndedInstance is an instance that ended by an EC2 API call or a Spot interruption (Fleet.Ended).
+type EndedInstance struct {
+	InstanceID string `json:"instanceId"`
+	// State is the EC2 state: "terminated" or "shutting-down".
+	State string `json:"state"`
+	// Reason is its StateReason message ("Client.UserInitiatedShutdown: User initiated shutdown").
+	Reason string `json:"reason,omitempty"`
+}
+
 // FleetSummary counts instances.
 type FleetSummary struct {
 	Diagnosed int `json:"diagnosed"`
@@ -79,6 +95,8 @@ type FleetSummary struct {
 	Unlisted int `json:"unlisted,omitempty"`
 	// OtherCluster counts Fleet.OtherCluster: instances of another cluster, not diagnosed.
 	OtherCluster int `json:"otherCluster,omitempty"`
+	// Ended counts Fleet.Ended: instances ended by an EC2 API call or a Spot interruption, not diagnosed.
+	Ended int `json:"ended,omitempty"`
 }
 
 // ForFleet trims a report for a fleet document, which may hold thousands of instances: the
@@ -105,7 +123,7 @@ func (r *Report) ForFleet() *Report {
 
 // Summarize fills Summary from Instances and Joined.
 func (f *Fleet) Summarize() {
-	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Unlisted: len(f.Unlisted), OtherCluster: len(f.OtherCluster), Causes: map[string]int{}, Verdicts: map[string]int{}}
+	f.Summary = FleetSummary{Diagnosed: len(f.Instances), Joined: len(f.Joined), Unlisted: len(f.Unlisted), OtherCluster: len(f.OtherCluster), Ended: len(f.Ended), Causes: map[string]int{}, Verdicts: map[string]int{}}
 	for _, r := range f.Instances {
 		f.Summary.Verdicts[string(r.Diagnosis.Verdict)]++
 		if r.Diagnosis.Verdict == checks.VerdictJoined {
@@ -137,6 +155,9 @@ func (f *Fleet) counts() string {
 	}
 	if s.OtherCluster > 0 {
 		text += fmt.Sprintf(", %d of another cluster (not diagnosed)", s.OtherCluster)
+	}
+	if s.Ended > 0 {
+		text += fmt.Sprintf(", %d ended by an EC2 API call or a Spot interruption (not diagnosed)", s.Ended)
 	}
 	return text
 }

@@ -410,6 +410,7 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		cluster string
 		other   string // the other cluster the instance is for, when it has no Node here
 		nodes   string // why its Nodes are unread (clusterSideGap); "" when read
+		ended   *report.EndedInstance
 		source  string // what says so: "tags" or "user data"
 		joined  bool
 		report  *report.Report
@@ -436,6 +437,10 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 					if n.Ready {
 						continue
 					}
+				} else if ev.Instance != nil && endedOnPurpose(ev.Instance) {
+					// scale-in, replacement or a Spot interruption: not a node waiting to join
+					out[i].ended = &report.EndedInstance{InstanceID: ids[i], State: ev.Instance.State, Reason: ev.Instance.StateReason}
+					continue
 				} else if ev.Instance != nil {
 					// an instance for another cluster (its tags, or with none its user data,
 					// say so) is not this cluster's: diagnosing it as this one's would tell to
@@ -473,6 +478,9 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		if o.joined {
 			fleet.Joined = append(fleet.Joined, ids[i])
 		}
+		if o.ended != nil {
+			fleet.Ended = append(fleet.Ended, *o.ended)
+		}
 		if o.other != "" {
 			fleet.OtherCluster = append(fleet.OtherCluster, report.OtherClusterInstance{InstanceID: ids[i], Cluster: o.other, Source: o.source})
 		}
@@ -489,6 +497,25 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 	}
 	fleet.Summarize()
 	return fleet, partial, nil
+}
+
+// endedOnPurpose reports whether inst is terminated or shutting down by an EC2 API call
+// (StateReason Client.UserInitiatedShutdown: "The instance was shut down using the Amazon EC2
+// API", a user or Auto Scaling) or a Spot interruption (Server.SpotInstanceTermination,
+// Server.SpotInstanceShutdown) — the EC2 StateReason codes of botocore's ec2 model. Another
+// reason (Client.InternalError of an EBS KMS key, Client.VolumeLimitExceeded,
+// Server.InternalError, Client.InstanceInitiatedShutdown) or none is not: it may be why the node
+// never joined.
+func endedOnPurpose(inst *evidence.Instance) bool {
+	if inst.State != "terminated" && inst.State != "shutting-down" {
+		return false
+	}
+	code, _, _ := strings.Cut(inst.StateReason, ":")
+	switch strings.TrimSpace(code) {
+	case "Client.UserInitiatedShutdown", "Server.SpotInstanceTermination", "Server.SpotInstanceShutdown":
+		return true
+	}
+	return false
 }
 
 // unlisted returns the instances the snapshot's manifest names that are not among ids (those
