@@ -74,7 +74,7 @@ func Metrics(s *Scan, o MetricsOptions) (*prometheus.Registry, error) {
 	if s.Fleet.NodesUnread == "" && s.ClusterInconclusive == "" {
 		// unknown when the Nodes could not be read: left out, so an "unjoined > 0" alert does
 		// not fire on instances whose state nothing showed (eksdoctor_scan_errors says why)
-		cs = append(cs, gauge(MetricUnjoined, "Running instances of the cluster without a Node object.", float64(s.Summary.Unjoined)))
+		cs = append(cs, gauge(MetricUnjoined, "Running instances of the cluster without a Node object.", float64(s.Summary.UnjoinedCount())))
 	}
 	if !o.LastSuccess.IsZero() {
 		cs = append(cs, gauge(MetricLastSuccess, "Unix time of the end of the last scan without errors.", float64(o.LastSuccess.UnixNano())/1e9))

@@ -40,15 +40,35 @@ type Scan struct {
 type ScanSummary struct {
 	ClusterFail int `json:"clusterFail"`
 	ClusterWarn int `json:"clusterWarn"`
-	// Unjoined counts instances without a Node object; Failing those with a failing check.
-	Unjoined int `json:"unjoined"`
-	Failing  int `json:"failing"`
-	Joined   int `json:"joined"`
+	// Unjoined counts instances without a Node object; absent when the cluster's Nodes could
+	// not be read (Scan.ClusterInconclusive, Fleet.NodesUnread), so which instances have none is
+	// unknown — NoNodeKnown counts them then, as the table's "N with no Node known" and the
+	// metrics (no eksdoctor_unjoined_instances) say.
+	Unjoined *int `json:"unjoined,omitempty"`
+	// NoNodeKnown counts the instances diagnosed without a Node known when the Nodes could not be
+	// read; absent when they were read.
+	NoNodeKnown int `json:"noNodeKnown,omitempty"`
+	// Failing counts instances with a failing check.
+	Failing int `json:"failing"`
+	Joined  int `json:"joined"`
+}
+
+// UnjoinedCount is Summary.Unjoined, 0 when unknown (the Nodes were not read).
+func (s ScanSummary) UnjoinedCount() int {
+	if s.Unjoined == nil {
+		return 0
+	}
+	return *s.Unjoined
 }
 
 // Summarize fills Summary.
 func (s *Scan) Summarize() {
-	s.Summary = ScanSummary{Unjoined: s.Fleet.Summary.Diagnosed - s.Fleet.Summary.NotReady, Failing: s.Fleet.Summary.Failing, Joined: s.Fleet.Summary.Joined}
+	s.Summary = ScanSummary{Failing: s.Fleet.Summary.Failing, Joined: s.Fleet.Summary.Joined}
+	if n := s.Fleet.Summary.Diagnosed - s.Fleet.Summary.NotReady; s.Fleet.NodesUnread != "" || s.ClusterInconclusive != "" {
+		s.Summary.NoNodeKnown = n
+	} else {
+		s.Summary.Unjoined = &n
+	}
 	for _, f := range s.ClusterFindings {
 		switch f.Status {
 		case checks.StatusFail:

@@ -63,10 +63,10 @@ func TestScanLeavesOutEndedInstances(t *testing.T) {
 			} `json:"summary"`
 		} `json:"fleet"`
 		Summary struct {
-			Unjoined int `json:"unjoined"`
+			Unjoined *int `json:"unjoined"`
 		} `json:"summary"`
 	}
-	if err := json.Unmarshal([]byte(out), &sc); err != nil || code != ExitOK || sc.Summary.Unjoined != 0 || sc.Fleet.Summary.Ended != 2 ||
+	if err := json.Unmarshal([]byte(out), &sc); err != nil || code != ExitOK || sc.Summary.Unjoined == nil || *sc.Summary.Unjoined != 0 || sc.Fleet.Summary.Ended != 2 ||
 		len(sc.Fleet.Ended) != 2 || sc.Fleet.Ended[1].InstanceID != "i-0000000000000scale" || sc.Fleet.Ended[1].State != "terminated" ||
 		!strings.HasPrefix(sc.Fleet.Ended[1].Reason, "Client.UserInitiatedShutdown") || sc.Fleet.Ended[0].State != "shutting-down" {
 		t.Errorf("scan -o json exit %d (%v): %+v\n%s", code, err, sc, errOut)

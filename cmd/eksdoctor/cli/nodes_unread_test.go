@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +85,35 @@ func TestSingleNodeIsNotTheNodeList(t *testing.T) {
 	code, out, errOut = run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "json")
 	if code != ExitNothingChecked || !strings.Contains(out, `"nodesUnread": "kube/nodes.json holds one Node (ip-10-0-9-9.eu-west-1.compute.internal), not the cluster's Node list`) {
 		t.Errorf("scan -o json exit %d:\n%s%s", code, out, errOut)
+	}
+}
+
+// TestScanJSONSummaryWithNodesUnread (red team round 11b, finding 18): with the cluster's Nodes
+// unread the scan's JSON summary agrees with the table ("N with no Node known") and the metrics
+// (no eksdoctor_unjoined_instances): summary.unjoined is absent (unknown), summary.noNodeKnown
+// counts the instances; with the Nodes read, unjoined is there and noNodeKnown absent.
+func TestScanJSONSummaryWithNodesUnread(t *testing.T) {
+	summary := func(snap string) (int, map[string]any) {
+		code, out, errOut := run("scan", "--cluster", "prod", "--snapshot", snap, "-o", "json")
+		var s struct {
+			Summary map[string]any `json:"summary"`
+		}
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatalf("%v\n%s%s", err, out, errOut)
+		}
+		return code, s.Summary
+	}
+	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	if err := os.WriteFile(filepath.Join(snap, "kube", "nodes.json"), []byte(klogUnreachable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, s := summary(snap)
+	if _, ok := s["unjoined"]; ok || s["noNodeKnown"] != 1.0 || code != ExitNothingChecked {
+		t.Errorf("nodes unread: exit %d summary %v, want no unjoined and noNodeKnown 1", code, s)
+	}
+	// the Nodes read: the instance joined
+	code, s = summary(copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023")))
+	if _, ok := s["noNodeKnown"]; ok || s["unjoined"] != 0.0 || s["joined"] != 1.0 || code != ExitOK {
+		t.Errorf("nodes read: exit %d summary %v", code, s)
 	}
 }
