@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,6 +74,34 @@ func (s *Snapshot) finishInstanceEvidence(ev *evidence.Evidence) {
 	if ev.CollectedAt.IsZero() {
 		ev.CollectedAt = newestTime(ev)
 	}
+	s.launchedAfterCollection(ev)
+}
+
+// collectionSkew is how far an instance's LaunchTime (EC2's clock) may lie after the manifest's
+// collectedAt (the collecting machine's clock) before the two are taken to be from different
+// moments: room for a collector's clock running behind.
+const collectionSkew = 5 * time.Minute
+
+// launchedAfterCollection records, for an instance whose LaunchTime is later than the
+// manifest's collectedAt (beyond collectionSkew), that the snapshot's files are from different
+// moments: collect-snapshot.sh and the live collector write collectedAt after every file, so
+// describe-instances was taken later than the manifest says (or the files were put together).
+// The Node list, when it does not hold the instance's Node, may predate the launch: it cannot
+// show the instance did not register, so the Nodes are a gap for it.
+func (s *Snapshot) launchedAfterCollection(ev *evidence.Evidence) {
+	at := s.CollectedAt()
+	if ev.Instance == nil || at.IsZero() || ev.Instance.LaunchTime.IsZero() || !ev.Instance.LaunchTime.After(at.Add(collectionSkew)) {
+		return
+	}
+	id := ev.Instance.ID
+	s.problem(instancesPath, fmt.Sprintf("%s launched at %s, %s after the snapshot's collectedAt %s (manifest.json): the files are from different moments",
+		id, ev.Instance.LaunchTime.UTC().Format(time.RFC3339), ev.Instance.LaunchTime.Sub(at).Round(time.Second), at.UTC().Format(time.RFC3339)))
+	if !ev.Have(evidence.KindNodes) || slices.ContainsFunc(ev.Nodes, func(n evidence.Node) bool { return nodeOf(n, ev.Instance) }) {
+		return
+	}
+	ev.Nodes = nil
+	ev.AddGapForce(evidence.KindNodes, fmt.Sprintf("the Node list (%s) may have been taken before %s launched (its LaunchTime is after the snapshot's collectedAt), so it cannot show the instance has no Node: collect the snapshot again",
+		strings.TrimPrefix(ev.Source(evidence.KindNodes), "snapshot:"), id))
 }
 
 // markFound marks kind collected when the file read and the wanted item was in it.

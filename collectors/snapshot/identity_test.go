@@ -132,3 +132,42 @@ func TestSingleNodeIsPartialNodeEvidence(t *testing.T) {
 		})
 	}
 }
+
+// TestLaunchedAfterCollectedAt (red team round 11b, finding 17): an instance cannot launch after
+// its snapshot was collected (collect-snapshot.sh and the live collector write collectedAt last):
+// one whose LaunchTime is later than the manifest's collectedAt (beyond clock skew) shows the
+// files are from different moments — an input problem — and the Node list, taken before it
+// launched, cannot show it did not register (a gap) unless its Node is there.
+func TestLaunchedAfterCollectedAt(t *testing.T) {
+	inst := func(launch string) string {
+		return `{"Reservations":[{"Instances":[{"InstanceId":"i-1","State":{"Name":"running"},"LaunchTime":"` + launch + `","PrivateDnsName":"ip-10-0-0-1.eu-west-1.compute.internal","Placement":{"AvailabilityZone":"eu-west-1b"},"Tags":[{"Key":"eks:cluster-name","Value":"prod"}]}]}]}`
+	}
+	const manifest = `{"cluster":"prod","region":"eu-west-1","instanceIds":["i-1"],"collectedAt":"2026-11-24T12:00:00Z","tool":"collect-snapshot.sh"}`
+	const nodes = `{"apiVersion":"v1","kind":"List","items":[{"kind":"Node","metadata":{"name":"ip-10-0-0-9.eu-west-1.compute.internal"},"spec":{"providerID":"aws:///eu-west-1b/i-9"},"status":{"nodeInfo":{"kubeletVersion":"v1.31.0"},"conditions":[{"type":"Ready","status":"True"}]}}]}`
+	for _, c := range []struct {
+		launch string
+		later  bool
+	}{{"2026-11-24T12:20:00Z", true}, {"2026-11-24T12:02:00Z", false}, {"2026-11-24T11:40:00Z", false}} {
+		s, err := Open(writeSnap(t, map[string]string{"manifest.json": manifest, "ec2/describe-instances.json": inst(c.launch), "kube/nodes.json": nodes}), DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := s.Evidence("i-1", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, p := range s.Problems {
+			found = found || p.Path == "ec2/describe-instances.json" && strings.Contains(p.Err, "i-1 launched at 2026-11-24T12:20:00Z, 20m0s after the snapshot's collectedAt 2026-11-24T12:00:00Z")
+		}
+		if found != c.later {
+			t.Errorf("launch %s: problem reported %v, want %v: %+v", c.launch, found, c.later, s.Problems)
+		}
+		if ev.Have(evidence.KindNodes) == c.later {
+			t.Errorf("launch %s: nodes usable %v (%s)", c.launch, ev.Have(evidence.KindNodes), ev.GapFor(evidence.KindNodes).Reason)
+		}
+		if c.later && !strings.Contains(ev.GapFor(evidence.KindNodes).Reason, "taken before i-1 launched") {
+			t.Errorf("nodes gap = %q", ev.GapFor(evidence.KindNodes).Reason)
+		}
+	}
+}
