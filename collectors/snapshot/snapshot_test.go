@@ -72,7 +72,7 @@ func TestEvidenceFromSnapshot(t *testing.T) {
 		"iam/list-attached-role-policies/node.json": `{"AttachedPolicies":[{"PolicyName":"AmazonEKSWorkerNodePolicy","PolicyArn":"arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy"}]}`,
 		"kube/aws-auth.yaml":                        "Error from server (NotFound): configmaps \"aws-auth\" not found\n",
 		"kube/csrs.yaml":                            "apiVersion: v1\nkind: List\nitems:\n- metadata:\n    name: csr-1\n    creationTimestamp: \"2022-09-14T10:00:00Z\"\n  spec:\n    signerName: kubernetes.io/kubelet-serving\n    username: system:node:ip-10-0-0-1.eu-west-1.compute.internal\n  status: {}\n",
-		"kube/nodes.json":                           `{"apiVersion":"v1","kind":"Node","metadata":{"name":"n1","labels":{"kubernetes.io/os":"linux"}},"status":{"conditions":[{"type":"Ready","status":"True"}]}}`,
+		"kube/nodes.json":                           `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"n1","labels":{"kubernetes.io/os":"linux"}},"status":{"conditions":[{"type":"Ready","status":"True"}]}}]}`,
 		"eks/describe-cluster.json":                 `{"cluster":{"name":"staging","status":"ACTIVE"}}`,
 	})
 	s, err := Open(dir, DefaultLimits)
