@@ -98,7 +98,7 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 		if f.Status != StatusSkipped || seen[f.ID] || strings.HasPrefix(f.Message, "not applicable") || strings.HasPrefix(f.Message, "not a cause") {
 			continue
 		}
-		if m := metas[f.ID]; !JoinPath(m) && !(symptomsOnly && strings.HasPrefix(f.Message, "missing evidence") && m.Stage <= StageCerts && (m.Severity == SeverityCritical || m.Severity == SeverityHigh)) {
+		if m := metas[f.ID]; !JoinPath(m) && !unreadTestimony(m, ev, f.Message) && !(symptomsOnly && strings.HasPrefix(f.Message, "missing evidence") && m.Stage <= StageCerts && (m.Severity == SeverityCritical || m.Severity == SeverityHigh)) {
 			// with only a symptom failing, the testimony that was not read (the node's own
 			// logs) is what could name the cause: it is listed too
 			continue
@@ -140,6 +140,23 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 		return VerdictNoCauseFound, nil, nil
 	}
 	return VerdictInconclusive, unchecked, nil
+}
+
+// unreadTestimony reports whether a check of the join path's stages (critical or high, up to
+// certificates) that reads testimony was skipped (message) for want of testimony that was given
+// but could not be read (evidence.Evidence.MarkUnreadable: a console output saved in a form not
+// read): its silence then hides what the file holds, so it is unchecked, never a pass
+// (red team 11b #9).
+func unreadTestimony(m Meta, ev *evidence.Evidence, message string) bool {
+	if ev == nil || !strings.HasPrefix(message, "missing evidence") || m.Stage > StageCerts || m.Severity != SeverityCritical && m.Severity != SeverityHigh {
+		return false
+	}
+	for _, k := range append(append([]evidence.Kind(nil), m.Needs...), m.NeedsAny...) {
+		if ev.Unreadable(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // NotSelected is the Unchecked reason of a join-path check the --checks selection left out.

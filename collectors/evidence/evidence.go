@@ -166,6 +166,8 @@ type Evidence struct {
 
 	sources map[Kind]string
 	gaps    map[Kind]Gap
+	// unreadable holds the kinds whose input was given but could not be read (MarkUnreadable).
+	unreadable map[Kind]bool
 
 	memoMu sync.Mutex
 	memo   map[string]any
@@ -198,7 +200,22 @@ func (e *Evidence) Mark(kind Kind, source string) {
 	}
 	e.sources[kind] = source
 	delete(e.gaps, kind)
+	delete(e.unreadable, kind)
 }
+
+// MarkUnreadable records that kind's input was given (a file in the snapshot) but could not be
+// read: its gap (AddGap) says why. For testimony (the node's logs, its console) this differs
+// from input never given: what it holds is lost, so the silence of the checks that read it is
+// no all-clear (checks.Judge). Mark clears it.
+func (e *Evidence) MarkUnreadable(kind Kind) {
+	if e.unreadable == nil {
+		e.unreadable = map[Kind]bool{}
+	}
+	e.unreadable[kind] = true
+}
+
+// Unreadable reports whether kind's input was given but could not be read (MarkUnreadable).
+func (e *Evidence) Unreadable(kind Kind) bool { return e.unreadable[kind] }
 
 // AddGap records that kind could not be collected and why. A kind already marked collected
 // is left as it is. A reason starting "missing permission ACTION" records ACTION as the

@@ -1,10 +1,13 @@
 package snapshot
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -291,16 +294,30 @@ func (s *Snapshot) loadConsoleOutput(ev *evidence.Evidence) {
 		return
 	}
 	p := "ec2/get-console-output/" + id + ".json"
-	res, reason := decodeInto(s, p, func(o *ConsoleOutputOutput) {
-		co := &evidence.ConsoleOutput{Text: o.Output, Timestamp: o.Timestamp.Time}
-		if b, err := decodeStdBase64(o.Output); err == nil && utf8.Valid(b) && len(o.Output) > 0 && !strings.ContainsAny(o.Output, " \n") {
-			co.Text = string(b) // the raw API value is base64; the CLI prints it decoded
-		}
-		ev.ConsoleOutput = co
-	})
+	var res readResult
+	var reason string
+	if co, other, ok := s.consoleText(p); ok && other != "" && other != id {
+		res, reason = readGap, fmt.Sprintf("%s holds the console output of %s, not of %s", p, other, id)
+		s.problem(p, fmt.Sprintf("the console output of %s, not of %s (the file's name): not used", other, id))
+	} else if ok {
+		res, ev.ConsoleOutput = readOK, co
+	} else {
+		res, reason = decodeInto(s, p, func(o *ConsoleOutputOutput) {
+			co := &evidence.ConsoleOutput{Text: o.Output, Timestamp: o.Timestamp.Time}
+			if b, err := decodeStdBase64(o.Output); err == nil && utf8.Valid(b) && len(o.Output) > 0 && !strings.ContainsAny(o.Output, " \n") {
+				co.Text = string(b) // the raw API value is base64; the CLI prints it decoded
+			}
+			ev.ConsoleOutput = co
+		})
+	}
 	s.markFound(ev, evidence.KindConsoleOutput, res, reason, p, true, "")
 	if g := ev.GapFor(evidence.KindConsoleOutput); !ev.Have(evidence.KindConsoleOutput) && g.Permission != "" {
 		ev.AddGap(evidence.KindNodeLogs, g.Reason) // the console was the node-log source here
+	} else if res == readGap && !ev.Have(evidence.KindNodeLogs) {
+		// the file is there but could not be used: the node's testimony it holds is lost, and
+		// the silence of the checks that read it is no all-clear (checks.Judge)
+		ev.AddGapForce(evidence.KindNodeLogs, "the node's console output was given but could not be read: "+g.Reason)
+		ev.MarkUnreadable(evidence.KindNodeLogs)
 	}
 	if ev.ConsoleOutput != nil && ev.ConsoleOutput.Text != "" {
 		// the serial console carries cloud-init, nodeadm, bootstrap.sh and Bottlerocket
@@ -384,4 +401,50 @@ func (s *Snapshot) SoleBoot(ev *evidence.Evidence) bool {
 	ev.Bootstrap = s.shared("userdata\x00"+b64, func() any { return userdata.DecodeBase64(b64) }).(*evidence.BootstrapConfig)
 	ev.Mark(evidence.KindBootstrap, src)
 	return true
+}
+
+// reKernelStamp is the start of a kernel log line on the serial console ("[    5.123456] ").
+var reKernelStamp = regexp.MustCompile(`(?m)^\[\s*\d+\.\d+\] `)
+
+// reTextConsole is the first line of `aws ec2 get-console-output --output text`: the AWS CLI's
+// text formatter prints a response's scalars in key order, tab-separated — InstanceId, Output
+// (the decoded console, its own newlines kept) and Timestamp
+// (awscli/formatter.py TextFormatter; botocore GetConsoleOutputResult).
+var reTextConsole = regexp.MustCompile(`^(i-[0-9a-f]{8,17})\t`)
+
+// reTextConsoleEnd is the tab and timestamp that end the text form's Output.
+var reTextConsoleEnd = regexp.MustCompile(`\t(\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d)?)\s*$`)
+
+// consoleText reads the console output at p when it was saved as text rather than JSON: with
+// `--output text` (the instance ID, a tab, the console, a tab and the timestamp; other is the
+// instance ID it names) or `--query Output --output text` (the console alone, other ""). Plain
+// text is taken as a console only when it shows one: a kernel timestamp, cloud-init or nodeadm.
+// ok is false for JSON or YAML, a saved CLI error, or text that is no console.
+func (s *Snapshot) consoleText(p string) (co *evidence.ConsoleOutput, other string, ok bool) {
+	if s.errs[p] != nil {
+		return nil, "", false
+	}
+	b, found, err := s.content(p)
+	if !found || err != nil {
+		return nil, "", false
+	}
+	t := strings.TrimPrefix(string(b), "\ufeff")
+	lead := strings.TrimLeft(t, " \t\r\n")
+	if lead == "" || lead[0] == '{' || json.Valid(b) || cliYAML(b) && !reKernelStamp.MatchString(lead) || ParseCLIError(b) != nil {
+		return nil, "", false
+	}
+	co = &evidence.ConsoleOutput{}
+	if m := reTextConsole.FindStringSubmatch(t); m != nil {
+		other, t = m[1], t[len(m[0]):]
+		if e := reTextConsoleEnd.FindStringSubmatchIndex(t); e != nil {
+			if ts, err := time.Parse(time.RFC3339, t[e[2]:e[3]]); err == nil {
+				co.Timestamp = ts
+			}
+			t = t[:e[0]]
+		}
+	} else if !reKernelStamp.MatchString(t) && !strings.Contains(t, "cloud-init") && !strings.Contains(t, "nodeadm") {
+		return nil, "", false
+	}
+	co.Text = t
+	return co, other, true
 }
