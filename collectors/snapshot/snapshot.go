@@ -11,6 +11,7 @@ package snapshot
 
 import (
 	"archive/tar"
+	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -327,10 +328,82 @@ func (s *Snapshot) content(p string) ([]byte, bool, error) {
 		}
 		defer r.Close()
 		b, err := readSized(r)
-		return textenc.Bytes(b), true, err
+		return s.skipNoise(p, textenc.Bytes(b)), true, err
 	}
 	// a file saved on Windows (PowerShell 5.1's `aws … > file` is UTF-16) reads as UTF-8
-	return textenc.Bytes(b), true, nil
+	return s.skipNoise(p, textenc.Bytes(b)), true, nil
+}
+
+// skipNoise returns b without the lines a tool printed to stderr before its output when the
+// file was saved with 2>&1 (noisePrefix), recording them as an input problem of p naming the
+// first; b itself when it starts with none.
+func (s *Snapshot) skipNoise(p string, b []byte) []byte {
+	n, lines, first := noisePrefix(b)
+	if n == 0 {
+		return b
+	}
+	s.noiseProblem(p, lines, first)
+	return b[n:]
+}
+
+// noiseProblem records that p starts with lines (the first of them first) a tool printed to
+// stderr, skipped (noisePrefix).
+func (s *Snapshot) noiseProblem(p string, lines int, first string) {
+	are := "lines that are"
+	if lines == 1 {
+		are = "line that is"
+	}
+	s.problem(p, fmt.Sprintf("starts with %d %s not part of the output (%q: a warning, log or --debug line saved with 2>&1); skipped, the output after it read", lines, are, first))
+}
+
+// noiseLine matches, one per pattern, the lines the AWS CLI and kubectl print to stderr that
+// end up before the output when it is saved with 2>&1: the AWS CLI's "[WARNING] …" and
+// --debug lines ("2026-11-24 12:00:00,101 - MainThread - awscli.clidriver - DEBUG - …"),
+// Python's warnings ("…/compat.py:82: PythonDeprecationWarning: …"), kubectl's "Warning: …"
+// and client-go's klog lines ("E1124 11:59:58.123456   41234 memcache.go:265] …",
+// k8s.io/klog's header Lmmdd hh:mm:ss.uuuuuu threadid file:line]).
+var noiseLine = []*regexp.Regexp{
+	regexp.MustCompile(`^\[(?:WARNING|WARN|INFO|DEBUG|ERROR|NOTICE)\] `),
+	regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - \S+ - \S+ - [A-Z]+ - `),
+	regexp.MustCompile(`^\S+\.py:\d+: \w*Warning: `),
+	regexp.MustCompile(`^Warning: `),
+	regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w./-]+:\d+\] `),
+}
+
+// noisePrefix measures the lines at the start of b that a tool printed to stderr (noiseLine;
+// a Python warning's indented source line with it), within its first 64 KiB: n bytes, lines
+// lines, the first of them (at most 120 bytes). n is 0 when b starts otherwise, or when
+// nothing but such lines and blanks follows (then they are the file, not a prefix).
+func noisePrefix(b []byte) (n, lines int, first string) {
+	head := b[:min(len(b), 64<<10)]
+	pos, py := 0, false
+	for pos < len(head) {
+		end := bytes.IndexByte(head[pos:], '\n')
+		if end < 0 {
+			return 0, 0, "" // the noise runs past what is looked at, or is all there is
+		}
+		line := bytes.TrimRight(head[pos:pos+end], "\r")
+		matched := false
+		for _, re := range noiseLine {
+			if re.Match(line) {
+				matched = true
+				break
+			}
+		}
+		if !matched && !(py && len(line) > 0 && (line[0] == ' ' || line[0] == '\t')) {
+			break
+		}
+		py = matched && noiseLine[2].Match(line) || !matched && py
+		if lines == 0 {
+			first = string(line[:min(len(line), 120)])
+		}
+		lines++
+		pos += end + 1
+	}
+	if lines == 0 || len(bytes.TrimSpace(b[pos:])) == 0 {
+		return 0, 0, ""
+	}
+	return pos, lines, first
 }
 
 // stream returns a reader of the file at snapshot path p without reading a large file whole
@@ -345,12 +418,18 @@ func (s *Snapshot) stream(p string) (r io.ReadCloser, ok bool, err error) {
 		if err != nil {
 			return nil, true, err
 		}
+		br := bufio.NewReaderSize(textenc.Reader(r), 64<<10)
+		head, _ := br.Peek(64 << 10)
+		if n, lines, first := noisePrefix(head); n > 0 {
+			br.Discard(n)
+			s.noiseProblem(p, lines, first)
+		}
 		return struct {
 			io.Reader
 			io.Closer
-		}{textenc.Reader(r), r}, true, nil
+		}{br, r}, true, nil
 	}
-	return io.NopCloser(bytes.NewReader(textenc.Bytes(b))), true, nil
+	return io.NopCloser(bytes.NewReader(s.skipNoise(p, textenc.Bytes(b)))), true, nil
 }
 
 // tarMember opens member number n (counting every header, as readTarGz does) of the
