@@ -120,13 +120,22 @@ func (s *Snapshot) loadBoot(ev *evidence.Evidence) {
 		return
 	}
 	udPath := "ec2/instance-user-data/" + inst.InstanceID + ".json"
-	res, reason := decodeInto(s, udPath, func(o *InstanceAttributeOutput) {
-		ud := &evidence.UserData{Empty: true}
-		if o.UserData != nil && o.UserData.Value != nil && *o.UserData.Value != "" {
-			ud = &evidence.UserData{Base64: *o.UserData.Value}
-		}
-		ev.UserData = ud
-	})
+	var res readResult
+	var reason string
+	if b64, other, ok := s.userDataText(udPath); ok && other != "" && other != inst.InstanceID {
+		res, reason = readGap, fmt.Sprintf("%s holds the user data of %s, not of %s", udPath, other, inst.InstanceID)
+		s.problem(udPath, fmt.Sprintf("the user data of %s, not of %s (the file's name): not used", other, inst.InstanceID))
+	} else if ok {
+		res, ev.UserData = readOK, &evidence.UserData{Base64: b64, Empty: b64 == ""}
+	} else {
+		res, reason = decodeInto(s, udPath, func(o *InstanceAttributeOutput) {
+			ud := &evidence.UserData{Empty: true}
+			if o.UserData != nil && o.UserData.Value != nil && *o.UserData.Value != "" {
+				ud = &evidence.UserData{Base64: *o.UserData.Value}
+			}
+			ev.UserData = ud
+		})
+	}
 	ltUserData, ltFound := s.loadLaunchTemplate(ev, inst)
 	switch {
 	case res == readOK:
@@ -447,4 +456,68 @@ func (s *Snapshot) consoleText(p string) (co *evidence.ConsoleOutput, other stri
 	}
 	co.Text = t
 	return co, other, true
+}
+
+// reBase64Text is user data as `--query UserData.Value --output text` prints it: one base64
+// token (base64(1) wraps it at 76 columns; the lines are joined before matching).
+var reBase64Text = regexp.MustCompile(`^[A-Za-z0-9+/]+={0,2}$`)
+
+// userDataText reads the user data attribute at p when it was saved as text rather than JSON
+// (aws ec2 describe-instance-attribute --attribute userData): with `--query UserData.Value
+// --output text`, the base64 alone ("None" when the instance has none: the CLI's text for a
+// null); with `--output text`, the instance ID on its own line (other) and a "USERDATA\t<base64>"
+// row, absent when the instance has none (awscli/formatter.py TextFormatter). ok is false for
+// anything else (JSON, YAML, a saved CLI error, other text), which the JSON reader judges.
+func (s *Snapshot) userDataText(p string) (b64, other string, ok bool) {
+	if s.errs[p] != nil {
+		return "", "", false
+	}
+	b, found, err := s.content(p)
+	if !found || err != nil || json.Valid(b) || ParseCLIError(b) != nil {
+		return "", "", false
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimPrefix(string(b), "\ufeff"), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	switch {
+	case len(lines) == 0:
+		return "", "", false
+	case len(lines) == 1 && lines[0] == "None":
+		return "", "", true
+	case reTextConsole.MatchString(lines[0]+"\t") && len(lines) <= 2:
+		other = lines[0]
+		if len(lines) == 1 {
+			return "", other, true
+		}
+		v, ok := strings.CutPrefix(lines[1], "USERDATA\t")
+		if !ok {
+			return "", "", false
+		}
+		v = strings.TrimSpace(v)
+		if !reBase64Text.MatchString(v) || !plausibleUserData(v) {
+			return "", "", false
+		}
+		return v, other, true
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if len(l) != len(lines[0]) || len(l) != 76 && len(l) != 64 {
+			return "", "", false // not one token wrapped as base64(1) or openssl wrap it
+		}
+	}
+	v := strings.Join(lines, "")
+	if !reBase64Text.MatchString(v) || !plausibleUserData(v) {
+		return "", "", false
+	}
+	return v, "", true
+}
+
+// plausibleUserData reports whether base64 v decodes to what user data holds: UTF-8 text, or
+// gzip (cloud-init and nodeadm accept gzip-compressed user data). A word that happens to be
+// valid base64 ("null", "true") decodes to neither.
+func plausibleUserData(v string) bool {
+	b, err := decodeStdBase64(v)
+	return err == nil && len(b) > 0 && (utf8.Valid(b) || len(b) > 2 && b[0] == 0x1f && b[1] == 0x8b)
 }

@@ -1030,6 +1030,8 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 		if err != nil {
 			if hint := cliOutputFormat(b); hint != "" {
 				err = fmt.Errorf("%s, not JSON: collect it again with --output json", hint)
+			} else if what := notStructured(p, b, docs, err); what != "" {
+				err = errors.New(what)
 			}
 			s.problem(p, err.Error())
 			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
@@ -1153,6 +1155,35 @@ func cliOutputFormat(b []byte) string {
 		return "the AWS CLI's text output (--output text)"
 	}
 	return ""
+}
+
+// notStructured names, for a file p whose first document (docs 0) fails to decode with a
+// syntax error (err) because it starts with neither JSON nor YAML, what it starts with and the
+// output expected there (layout.Match: the command that writes it, with --output json or
+// kubectl's -o json); "" otherwise, for the decoder's own error.
+func notStructured(p string, b []byte, docs int, err error) string {
+	var syn *json.SyntaxError
+	if docs > 0 || !errors.As(err, &syn) {
+		return ""
+	}
+	lead := bytes.TrimLeft(b, " \t\r\n")
+	first, _, _ := bytes.Cut(lead, []byte("\n"))
+	first = bytes.TrimRight(first, "\r")
+	what := fmt.Sprintf("neither JSON nor YAML (it starts %q)", first[:min(len(first), 60)])
+	switch {
+	case bytes.IndexByte(lead[:min(len(lead), 512)], 0) >= 0:
+		what = "neither JSON nor YAML in UTF-8: it holds NUL bytes (UTF-16 without a byte-order mark? save it as UTF-8)"
+	case len(lead) == 0 || lead[0] == '{' || lead[0] == '[' || lead[0] == '"':
+		return ""
+	}
+	e, ok := layout.Match(p)
+	if !ok {
+		return what
+	}
+	if strings.HasPrefix(e.Command, "kubectl") {
+		return fmt.Sprintf("%s: expected the output of `%s` (a table, -o wide, -o name or kubectl describe is not read)", what, e.Command)
+	}
+	return fmt.Sprintf("%s: expected the output of `%s` saved with --output json", what, e.Command)
 }
 
 // reTextRecord is the start of a line of `--output text`: an upper-case record name and a tab.

@@ -54,7 +54,8 @@ type errReader struct{ err error }
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // Bytes returns b as UTF-8, as Reader does (and text in UTF-16LE and UTF-8 runs decoded run by
-// run, Mixed): a new slice for UTF-16 with a byte-order mark
+// run, Mixed; and UTF-16LE without a byte-order mark, recognised by utf16Start, whole): a new
+// slice for UTF-16 with a byte-order mark
 // (an odd trailing byte becomes U+FFFD), b without its first three bytes for a UTF-8
 // byte-order mark, b itself otherwise.
 func Bytes(b []byte) []byte {
@@ -70,6 +71,14 @@ func Bytes(b []byte) []byte {
 		return out
 	case bytes.HasPrefix(b, bomUTF8):
 		return b[3:]
+	case utf16Start(b) && utf16Run(b) == len(b):
+		// UTF-16LE without a byte-order mark ([Text.Encoding]::Unicode.GetBytes, iconv -t
+		// UTF-16LE): ASCII characters then NUL from the start to the end
+		out, _, err := transform.Bytes(unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder(), b)
+		if err != nil {
+			return b
+		}
+		return out
 	}
 	return b
 }

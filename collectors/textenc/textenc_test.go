@@ -31,3 +31,19 @@ func TestBytesAndReader(t *testing.T) {
 		t.Errorf("Bytes(nil) = %q", got)
 	}
 }
+
+// TestUTF16LEWithoutBOM (red team 11b #22): a whole file in UTF-16LE without a byte-order mark
+// is decoded; UTF-8 text is left as it is.
+func TestUTF16LEWithoutBOM(t *testing.T) {
+	want := "{\n  \"Reservations\": []\n}\n"
+	var le []byte
+	for _, c := range []byte(want) {
+		le = append(le, c, 0)
+	}
+	if got := string(Bytes(le)); got != want {
+		t.Errorf("UTF-16LE without BOM: got %q, want %q", got, want)
+	}
+	if got := string(Bytes([]byte(want))); got != want {
+		t.Errorf("UTF-8: got %q", got)
+	}
+}

@@ -78,3 +78,86 @@ func TestConsoleOutputSavedAsText(t *testing.T) {
 		}
 	})
 }
+
+// TestUserDataSavedAsText (red team 11b #14): the user data attribute saved with `--query
+// UserData.Value --output text` (the base64 alone, "None" when there is none) or with
+// `--output text` (the instance ID, then a USERDATA row) is read as the JSON form is; text that
+// is neither is an input problem naming the file and the command's JSON output expected.
+func TestUserDataSavedAsText(t *testing.T) {
+	const id = "i-0a1b2c3d4e5f60008"
+	src := "../../../fixtures/snapshots/bootstrap-ca-mismatch"
+	var attr struct {
+		UserData struct{ Value string }
+	}
+	b, err := os.ReadFile(filepath.Join(src, "ec2", "instance-user-data", id+".json"))
+	if err != nil || json.Unmarshal(b, &attr) != nil || attr.UserData.Value == "" {
+		t.Fatalf("fixture: %v", err)
+	}
+	v := attr.UserData.Value
+	for name, content := range map[string]string{
+		"query-text":       v + "\n",
+		"query-text-crlf":  v + "\r\n",
+		"output-text":      id + "\nUSERDATA\t" + v + "\n",
+		"base64-wrapped":   wrap76(v),
+		"output-text-crlf": id + "\r\nUSERDATA\t" + v + "\r\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			snap := copyDir(t, src)
+			os.RemoveAll(filepath.Join(snap, "ec2", "describe-launch-template-versions")) // the attribute alone holds the user data
+			os.WriteFile(filepath.Join(snap, "ec2", "instance-user-data", id+".json"), []byte(content), 0o644)
+			code, rep, out := diagnoseJSON(t, id, snap)
+			if d, _ := rep["diagnosis"].(map[string]any); code != 1 || d == nil || d["mostLikelyCause"] != "bootstrap.ca-mismatch" {
+				t.Fatalf("exit %d, want 1 with bootstrap.ca-mismatch: %.2000s", code, out)
+			}
+			if strings.Contains(out, "instance-user-data/"+id+".json:") {
+				t.Errorf("an input problem for the user data: %.3000s", out)
+			}
+		})
+	}
+	t.Run("other-instance", func(t *testing.T) {
+		snap := copyDir(t, src)
+		os.RemoveAll(filepath.Join(snap, "ec2", "describe-launch-template-versions"))
+		os.WriteFile(filepath.Join(snap, "ec2", "instance-user-data", id+".json"), []byte("i-0ffffffffffffffff\nUSERDATA\t"+v+"\n"), 0o644)
+		code, rep, out := diagnoseJSON(t, id, snap)
+		if d, _ := rep["diagnosis"].(map[string]any); code == 1 || d == nil || d["mostLikelyCause"] == "bootstrap.ca-mismatch" || !strings.Contains(out, "i-0ffffffffffffffff") {
+			t.Fatalf("exit %d: another instance's user data used, or not named: %.3000s", code, out)
+		}
+	})
+	t.Run("neither", func(t *testing.T) {
+		snap := copyDir(t, src)
+		os.RemoveAll(filepath.Join(snap, "ec2", "describe-launch-template-versions"))
+		os.WriteFile(filepath.Join(snap, "ec2", "instance-user-data", id+".json"), []byte("this is not it\n"), 0o644)
+		code, _, out := diagnoseJSON(t, id, snap)
+		if code != 3 || !strings.Contains(out, "describe-instance-attribute") || !strings.Contains(out, "instance-user-data/"+id+".json") {
+			t.Fatalf("exit %d, want 3 naming the file and the command: %.3000s", code, out)
+		}
+	})
+}
+
+// wrap76 breaks s into lines of 76 characters, as base64(1) writes them.
+func wrap76(s string) string {
+	var b strings.Builder
+	for len(s) > 76 {
+		b.WriteString(s[:76] + "\n")
+		s = s[76:]
+	}
+	return b.String() + s + "\n"
+}
+
+// TestTableOutputNamed (red team 11b #21): kubectl's table, -o name or custom-columns output
+// saved as kube/nodes.json is named as such with the command expected, not "invalid character".
+func TestTableOutputNamed(t *testing.T) {
+	for name, content := range map[string]string{
+		"wide": "NAME                                       STATUS   ROLES    AGE   VERSION\nip-10-0-1-23.eu-west-1.compute.internal   Ready    <none>   2d    v1.31.2-eks-94953ac\n",
+		"name": "node/ip-10-0-1-23.eu-west-1.compute.internal\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			snap := copyDir(t, "../../../fixtures/snapshots/healthy-al2023")
+			os.WriteFile(filepath.Join(snap, "kube", "nodes.json"), []byte(content), 0o644)
+			code, _, out := diagnoseJSON(t, "i-0a1b2c3d4e5f60001", snap)
+			if code != 3 || !strings.Contains(out, "expected the output of `kubectl get nodes -o json`") || strings.Contains(out, "invalid character") {
+				t.Fatalf("exit %d, want 3 naming kubectl's JSON output: %.3000s", code, out)
+			}
+		})
+	}
+}
