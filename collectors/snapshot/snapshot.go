@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+	yaml3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -964,6 +965,9 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 		}
 		next := ""
 		for _, doc := range docs {
+			if pr := yamlDuplicateKeys(doc); pr != "" {
+				s.problem(p, pr)
+			}
 			js, err := yaml.YAMLToJSON(doc)
 			if err == nil {
 				js, next, err = shaped(p, js)
@@ -1045,6 +1049,49 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 	s.cutAtPage(p, next, docs)
 	s.duplicateKeys(p, b)
 	return readOK, ""
+}
+
+// yamlDuplicateKeys names the keys a mapping of the YAML document doc holds more than once
+// (two `--output yaml` pages appended with >>, an object saved twice without ---), which
+// sigs.k8s.io/yaml resolves silently, the last copy winning; "" for none or a document that
+// does not parse (its reader names that). At most 3 are named.
+func yamlDuplicateKeys(doc []byte) string {
+	var root yaml3.Node
+	if yaml3.Unmarshal(doc, &root) != nil {
+		return ""
+	}
+	var parts []string
+	n := 0
+	var walk func(*yaml3.Node)
+	walk = func(nd *yaml3.Node) {
+		if nd.Kind == yaml3.MappingNode {
+			seen := map[string]bool{}
+			for i := 0; i+1 < len(nd.Content); i += 2 {
+				k := nd.Content[i]
+				if k.Kind == yaml3.ScalarNode && k.Value != "<<" {
+					if seen[k.Value] {
+						n++
+						if len(parts) < 3 {
+							parts = append(parts, fmt.Sprintf("key %q twice in one mapping (line %d)", k.Value, k.Line))
+						}
+					}
+					seen[k.Value] = true
+				}
+			}
+		}
+		for _, c := range nd.Content {
+			walk(c)
+		}
+	}
+	walk(&root)
+	if n == 0 {
+		return ""
+	}
+	more := ""
+	if n > len(parts) {
+		more = fmt.Sprintf(" and %d more", n-len(parts))
+	}
+	return "holds " + strings.Join(parts, ", ") + more + ": the later copy is used, the earlier one ignored; a YAML mapping should hold each key once, so which is meant is unknown (pages appended with >>, or one object saved twice?)"
 }
 
 // duplicateKeys records, as an input problem of p, the keys an object of its JSON b holds more
