@@ -513,10 +513,23 @@ func conditionLines(v any) []byte {
 	return b.Bytes()
 }
 
+// oneObjectTypes are the types read as one ConfigMap, by its name.
+var oneObjectTypes = map[Type]string{TypeAWSAuth: "aws-auth", TypeVPCCNIConfig: "amazon-vpc-cni"}
+
 // document decodes one non-log segment into the evidence.
 func (rd *reader) document(s *Segment) {
 	origin := Origin(rd.name, *s)
 	ev := rd.ev
+	if name, one := oneObjectTypes[s.Type]; one && layout.IsKubeList(s.value) {
+		// a List of one item, or of items all of this type: the object is its item of that name,
+		// as the snapshot reads kube/aws-auth.yaml holding a List
+		obj, err := layout.KubeObject(s.value, "ConfigMap", name, "kube-system")
+		if err != nil {
+			s.Problem = err.Error()
+			return
+		}
+		s.value = obj
+	}
 	switch {
 	case s.Type == TypeNodeConfig && s.Detail == detailLoadedConfig:
 		if d, ok := s.value.(map[string]any); ok {

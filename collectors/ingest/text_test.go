@@ -892,3 +892,35 @@ func TestTerminalCutsAreRejoinedWithoutSpace(t *testing.T) {
 		t.Errorf("two lines of their own joined:\n%q", got)
 	}
 }
+
+// TestOneItemListReadAsItsObject: a List whose only item is the aws-auth (or amazon-vpc-cni)
+// ConfigMap — `kubectl get cm aws-auth -l …`, or -o yaml of one name with a selector — is read
+// as that ConfigMap, as the snapshot reads kube/aws-auth.yaml holding one (layout.KubeObject);
+// it was read as a ConfigMap whose data are the List's own keys, an aws-auth of 0 mappings (red
+// team round 11b, finding 1).
+func TestOneItemListReadAsItsObject(t *testing.T) {
+	auth := "- apiVersion: v1\n  data:\n    mapRoles: |\n      - rolearn: arn:aws:iam::111122223333:role/node-role\n        username: system:node:{{EC2PrivateDNSName}}\n        groups:\n          - system:bootstrappers\n          - system:nodes\n  kind: ConfigMap\n  metadata:\n    name: aws-auth\n    namespace: kube-system\n"
+	cni := "- apiVersion: v1\n  data:\n    enable-network-policy-controller: \"false\"\n  kind: ConfigMap\n  metadata:\n    name: amazon-vpc-cni\n    namespace: kube-system\n"
+	for name, items := range map[string]string{"aws-auth": auth, "amazon-vpc-cni": cni} {
+		yamlList := "apiVersion: v1\nkind: List\nitems:\n" + items + "metadata:\n  resourceVersion: \"\"\n"
+		var v any
+		if err := yaml.Unmarshal([]byte(yamlList), &v); err != nil {
+			t.Fatal(err)
+		}
+		jsonList, _ := json.MarshalIndent(v, "", "    ")
+		for form, text := range map[string]string{"yaml": yamlList, "json": string(jsonList)} {
+			res := Read([]byte(text), "cm.txt", Options{})
+			ev := res.Evidence
+			switch name {
+			case "aws-auth":
+				if ev.AWSAuth == nil || len(ev.AWSAuth.Roles) != 1 || ev.AWSAuth.Roles[0].RoleArn != "arn:aws:iam::111122223333:role/node-role" {
+					t.Errorf("%s, %s: aws-auth not read from the List: %+v (segments %v)", name, form, ev.AWSAuth, labels(res.Segments))
+				}
+			case "amazon-vpc-cni":
+				if len(ev.VPCCNIConfig) != 1 || ev.VPCCNIConfig["enable-network-policy-controller"] != "false" {
+					t.Errorf("%s, %s: amazon-vpc-cni not read from the List: %v (segments %v)", name, form, ev.VPCCNIConfig, labels(res.Segments))
+				}
+			}
+		}
+	}
+}

@@ -24,7 +24,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	// aws-auth
 	p := s.kubePath("aws-auth")
 	var cm *ConfigMap
-	res, reason := decodeInto(s, p, func(o *ConfigMap) { cm = o })
+	res, reason := decodeKubeObject(s, p, "ConfigMap", "aws-auth", func(o *ConfigMap) { cm = o })
 	if res == readOK {
 		ev.AWSAuth = s.shared("aws-auth", func() any { return awsauth.Parse(cm.Data) }).(*evidence.AWSAuth)
 	} else if res == readNotFound {
@@ -33,7 +33,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	s.markObject(ev, evidence.KindAWSAuth, res, reason, p)
 
 	p = s.kubePath("amazon-vpc-cni")
-	res, reason = decodeInto(s, p, func(o *ConfigMap) {
+	res, reason = decodeKubeObject(s, p, "ConfigMap", "amazon-vpc-cni", func(o *ConfigMap) {
 		ev.VPCCNIConfig = o.Data
 		if ev.VPCCNIConfig == nil {
 			ev.VPCCNIConfig = map[string]string{}
@@ -104,7 +104,7 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 	s.markKube(ev, evidence.KindCSRs, k.cres, k.cwhy, k.cp)
 
 	p = s.kubePath("aws-node")
-	res, reason = decodeInto(s, p, func(o *KubeDaemonSet) { ev.AWSNode = convertDaemonSet(o) })
+	res, reason = decodeKubeObject(s, p, "DaemonSet", "aws-node", func(o *KubeDaemonSet) { ev.AWSNode = convertDaemonSet(o) })
 	s.markObject(ev, evidence.KindAWSNode, res, reason, p)
 }
 
@@ -185,13 +185,13 @@ var NodeRBACNames = []string{"eks:node-bootstrapper", "eks:node-manager"}
 // and the admission webhooks with their endpoints.
 func (s *Snapshot) loadKubeExtras(ev *evidence.Evidence) {
 	p := s.kubePath("aws-node-serviceaccount")
-	res, reason := decodeInto(s, p, func(o *KubeServiceAccount) {
+	res, reason := decodeKubeObject(s, p, "ServiceAccount", "aws-node", func(o *KubeServiceAccount) {
 		ev.AWSNodeServiceAccount = &evidence.ServiceAccount{Name: o.Metadata.Name, Annotations: o.Metadata.Annotations}
 	})
 	s.markObject(ev, evidence.KindAWSNodeServiceAccount, res, reason, p)
 
 	p = s.kubePath("kube-dns")
-	res, reason = decodeInto(s, p, func(o *KubeService) {
+	res, reason = decodeKubeObject(s, p, "Service", "kube-dns", func(o *KubeService) {
 		ev.KubeDNS = &evidence.Service{Name: o.Metadata.Name, ClusterIP: o.Spec.ClusterIP}
 	})
 	s.markObject(ev, evidence.KindKubeDNS, res, reason, p)

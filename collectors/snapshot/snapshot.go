@@ -914,11 +914,18 @@ func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResul
 	for _, raw := range r.docs {
 		if err := each(raw); err != nil {
 			s.problem(p, err.Error())
+			if errors.As(err, new(notTheObject)) {
+				return readGap, fmt.Sprintf("%s holds %v", p, err)
+			}
 			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 		}
 	}
 	return readOK, ""
 }
+
+// notTheObject is the error of a document that parses but is not the object its path names (a
+// kubectl List without it): the gap says what the file holds, not "parse error".
+type notTheObject struct{ error }
 
 // rawRead is the outcome of splitting one file into shape-checked JSON documents, kept so
 // that building the evidence of many instances splits and checks each file once.
@@ -1276,26 +1283,67 @@ func (s *Snapshot) shared(key string, compute func() any) any {
 // decodeInto decodes every document of p into a T and passes it to each. Decoded documents
 // are cached per path and type; each must not modify them.
 func decodeInto[T any](s *Snapshot, p string, each func(*T)) (readResult, string) {
+	return decodeIntoFrom(s, p, "", nil, each)
+}
+
+// decodeKubeObject is decodeInto for a kube/ file that holds one object, the kind and name in
+// kube-system (the aws-auth ConfigMap, the aws-node DaemonSet): a kubectl List there is read as
+// its item of that kind and name (layout.KubeObject, as analyze reads a pasted List), and a
+// List without exactly one such item is a gap naming the file, never an empty object.
+func decodeKubeObject[T any](s *Snapshot, p, kind, name string, each func(*T)) (readResult, string) {
+	return decodeIntoFrom(s, p, kind+"/"+name, func(raw json.RawMessage) (json.RawMessage, error) {
+		var peek struct {
+			Kind  string          `json:"kind"`
+			Items json.RawMessage `json:"items"`
+		}
+		if json.Unmarshal(raw, &peek) != nil || !strings.HasSuffix(peek.Kind, "List") && (peek.Kind != "" || peek.Items == nil) {
+			return raw, nil
+		}
+		var doc any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			return nil, err
+		}
+		obj, err := layout.KubeObject(doc, kind, name, "kube-system")
+		if err != nil {
+			return nil, notTheObject{err}
+		}
+		return json.Marshal(obj)
+	}, each)
+}
+
+// decodeIntoFrom is decodeInto with pick, when not nil, choosing the part of each document that
+// is decoded (cached under sel).
+func decodeIntoFrom[T any](s *Snapshot, p, sel string, pick func(json.RawMessage) (json.RawMessage, error), each func(*T)) (readResult, string) {
+	unmarshal := func(raw json.RawMessage) (*T, error) {
+		if pick != nil {
+			var err error
+			if raw, err = pick(raw); err != nil {
+				return nil, err
+			}
+		}
+		v := new(T)
+		return v, json.Unmarshal(raw, v)
+	}
 	if perInstance(p) {
 		// Read by that instance's evidence only, once: caching it would only grow with the fleet.
 		return s.decode(p, func(raw json.RawMessage) error {
-			v := new(T)
-			if err := json.Unmarshal(raw, v); err != nil {
+			v, err := unmarshal(raw)
+			if err != nil {
 				return err
 			}
 			each(v)
 			return nil
 		})
 	}
-	key := fmt.Sprintf("%s|%T", p, (*T)(nil))
+	key := fmt.Sprintf("%s|%T|%s", p, (*T)(nil), sel)
 	s.mu.Lock()
 	c, ok := s.cache[key]
 	s.mu.Unlock()
 	if !ok {
 		c = &decoded{}
 		c.res, c.reason = s.decode(p, func(raw json.RawMessage) error {
-			v := new(T)
-			if err := json.Unmarshal(raw, v); err != nil {
+			v, err := unmarshal(raw)
+			if err != nil {
 				return err
 			}
 			c.docs = append(c.docs, v)
