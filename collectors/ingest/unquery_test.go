@@ -151,7 +151,10 @@ func TestSelectedFieldsAreUnknown(t *testing.T) {
 		{"profile asked for, None", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[].[InstanceId,IamInstanceProfile.Arn]' --output text\n" + id + "\tNone\n", true, false},
 		// the command line names the one instance whose security groups were printed
 		{"path into the items", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[].SecurityGroups[]'\n[{\"GroupId\": \"sg-07b3d5f9a1c2e4680\", \"GroupName\": \"nodes\"}]\n", false, false},
-		{"whole instances", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[]'\n[{\"InstanceId\": \"" + id + "\", \"State\": {\"Name\": \"running\"}}]\n", true, true},
+		{"whole instances", "$ aws ec2 describe-instances --instance-ids " + id + " --query 'Reservations[].Instances[]'\n[{\"InstanceId\": \"" + id + "\", \"ImageId\": \"ami-0abc\", \"InstanceType\": \"m5.large\", \"LaunchTime\": \"2026-11-24T10:00:00+00:00\", \"Placement\": {\"AvailabilityZone\": \"eu-west-1a\"}, \"State\": {\"Name\": \"running\"}}]\n", true, true},
+		// whole items lacking a field DescribeInstances always returns (ImageId, Placement …) were
+		// cut by a projection that kept the keys: what they lack is unknown
+		{"items without always-present fields", "[{\"InstanceId\": \"" + id + "\", \"State\": {\"Name\": \"running\"}, \"SubnetId\": \"subnet-0123\"}]\n", false, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -380,10 +380,12 @@ type DescribeInstanceTypesOutput struct {
 // DescribeSubnetsOutput is `aws ec2 describe-subnets`.
 type DescribeSubnetsOutput struct {
 	Subnets []struct {
-		SubnetID                    string `json:"SubnetId"`
-		VpcID                       string `json:"VpcId"`
-		CidrBlock                   string `json:"CidrBlock"`
-		AvailableIPAddressCount     int    `json:"AvailableIpAddressCount"`
+		SubnetID  string `json:"SubnetId"`
+		VpcID     string `json:"VpcId"`
+		CidrBlock string `json:"CidrBlock"`
+		// AvailableIPAddressCount is nil when the document does not hold it (a --query
+		// projection): DescribeSubnets always returns it.
+		AvailableIPAddressCount     *int   `json:"AvailableIpAddressCount"`
 		AvailabilityZone            string `json:"AvailabilityZone"`
 		Tags                        []Tag  `json:"Tags"`
 		MapPublicIPOnLaunch         bool   `json:"MapPublicIpOnLaunch"`

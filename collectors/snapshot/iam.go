@@ -76,7 +76,7 @@ func (s *Snapshot) loadIAM(ev *evidence.Evidence) {
 		return
 	}
 	if !ev.Instance.Reported("IamInstanceProfile") {
-		why := "the pasted describe-instances output was narrowed by a --query that did not keep IamInstanceProfile"
+		why := "the describe-instances output was narrowed by a --query that did not keep IamInstanceProfile"
 		ev.AddGap(evidence.KindInstanceProfile, why)
 		ev.AddGap(evidence.KindNodeRole, why)
 		ev.AddGap(evidence.KindNodeRolePolicies, why)

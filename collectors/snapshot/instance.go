@@ -67,7 +67,7 @@ func (s *Snapshot) loadInstance(ev *evidence.Evidence) {
 		return
 	}
 	ev.Instance = convertInstance(inst)
-	if s.Selected["ec2/describe-instances.json"] {
+	if s.Selected["ec2/describe-instances.json"] || narrowedInstance(inst) {
 		ev.Instance.Unreported = unreported(inst)
 	}
 	ev.Mark(evidence.KindInstance, s.src("ec2/describe-instances.json"))
@@ -93,6 +93,16 @@ func convertInstance(i *EC2Instance) *evidence.Instance {
 		out.SecurityGroupIDs = append(out.SecurityGroupIDs, sg.GroupID)
 	}
 	return out
+}
+
+// narrowedInstance reports whether an instance's document was cut by a --query projection that
+// kept its keys ({InstanceId:InstanceId,SubnetId:SubnetId,…}): DescribeInstances always returns
+// an instance's ImageId, InstanceType, LaunchTime, Placement.AvailabilityZone and State.Name
+// (botocore ec2 model, Instance shape; every instance of the fixture corpus has them), so a
+// document without one holds only the fields asked for, and an optional field it lacks
+// (IamInstanceProfile, SecurityGroups, Tags) is unknown, not absent.
+func narrowedInstance(i *EC2Instance) bool {
+	return i.ImageID == "" || i.InstanceType == "" || i.LaunchTime.IsZero() || i.Placement.AvailabilityZone == "" || i.State.Name == ""
 }
 
 // unreported names the fields of an instance the checks read an absence from

@@ -66,13 +66,24 @@ func init() {
 // the cluster's: ID, VPC, CIDR, free addresses, zone, tags, MapPublicIpOnLaunch and IPv6 blocks.
 func (s *Snapshot) loadSubnets(ev *evidence.Evidence) {
 	p := "ec2/describe-subnets.json"
+	narrowed := false
 	res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
 		for _, sn := range o.Subnets {
+			if sn.AvailableIPAddressCount == nil {
+				narrowed = true
+				continue
+			}
 			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock,
-				AvailableIPs: sn.AvailableIPAddressCount, AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags),
+				AvailableIPs: *sn.AvailableIPAddressCount, AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags),
 				MapPublicIPOnLaunch: sn.MapPublicIPOnLaunch, IPv6CIDRs: ipv6Blocks(sn.IPv6CidrBlockAssociationSet)})
 		}
 	})
+	if res == readOK && narrowed {
+		// DescribeSubnets always returns AvailableIpAddressCount: a subnet without it was cut by
+		// a --query, and its free addresses are unknown, not 0
+		ev.Subnets = nil
+		res, reason = readGap, p+" was narrowed by a --query that did not keep AvailableIpAddressCount: collect it again without --query"
+	}
 	s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
 }
 
@@ -289,12 +300,28 @@ func (s *Snapshot) loadRouteTables(ev *evidence.Evidence) {
 // ec2/describe-network-acls.json).
 func (s *Snapshot) loadFilters(ev *evidence.Evidence) {
 	p := "ec2/describe-security-groups.json"
+	narrowed := ""
 	res, reason := decodeInto(s, p, func(o *DescribeSecurityGroupsOutput) {
 		for _, g := range o.SecurityGroups {
+			// DescribeSecurityGroups always returns a VPC group's IpPermissions and
+			// IpPermissionsEgress, [] when it has no rule: a group without one was cut by a --query
+			switch {
+			case g.IPPermissionsEgress == nil:
+				narrowed = "IpPermissionsEgress"
+			case g.IPPermissions == nil:
+				narrowed = "IpPermissions"
+			}
 			ev.SecurityGroups = append(ev.SecurityGroups, evidence.SecurityGroup{ID: g.GroupID, Name: g.GroupName, VpcID: g.VpcID,
 				Ingress: convertPermissions(g.IPPermissions), Egress: convertPermissions(g.IPPermissionsEgress)})
 		}
 	})
+	switch {
+	case res == readOK && narrowed != "":
+		ev.SecurityGroups = nil
+		res, reason = readGap, p+" was narrowed by a --query that did not keep "+narrowed+": collect it again without --query"
+	case ev.Instance != nil && !ev.Instance.Reported("SecurityGroups"):
+		res, reason = readGap, "the describe-instances output was narrowed by a --query that did not keep SecurityGroups: the instance's groups are unknown"
+	}
 	s.markFound(ev, evidence.KindSecurityGroups, res, reason, p, true, "")
 
 	p = "ec2/describe-network-acls.json"
