@@ -19,13 +19,20 @@ const (
 // template with the instance's private DNS name, which is the node name the kubelet registers.
 const NodeUsername = "system:node:{{EC2PrivateDNSName}}"
 
-// authMode returns the cluster's authentication mode; an absent accessConfig means CONFIG_MAP.
+// authMode returns the cluster's authentication mode, "" when unknown. DescribeCluster returns
+// accessConfig for every cluster since access entries launched (clusters created before are
+// CONFIG_MAP, and say so), so a describe-cluster without it was written by an AWS CLI whose
+// models predate the field (botocore 1.34.2, 2023-12-18: AWS CLI v1 1.32.2) or narrowed by a
+// --query: the mode is unknown, not CONFIG_MAP.
 func authMode(ev *evidence.Evidence) string {
-	if ev.Cluster == nil || ev.Cluster.AuthenticationMode == "" {
-		return "CONFIG_MAP"
+	if ev.Cluster == nil {
+		return ""
 	}
 	return ev.Cluster.AuthenticationMode
 }
+
+// unknownAuthMode is the reason an absent authenticationMode gives.
+const unknownAuthMode = "the cluster's authenticationMode: describe-cluster has no accessConfig (an AWS CLI older than v1 1.32.2 / botocore 1.34.2 drops it, as does a --query): collect it again with a current AWS CLI"
 
 // missingAll returns a skipped finding when none of kinds was collected.
 func missingAll(ev *evidence.Evidence, resource string, kinds ...evidence.Kind) (Finding, bool) {
@@ -333,6 +340,9 @@ func authChecks() []Check {
 					return one(Finding{Status: StatusSkipped, Message: "missing evidence: " + missingReasons(ev, evidence.KindNodeRole)})
 				}
 				mode := authMode(ev)
+				if mode == "" {
+					return one(Finding{Status: StatusSkipped, Resource: roleArn, Message: "missing evidence: " + unknownAuthMode})
+				}
 				it := item(ev.Source(evidence.KindCluster), "accessConfig.authenticationMode %s", mode)
 				inCM := ev.Have(evidence.KindAWSAuth) && exactRoleMapping(ev.AWSAuth, roleArn) != nil
 				inAPI := ev.Have(evidence.KindAccessEntries) && nodeAccessEntry(ev, roleArn) != nil

@@ -356,6 +356,19 @@ func TestChecks(t *testing.T) {
 			ev.AWSAuth.Roles = nil
 			ev.AddGapForce(evidence.KindAccessEntries, "AccessDeniedException on ListAccessEntries")
 		}, StatusWarn, "may be mapped there"},
+		// describe-cluster without accessConfig (an AWS CLI older than botocore 1.34.2, or a
+		// --query) says nothing of the mode: an unread access entry list may hold the mapping
+		// (red team round 11b, finding 6)
+		{"auth.role-not-mapped", "mode unknown, access entries unread", func(ev *evidence.Evidence) {
+			ev.Cluster.AuthenticationMode = ""
+			ev.AWSAuth.Roles = nil
+			ev.AddGapForce(evidence.KindAccessEntries, "parse error in eks/list-access-entries.json")
+		}, StatusWarn, "may be mapped there"},
+		{"auth.role-not-mapped", "config map mode, access entries unread", func(ev *evidence.Evidence) {
+			ev.Cluster.AuthenticationMode = "CONFIG_MAP"
+			ev.AWSAuth.Roles = nil
+			ev.AddGapForce(evidence.KindAccessEntries, "parse error in eks/list-access-entries.json")
+		}, StatusFail, "neither"},
 		{"auth.role-not-mapped", "no sources", func(ev *evidence.Evidence) {
 			ev.AddGapForce(evidence.KindAccessEntries, "denied")
 			ev.AddGapForce(evidence.KindAWSAuth, "forbidden")
@@ -459,6 +472,12 @@ func TestChecks(t *testing.T) {
 			ev.AccessEntries = nil
 		}, StatusFail, "ignores aws-auth"},
 		{"auth.access-mode", "both", nil, StatusPass, ""},
+		// no accessConfig in describe-cluster: the mode is unknown, not CONFIG_MAP (red team round
+		// 11b, finding 5)
+		{"auth.access-mode", "mode unknown, entry only", func(ev *evidence.Evidence) {
+			ev.Cluster.AuthenticationMode = ""
+			ev.AWSAuth.Roles = nil
+		}, StatusSkipped, "missing evidence: the cluster's authenticationMode: describe-cluster has no accessConfig"},
 		// a source the mode ignores: not collected, it is no gap
 		{"auth.wrong-username", "api mode, aws-auth not collected", func(ev *evidence.Evidence) {
 			ev.Cluster.AuthenticationMode = "API"

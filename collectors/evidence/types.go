@@ -26,7 +26,9 @@ type Cluster struct {
 	ServiceIPv6CIDR       string
 	IPFamily              string
 	// AuthenticationMode is accessConfig.authenticationMode: CONFIG_MAP, API_AND_CONFIG_MAP or
-	// API. Empty means the field was absent, which EKS documents as CONFIG_MAP.
+	// API. Empty means unknown: DescribeCluster returns accessConfig for every cluster, so its
+	// absence means an AWS CLI whose models predate it (botocore 1.34.2, 2023-12-18) or a
+	// --query dropped it, not CONFIG_MAP.
 	AuthenticationMode string
 	HealthIssues       []HealthIssue
 	Tags               map[string]string

@@ -60,3 +60,18 @@ func TestParseCLIErrorAfterKlogLines(t *testing.T) {
 		}
 	}
 }
+
+// TestOldCLIInvalidChoiceIsAnError: an AWS CLI whose models predate an operation (aws eks
+// list-access-entries before botocore 1.34.2) prints its usage and "Invalid choice" instead of
+// JSON; the file is unreadable for that reason, named as such, not a YAML parse error (red team
+// round 11b, finding 6).
+func TestOldCLIInvalidChoiceIsAnError(t *testing.T) {
+	text := "usage: aws [options] <command> <subcommand> [<subcommand> ...] [parameters]\nTo see help text, you can run:\n\n  aws help\n  aws <command> help\n  aws <command> <subcommand> help\n\naws: error: argument operation: Invalid choice, valid choices are:\n\ncreate-addon                             | create-cluster\n"
+	e := ParseCLIError([]byte(text))
+	if e == nil {
+		t.Fatal("not recognised as the AWS CLI's error")
+	}
+	if r := e.reason(); !strings.Contains(r, "Invalid choice") || !strings.Contains(r, "current AWS CLI") {
+		t.Errorf("reason %q, want one naming the Invalid choice and asking for a current AWS CLI", r)
+	}
+}

@@ -856,6 +856,10 @@ func ParseCLIError(b []byte) *SourceError {
 		return &SourceError{Message: "kubectl: " + lastKlog}
 	}
 	switch {
+	case strings.HasPrefix(t, "usage: aws ") && strings.Contains(t, "Invalid choice"):
+		// an AWS CLI whose models predate the command (aws eks list-access-entries before
+		// botocore 1.34.2) prints its usage instead of calling anything
+		return &SourceError{Message: "the AWS CLI that wrote it did not know the command (aws: error: argument operation: Invalid choice): its models are older than the operation, so collect it again with a current AWS CLI"}
 	case strings.HasPrefix(t, "An error occurred ("):
 		code := t[len("An error occurred ("):]
 		code = code[:max(0, strings.IndexByte(code, ')'))]
