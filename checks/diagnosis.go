@@ -46,12 +46,18 @@ func Conclude(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) 
 			name = "the node"
 		}
 		prefix := fmt.Sprintf("%s joined the cluster and is %s (%s)", name, state, d.Node.Evidence)
+		if d.Node.Condition != "" {
+			prefix = fmt.Sprintf("%s joined the cluster and is %s (%s; Ready condition %s)", name, state, d.Node.Evidence, d.Node.Condition)
+		}
 		if d.MostLikelyCause != "" && !d.Node.Ready {
 			d.Summary = prefix + "; why it is not Ready: " + d.Summary
 		} else if d.MostLikelyCause != "" {
 			d.Summary = prefix + "; other problems remain: " + d.Summary
 		} else if !d.Node.Ready && len(d.Unchecked) > 0 {
 			d.Summary = prefix + fmt.Sprintf("; why it is not Ready could not be told: %d checks could not run, for want of evidence", len(d.Unchecked))
+		} else if !d.Node.Ready {
+			// every check ran and none names the cause: still no all-clear for a NotReady node
+			d.Summary = prefix + "; why it is not Ready could not be told: no check failed"
 		} else {
 			d.Summary = prefix
 		}

@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
@@ -160,9 +161,9 @@ func kubeChecks() []Check {
 					item(ev.Source(evidence.KindWebhooks), "%d webhooks", len(ev.Webhooks))))
 			}},
 		{Meta: Meta{ID: "runtime.cni-not-ready", ClusterWide: true, Title: "The VPC CNI (aws-node) is not running on the node", Severity: SeverityCritical,
-			NeedsAny: []evidence.Kind{evidence.KindAWSNode, evidence.KindNodeLogs}, Optional: []evidence.Kind{evidence.KindBootstrap, evidence.KindNodes, evidence.KindInstance},
+			NeedsAny: []evidence.Kind{evidence.KindAWSNode, evidence.KindNodeLogs, evidence.KindNodes}, Optional: []evidence.Kind{evidence.KindBootstrap, evidence.KindInstance},
 			Stage:       StagePostJoin,
-			Why:         "The kubelet reports NetworkPluginNotReady until aws-node writes the CNI configuration; if the aws-node DaemonSet is missing, cannot schedule on the node (a taint it does not tolerate) or its pods are not ready, the node stays NotReady.",
+			Why:         "The kubelet reports NetworkPluginNotReady until the CNI writes its configuration (aws-node on Linux EC2 nodes); if the aws-node DaemonSet is missing, cannot schedule on the node (a taint it does not tolerate) or its pods are not ready, the node stays NotReady.",
 			Remediation: "Reinstall or repair the VPC CNI add-on (aws eks update-addon --cluster-name CLUSTER --addon-name vpc-cni --resolve-conflicts OVERWRITE); make aws-node tolerate the node's taints (its default toleration is operator: Exists); check aws-node logs with kubectl -n kube-system logs ds/aws-node -c aws-node.",
 			Docs:        []string{docVPCCNI, docTaints}},
 			Eval: func(ev *evidence.Evidence) []Finding {
@@ -171,23 +172,56 @@ func kubeChecks() []Check {
 					// the node's own logs: NetworkPluginNotReady without a later recovery
 					out = hybridCNIFindings(ev, evalSignatures("runtime.cni-not-ready")(ev))
 				}
-				if !ev.Have(evidence.KindAWSNode) {
-					return out
+				var logsSkip []Finding
+				if len(out) == 1 && out[0].Status == StatusSkipped {
+					logsSkip, out = out, nil // the logs hold nothing of the CNI; the other evidence judges alone
+				}
+				cond, hasCond := readyConditionNetwork(ev)
+				if hasCond && !hasStatus(out, StatusFail) {
+					// the Node object's own Ready condition, as a pasted describe node is read
+					out = append(out, cond)
+				} else {
+					hasCond = false
+				}
+				owner, because := cniOwner(ev)
+				if owner != "" {
+					for i := range out {
+						if out[i].Status == StatusFail {
+							out[i].Message += "; on " + cniOwnerName[owner] + " (" + because + ") the CNI is not the aws-node DaemonSet's"
+							out[i].Remediation = cniOwnerFix[owner]
+						}
+					}
 				}
 				if ev.Provisioner.Kind == evidence.ProvisionerHybrid {
 					// aws-node keeps off hybrid nodes (hybridCNIFix): its state says nothing of them
 					return append(out, notApplicable("kube-system/aws-node", "hybrid nodes run Cilium or Calico, not the aws-node DaemonSet ("+ev.Provisioner.Because+")"))
 				}
-				if len(out) == 1 && out[0].Status == StatusSkipped {
-					out = nil // the logs hold nothing of the CNI; the cluster side judges alone
-				}
-				if ev.Provisioner.Kind == evidence.ProvisionerAutoMode {
+				switch owner {
+				case cniAutoMode:
 					// Auto Mode nodes run the VPC CNI as part of the node; the aws-node DaemonSet,
 					// when a cluster has one, keeps off them (its affinity excludes
 					// eks.amazonaws.com/compute-type auto)
-					return append(out, notApplicable("kube-system/aws-node", "EKS Auto Mode nodes run the VPC CNI themselves, not the aws-node DaemonSet ("+ev.Provisioner.Because+")"))
+					return append(out, notApplicable("kube-system/aws-node", "EKS Auto Mode nodes run the VPC CNI themselves, not the aws-node DaemonSet ("+because+")"))
+				case cniWindows:
+					// aws-node's nodeSelector is kubernetes.io/os: linux
+					return append(out, notApplicable("kube-system/aws-node", "aws-node is Linux-only and never runs on a Windows node ("+because+")"))
 				}
-				return append(out, evalAWSNode(ev)...)
+				if !ev.Have(evidence.KindAWSNode) {
+					if len(out) == 0 && logsSkip != nil {
+						return logsSkip
+					}
+					if len(out) == 0 {
+						return one(Finding{Status: StatusSkipped, Resource: "kube-system/aws-node", Message: fmt.Sprintf("missing evidence: %s: %s", evidence.KindAWSNode, ev.GapFor(evidence.KindAWSNode).Reason)})
+					}
+					return out
+				}
+				aw := evalAWSNode(ev)
+				if hasCond && len(aw) == 1 && aw[0].Status == StatusFail {
+					// why aws-node is not there is the cause; the condition is its symptom
+					aw[0].Evidence = append(aw[0].Evidence, cond.Evidence...)
+					out = out[:len(out)-1]
+				}
+				return append(out, aw...)
 			}},
 		{Meta: Meta{ID: "auth.node-manager-rbac", ClusterWide: true, Title: "EKS node ClusterRoles or bindings are missing", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindNodeRBAC}, Optional: []evidence.Kind{evidence.KindInstance},
@@ -233,6 +267,94 @@ var transientTaints = map[string]bool{
 	"node.kubernetes.io/network-unavailable": true, "node.cloudprovider.kubernetes.io/uninitialized": true, "karpenter.sh/unregistered": true,
 }
 
+// CNI owners other than the aws-node DaemonSet (cniOwner).
+const (
+	cniAutoMode = "auto"
+	cniWindows  = "windows"
+)
+
+// cniOwnerName names the node of each CNI owner in messages.
+var cniOwnerName = map[string]string{cniAutoMode: "an EKS Auto Mode node", cniWindows: "a Windows node"}
+
+// cniOwnerFix is runtime.cni-not-ready's remediation for a node whose CNI is not the aws-node
+// DaemonSet's. Auto Mode: the VPC CNI is baked into the Auto Mode AMI and runs as a systemd
+// service (https://docs.aws.amazon.com/eks/latest/userguide/auto-runtime-monitoring.html);
+// Windows: pod IPs come from the VPC resource controller once enable-windows-ipam is "true" in
+// the amazon-vpc-cni ConfigMap (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html).
+var cniOwnerFix = map[string]string{
+	cniAutoMode: "EKS Auto Mode runs the VPC CNI on the node itself (a service of the Auto Mode AMI), so there is no add-on to reinstall: check the node's NodeClass (kubectl get nodeclass NAME -o yaml: its subnets, security groups and status conditions) and read the node's own logs with a NodeDiagnostic (https://docs.aws.amazon.com/eks/latest/userguide/auto-get-logs.html); if neither explains it, open an AWS support case.",
+	cniWindows:  "Windows nodes get pod networking from the VPC resource controller and the CNI configuration Start-EKSBootstrap writes: turn Windows IPAM on (kubectl patch configmap/amazon-vpc-cni -n kube-system --type merge -p '{\"data\":{\"enable-windows-ipam\":\"true\"}}'), make sure the cluster role has AmazonEKSVPCResourceController, and check that Start-EKSBootstrap ran to the end (the EC2Launch log).",
+}
+
+// cniOwner returns who configures pod networking on the target node when it is not the aws-node
+// DaemonSet — cniAutoMode (an EKS Auto Mode node: the provisioner, or the Node's label
+// eks.amazonaws.com/compute-type=auto, which the aws-vpc-cni chart's affinity excludes) or
+// cniWindows (a Windows node: aws-node's nodeSelector is kubernetes.io/os: linux) — and what
+// shows it; "" when aws-node is the node's CNI or nothing tells.
+func cniOwner(ev *evidence.Evidence) (owner, because string) {
+	n := targetNodeObject(ev)
+	switch {
+	case ev.Provisioner.Kind == evidence.ProvisionerAutoMode:
+		return cniAutoMode, ev.Provisioner.Because
+	case n != nil && n.Labels["eks.amazonaws.com/compute-type"] == "auto":
+		return cniAutoMode, "Node label eks.amazonaws.com/compute-type=auto"
+	case n != nil && n.OS == "windows":
+		return cniWindows, "Node " + n.Name + " OS windows"
+	case ev.Instance != nil && ev.Instance.Platform == "windows":
+		return cniWindows, "instance platform windows"
+	}
+	return "", ""
+}
+
+// targetNodeObject returns the target's own entry of ev.Nodes: the Node JoinedNode names, or the
+// only Node of an input without an instance (a pasted kubectl describe node); nil when none.
+func targetNodeObject(ev *evidence.Evidence) *evidence.Node {
+	if st := JoinedNode(ev); st != nil && st.Name != "" {
+		for i := range ev.Nodes {
+			if ev.Nodes[i].Name == st.Name {
+				return &ev.Nodes[i]
+			}
+		}
+	}
+	if ev.Instance == nil && len(ev.Nodes) == 1 {
+		return &ev.Nodes[0]
+	}
+	return nil
+}
+
+// cniStartGrace is how long a registered Node may report NetworkPluginNotReady before it counts
+// as a fault: the kubelet reports it from registration until the CNI's first start writes its
+// configuration (aws-node pulls its images and starts ipamd, usually within a minute), judged
+// from the Ready condition's lastTransitionTime against Evidence.CollectedAt.
+const cniStartGrace = 5 * time.Minute
+
+// readyConditionNetwork returns the failure the target's NotReady Node object testifies to when
+// its Ready condition message says the container network is not ready ("container runtime
+// network not ready: NetworkReady=false …", kubernetes pkg/kubelet/nodestatus/setters.go
+// ReadyCondition); false otherwise.
+func readyConditionNetwork(ev *evidence.Evidence) (Finding, bool) {
+	n := targetNodeObject(ev)
+	if n == nil || n.Ready || !strings.Contains(n.ReadyMessage, "NetworkReady=false") {
+		return Finding{}, false
+	}
+	if !n.ReadySince.IsZero() && !ev.CollectedAt.IsZero() && ev.CollectedAt.Sub(n.ReadySince) < cniStartGrace {
+		// a node that registered moments ago: the CNI is still starting (blind snapshots8/02)
+		return Finding{}, false
+	}
+	return fail(n.Name, fmt.Sprintf("the Ready condition of Node %s says the container network is not ready: the CNI has not written its configuration", n.Name),
+		item(ev.Source(evidence.KindNodes), "Node %s Ready False %s: %s", n.Name, n.ReadyReason, n.ReadyMessage)), true
+}
+
+// hasStatus reports whether any finding has status st.
+func hasStatus(fs []Finding, st Status) bool {
+	for _, f := range fs {
+		if f.Status == st {
+			return true
+		}
+	}
+	return false
+}
+
 // evalAWSNode judges DaemonSet kube-system/aws-node (runtime.cni-not-ready, cluster side).
 func evalAWSNode(ev *evidence.Evidence) []Finding {
 	ds := ev.AWSNode
@@ -240,20 +362,32 @@ func evalAWSNode(ev *evidence.Evidence) []Finding {
 		return one(fail("kube-system/aws-node", "DaemonSet kube-system/aws-node does not exist: no pod will configure pod networking", item(ev.Source(evidence.KindAWSNode), "NotFound")))
 	}
 	it := item(ev.Source(evidence.KindAWSNode), "aws-node: %d desired, %d ready; %s", ds.Desired, ds.Ready, nOf(len(ds.Tolerations), "toleration", "tolerations"))
+	// the Node object's own taints first (whoever set them: a managed node group, a NodePool,
+	// kubectl taint), then those the node's configuration registers it with
+	type taintSet struct {
+		taints   []string
+		src, who string
+	}
+	var sets []taintSet
+	if n := targetNodeObject(ev); n != nil {
+		sets = append(sets, taintSet{n.Taints, ev.Source(evidence.KindNodes), "Node " + n.Name + " has taint"})
+	}
 	if ev.Bootstrap != nil {
-		for _, taint := range ev.Bootstrap.Taints {
+		sets = append(sets, taintSet{ev.Bootstrap.Taints, ev.Source(evidence.KindBootstrap), "the node registers with taint"})
+	}
+	for _, set := range sets {
+		for _, taint := range set.taints {
 			if strings.HasSuffix(taint, ":NoSchedule") || strings.HasSuffix(taint, ":NoExecute") {
 				if key, _, _ := strings.Cut(strings.SplitN(taint, ":", 2)[0], "="); transientTaints[key] || tolerates(ds.Tolerations, taint) {
 					continue
 				}
-				msg := fmt.Sprintf("the node registers with taint %s, which aws-node does not tolerate: the CNI never starts there", taint)
-				taints := item(ev.Source(evidence.KindBootstrap), "taints %s", quoteList(ev.Bootstrap.Taints))
+				taints := item(set.src, "taints %s", quoteList(set.taints))
 				if n := JoinedNode(ev); n != nil && n.Ready {
 					// a Ready node has a working CNI: another one, or aws-node started before the
 					// taint was set
-					return one(warn("kube-system/aws-node", fmt.Sprintf("the node's configuration sets taint %s, which aws-node does not tolerate, but node %s is Ready, so a CNI runs on it", taint, n.Name), it, taints))
+					return one(warn("kube-system/aws-node", fmt.Sprintf("%s %s, which aws-node does not tolerate, but node %s is Ready, so a CNI runs on it", set.who, taint, n.Name), it, taints))
 				}
-				return one(fail("kube-system/aws-node", msg, it, taints))
+				return one(fail("kube-system/aws-node", fmt.Sprintf("%s %s, which aws-node does not tolerate: the CNI never starts there", set.who, taint), it, taints))
 			}
 		}
 	}

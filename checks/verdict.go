@@ -44,6 +44,10 @@ type NodeState struct {
 	Ready bool   `json:"ready"`
 	// Evidence names what shows it: "kube:nodes" or the log line of the registration.
 	Evidence string `json:"evidence"`
+	// Condition is a NotReady Node's Ready condition as the Node object states it, "REASON:
+	// message" (kubernetes pkg/kubelet/nodestatus/setters.go ReadyCondition: KubeletNotReady and
+	// the failing runtime state); "" when the node is Ready or the input shows no message.
+	Condition string `json:"condition,omitempty"`
 }
 
 // JoinPath reports whether a check judges a cause that keeps a node from joining: critical and
@@ -300,7 +304,11 @@ func joinedNode(ev *evidence.Evidence) *NodeState {
 	if ev.Have(evidence.KindNodes) && ev.Instance != nil {
 		for _, n := range ev.Nodes {
 			if ownNode(n, ev) && !n.Unregistered {
-				return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: ev.Source(evidence.KindNodes)}
+				st := &NodeState{Name: n.Name, Ready: n.Ready, Evidence: ev.Source(evidence.KindNodes)}
+				if !n.Ready && n.ReadyMessage != "" {
+					st.Condition = strings.TrimPrefix(n.ReadyReason+": "+n.ReadyMessage, ": ")
+				}
+				return st
 			}
 		}
 		return nil

@@ -114,6 +114,9 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 		if d.Node != nil && d.Node.Evidence != "" {
 			para(w, width, "  seen: ", d.Node.Evidence)
 		}
+		if d.Node != nil && d.Node.Condition != "" {
+			para(w, width, "  Ready condition: ", d.Node.Condition)
+		}
 		if d.MostLikelyCause != nil {
 			if d.Node != nil && !d.Node.Ready {
 				cause("Why it is not Ready:")
@@ -122,6 +125,9 @@ func Text(w io.Writer, r *Report, metas map[string]checks.Meta, o TextOptions) e
 			}
 		} else if d.Node != nil && !d.Node.Ready && len(d.Unchecked) > 0 {
 			para(w, width, "Why it is not Ready: ", fmt.Sprintf("not found — %d checks could not run, for want of evidence (--all lists them); add the node's logs (kubelet, aws-node) or the AWS and cluster side (--snapshot).", len(d.Unchecked)))
+		} else if d.Node != nil && !d.Node.Ready {
+			// never an all-clear: nothing read says why the node is NotReady
+			para(w, width, "Why it is not Ready: ", "not found — no check failed; the node's own logs (kubelet, container runtime, CNI) would show it: eksdoctor analyze BUNDLE --snapshot SNAP reads a node log bundle.")
 		}
 	case checks.VerdictCauseFound:
 		cause("Most likely cause:")

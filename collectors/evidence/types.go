@@ -311,6 +311,19 @@ type Node struct {
 	// Pressure lists the node-pressure conditions whose status is True (DiskPressure,
 	// MemoryPressure, PIDPressure: https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/).
 	Pressure []string
+	// ReadyReason and ReadyMessage are the reason and message of the Node's Ready condition
+	// (status.conditions[type=Ready]; the kubelet writes KubeletNotReady with the failing
+	// runtime state, e.g. "container runtime network not ready: NetworkReady=false
+	// reason:NetworkPluginNotReady message:…", kubernetes pkg/kubelet/nodestatus/setters.go
+	// ReadyCondition); "" when the input does not show them.
+	ReadyReason, ReadyMessage string
+	// ReadySince is the Ready condition's lastTransitionTime: since when the Node has been
+	// Ready or NotReady; zero when the input does not show it.
+	ReadySince time.Time
+	// Taints are the Node's spec.taints as "key=value:Effect" ("key:Effect" without a value),
+	// the form of kubelet --register-with-taints, whoever set them (the kubelet, a managed node
+	// group, Karpenter, kubectl taint); nil when the Node has none or the input does not show them.
+	Taints []string
 	// Age is how old the Node was when it was listed (kubectl get nodes' AGE column: the time
 	// since the Node object was created), for inputs that give an age; 0 when unknown.
 	Age time.Duration

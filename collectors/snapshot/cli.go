@@ -484,6 +484,11 @@ type KubeNode struct {
 	Metadata objectMeta `json:"metadata"`
 	Spec     struct {
 		ProviderID string `json:"providerID"`
+		Taints     []struct {
+			Key    string `json:"key"`
+			Value  string `json:"value"`
+			Effect string `json:"effect"`
+		} `json:"taints"`
 	} `json:"spec"`
 	Status struct {
 		NodeInfo struct {
@@ -491,8 +496,11 @@ type KubeNode struct {
 			OperatingSystem string `json:"operatingSystem"`
 		} `json:"nodeInfo"`
 		Conditions []struct {
-			Type   string `json:"type"`
-			Status string `json:"status"`
+			Type               string `json:"type"`
+			Status             string `json:"status"`
+			Reason             string `json:"reason"`
+			Message            string `json:"message"`
+			LastTransitionTime Time   `json:"lastTransitionTime"`
 		} `json:"conditions"`
 	} `json:"status"`
 }

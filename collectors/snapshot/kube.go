@@ -67,9 +67,17 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 				switch {
 				case c.Type == "Ready":
 					node.Ready = c.Status == "True"
+					node.ReadyReason, node.ReadyMessage, node.ReadySince = c.Reason, c.Message, c.LastTransitionTime.Time
 				case strings.HasSuffix(c.Type, "Pressure") && c.Status == "True":
 					node.Pressure = append(node.Pressure, c.Type)
 				}
+			}
+			for _, t := range n.Spec.Taints {
+				taint := t.Key
+				if t.Value != "" {
+					taint += "=" + t.Value
+				}
+				node.Taints = append(node.Taints, taint+":"+t.Effect)
 			}
 			node.Unregistered = len(n.Status.Conditions) == 0 && n.Status.NodeInfo.KubeletVersion == ""
 			r.nodes = append(r.nodes, node)

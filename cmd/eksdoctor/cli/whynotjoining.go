@@ -205,14 +205,15 @@ func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Ch
 
 // exit maps a written report to the exit code by its verdict: cause-found 1; joined 0, or 1
 // when the node is NotReady with a cause, or 3 (5 when denied) when it is NotReady with no cause
-// found and checks could not run; no-cause-found 0 (5 when some evidence was denied);
+// found (why it is not Ready could not be told, whether or not checks could not run);
+// no-cause-found 0 (5 when some evidence was denied);
 // inconclusive 3, or 5 when evidence of the join path was denied.
 func (o *GlobalOptions) exit(r *report.Report, partial bool) error {
 	d := r.Diagnosis
 	switch d.Verdict {
 	case checks.VerdictJoined:
 		notReady := d.Node != nil && !d.Node.Ready
-		if notReady && d.MostLikelyCause == nil && len(d.Unchecked) > 0 {
+		if notReady && d.MostLikelyCause == nil {
 			// why it is NotReady could not be told: inconclusive about the cause
 			denied := partial
 			for _, u := range d.Unchecked {
