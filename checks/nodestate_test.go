@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,5 +84,42 @@ func TestNodeObjectState(t *testing.T) {
 				t.Errorf("failing finding lacks evidence or why: %+v", f)
 			}
 		})
+	}
+}
+
+// TestAutoModeWithoutUserDataBootstrapNotApplicable (red team 11a #13): EKS Auto Mode manages
+// its nodes' user data, so a check that needs the node's bootstrap configuration is not
+// applicable when the user data was not read — not a gap that leaves the run inconclusive. A
+// self-managed node without its user data still lacks the evidence.
+func TestAutoModeWithoutUserDataBootstrapNotApplicable(t *testing.T) {
+	noUserData := func(ev *evidence.Evidence) {
+		ev.UserData, ev.Bootstrap = nil, nil
+		ev.AddGapForce(evidence.KindUserData, "not in snapshot (ec2/instance-user-data/i-1.json)")
+		ev.AddGapForce(evidence.KindBootstrap, "not in snapshot (ec2/instance-user-data/i-1.json)")
+	}
+	var bootstrapChecks []Check
+	for _, c := range Default().All() {
+		if slices.Contains(c.Meta.Needs, evidence.KindBootstrap) || slices.Contains(c.Meta.Needs, evidence.KindUserData) {
+			bootstrapChecks = append(bootstrapChecks, c)
+		}
+	}
+	if len(bootstrapChecks) < 5 {
+		t.Fatalf("only %d checks need the bootstrap configuration", len(bootstrapChecks))
+	}
+	ev := healthyEvidence()
+	noUserData(ev)
+	ev.Provisioner = evidence.Provisioner{Kind: evidence.ProvisionerAutoMode, Because: "NodeClaim general-purpose-x uses NodeClass default of eks.amazonaws.com"}
+	for _, f := range Run(bootstrapChecks, ev) {
+		if f.Status != StatusSkipped || !strings.HasPrefix(f.Message, "not applicable: ") || f.ID != "bootstrap.no-bootstrap" && !strings.Contains(f.Message, "EKS Auto Mode manages the node's user data") {
+			t.Errorf("Auto Mode, no user data: %s %s %q", f.ID, f.Status, f.Message)
+		}
+	}
+	ev = healthyEvidence()
+	noUserData(ev)
+	ev.Provisioner = evidence.Provisioner{Kind: evidence.ProvisionerSelfManaged, Because: "no node group or provisioner tag"}
+	for _, f := range Run(bootstrapChecks, ev) {
+		if f.Status == StatusSkipped && strings.HasPrefix(f.Message, "not applicable: EKS Auto Mode") {
+			t.Errorf("self-managed, no user data: %s %q", f.ID, f.Message)
+		}
 	}
 }

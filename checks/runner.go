@@ -68,6 +68,10 @@ func runOne(c Check, ev *evidence.Evidence) (fs []Finding) {
 			t = testimony{} // another node's lines say nothing of the target
 		}
 	}
+	if len(missing) > 0 && autoModeUserData(m, ev) {
+		return []Finding{complete(m, Finding{Status: StatusSkipped, Resource: resource,
+			Message: "not applicable: EKS Auto Mode manages the node's user data (" + ev.Provisioner.Because + "), so there is no bootstrap configuration of the user's to judge"})}
+	}
 	if len(missing) > 0 {
 		if fs := partial(c, ev); len(fs) > 0 {
 			return completeAll(m, fs, resource)
@@ -210,6 +214,28 @@ func ignoredSource(m Meta, ev *evidence.Evidence) (Finding, bool) {
 	}
 	why := fmt.Sprintf("not applicable: authenticationMode %s ignores %s", ev.Cluster.AuthenticationMode, src)
 	return complete(m, Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: why}), true
+}
+
+// autoModeUserData reports whether check m lacks only the node's user data or bootstrap
+// configuration on an EKS Auto Mode node: Auto Mode builds and manages its nodes' launch
+// templates and user data, and its NodeClass has no user data field
+// (https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html), so there is nothing
+// of the user's to read (red team 11a #13).
+func autoModeUserData(m Meta, ev *evidence.Evidence) bool {
+	if ev.Provisioner.Kind != evidence.ProvisionerAutoMode {
+		return false
+	}
+	needs := false
+	for _, k := range m.Needs {
+		if ev.Have(k) {
+			continue
+		}
+		if k != evidence.KindBootstrap && k != evidence.KindUserData {
+			return false
+		}
+		needs = true
+	}
+	return needs
 }
 
 // notForProvisioner returns the not-applicable finding of a check whose Meta.AppliesTo does not
