@@ -1306,3 +1306,32 @@ func TestEndpointOfAnotherRegion(t *testing.T) {
 		}
 	}
 }
+
+// TestPostJoinFailuresOnAnUnregisteredInstance: the cluster's whole Node list shows no Node for
+// the instance, and the only failing checks judge a node after it registered (max-pods): they
+// are not why it did not join, so the verdict is inconclusive, never a cause (red team 11a #11).
+// A critical one (Windows IPAM off, the CNI) stays a cause: the node is no working member.
+// A join-path failure beside them is still the cause; a partial node list leaves them causes.
+func TestPostJoinFailuresOnAnUnregisteredInstance(t *testing.T) {
+	metas := Default().Metas()
+	post := Finding{ID: "bootstrap.max-pods", Status: StatusFail}
+	join := Finding{ID: "auth.role-not-mapped", Status: StatusFail}
+	for _, tc := range []struct {
+		name    string
+		fs      []Finding
+		partial bool
+		want    Verdict
+	}{
+		{"post-join only, no Node", []Finding{post}, false, VerdictInconclusive},
+		{"with a join-path failure", []Finding{post, join}, false, VerdictCauseFound},
+		{"partial node list", []Finding{post}, true, VerdictCauseFound},
+		{"a critical post-join check", []Finding{post, {ID: "windows.ipam-disabled", Status: StatusFail}}, false, VerdictCauseFound},
+	} {
+		ev := healthyEvidence()
+		ev.Nodes, ev.NodesPartial = []evidence.Node{{Name: "ip-10-9-9-9.ec2.internal", Ready: true}}, tc.partial
+		ev.Mark(evidence.KindNodes, "test")
+		if v, _, _ := Judge(tc.fs, metas, ev); v != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, v, tc.want)
+		}
+	}
+}

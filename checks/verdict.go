@@ -96,6 +96,19 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 		}
 	}
 	symptomsOnly := failing && !causes
+	if failing && causes && notRegistered(ev) {
+		// every failing check judges a node after it registered and does not keep it from
+		// working (max-pods, the DNS IP): with the cluster's whole Node list showing none for
+		// this instance, none of them is why it did not join. Critical ones (the CNI, IPAMD,
+		// Windows IPAM) stay causes: a node they break is not a working member either.
+		postJoin := true
+		for _, f := range findings {
+			if f.Status == StatusFail && !f.Symptom && (metas[f.ID].Stage != StagePostJoin || metas[f.ID].Severity == SeverityCritical) {
+				postJoin = false
+			}
+		}
+		symptomsOnly = postJoin
+	}
 	var unchecked []Unchecked
 	seen := map[string]bool{}
 	for _, f := range findings {
@@ -144,6 +157,21 @@ func Judge(findings []Finding, metas map[string]Meta, ev *evidence.Evidence) (Ve
 		return VerdictNoCauseFound, nil, nil
 	}
 	return VerdictInconclusive, unchecked, nil
+}
+
+// notRegistered reports whether the evidence shows the instance has no Node: the cluster's
+// complete Node list (not a describe or a named get) was read and none of its Nodes is the
+// instance's.
+func notRegistered(ev *evidence.Evidence) bool {
+	if ev.Instance == nil || !ev.Have(evidence.KindNodes) || ev.NodesPartial {
+		return false
+	}
+	for _, n := range ev.Nodes {
+		if ownNode(n, ev) {
+			return false
+		}
+	}
+	return true
 }
 
 // unreadTestimony reports whether a check of the join path's stages (critical or high, up to

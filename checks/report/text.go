@@ -423,7 +423,12 @@ func notRun(d Diagnosis) string {
 // symptomOnly is the headline of an inconclusive report whose only failures are symptoms
 // (checks.Finding.Symptom): what they do not say, and which checks could not run.
 func symptomOnly(d Diagnosis) string {
-	const head = "Only a symptom failed, which says the node did not join but not why; "
+	head := "Only a symptom failed, which says the node did not join but not why; "
+	if m, ok := checks.Default().Metas()[*d.MostLikelyCause]; ok && m.Stage == checks.StagePostJoin {
+		// checks.Judge: a check of a registered node failing on an instance the cluster's Node
+		// list does not show
+		head = "Only checks of a registered node failed (the first: " + *d.MostLikelyCause + "), but the cluster's Node list shows no Node for this instance, so they are not why it did not join; "
+	}
 	if len(d.Unchecked) == 0 {
 		return head + "every other check ran and none names the cause, which lies outside this evidence (the node's kubelet and bootstrap logs: a log bundle)."
 	}
