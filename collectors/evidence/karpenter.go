@@ -224,6 +224,13 @@ func DetectProvisioner(e *Evidence) Provisioner {
 		return Provisioner{}
 	}
 	t := e.Instance.Tags
+	if !computeConfigShown(e) {
+		for _, k := range autoModeTags {
+			if t[k] != "" {
+				return Provisioner{Kind: ProvisionerAutoMode, Name: t["karpenter.sh/nodepool"], Because: "tag " + k + " (put only by EKS Auto Mode; describe-cluster does not show computeConfig)"}
+			}
+		}
+	}
 	switch {
 	case t["eks:eks-cluster-name"] != "" && autoMode:
 		return Provisioner{Kind: ProvisionerAutoMode, Name: t["karpenter.sh/nodepool"], Because: "tag eks:eks-cluster-name with Auto Mode enabled on the cluster"}
@@ -235,6 +242,20 @@ func DetectProvisioner(e *Evidence) Provisioner {
 		return Provisioner{Kind: ProvisionerSelfManaged, Name: t["aws:autoscaling:groupName"], Because: "tag aws:autoscaling:groupName"}
 	}
 	return Provisioner{Kind: ProvisionerSelfManaged, Because: "no node group, Karpenter or Auto Mode tag"}
+}
+
+// autoModeTags are the EC2 tags EKS Auto Mode puts on the instances it launches, naming their
+// NodePool and NodeClass (the AmazonEKSComputePolicy requires them on every instance Auto Mode
+// creates: https://docs.aws.amazon.com/eks/latest/userguide/security-iam-awsmanpol.html, AmazonEKSComputePolicy).
+// Self-managed Karpenter tags its instances eks:eks-cluster-name and karpenter.sh/nodepool
+// (aws/karpenter-provider-aws pkg/apis/v1/labels.go) but never these.
+var autoModeTags = []string{"eks:kubernetes-node-pool-name", "eks:kubernetes-node-class-name"}
+
+// computeConfigShown reports whether the evidence says whether EKS Auto Mode is enabled: a
+// describe-cluster output with computeConfig. Without it (AWS CLI models before 2024-12-02, a
+// --query projection, no describe-cluster at all) Auto Mode is unknown, not disabled.
+func computeConfigShown(e *Evidence) bool {
+	return e.Cluster != nil && e.Cluster.ComputeConfig != nil
 }
 
 // computeTypeLabel is the label EKS puts on Fargate, hybrid and Auto Mode nodes

@@ -1,6 +1,9 @@
 package evidence
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDetectProvisionerHybridAndFargate: hybrid nodes and Fargate nodes are told from the facts
 // that name them — the Node's eks.amazonaws.com/compute-type label, an SSM managed-instance ID,
@@ -21,6 +24,44 @@ func TestDetectProvisionerHybridAndFargate(t *testing.T) {
 	} {
 		if got := DetectProvisioner(tc.ev); got.Kind != tc.want || tc.want != "" && got.Because == "" {
 			t.Errorf("%s: %+v, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDetectProvisionerAutoModeTagsWithoutComputeConfig: describe-cluster without computeConfig
+// (AWS CLI models before 2024-12-02, or a --query) leaves Auto Mode unknown, not disabled (red
+// team 11b #7). An instance carrying the tags only EKS Auto Mode puts on its instances
+// (eks:kubernetes-node-pool-name, eks:kubernetes-node-class-name) is then Auto Mode's; plain
+// Karpenter's tags (eks:eks-cluster-name and karpenter.sh/nodepool, both set by Karpenter v1 too)
+// stay Karpenter's, and a computeConfig that says disabled is believed.
+func TestDetectProvisionerAutoModeTagsWithoutComputeConfig(t *testing.T) {
+	autoTags := func(extra ...string) map[string]string {
+		m := map[string]string{"eks:eks-cluster-name": "prod", "karpenter.sh/nodepool": "general-purpose", "karpenter.sh/nodeclaim": "general-purpose-abcde"}
+		for _, k := range extra {
+			m[k] = map[string]string{"eks:kubernetes-node-pool-name": "general-purpose", "eks:kubernetes-node-class-name": "default"}[k]
+		}
+		return m
+	}
+	inst := func(tags map[string]string) *Instance { return &Instance{ID: "i-1", Tags: tags} }
+	for _, tc := range []struct {
+		name     string
+		ev       *Evidence
+		want     string
+		because  string
+		wantPool string
+	}{
+		{"pool tag, computeConfig not shown", &Evidence{Target: Target{InstanceID: "i-1"}, Instance: inst(autoTags("eks:kubernetes-node-pool-name")), Cluster: &Cluster{Name: "prod"}},
+			ProvisionerAutoMode, "tag eks:kubernetes-node-pool-name", "general-purpose"},
+		{"class tag, no describe-cluster", &Evidence{Target: Target{InstanceID: "i-1"}, Instance: inst(autoTags("eks:kubernetes-node-class-name"))},
+			ProvisionerAutoMode, "tag eks:kubernetes-node-class-name", "general-purpose"},
+		{"karpenter v1 tags, computeConfig not shown", &Evidence{Target: Target{InstanceID: "i-1"}, Instance: inst(autoTags()), Cluster: &Cluster{Name: "prod"}},
+			ProvisionerKarpenter, "tag karpenter.sh/nodepool", "general-purpose"},
+		{"pool tag, computeConfig disabled", &Evidence{Target: Target{InstanceID: "i-1"}, Instance: inst(autoTags("eks:kubernetes-node-pool-name")), Cluster: &Cluster{Name: "prod", ComputeConfig: &ComputeConfig{}}},
+			ProvisionerKarpenter, "tag karpenter.sh/nodepool", "general-purpose"},
+	} {
+		got := DetectProvisioner(tc.ev)
+		if got.Kind != tc.want || got.Name != tc.wantPool || !strings.Contains(got.Because, tc.because) {
+			t.Errorf("%s: %+v, want %s (%s) because %q", tc.name, got, tc.want, tc.wantPool, tc.because)
 		}
 	}
 }
