@@ -632,11 +632,14 @@ func docType(v any) (Type, string) {
 			if eksctlNodeGroups(d) {
 				return TypeEksctlConfig, "eksctl ClusterConfig node groups (no apiVersion shown)"
 			}
+			if snapshotManifest(d) {
+				return TypeData, "the snapshot's manifest.json: its cluster, region and instance IDs, no evidence of its own"
+			}
 			for key := range d {
 				if key == "Entries" && !prefixListEntries(d["Entries"]) {
 					continue // another service's Entries (EventBridge, a network ACL's on its own)
 				}
-				if e, ok := layout.ByPasteKey(key); ok && !strings.HasPrefix(e.Path, "kube/") {
+				if e, ok := layout.ByPasteKey(key); ok && !strings.HasPrefix(e.Path, "kube/") && pasteValueFits(key, d[key]) {
 					return AWSType(e.Path), strings.Fields(e.Command)[0] + " " + strings.Join(strings.Fields(e.Command)[1:3], " ") + " output"
 				}
 			}
@@ -649,6 +652,35 @@ func docType(v any) (Type, string) {
 		}
 	}
 	return TypeData, "data"
+}
+
+// pasteValueFits reports whether v, the value of the top-level key of an AWS CLI output, has the
+// shape that output gives it: text for get-console-output's "Output", an object or a list for
+// every other (a "cluster" that is a name is the snapshot manifest's, not describe-cluster's).
+func pasteValueFits(key string, v any) bool {
+	switch v.(type) {
+	case string:
+		return key == "Output"
+	case map[string]any, []any:
+		return key != "Output"
+	}
+	return false
+}
+
+// snapshotManifest reports whether d is a snapshot's manifest.json (docs/snapshot-format.md):
+// "cluster" a name, beside at least one more of its keys and none that is not its.
+func snapshotManifest(d map[string]any) bool {
+	if _, ok := d["cluster"].(string); !ok || len(d) < 2 {
+		return false
+	}
+	for k := range d {
+		switch k {
+		case "cluster", "region", "instanceIds", "collectedAt", "tool":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // bottlerocketKubernetes reports whether d is the settings.kubernetes table of Bottlerocket on
