@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -1249,7 +1250,13 @@ var reTextRecord = regexp.MustCompile(`^[A-Z][A-Z0-9_]*\t`)
 
 func splitYAML(b []byte) [][]byte {
 	var out [][]byte
-	for _, d := range bytes.Split(b, []byte("\n---")) {
+	parts := bytes.Split(b, []byte("\n---"))
+	for i, d := range parts {
+		if i < len(parts)-1 {
+			// the line break before "---" ends this document's last line: a block scalar
+			// (mapRoles: |) keeps its final newline as in a file holding the document alone
+			d = append(d[:len(d):len(d)], '\n')
+		}
 		if len(bytes.TrimSpace(d)) > 0 {
 			out = append(out, d)
 		}
@@ -1293,8 +1300,30 @@ func decodeInto[T any](s *Snapshot, p string, each func(*T)) (readResult, string
 // decodeKubeObject is decodeInto for a kube/ file that holds one object, the kind and name in
 // kube-system (the aws-auth ConfigMap, the aws-node DaemonSet): a kubectl List there is read as
 // its item of that kind and name (layout.KubeObject, as analyze reads a pasted List), and a
-// List without exactly one such item is a gap naming the file, never an empty object.
+// List without exactly one such item is a gap naming the file, never an empty object. A file
+// holding the object more than once (YAML documents split by ---, JSON outputs appended) passes
+// it once when the copies are the same; copies that differ are an input problem naming the file
+// and a gap, none of them used (which one is current is unknown; the last is no likelier).
 func decodeKubeObject[T any](s *Snapshot, p, kind, name string, each func(*T)) (readResult, string) {
+	var copies []*T
+	res, reason := decodeKubeCopies(s, p, kind, name, func(v *T) { copies = append(copies, v) })
+	if res != readOK || len(copies) == 0 {
+		return res, reason
+	}
+	for _, c := range copies[1:] {
+		if !reflect.DeepEqual(c, copies[0]) {
+			msg := fmt.Sprintf("holds %d copies of %s %s that differ (YAML documents split by ---, or outputs appended with >>); which is current is unknown, so none is used: save it once (kubectl get %s -n kube-system %s -o yaml)",
+				len(copies), kind, name, strings.ToLower(kind), name)
+			s.problem(p, msg)
+			return readGap, fmt.Sprintf("%s holds %d copies of %s %s that differ, so which is current is unknown", p, len(copies), kind, name)
+		}
+	}
+	each(copies[0])
+	return res, reason
+}
+
+// decodeKubeCopies decodes every copy of the one object of kube/ file p (decodeKubeObject).
+func decodeKubeCopies[T any](s *Snapshot, p, kind, name string, each func(*T)) (readResult, string) {
 	return decodeIntoFrom(s, p, kind+"/"+name, func(raw json.RawMessage) (json.RawMessage, error) {
 		var peek struct {
 			Kind  string          `json:"kind"`
