@@ -3,6 +3,7 @@ package ingest
 import (
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -48,6 +49,10 @@ type block struct {
 	nextShellError []int
 	// nextHeader: a kubectl get table's header, or a describe Name line after a blank line.
 	nextHeader []int
+	// nextAfterJSON: a manifest's first line (apiVersion:, kind: or "---") right under a JSON
+	// document's closing "}" or "]" at column 0; nextJSONStart: a JSON document's first line at
+	// column 0 (jsonStart). Files put together with `cat f1 f2 …` meet at such lines.
+	nextAfterJSON, nextJSONStart []int
 	// heredocs are the Terraform heredoc values' first lines, in order; heredocAt[i] is the
 	// index in heredocs of the first at or after line i.
 	heredocs  []heredoc
@@ -140,6 +145,10 @@ func newBlock(lines []line) *block {
 	b.nextHeader = next(func(i int) bool {
 		return reTableHeader.MatchString(lines[i].text) || i > 0 && reDescribeName.MatchString(lines[i].text) && b.blank[i-1]
 	})
+	b.nextAfterJSON = next(func(i int) bool {
+		return i > 0 && (lines[i-1].text == "}" || lines[i-1].text == "]") && (reManifestStart.MatchString(lines[i].text) || lines[i].text == "---")
+	})
+	b.nextJSONStart = next(func(i int) bool { return jsonStart(lines[i].text) })
 	after := func(list []int, i int) int { // the first entry of list after line i, or n
 		if k := sort.SearchInts(list, i+1); k < len(list) {
 			return list[k]
@@ -170,6 +179,26 @@ func newBlock(lines []line) *block {
 		b.heredocAt[i] = k
 	}
 	return b
+}
+
+// notDocument reports whether s is no JSON or YAML document of a known type: user data, log
+// text, kubectl's human output, prose or unknown data.
+func notDocument(s Segment) bool {
+	switch s.Type {
+	case TypeUserData, TypeLog, TypeProse, TypeData:
+		return true
+	}
+	return strings.HasPrefix(string(s.Type), "text:") || s.value == nil
+}
+
+// nextDocument returns the first line after lo in [lo, hi) where a document starts right under
+// the one that starts at lo (docAfterDoc), or hi.
+func (b *block) nextDocument(lo, hi int) int {
+	i := b.nextAfterJSON[lo+1]
+	if yamlFirst(b.lines[lo].text) {
+		i = min(i, b.nextJSONStart[lo+1])
+	}
+	return min(i, hi)
 }
 
 // trim drops the blank lines at either end of [lo, hi).
@@ -219,6 +248,16 @@ func (b *block) classify(lo, hi int, fenced bool, command string) []Segment {
 			out = append(out, b.classify(lo, i, fenced, command)...)
 			lo = i
 			continue
+		}
+		if i := b.nextDocument(lo, hi); i < hi {
+			// files put together with `cat f1 f2 …`: a document starts right under another.
+			// Only a first document that reads on its own as a known JSON or YAML document is
+			// cut off: never user data, whose parts hold text of any shape, nor text
+			if segs, ok := structured(trimBlank(b.lines[lo:i]), command); ok && !unreadable(segs) && !slices.ContainsFunc(segs, notDocument) {
+				out = append(out, b.classify(lo, i, fenced, command)...)
+				lo, command = i, ""
+				continue
+			}
 		}
 		if d := b.secondManifest(lo, hi); d < hi {
 			// two manifests pasted one under the other with no "---" between them: the second

@@ -1,6 +1,9 @@
 package ingest
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // classifyRef is classify as it was before the block index: it searches every part it cuts
 // again for the places to cut it, and is quadratic in the parts. It is kept to check that
@@ -41,6 +44,15 @@ func classifyRef(lines []line, fenced bool, command string) []Segment {
 		// kubectl output that starts after other lines (an error line above a table)
 		if reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) && strings.TrimSpace(lines[i-1].text) == "" {
 			return append(classifyRef(lines[:i], fenced, command), classifyRef(lines[i:], fenced, command)...)
+		}
+	}
+	for i := 1; i < len(lines); i++ {
+		// files put together with `cat f1 f2 …`: a document starts right under another
+		if (lines[i-1].text == "}" || lines[i-1].text == "]") && (reManifestStart.MatchString(lines[i].text) || lines[i].text == "---") || yamlFirst(lines[0].text) && jsonStart(lines[i].text) {
+			if segs, ok := structured(trimBlank(lines[:i]), command); ok && !unreadable(segs) && !slices.ContainsFunc(segs, notDocument) {
+				return append(classifyRef(lines[:i], fenced, command), classifyRef(lines[i:], fenced, "")...)
+			}
+			break
 		}
 	}
 	if d := secondManifestRef(lines); d > 0 {

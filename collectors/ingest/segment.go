@@ -245,6 +245,11 @@ func regions(lines []line) []region {
 	}
 	fence := ""
 	for i, l := range lines {
+		if fence == "" && reFileHeader.MatchString(l.text) {
+			// `head`/`tail` of several files: each file is a document of its own
+			flush(i, false)
+			continue
+		}
 		m := reFence.FindStringSubmatch(l.text)
 		if j := reJiraFence.FindStringSubmatch(l.text); j != nil {
 			// Jira's {code} / {noformat}: the same line opens and closes the block
@@ -271,6 +276,10 @@ func regions(lines []line) []region {
 	flush(len(lines), fence != "")
 	return out
 }
+
+// reFileHeader is the line `head` and `tail` write above each file when given several
+// ("==> eks/describe-cluster.json <=="): the text under it is another file's.
+var reFileHeader = regexp.MustCompile(`^==> .+ <==\s*$`)
 
 // dedent removes the leading whitespace that every non-blank line shares: a paste indented as a
 // whole (a Markdown code block written with four spaces, a block under a list item, a snippet
@@ -1331,7 +1340,7 @@ func paragraphs(lines []line) []Segment {
 			// MIME user data holds part bodies of any shape (a shell script reads as prose):
 			// its paragraphs up to the closing boundary belong to it
 			closing := mimeClosing(p, i+1, min(len(paras), i+20), para)
-			for ; j < len(paras) && j < i+20 && (j <= i+closing || !proseLike(para(j))); j++ {
+			for ; j < len(paras) && j < i+20 && (j <= i+closing || !proseLike(para(j))) && !docAfterDoc(lines, paras[j-1][0], paras[j][0]); j++ {
 				// with the blank lines between the paragraphs: MIME needs the one that ends
 				// its headers, and a script or a YAML block scalar keeps its own
 				joined := lines[pos(paras[i][0]) : pos(paras[j][1]-1)+1]
@@ -1430,7 +1439,7 @@ func splitAtHeaders(lines []line, paras [][2]int) [][2]int {
 	for k, p := range paras {
 		start := p[0]
 		for i := p[0] + 1; i < p[1]; i++ {
-			if reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) || manifestAfterLog(lines, i) {
+			if reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) || manifestAfterLog(lines, i) || docAfterDoc(lines, start, i) {
 				if out == nil {
 					out = append(make([][2]int, 0, len(paras)+1), paras[:k]...)
 				}
@@ -1446,6 +1455,33 @@ func splitAtHeaders(lines []line, paras [][2]int) [][2]int {
 		return paras
 	}
 	return out
+}
+
+// docAfterDoc reports whether lines[i] starts another document right under the one that starts
+// at lines[start], with no blank line between: files put together with `cat f1 f2 …`. JSON
+// closed at column 0 ("}" or "]" alone) cannot go on with a manifest's apiVersion: or kind:, and
+// a YAML document cannot go on with "{" or "[" at column 0 (a JSON document's first line).
+// JSON documents back to back stay together here; jsonDocs reads them apart when their types
+// differ.
+func docAfterDoc(lines []line, start, i int) bool {
+	prev, cur := lines[i-1].text, lines[i].text
+	if (prev == "}" || prev == "]") && (reManifestStart.MatchString(cur) || cur == "---") {
+		return true
+	}
+	return yamlFirst(lines[start].text) && jsonStart(cur)
+}
+
+// yamlFirst reports whether a document's first line is a YAML key or list item at column 0
+// (not JSON, not a comment).
+func yamlFirst(t string) bool {
+	return t != "" && !strings.ContainsRune("{[#", rune(t[0])) && reYAMLLineStart.MatchString(t)
+}
+
+// jsonStart reports whether a line at column 0 opens a JSON document: "{" or "[" alone, or
+// followed by a key, an object or a string. A TOML table ("[settings.kubernetes]") or a kernel
+// line ("[    5.1]") is none.
+func jsonStart(t string) bool {
+	return t == "{" || t == "[" || strings.HasPrefix(t, `{"`) || strings.HasPrefix(t, `[{`) || strings.HasPrefix(t, `["`)
 }
 
 // reManifestStart is the first line of a Kubernetes manifest at column 0.

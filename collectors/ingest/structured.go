@@ -391,6 +391,7 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(text))
 	var docs []any
+	var ends []int64 // the offset in text after each of docs
 	for {
 		var v any
 		if err := dec.Decode(&v); err != nil {
@@ -410,6 +411,7 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 			break
 		}
 		docs = append(docs, v)
+		ends = append(ends, dec.InputOffset())
 	}
 	if len(docs) == 0 {
 		return nil, false
@@ -417,6 +419,9 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 	if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
 		// "[   27.562077] sundog[1145]: …": a JSON value followed by text is not JSON
 		return nil, false
+	}
+	if out, ok := splitJSONDocs(lines, text, docs, ends); ok {
+		return out, true
 	}
 	if msgs, ok := logEvents(docs); ok {
 		// CloudWatch Logs output (filter-log-events, get-log-events, a Logs Insights result or
@@ -465,6 +470,77 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 		s.value = docs[0]
 	}
 	return []Segment{s}, true
+}
+
+// splitJSONDocs reads JSON documents back to back (files put together with `cat f1 f2 …`) apart
+// when they are of different types: each run of documents of one type (the pages of one command
+// stay together) is read as its own part, over its own lines. ok is false when the documents are
+// all of one type, or one of them does not start and end on lines of its own.
+func splitJSONDocs(lines []line, text []byte, docs []any, ends []int64) ([]Segment, bool) {
+	if len(docs) < 2 {
+		return nil, false
+	}
+	first, _ := docType(docs[0])
+	mixed := false
+	for _, d := range docs[1:] {
+		if t, _ := docType(d); t != first {
+			mixed = true
+			break
+		}
+	}
+	if !mixed {
+		return nil, false
+	}
+	// starts[k] is the offset in text of lines[k] (joinLines: each line and a line break)
+	starts := make([]int64, len(lines)+1)
+	for k, l := range lines {
+		starts[k+1] = starts[k] + int64(len(l.text)) + 1
+	}
+	// lineOf returns the index of the line that begins at offset off, or -1
+	lineOf := func(off int64) int {
+		k := sort.Search(len(starts), func(k int) bool { return starts[k] >= off })
+		if k < len(starts) && starts[k] == off {
+			return k
+		}
+		return -1
+	}
+	// bounds[k] is the index of the first line of docs[k]; bounds[len(docs)] is len(lines)
+	bounds := make([]int, len(docs)+1)
+	bounds[len(docs)] = len(lines)
+	var prev int64
+	for k := range docs {
+		off := prev
+		for off < int64(len(text)) && (text[off] == ' ' || text[off] == '\t' || text[off] == '\n' || text[off] == '\r') {
+			off++
+		}
+		l := lineOf(off)
+		if l < 0 {
+			return nil, false
+		}
+		if e := ends[k]; e < int64(len(text)) && text[e] != '\n' {
+			return nil, false // the next value goes on on the same line
+		}
+		bounds[k], prev = l, ends[k]
+	}
+	var out []Segment
+	for k := 0; k < len(docs); {
+		t, _ := docType(docs[k])
+		j := k + 1
+		for j < len(docs) {
+			if u, _ := docType(docs[j]); u != t {
+				break
+			}
+			j++
+		}
+		part := trimBlank(lines[bounds[k]:bounds[j]])
+		segs, ok := jsonDocs(part, joinLines(part))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, segs...)
+		k = j
+	}
+	return out, true
 }
 
 // listTypes are the types a List of several items reads as one document (a Node list …).
