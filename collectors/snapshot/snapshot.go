@@ -1,4 +1,4 @@
-// Package snapshot reads an offline snapshot: a directory (or a .tar.gz of one) of plain AWS
+// Package snapshot reads an offline snapshot: a directory (or a .tar.gz, .tar or .zip of one) of plain AWS
 // CLI v2 and kubectl outputs at fixed paths, as specified in docs/snapshot-format.md. It turns
 // them into Evidence for one instance; it never judges.
 //
@@ -11,6 +11,7 @@ package snapshot
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"cmp"
@@ -158,12 +159,23 @@ func FileKind(m fs.FileMode) string {
 }
 
 // ErrNotSnapshot is returned when the path holds none of the snapshot's folders.
-var ErrNotSnapshot = errors.New("not a snapshot: no eks/, ec2/, iam/, autoscaling/ or kube/ folder found")
+// Errors that wrap it name the input and what was found instead.
+var ErrNotSnapshot = errors.New("not a snapshot")
+
+// notSnapshot is ErrNotSnapshot for input p, naming the layout expected.
+func notSnapshot(p string) error {
+	return fmt.Errorf("%s: %w: no eks/, ec2/, iam/, autoscaling/ or kube/ folder found, at the top or below at most %d folders (docs/snapshot-format.md)", p, ErrNotSnapshot, maxNesting)
+}
+
+// maxNesting bounds the folders a snapshot's layout may sit below inside a directory or
+// archive (home/bob/case-1234/snapshot/eks/…: 4).
+const maxNesting = 8
 
 var topFolders = map[string]bool{"eks": true, "ec2": true, "iam": true, "autoscaling": true, "kube": true, "logs": true}
 
-// Open loads a snapshot directory or a gzip-compressed tar of one. Archive members may sit
-// below one top-level folder (snap/eks/...). Links, devices, absolute paths and paths with ..
+// Open loads a snapshot directory, or a gzip-compressed tar, a plain tar or a zip of one (told
+// apart by their first bytes, not their names). The layout may sit below folders, at most
+// maxNesting deep, as long as it sits below one only (snap/eks/..., home/bob/case/snapshot/eks/...). Links, devices, absolute paths and paths with ..
 // are skipped and recorded as problems; nothing is written to disk. Errors: the path cannot be
 // read, is neither a directory nor a regular file (a named pipe or a device is refused before
 // it is opened, so it never blocks), the archive is corrupt or truncated, a limit is exceeded,
@@ -174,20 +186,22 @@ func Open(p string, lim Limits) (*Snapshot, error) {
 		return nil, err
 	}
 	if !st.IsDir() && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is neither a directory nor a regular file (%s): a snapshot is a directory or a .tar.gz file", p, FileKind(st.Mode()))
+		return nil, fmt.Errorf("%s is neither a directory nor a regular file (%s): a snapshot is a directory, or a .tar.gz, .tar or .zip of one", p, FileKind(st.Mode()))
 	}
 	s := &Snapshot{Origin: "snapshot:" + p, files: map[string][]byte{}, maxYAML: lim.MaxYAMLBytes}
 	if st.IsDir() {
 		err = s.readDir(os.DirFS(p), p, lim)
 	} else {
-		err = s.readTarGz(p, lim)
+		err = s.readArchive(p, lim)
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.stripCommonPrefix()
+	if err := s.stripCommonPrefix(p); err != nil {
+		return nil, err
+	}
 	if len(s.files) == 0 {
-		return nil, ErrNotSnapshot
+		return nil, notSnapshot(p)
 	}
 	s.holdWithin(cmp.Or(lim.MaxHeldBytes, DefaultLimits.MaxHeldBytes))
 	s.readManifest()
@@ -434,19 +448,23 @@ func (s *Snapshot) stream(p string) (r io.ReadCloser, ok bool, err error) {
 	return io.NopCloser(bytes.NewReader(s.skipNoise(p, textenc.Bytes(b)))), true, nil
 }
 
-// tarMember opens member number n (counting every header, as readTarGz does) of the
-// gzip-compressed tar at p, at most max bytes.
-func tarMember(p string, n int, max int64) (io.ReadCloser, error) {
+// tarMember opens member number n (counting every header, as readTar does) of the tar at p
+// (gzip-compressed when gz), at most max bytes.
+func tarMember(p string, gz bool, n int, max int64) (io.ReadCloser, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		f.Close()
-		return nil, err
+	var r io.Reader = f
+	if gz {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		r = zr
 	}
-	tr := tar.NewReader(zr)
+	tr := tar.NewReader(r)
 	for i := 0; ; i++ {
 		h, err := tr.Next()
 		if err != nil {
@@ -550,17 +568,45 @@ func unwrapPathErr(err error) string {
 	return err.Error()
 }
 
-func (s *Snapshot) readTarGz(p string, lim Limits) error {
+// readArchive reads the archive file at p by its first bytes: a gzip-compressed tar, a zip or
+// a plain tar; any other file is refused with an error naming p and the forms read.
+func (s *Snapshot) readArchive(p string, lim Limits) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	head = head[:n]
+	switch {
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return s.readTar(p, true, lim)
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
+		return s.readZip(p, lim)
+	case len(head) >= 262 && string(head[257:262]) == "ustar":
+		return s.readTar(p, false, lim)
+	}
+	return fmt.Errorf("%s is not a snapshot archive: a snapshot is a directory, or a .tar.gz, .tar or .zip of one (docs/snapshot-format.md)", p)
+}
+
+// readTar reads the members of the tar at p (gzip-compressed when gz) as readDir reads files;
+// members over lazyBytes are read again from the archive when decoded.
+func (s *Snapshot) readTar(p string, gz bool, lim Limits) error {
 	f, err := os.Open(p)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return fmt.Errorf("%s is neither a directory nor a gzip-compressed tar: %w", p, err)
+	var r io.Reader = f
+	var zr *gzip.Reader
+	if gz {
+		if zr, err = gzip.NewReader(f); err != nil {
+			return fmt.Errorf("%s is not a gzip-compressed tar: %w", p, err)
+		}
+		r = zr
 	}
-	tr := tar.NewReader(zr)
+	tr := tar.NewReader(r)
 	var total int64
 	for n := 0; ; n++ {
 		if n >= lim.MaxFiles {
@@ -570,6 +616,9 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 		if err == io.EOF {
 			// The tar end marker is not the end of the gzip stream: read on to the gzip
 			// trailer so a bad CRC, a wrong size or a cut inside it is not taken for a clean end.
+			if !gz {
+				return nil
+			}
 			if _, err := io.Copy(io.Discard, io.LimitReader(zr, 1<<20)); err != nil {
 				return fmt.Errorf("%s: the gzip stream after the last member is damaged: %w", p, err)
 			}
@@ -615,7 +664,7 @@ func (s *Snapshot) readTarGz(p string, lim Limits) error {
 			}
 			s.files[clean] = nil
 			member, max := n, lim.MaxFileBytes
-			s.setLazy(clean, h.Size, func() (io.ReadCloser, error) { return tarMember(p, member, max) })
+			s.setLazy(clean, h.Size, func() (io.ReadCloser, error) { return tarMember(p, gz, member, max) })
 			continue
 		}
 		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
@@ -678,27 +727,151 @@ func hasDotDot(name string) bool {
 	return false
 }
 
-// stripCommonPrefix handles archives whose files sit below one folder (snap/eks/...).
-func (s *Snapshot) stripCommonPrefix() {
-	for p := range s.files {
-		if topFolders[strings.SplitN(p, "/", 2)[0]] || p == "manifest.json" {
-			return
+// readZip reads the members of the zip at p as readTar reads a tar's. The zip's central
+// directory is read first (its entries are counted against MaxFiles); members over lazyBytes
+// are inflated again when decoded, so memory stays bounded as for a tar.
+func (s *Snapshot) readZip(p string, lim Limits) error {
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		return fmt.Errorf("%s is not a readable zip: %w", p, err)
+	}
+	defer zr.Close()
+	if len(zr.File) > lim.MaxFiles {
+		return fmt.Errorf("%s has more than %d members", p, lim.MaxFiles)
+	}
+	var total int64
+	for i, zf := range zr.File {
+		name := strings.TrimPrefix(zf.Name, "./")
+		if strings.HasSuffix(name, "/") {
+			continue
+		}
+		clean := path.Clean(name)
+		if path.IsAbs(name) || hasDotDot(name) || strings.Contains(name, "\\") {
+			s.problem(name, "member path is absolute or has a .. element (it leaves the archive or stands in for another member); skipped")
+			continue
+		}
+		if !zf.Mode().IsRegular() {
+			s.problem(name, "member is not a regular file (link or device); skipped")
+			continue
+		}
+		size := int64(zf.UncompressedSize64)
+		if size < 0 || size > lim.MaxFileBytes {
+			s.problem(name, fmt.Sprintf("%d bytes is over the %d-byte limit; skipped", zf.UncompressedSize64, lim.MaxFileBytes))
+			continue
+		}
+		total += size
+		if total > lim.MaxTotalBytes {
+			return fmt.Errorf("%s holds more than %d uncompressed bytes", p, lim.MaxTotalBytes)
+		}
+		if _, dup := s.files[clean]; dup {
+			s.problem(clean, "the archive holds this file more than once; the first copy is used, the later ones are ignored")
+			continue
+		}
+		if size > lazyBytes {
+			s.files[clean] = nil
+			member := i
+			s.setLazy(clean, size, func() (io.ReadCloser, error) { return zipMember(p, member, size) })
+			continue
+		}
+		rc, err := zf.Open()
+		if err != nil {
+			return fmt.Errorf("%s is corrupt at member %s: %w", p, name, err)
+		}
+		// archive/zip fails a member that inflates past its declared size or fails its CRC
+		b, err := io.ReadAll(io.LimitReader(rc, size+1))
+		rc.Close()
+		if err != nil || int64(len(b)) != size {
+			return fmt.Errorf("%s is corrupt or truncated at member %s: %v", p, name, cmp.Or(err, errors.New("its size is not the one declared")))
+		}
+		s.files[clean] = b
+	}
+	return nil
+}
+
+// zipMember opens member number n of the zip at p, which declares size bytes.
+func zipMember(p string, n int, size int64) (io.ReadCloser, error) {
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		return nil, err
+	}
+	if n >= len(zr.File) {
+		zr.Close()
+		return nil, fmt.Errorf("member %d: the archive changed since it was read", n)
+	}
+	rc, err := zr.File[n].Open()
+	if err != nil {
+		zr.Close()
+		return nil, err
+	}
+	return &readCloser{io.LimitReader(rc, size), closers{rc, zr}, size}, nil
+}
+
+// closers closes each of its closers in turn, returning the first error.
+type closers []io.Closer
+
+// Close closes every closer.
+func (c closers) Close() error {
+	var first error
+	for _, x := range c {
+		if err := x.Close(); err != nil && first == nil {
+			first = err
 		}
 	}
+	return first
+}
+
+// layoutPrefix returns the folders a file at path p sits below inside the snapshot's layout
+// ("home/bob/case/snapshot/" for home/bob/case/snapshot/eks/describe-cluster.json, "" at the
+// top): the path up to its first element that is a layout folder (with a file under it) or
+// manifest.json (a file), at most maxNesting folders down. ok is false when p is in no layout,
+// or is macOS metadata (under __MACOSX/, an AppleDouble "._NAME" file, .DS_Store).
+func layoutPrefix(p string) (prefix string, ok bool) {
+	parts := strings.Split(p, "/")
+	if base := parts[len(parts)-1]; parts[0] == "__MACOSX" || strings.HasPrefix(base, "._") || base == ".DS_Store" {
+		// macOS metadata: a Finder zip's __MACOSX/ copy of the tree, AppleDouble files
+		return "", false
+	}
+	for i := 0; i < len(parts) && i <= maxNesting; i++ {
+		if topFolders[parts[i]] && i+1 < len(parts) || parts[i] == "manifest.json" && i == len(parts)-1 {
+			if i == 0 {
+				return "", true
+			}
+			return strings.Join(parts[:i], "/") + "/", true
+		}
+	}
+	return "", false
+}
+
+// stripCommonPrefix handles directories and archives whose layout sits below folders
+// (snap/eks/..., home/bob/case-1234/snapshot/eks/...): the files below that one folder are
+// kept, under their layout paths. A layout at the top is kept as it is. Layouts below two
+// folders or more are an error naming them (wrapping ErrNotSnapshot): which is meant is unknown.
+func (s *Snapshot) stripCommonPrefix(origin string) error {
 	prefixes := map[string]bool{}
 	for p := range s.files {
-		parts := strings.SplitN(p, "/", 3)
-		if len(parts) >= 2 && (topFolders[parts[1]] || parts[1] == "manifest.json") {
-			prefixes[parts[0]] = true
+		if pre, ok := layoutPrefix(p); ok {
+			if pre == "" {
+				return nil
+			}
+			prefixes[pre] = true
 		}
 	}
-	if len(prefixes) != 1 {
+	switch len(prefixes) {
+	case 0:
 		s.files = map[string][]byte{}
-		return
+		return nil
+	case 1:
+	default:
+		var names []string
+		for k := range prefixes {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("%s: %w: it holds a snapshot's folders below %d folders (%s), and which is meant is unknown; give one of them", origin, ErrNotSnapshot, len(names), strings.Join(names, ", "))
 	}
 	var prefix string
 	for k := range prefixes {
-		prefix = k + "/"
+		prefix = k
 	}
 	out := map[string][]byte{}
 	lazy := map[string]func() (io.ReadCloser, error){}
@@ -713,6 +886,7 @@ func (s *Snapshot) stripCommonPrefix() {
 		}
 	}
 	s.files, s.lazy, s.sizes = out, lazy, sizes
+	return nil
 }
 
 // Files lists the loaded file paths, sorted.

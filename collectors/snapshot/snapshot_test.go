@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -160,7 +161,7 @@ func TestOpenTarGzHostile(t *testing.T) {
 		t.Errorf("problems = %+v", s.Problems)
 	}
 	// limits
-	if _, err := Open(p, Limits{MaxFileBytes: 10, MaxTotalBytes: 1 << 20, MaxFiles: 100}); err != ErrNotSnapshot {
+	if _, err := Open(p, Limits{MaxFileBytes: 10, MaxTotalBytes: 1 << 20, MaxFiles: 100}); !errors.Is(err, ErrNotSnapshot) {
 		t.Fatalf("err = %v: the only file is over the size limit, so it is skipped and nothing is left", err)
 	}
 	if _, err := Open(p, Limits{MaxFileBytes: 1 << 20, MaxTotalBytes: 10, MaxFiles: 100}); err == nil {
@@ -171,7 +172,7 @@ func TestOpenTarGzHostile(t *testing.T) {
 	}
 	empty := filepath.Join(t.TempDir(), "e.tgz")
 	os.WriteFile(empty, tarGz(t, []tar.Header{{Name: "README", Typeflag: tar.TypeReg}}, []string{"hi"}), 0o644)
-	if _, err := Open(empty, DefaultLimits); err != ErrNotSnapshot {
+	if _, err := Open(empty, DefaultLimits); !errors.Is(err, ErrNotSnapshot) {
 		t.Errorf("err = %v, want ErrNotSnapshot", err)
 	}
 }

@@ -65,7 +65,7 @@ not its name, and the report says what it was read as:
                       collector (eks_i-….tar.gz, or un-gzipped to .tar), the EKS Windows log
                       collector (.zip), or any of them extracted into a directory
                       (docs/bundle-formats.md);
-  a snapshot          directory or .tar.gz of AWS CLI / kubectl outputs: every instance
+  a snapshot          directory, .tar.gz, .tar or .zip of AWS CLI / kubectl outputs: every instance
                       without a Node, or whose Node is NotReady, is diagnosed; with
                       no instance at all, the cluster as a whole (docs/snapshot-format.md);
   a paste             (a file or - for standard input; read once, so pipes and FIFOs
@@ -145,7 +145,7 @@ func (o *AnalyzeOptions) Run(p string) error {
 		return inputErr("cannot read %s: %v", p, err)
 	}
 	if st.IsDir() {
-		if isSnapshotDir(p) {
+		if isSnapshotDir(p) || snapshot.LooksLikeSnapshot(p) {
 			return o.snapshotInput(p, reg, selected)
 		}
 		return o.bundleFile(p, reg, selected)
@@ -165,9 +165,13 @@ func (o *AnalyzeOptions) Run(p string) error {
 	switch {
 	case o.As != "":
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")), bundle.IsTar(head):
+		if snapshot.LooksLikeSnapshot(p) {
+			// a snapshot zipped, or tarred with no compression
+			return o.snapshotInput(p, reg, selected)
+		}
 		return o.bundleFile(p, reg, selected)
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
-		if isSnapshotTar(p) {
+		if snapshot.LooksLikeSnapshot(p) {
 			return o.snapshotInput(p, reg, selected)
 		}
 		if gzippedTar(p) {
@@ -210,6 +214,17 @@ func tarInside(br *bufio.Reader) bool {
 	return err == nil || bytes.Equal(block[257:262], []byte("ustar"))
 }
 
+// snapshotInside reports whether the gzip-compressed tar br starts with holds a snapshot's
+// layout among the members of its first 64 KiB (compressed), read without consuming br.
+func snapshotInside(br *bufio.Reader) bool {
+	comp, _ := br.Peek(64 << 10)
+	zr, err := gzip.NewReader(bytes.NewReader(comp))
+	if err != nil {
+		return false
+	}
+	return snapshot.TarHoldsSnapshot(io.LimitReader(zr, 1<<20))
+}
+
 // MaxPaste is the largest text read as a paste (split into documents); longer text is scanned
 // as one log stream, in bounded memory.
 const MaxPaste = 16 << 20
@@ -236,6 +251,10 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 	switch {
 	case o.As != "":
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}) && tarInside(br):
+		if snapshotInside(br) {
+			// a snapshot's members are read again when decoded, and a stream cannot be
+			return inputErr("%s: a snapshot archive (AWS CLI and kubectl outputs under eks/, ec2/, iam/, kube/ …); a snapshot is read from a file or directory, not from standard input: give it as `eksdoctor analyze FILE` or `--snapshot FILE`", name)
+		}
 		b, err := bundle.ReadTarGz(br, name, o.Limits)
 		if err != nil {
 			return bundleErr(err)
@@ -541,45 +560,6 @@ var snapshotDirs = map[string]bool{"manifest.json": true, "ec2": true, "eks": tr
 func isSnapshotDir(p string) bool {
 	for name := range snapshotDirs {
 		if _, err := os.Stat(filepath.Join(p, name)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// isSnapshotTar looks at the first members of a .tar.gz: snapshot directories (at the top or below
-// one folder, as collect writes them) or a bundle's.
-func isSnapshotTar(p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return false
-	}
-	defer zr.Close()
-	tr := tar.NewReader(zr)
-	for i := 0; i < 64; i++ {
-		h, err := tr.Next()
-		if err != nil {
-			return false
-		}
-		name := strings.TrimPrefix(h.Name, "./")
-		first, _, _ := strings.Cut(name, "/")
-		if first == "" || first == "." {
-			continue
-		}
-		if first == "bottlerocket-logs" || first == "kubelet" || first == "system" || first == "var_log" || first == "ipamd" {
-			return false
-		}
-		if snapshotDirs[first] {
-			return true
-		}
-		// eksdoctor collect and docs/collect-snapshot.sh put the layout below one folder,
-		// snapshot/
-		if second, _, _ := strings.Cut(strings.TrimPrefix(name, first+"/"), "/"); strings.Contains(name, "/") && snapshotDirs[second] {
 			return true
 		}
 	}

@@ -225,7 +225,7 @@ func TestExitCodesAndBadInput(t *testing.T) {
 		{"unknown instance", []string{"why-not-joining", "i-0000000000000dead", "--snapshot", healthy}, ExitInput, "not in ec2/describe-instances.json"},
 		{"missing snapshot", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", filepath.Join(dir, "nope")}, ExitInput, "no such file"},
 		{"truncated archive", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", truncated}, ExitInput, "corrupt or truncated"},
-		{"not an archive", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", notArchive}, ExitInput, "neither a directory nor a gzip-compressed tar"},
+		{"not an archive", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", notArchive}, ExitInput, "is not a snapshot archive: a snapshot is a directory, or a .tar.gz, .tar or .zip of one"},
 		{"live without a region", []string{"why-not-joining", "i-0a1b2c3d4e5f60001"}, ExitInput, "no AWS region"},
 		{"bad output", []string{"why-not-joining", "i-0a1b2c3d4e5f60001", "--snapshot", healthy, "-o", "yaml"}, ExitUsage, "unknown --output"},
 		{"bad instance id", []string{"why-not-joining", "Node_1", "--snapshot", healthy}, ExitUsage, "neither an EC2 instance ID (i-...) nor a NodeClaim name"},
