@@ -1092,6 +1092,7 @@ func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResul
 	}
 	for _, raw := range r.docs {
 		if err := each(raw); err != nil {
+			err = typeMessage(p, err)
 			s.problem(p, err.Error())
 			if errors.As(err, new(notTheObject)) {
 				return readGap, fmt.Sprintf("%s holds %v", p, err)
@@ -1150,29 +1151,39 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			return readGap, "empty file " + p
 		}
 		next := ""
+		pages := 0
 		for _, doc := range docs {
 			if pr := yamlDuplicateKeys(doc); pr != "" {
 				s.problem(p, pr)
 			}
 			js, err := yaml.YAMLToJSON(doc)
-			if err == nil {
-				js, next, err = shaped(p, js)
+			// --output yaml-stream: a list of whole outputs, one per page
+			stream, isStream := streamPages(p, js)
+			if err != nil || !isStream {
+				stream = []json.RawMessage{js}
 			}
-			if err == nil {
-				err = otherObject(p, js)
-			}
-			if err == nil {
-				err = each(js)
-			}
-			if oo, ok := err.(errOtherObject); ok {
-				return s.setAside(p, oo)
-			}
-			if err != nil {
-				s.problem(p, err.Error())
-				return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
+			for _, js := range stream {
+				if err == nil {
+					js, next, err = shaped(p, js)
+				}
+				if err == nil {
+					err = otherObject(p, js)
+				}
+				if err == nil {
+					err = each(js)
+				}
+				if oo, ok := err.(errOtherObject); ok {
+					return s.setAside(p, oo)
+				}
+				if err != nil {
+					err = typeMessage(p, err)
+					s.problem(p, err.Error())
+					return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
+				}
+				pages++
 			}
 		}
-		s.cutAtPage(p, next, len(docs))
+		s.cutAtPage(p, next, pages)
 		return readOK, ""
 	}
 	if json.Valid(b) {
@@ -1188,6 +1199,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			return s.setAside(p, oo)
 		}
 		if err != nil {
+			err = typeMessage(p, err)
 			s.problem(p, err.Error())
 			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 		}
@@ -1222,6 +1234,8 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 				err = fmt.Errorf("%s, not JSON: collect it again with --output json", hint)
 			} else if what := notStructured(p, b, docs, err); what != "" {
 				err = errors.New(what)
+			} else {
+				err = typeMessage(p, err)
 			}
 			s.problem(p, err.Error())
 			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
