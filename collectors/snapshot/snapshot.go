@@ -1066,6 +1066,21 @@ func ParseCLIError(b []byte) *SourceError {
 
 // decode reads p (JSON, possibly several concatenated pages, or YAML for .yaml/.yml) calling
 // each for every document. It returns the outcome and, for gaps, the reason.
+// judgeDoc hands one JSON document of file p to each once it has the shape its command writes
+// (shaped, which also says whether the output names a next page) and is the object the file is
+// named for (otherObject: an errOtherObject otherwise). It returns the next page's token and
+// the first error.
+func judgeDoc(p string, doc json.RawMessage, each func(json.RawMessage) error) (next string, err error) {
+	doc, next, err = shaped(p, doc)
+	if err == nil {
+		err = otherObject(p, doc)
+	}
+	if err == nil {
+		err = each(doc)
+	}
+	return next, err
+}
+
 func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResult, string) {
 	s.mu.Lock()
 	r, ok := s.rawDocs[p]
@@ -1164,13 +1179,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			}
 			for _, js := range stream {
 				if err == nil {
-					js, next, err = shaped(p, js)
-				}
-				if err == nil {
-					err = otherObject(p, js)
-				}
-				if err == nil {
-					err = each(js)
+					next, err = judgeDoc(p, js, each)
 				}
 				if oo, ok := err.(errOtherObject); ok {
 					return s.setAside(p, oo)
@@ -1188,13 +1197,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 	}
 	if json.Valid(b) {
 		// One document (the usual case): judged in place, without the decoder's copy.
-		doc, next, err := shaped(p, b)
-		if err == nil {
-			err = otherObject(p, doc)
-		}
-		if err == nil {
-			err = each(doc)
-		}
+		next, err := judgeDoc(p, b, each)
 		if oo, ok := err.(errOtherObject); ok {
 			return s.setAside(p, oo)
 		}
@@ -1218,13 +1221,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 			break
 		}
 		if err == nil {
-			raw, next, err = shaped(p, raw)
-		}
-		if err == nil {
-			err = otherObject(p, raw)
-		}
-		if err == nil {
-			err = each(raw)
+			next, err = judgeDoc(p, raw, each)
 		}
 		if oo, ok := err.(errOtherObject); ok {
 			return s.setAside(p, oo)
