@@ -840,13 +840,7 @@ func TestConfigMapListItemsReadEach(t *testing.T) {
 	auth := "- apiVersion: v1\n  data:\n    mapRoles: |\n      - rolearn: arn:aws:iam::111122223333:role/eks/nodes/prod-node-role\n        username: system:node:{{EC2PrivateDNSName}}\n        groups:\n          - system:bootstrappers\n          - system:nodes\n  kind: ConfigMap\n  metadata:\n    name: aws-auth\n    namespace: kube-system\n"
 	cni := "- apiVersion: v1\n  data:\n    enable-network-policy-controller: \"false\"\n  kind: ConfigMap\n  metadata:\n    name: amazon-vpc-cni\n    namespace: kube-system\n"
 	for name, items := range map[string]string{"aws-auth second": root + auth + cni, "aws-auth first": auth + root + cni, "aws-auth last": cni + root + auth} {
-		yamlList := "apiVersion: v1\nitems:\n" + items + "kind: List\nmetadata:\n  resourceVersion: \"\"\n"
-		var v any
-		if err := yaml.Unmarshal([]byte(yamlList), &v); err != nil {
-			t.Fatal(err)
-		}
-		jsonList, _ := json.MarshalIndent(v, "", "    ")
-		for form, text := range map[string]string{"yaml": yamlList, "json": string(jsonList)} {
+		for form, text := range yamlAndJSON(t, "apiVersion: v1\nitems:\n"+items+"kind: List\nmetadata:\n  resourceVersion: \"\"\n") {
 			res := Read([]byte(text), "cm.txt", Options{})
 			ev := res.Evidence
 			if ev.AWSAuth == nil || len(ev.AWSAuth.Roles) != 1 || ev.AWSAuth.Roles[0].RoleArn != "arn:aws:iam::111122223333:role/eks/nodes/prod-node-role" {
@@ -902,13 +896,7 @@ func TestOneItemListReadAsItsObject(t *testing.T) {
 	auth := "- apiVersion: v1\n  data:\n    mapRoles: |\n      - rolearn: arn:aws:iam::111122223333:role/node-role\n        username: system:node:{{EC2PrivateDNSName}}\n        groups:\n          - system:bootstrappers\n          - system:nodes\n  kind: ConfigMap\n  metadata:\n    name: aws-auth\n    namespace: kube-system\n"
 	cni := "- apiVersion: v1\n  data:\n    enable-network-policy-controller: \"false\"\n  kind: ConfigMap\n  metadata:\n    name: amazon-vpc-cni\n    namespace: kube-system\n"
 	for name, items := range map[string]string{"aws-auth": auth, "amazon-vpc-cni": cni} {
-		yamlList := "apiVersion: v1\nkind: List\nitems:\n" + items + "metadata:\n  resourceVersion: \"\"\n"
-		var v any
-		if err := yaml.Unmarshal([]byte(yamlList), &v); err != nil {
-			t.Fatal(err)
-		}
-		jsonList, _ := json.MarshalIndent(v, "", "    ")
-		for form, text := range map[string]string{"yaml": yamlList, "json": string(jsonList)} {
+		for form, text := range yamlAndJSON(t, "apiVersion: v1\nkind: List\nitems:\n"+items+"metadata:\n  resourceVersion: \"\"\n") {
 			res := Read([]byte(text), "cm.txt", Options{})
 			ev := res.Evidence
 			switch name {
@@ -923,4 +911,16 @@ func TestOneItemListReadAsItsObject(t *testing.T) {
 			}
 		}
 	}
+}
+
+// yamlAndJSON returns a YAML document and the same as indented JSON (kubectl -o yaml and -o
+// json of one object), keyed by form.
+func yamlAndJSON(t *testing.T, yamlText string) map[string]string {
+	t.Helper()
+	var v any
+	if err := yaml.Unmarshal([]byte(yamlText), &v); err != nil {
+		t.Fatal(err)
+	}
+	j, _ := json.MarshalIndent(v, "", "    ")
+	return map[string]string{"yaml": yamlText, "json": string(j)}
 }

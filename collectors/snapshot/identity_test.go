@@ -45,14 +45,7 @@ func TestFileOfAnotherObjectIsSetAside(t *testing.T) {
 				files[k] = v
 			}
 			files[c.path] = c.content
-			s, err := Open(writeSnap(t, files), DefaultLimits)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ev, err := s.Evidence("i-1", "")
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, ev := openEvidence(t, files, "i-1")
 			if ev.Have(c.kind) && strings.Contains(ev.Source(c.kind), c.path) {
 				t.Fatalf("%s read from %s, which is another object's", c.kind, c.path)
 			}
@@ -170,4 +163,19 @@ func TestLaunchedAfterCollectedAt(t *testing.T) {
 			t.Errorf("nodes gap = %q", ev.GapFor(evidence.KindNodes).Reason)
 		}
 	}
+}
+
+// openEvidence writes files as a snapshot directory, opens it and returns it with the evidence
+// of instance id.
+func openEvidence(t *testing.T, files map[string]string, id string) (*Snapshot, *evidence.Evidence) {
+	t.Helper()
+	s, err := Open(writeSnap(t, files), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := s.Evidence(id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, ev
 }

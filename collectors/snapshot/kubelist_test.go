@@ -62,13 +62,7 @@ func TestOneObjectFilesReadFromAList(t *testing.T) {
 		bad := map[string]any{"without": list(other, otherDS), "empty": list(), "twice": list(obj, obj)}
 		for _, asYAML := range []bool{true, false} {
 			for name, v := range good {
-				files := fixtureFiles(t, hostileFixture)
-				files[f.path] = enc(v, asYAML)
-				s := FromFiles("test", files)
-				ev, err := s.Evidence(id, "")
-				if err != nil {
-					t.Fatal(err)
-				}
+				s, ev := withFile(t, f.path, enc(v, asYAML), id)
 				if !ev.Have(f.kind) {
 					t.Errorf("%s %s (yaml %v): gap %+v, want the List's item read", f.path, name, asYAML, ev.GapFor(f.kind))
 					continue
@@ -83,13 +77,7 @@ func TestOneObjectFilesReadFromAList(t *testing.T) {
 				}
 			}
 			for name, v := range bad {
-				files := fixtureFiles(t, hostileFixture)
-				files[f.path] = enc(v, asYAML)
-				s := FromFiles("test", files)
-				ev, err := s.Evidence(id, "")
-				if err != nil {
-					t.Fatal(err)
-				}
+				s, ev := withFile(t, f.path, enc(v, asYAML), id)
 				g := ev.GapFor(f.kind)
 				if ev.Have(f.kind) || !strings.Contains(g.Reason, f.path) || !strings.Contains(g.Reason, "List") {
 					t.Errorf("%s %s (yaml %v): gap %+v, want one naming the file and its List", f.path, name, asYAML, g)
@@ -107,4 +95,18 @@ func TestOneObjectFilesReadFromAList(t *testing.T) {
 			}
 		}
 	}
+}
+
+// withFile reads the hostile fixture snapshot with the file at path replaced by body, and the
+// evidence of instance id.
+func withFile(t *testing.T, path string, body []byte, id string) (*Snapshot, *evidence.Evidence) {
+	t.Helper()
+	files := fixtureFiles(t, hostileFixture)
+	files[path] = body
+	s := FromFiles("test", files)
+	ev, err := s.Evidence(id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, ev
 }

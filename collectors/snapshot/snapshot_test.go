@@ -231,14 +231,7 @@ func TestAccessEntryDescribedWithoutList(t *testing.T) {
 		"eks/describe-access-entry/prod-node-role.json": entry("prod-node-role", "EC2_LINUX"),
 	}
 	load := func(files map[string]string) *evidence.Evidence {
-		s, err := Open(writeSnap(t, files), DefaultLimits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev, err := s.Evidence("i-1", "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, ev := openEvidence(t, files, "i-1")
 		return ev
 	}
 	ev := load(files)

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,17 +14,7 @@ import (
 // it. One that ended abnormally at launch (Client.InternalError: an EBS KMS key it may not use)
 // still is diagnosed, with instance.not-running; why-not-joining of the ended one keeps it.
 func TestScanLeavesOutEndedInstances(t *testing.T) {
-	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
-	p := filepath.Join(snap, "ec2", "describe-instances.json")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d map[string]any
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	res := d["Reservations"].([]any)[0].(map[string]any)
+	snap, p, d, res := healthyInstancesCopy(t)
 	inst := res["Instances"].([]any)[0].(map[string]any)
 	ended := func(id, state, reason string) map[string]any {
 		c := map[string]any{}
@@ -41,7 +30,7 @@ func TestScanLeavesOutEndedInstances(t *testing.T) {
 		ended("i-0000000000000scale", "terminated", "Client.UserInitiatedShutdown: User initiated shutdown"),
 		ended("i-000000000000000spot", "shutting-down", "Server.SpotInstanceTermination: Spot instance termination"))
 	write := func() {
-		b, _ = json.Marshal(d)
+		b, _ := json.Marshal(d)
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -13,17 +13,7 @@ import (
 // prod) an instance tagged for cluster staging, with no Node (red team round 3, F6).
 func snapshotWithOtherClusterInstance(t *testing.T) string {
 	t.Helper()
-	snap := copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
-	p := filepath.Join(snap, "ec2", "describe-instances.json")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d map[string]any
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	res := d["Reservations"].([]any)[0].(map[string]any)
+	snap, p, d, res := healthyInstancesCopy(t)
 	insts := res["Instances"].([]any)
 	var other map[string]any
 	raw, _ := json.Marshal(insts[0])
@@ -33,7 +23,8 @@ func snapshotWithOtherClusterInstance(t *testing.T) string {
 	other["PrivateIpAddress"] = "10.0.17.99"
 	other["Tags"] = []any{map[string]any{"Key": "eks:cluster-name", "Value": "staging"}, map[string]any{"Key": "kubernetes.io/cluster/staging", "Value": "owned"}}
 	res["Instances"] = append(insts, other)
-	if b, err = json.Marshal(d); err != nil {
+	b, err := json.Marshal(d)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -170,4 +161,21 @@ func TestFleetAttributesUntaggedInstanceByUserData(t *testing.T) {
 	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "user data bootstraps cluster staging, not prod") {
 		t.Errorf("warnings %q", r.Warnings)
 	}
+}
+
+// healthyInstancesCopy copies the healthy-al2023 snapshot and decodes its describe-instances:
+// the copy's directory, the file's path, the output and its first reservation, for a test to
+// change and write back.
+func healthyInstancesCopy(t *testing.T) (snap, path string, out, reservation map[string]any) {
+	t.Helper()
+	snap = copyDir(t, filepath.Join(fixtures, "snapshots", "healthy-al2023"))
+	path = filepath.Join(snap, "ec2", "describe-instances.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return snap, path, out, out["Reservations"].([]any)[0].(map[string]any)
 }
