@@ -347,6 +347,19 @@ func ReadTarGz(r io.Reader, name string, lim Limits) (*Bundle, error) {
 	return rd.b, nil
 }
 
+// ReadTar reads an uncompressed tar bundle from r (for example standard input: a bundle whose
+// gzip layer was removed, `gunzip -c eks_i-….tar.gz |`). Errors are those of Open, naming name.
+func ReadTar(r io.Reader, name string, lim Limits) (*Bundle, error) {
+	rd := newReader(name, lim)
+	if err := rd.keepAtLimit(rd.readTar(bufio.NewReaderSize(r, 1<<20))); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := rd.finish(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return rd.b, nil
+}
+
 // ReadZip reads a zip bundle from ra of the given size.
 func ReadZip(ra io.ReaderAt, size int64, name string, lim Limits) (*Bundle, error) {
 	rd := newReader(name, lim)

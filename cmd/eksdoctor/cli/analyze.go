@@ -37,7 +37,9 @@ type AnalyzeOptions struct {
 	Snapshot string
 	Cluster  string
 	Limits   bundle.Limits
-	// MaxStdinZip is the largest zip read from standard input (zip needs random access).
+	// MaxStdinZip is the largest archive, in bytes as piped, that standard input is spooled to a
+	// temporary file for: a zip (which needs random access) or a snapshot packed as .tar.gz, .tar
+	// or .zip (whose members are read again when decoded). The spool is removed afterwards.
 	MaxStdinZip int64
 	// As forces the reading of a paste (an ingest type such as "log" or "userdata").
 	As       string
@@ -52,9 +54,12 @@ type AnalyzeOptions struct {
 	cutShort string
 }
 
+// maxStdinSpool is AnalyzeOptions.MaxStdinZip's default: 512 MiB.
+var maxStdinSpool int64 = 512 << 20
+
 // NewCmdAnalyze builds the analyze command.
 func NewCmdAnalyze(g *GlobalOptions) *cobra.Command {
-	o := &AnalyzeOptions{GlobalOptions: g, Limits: bundle.DefaultLimits, MaxStdinZip: 512 << 20}
+	o := &AnalyzeOptions{GlobalOptions: g, Limits: bundle.DefaultLimits, MaxStdinZip: maxStdinSpool}
 	cmd := &cobra.Command{
 		Use:   "analyze PATH|-",
 		Short: "Diagnose offline from a node log bundle, a snapshot or one pasted artefact",
@@ -252,8 +257,9 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 	case o.As != "":
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}) && tarInside(br):
 		if snapshotInside(br) {
-			// a snapshot's members are read again when decoded, and a stream cannot be
-			return inputErr("%s: a snapshot archive (AWS CLI and kubectl outputs under eks/, ec2/, iam/, kube/ …); a snapshot is read from a file or directory, not from standard input: give it as `eksdoctor analyze FILE` or `--snapshot FILE`", name)
+			// a snapshot's members are read again when decoded, and a stream cannot be: it is
+			// spooled to a temporary file and read from there
+			return o.spooledSnapshot(br, name, ".tar.gz", reg, selected)
 		}
 		b, err := bundle.ReadTarGz(br, name, o.Limits)
 		if err != nil {
@@ -298,6 +304,10 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		if size > o.MaxStdinZip {
 			return inputErr("%s: a zip larger than %d bytes must be given as a file (zip needs random access)", name, o.MaxStdinZip)
 		}
+		if snapshot.LooksLikeSnapshot(spool.Name()) {
+			o.note("eksdoctor: %s is a zip of a snapshot, read from a temporary copy (removed afterwards)\n", name)
+			return o.namedSnapshotInput(spool.Name(), name, reg, selected)
+		}
 		b, err := bundle.ReadZip(spool, size, name, o.Limits)
 		if err != nil {
 			if errors.Is(err, bundle.ErrNotBundle) {
@@ -310,6 +320,18 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 			return bundleErr(err)
 		}
 		return o.bundleResult(b, reg, selected)
+	}
+	if o.As == "" {
+		if block, _ := br.Peek(512); bundle.IsTar(block) {
+			if tarHoldsSnapshot(br) {
+				return o.spooledSnapshot(br, name, ".tar", reg, selected)
+			}
+			b, err := bundle.ReadTar(br, name, o.Limits)
+			if err != nil {
+				return bundleErr(err)
+			}
+			return o.bundleResult(b, reg, selected)
+		}
 	}
 	if peek, _ := br.Peek(64 << 10); len(peek) > 0 {
 		if _, prob := ingest.Text(peek); prob != nil && prob.Unsupported {
@@ -329,6 +351,36 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		return o.cappedExit(o.largeLog(io.MultiReader(bytes.NewReader(data), o.capped), name, reg, selected, "more than a paste"), name)
 	}
 	return o.cappedExit(o.textInput(data, name, reg, selected), name)
+}
+
+// tarHoldsSnapshot reports whether the uncompressed tar br starts with holds a snapshot's layout
+// among the members of its first 1 MiB, read without consuming br.
+func tarHoldsSnapshot(br *bufio.Reader) bool {
+	head, _ := br.Peek(1 << 20)
+	return snapshot.TarHoldsSnapshot(bytes.NewReader(head))
+}
+
+// spooledSnapshot copies a snapshot archive from standard input (at most o.MaxStdinZip bytes) to
+// a temporary file named with ext, reads it as a snapshot, and removes the file. A larger archive
+// is an input error that says to give it as a file.
+func (o *AnalyzeOptions) spooledSnapshot(r io.Reader, name, ext string, reg *checks.Registry, selected []checks.Check) error {
+	spool, err := os.CreateTemp("", "eksdoctor-stdin-*"+ext)
+	if err != nil {
+		return inputErr("%s: a snapshot archive on standard input is spooled to a temporary file, which could not be created (%v); give it as a file", name, err)
+	}
+	defer os.Remove(spool.Name())
+	size, err := io.Copy(spool, io.LimitReader(r, o.MaxStdinZip+1))
+	if cerr := spool.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return inputErr("%s: %v", name, err)
+	}
+	if size > o.MaxStdinZip {
+		return inputErr("%s: a snapshot archive larger than %d bytes must be given as a file or directory (`eksdoctor analyze FILE` or `--snapshot FILE`)", name, o.MaxStdinZip)
+	}
+	o.note("eksdoctor: %s is a %s snapshot archive, read from a temporary copy (removed afterwards)\n", name, strings.TrimPrefix(ext, "."))
+	return o.namedSnapshotInput(spool.Name(), name, reg, selected)
 }
 
 // stickyEOF returns io.EOF for ever once its reader has returned it.
@@ -734,22 +786,31 @@ func (o *AnalyzeOptions) crossCheck(node *evidence.Evidence) (*evidence.Evidence
 }
 
 func (o *AnalyzeOptions) snapshotInput(p string, reg *checks.Registry, selected []checks.Check) error {
-	snap, err := snapshot.Open(p, snapshot.DefaultLimits)
+	return o.namedSnapshotInput(p, "", reg, selected)
+}
+
+// namedSnapshotInput is snapshotInput for a temporary copy of a snapshot archive the report calls
+// name ("stdin"); name "" is p itself.
+func (o *AnalyzeOptions) namedSnapshotInput(p, name string, reg *checks.Registry, selected []checks.Check) error {
+	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions, Snapshot: p, Cluster: o.Cluster, Registry: reg, snapshotName: name}
+	snap, err := w.openSnapshot()
 	if err != nil {
-		return inputErr("cannot read snapshot %s: %v", p, err)
+		return err
 	}
-	o.note("eksdoctor: read %s as a snapshot of AWS CLI / kubectl outputs (%s)\n", p, nOf(len(snap.InstanceIDs()), "instance", "instances"))
+	if name == "" {
+		name = p
+	}
+	o.note("eksdoctor: read %s as a snapshot of AWS CLI / kubectl outputs (%s)\n", name, nOf(len(snap.InstanceIDs()), "instance", "instances"))
 	if why, denied := snap.InstancesGap(); why != "" && !denied {
 		// No instance to judge (Karpenter never launched one, or describe-instances was not
 		// collected): the cluster as a whole is still judged — its NodeClasses, NodeClaims, node
 		// groups and access — and what needs an instance is named as missing.
-		if err := snapshotOfCluster(snap, p, o.Cluster); err != nil {
+		if err := snapshotOfCluster(snap, name, o.Cluster); err != nil {
 			return err
 		}
 		o.warn(fmt.Sprintf("no instance to diagnose (%s): the cluster as a whole was judged", why))
 		return o.renderOne(reg, selected, snap.ClusterEvidence(o.Cluster), snapshotProblems(snap))
 	}
-	w := &WhyNotJoiningOptions{GlobalOptions: o.GlobalOptions, Snapshot: p, Cluster: o.Cluster, Registry: reg}
 	return w.RunAll()
 }
 

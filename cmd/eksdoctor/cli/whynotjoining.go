@@ -29,6 +29,29 @@ type WhyNotJoiningOptions struct {
 	Registry *checks.Registry
 	// warnings are put on the report (a bundle cross-checked with a snapshot that does not fit).
 	warnings []string
+	// snapshotName is what the report calls Snapshot when it is a temporary copy ("stdin" for
+	// an archive piped to analyze -); empty: Snapshot's own path.
+	snapshotName string
+}
+
+// shownSnapshot is the name messages give the snapshot: o.snapshotName, else o.Snapshot.
+func (o *WhyNotJoiningOptions) shownSnapshot() string {
+	if o.snapshotName != "" {
+		return o.snapshotName
+	}
+	return o.Snapshot
+}
+
+// openSnapshot opens o.Snapshot, shown as o.snapshotName when that is set. Errors are input
+// errors naming the snapshot.
+func (o *WhyNotJoiningOptions) openSnapshot() (*snapshot.Snapshot, error) {
+	name := o.shownSnapshot()
+	snap, err := snapshot.Open(o.Snapshot, snapshot.DefaultLimits)
+	if err != nil {
+		return nil, inputErr("cannot read snapshot %s: %v", name, err)
+	}
+	snap.Origin = "snapshot:" + name
+	return snap, nil
 }
 
 // nodeClaimName matches a Kubernetes object name (RFC 1123 subdomain), as NodeClaims have.
@@ -122,11 +145,11 @@ func (o *WhyNotJoiningOptions) Run() error {
 		if err != nil {
 			return err
 		}
-	} else if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {
-		return inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
+	} else if snap, err = o.openSnapshot(); err != nil {
+		return err
 	}
 	if o.Snapshot != "" {
-		if err := snapshotOfCluster(snap, o.Snapshot, o.Cluster); err != nil {
+		if err := snapshotOfCluster(snap, o.shownSnapshot(), o.Cluster); err != nil {
 			return err
 		}
 	}
@@ -140,7 +163,7 @@ func (o *WhyNotJoiningOptions) Run() error {
 		if errors.Is(err, snapshot.ErrUnknownInstance) || errors.Is(err, snapshot.ErrUnknownNodeClaim) {
 			return inputErr("%v", err)
 		}
-		return inputErr("snapshot %s: %v", o.Snapshot, err)
+		return inputErr("snapshot %s: %v", o.shownSnapshot(), err)
 	}
 	if w := otherClusterWarning(snap, ev, o.Cluster); w != "" {
 		o.warnings = append(o.warnings, w)
@@ -316,11 +339,11 @@ func (o *WhyNotJoiningOptions) RunAll() error {
 		if snap, denied, err = o.Live.snapshot(o.GlobalOptions, nil, o.Cluster, checks.Needs(selected), collectMode{batch: true}); err != nil {
 			return err
 		}
-	} else if snap, err = snapshot.Open(o.Snapshot, snapshot.DefaultLimits); err != nil {
-		return inputErr("cannot read snapshot %s: %v", o.Snapshot, err)
+	} else if snap, err = o.openSnapshot(); err != nil {
+		return err
 	}
 	if o.Snapshot != "" {
-		if err := snapshotOfCluster(snap, o.Snapshot, o.Cluster); err != nil {
+		if err := snapshotOfCluster(snap, o.shownSnapshot(), o.Cluster); err != nil {
 			return err
 		}
 	}
