@@ -336,3 +336,58 @@ kubectl get nodes
 		t.Errorf("a comment read as output: %+v", r.Segments)
 	}
 }
+
+// TestAutoModeNodeClassManifest: an EKS Auto Mode NodeClass as kubectl get -o yaml prints it (and
+// a NodeClassList) is the cluster's Auto Mode node class with its spec.role; it was read as
+// lines of data. A Karpenter EC2NodeClass stays one.
+func TestAutoModeNodeClassManifest(t *testing.T) {
+	doc := `apiVersion: eks.amazonaws.com/v1
+kind: NodeClass
+metadata:
+  name: gpu-inference
+spec:
+  role: AmazonEKSAutoNodeRole-gpu
+  ephemeralStorage:
+    size: 200Gi
+  securityGroupSelectorTerms:
+  - tags:
+      aws:eks:cluster-name: ml-platform
+  subnetSelectorTerms:
+  - tags:
+      kubernetes.io/role/internal-elb: "1"
+`
+	list := "apiVersion: v1\nkind: NodeClassList\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(doc, "\n"), "\n", "\n  ") + "\n"
+	for what, text := range map[string]string{"object": doc, "list": list} {
+		ev := Read([]byte(text), "stdin", Options{}).Evidence
+		if !ev.Have(evidence.KindNodeClasses) || ev.Have(evidence.KindEC2NodeClasses) || len(ev.NodeClasses) != 1 {
+			t.Fatalf("%s: classes %+v", what, ev.NodeClasses)
+		}
+		if nc := ev.NodeClasses[0]; nc.Name != "gpu-inference" || !nc.AutoMode || nc.Role != "AmazonEKSAutoNodeRole-gpu" {
+			t.Errorf("%s: class %+v", what, nc)
+		}
+	}
+	ec2 := strings.Replace(strings.Replace(doc, "eks.amazonaws.com/v1", "karpenter.k8s.aws/v1", 1), "kind: NodeClass", "kind: EC2NodeClass", 1)
+	if ev := Read([]byte(ec2), "stdin", Options{}).Evidence; !ev.Have(evidence.KindEC2NodeClasses) || len(ev.NodeClasses) != 1 || ev.NodeClasses[0].AutoMode {
+		t.Errorf("EC2NodeClass: %+v", ev.NodeClasses)
+	}
+}
+
+// TestKubectlGetNodeClaimsReadyIsInitialized: a claim whose READY column is True is initialized
+// (READY is the root condition over Launched, Registered and Initialized), so its node is not
+// reported NotReady for want of an Initialized condition.
+func TestKubectlGetNodeClaimsReadyIsInitialized(t *testing.T) {
+	table := `NAME                  TYPE          CAPACITY    ZONE              NODE                  READY     AGE   ID                                               NODEPOOL          NODECLASS
+general-purpose-6bq9t c6a.large     on-demand   ap-southeast-1a   i-0e2c4a6f8d1b35079   True      6d    aws:///ap-southeast-1a/i-0e2c4a6f8d1b35079       general-purpose   default
+general-purpose-7cd2k c6a.large     on-demand   ap-southeast-1b   i-0f2c4a6f8d1b35071   False     2d    aws:///ap-southeast-1b/i-0f2c4a6f8d1b35071       general-purpose   default
+`
+	ev := Read([]byte(table), "stdin", Options{}).Evidence
+	if len(ev.NodeClaims) != 2 {
+		t.Fatalf("claims %+v", ev.NodeClaims)
+	}
+	if c, ok := ev.NodeClaims[0].Condition("Initialized"); !ok || c.Status != "True" {
+		t.Errorf("ready claim: %+v", ev.NodeClaims[0])
+	}
+	if _, ok := ev.NodeClaims[1].Condition("Initialized"); ok {
+		t.Errorf("a claim not ready was given Initialized: %+v", ev.NodeClaims[1])
+	}
+}

@@ -495,6 +495,11 @@ func tabledNodeClaims(s *Segment) []evidence.NodeClaim {
 		case c.NodeName != "" && launched:
 			c.Conditions = []evidence.Condition{{Type: "Launched", Status: "True"},
 				{Type: "Registered", Status: "True"}, {Type: "Ready", Status: ready}}
+			if ready == "True" {
+				// READY is the NodeClaim's root condition, True only once Launched, Registered
+				// and Initialized all are (karpenter.sh/v1 NodeClaim status)
+				c.Conditions = append(c.Conditions, evidence.Condition{Type: "Initialized", Status: "True"})
+			}
 		case age < evidence.KarpenterRegistrationTTL:
 			continue
 		case launched:

@@ -707,12 +707,17 @@ func (rd *reader) document(s *Segment) {
 	case strings.HasPrefix(string(s.Type), "aws:"):
 		rd.awsFile(s, origin)
 	case s.Type == TypeEC2NodeClass:
-		// a pasted EC2NodeClass is the cluster's node class, judged as kubectl get gives it
+		// a pasted EC2NodeClass (or EKS Auto Mode NodeClass) is the cluster's node class,
+		// judged as kubectl get gives it
 		v := s.value
 		if items, ok := v.([]any); ok {
 			v = map[string]any{"apiVersion": "v1", "kind": "List", "items": items}
 		}
-		rd.file("kube/ec2nodeclasses.json", v, origin, s)
+		file := "kube/ec2nodeclasses.json"
+		if autoModeNodeClass(v) {
+			file = "kube/nodeclasses.json"
+		}
+		rd.file(file, v, origin, s)
 	case s.Type == TypeNodeClaim && (layout.Lookup(s.value, "metadata.name") != "" || layout.Lookup(s.value, "kind") == "List"):
 		// a pasted NodeClaim (or a list of them) is judged as kubectl get gives it; its
 		// condition messages are also read as log lines (logs)
@@ -1670,3 +1675,16 @@ func commandArg(command, opt string) string {
 // NodeConfig with spec.hybrid: the configuration is an EKS hybrid node's, read by the hybrid
 // nodeadm (aws/eks-hybrid), not an EC2 instance's.
 const HybridNodeConfigSource = "the hybrid node's NodeConfig"
+
+// autoModeNodeClass reports whether v, a node class object or a List of them, is EKS Auto Mode's
+// NodeClass (apiVersion eks.amazonaws.com/…) rather than Karpenter's EC2NodeClass.
+func autoModeNodeClass(v any) bool {
+	if layout.Lookup(v, "kind") == "List" || strings.HasSuffix(layout.Lookup(v, "kind"), "List") {
+		if m, ok := v.(map[string]any); ok {
+			if items, _ := m["items"].([]any); len(items) > 0 {
+				v = items[0]
+			}
+		}
+	}
+	return layout.Lookup(v, "kind") == "NodeClass" && strings.HasPrefix(layout.Lookup(v, "apiVersion"), "eks.amazonaws.com/")
+}

@@ -649,6 +649,11 @@ func docType(v any) (Type, string) {
 			return TypeEC2NodeClass, "Karpenter EC2NodeClass " + name
 		case "AWSNodeTemplate":
 			return TypeEC2NodeClass, "Karpenter AWSNodeTemplate " + name + " (v1alpha1, read as an EC2NodeClass)"
+		case "NodeClass":
+			// EKS Auto Mode's node class (https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html)
+			if api, _ := d["apiVersion"].(string); strings.HasPrefix(api, "eks.amazonaws.com/") {
+				return TypeEC2NodeClass, "EKS Auto Mode NodeClass " + name
+			}
 		case "NodePool":
 			return TypeNodePool, "Karpenter NodePool " + name
 		case "NodeClaim":
@@ -662,7 +667,7 @@ func docType(v any) (Type, string) {
 			return TypeNodes, "Node " + name
 		case "CertificateSigningRequest":
 			return TypeCSRs, "CertificateSigningRequest " + name
-		case "List", "NodeList", "CertificateSigningRequestList", "ConfigMapList", "EC2NodeClassList", "NodeClaimList", "MachineList", "NodePoolList":
+		case "List", "NodeList", "CertificateSigningRequestList", "ConfigMapList", "EC2NodeClassList", "NodeClassList", "NodeClaimList", "MachineList", "NodePoolList":
 			items, _ := d["items"].([]any)
 			if len(items) > 0 {
 				t, detail := docType(items[0])

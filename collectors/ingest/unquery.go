@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -384,7 +385,7 @@ func requeried(segs []Segment, command string) {
 // few lines) as the command's output.
 func queriedText(lines []line, command string) (Segment, bool) {
 	expr, output, ok := awsQuery(command)
-	if !ok || output != "text" && output != "table" || len(lines) > 50 {
+	if !ok || output != "text" && output != "table" && !jsonScalar(lines, output) || len(lines) > 50 {
 		return Segment{}, false
 	}
 	steps, ok := parseQuery(expr)
@@ -393,6 +394,9 @@ func queriedText(lines []line, command string) (Segment, bool) {
 	}
 	var v any
 	switch last := steps[len(steps)-1]; {
+	case output != "text" && output != "table":
+		// the JSON output of a query down to one value: a quoted string, a number, a boolean
+		_ = json.Unmarshal([]byte(strings.TrimSpace(lines[0].text)), &v)
 	case output == "table" && last.hash != nil:
 		// a hash's table puts its keys (sorted) in a header row above the values
 		rows, ok := tableRows(lines)
@@ -441,6 +445,24 @@ func queriedText(lines []line, command string) (Segment, bool) {
 	s.Detail += detail
 	s.selected = selects(command)
 	return s, true
+}
+
+// jsonScalar reports whether lines are the JSON output (output "" or "json") of a query down to
+// one value: a single line holding a quoted string, a number or a boolean (a JSON object or list
+// is read as JSON before this).
+func jsonScalar(lines []line, output string) bool {
+	if output != "" && output != "json" || len(lines) != 1 {
+		return false
+	}
+	var v any
+	if json.Unmarshal([]byte(strings.TrimSpace(lines[0].text)), &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case string, float64, bool:
+		return true
+	}
+	return false
 }
 
 // selects reports whether command's --query picked fields inside the output's items, so the

@@ -43,6 +43,10 @@ func TestQueriedOutputIsPutBack(t *testing.T) {
 			"|       eip      |           id            |    state    |         subnet          |\n+----------------+-------------------------+-------------+-------------------------+\n" +
 			"|  54.249.31.177 |  nat-0c8e2a71d4f9b3e05  |  available  |  subnet-09d2f7a4c1e8b6350|\n+----------------+-------------------------+-------------+-------------------------+\n",
 			"aws:ec2/describe-nat-gateways.json", "NatGateways.0.NatGatewayAddresses.0.PublicIp", "54.249.31.177"},
+		{"JSON scalar (the default output)", "$ aws eks describe-nodegroup --cluster-name c --nodegroup-name ng --query 'nodegroup.nodeRole'\n\"arn:aws:iam::111122223333:role/ng-role\"\n",
+			"aws:eks/describe-nodegroup/<nodegroup>.json", "nodegroup.nodeRole", "arn:aws:iam::111122223333:role/ng-role"},
+		{"JSON boolean", "$ aws eks describe-cluster --name c --query cluster.resourcesVpcConfig.endpointPublicAccess --output json\nfalse\n",
+			"aws:eks/describe-cluster.json", "cluster.resourcesVpcConfig.endpointPublicAccess", "false"},
 		{"scalar as a table", "$ aws eks describe-cluster --name c --query cluster.status --output table\n----------------------\n|  DescribeCluster   |\n+--------------------+\n|  ACTIVE            |\n+--------------------+\n",
 			"aws:eks/describe-cluster.json", "cluster.status", "ACTIVE"},
 		{"nested table", "$ aws ec2 describe-subnets --query 'Subnets[].[SubnetId]' --output table\n-----------------\n| DescribeSubnets |\n+---------------+\n||  Subnets    ||\n|+-------------+|\n||  subnet-1   ||\n",
@@ -111,6 +115,7 @@ func TestPastedNodeRole(t *testing.T) {
 		{"two node-like roles", nodeRoleEKSTrust + strings.ReplaceAll(nodeRoleEKSTrust, "eks-node-role", "other-node-role"), "", -1},
 		{"node policy, neutral name", byPolicy, "arn:aws:iam::111122223333:role/platform-default", 1},
 		{"node group's nodeRole", nodegroup, "arn:aws:iam::111122223333:role/ng-role", -1},
+		{"node group's nodeRole as JSON", strings.Replace(strings.Replace(nodegroup, " --output text", "", 1), "arn:aws:iam::111122223333:role/ng-role", `"arn:aws:iam::111122223333:role/ng-role"`, 1), "arn:aws:iam::111122223333:role/ng-role", -1},
 		{"instance profile's role", profile, "arn:aws:iam::111122223333:role/platform-v2", -1},
 	}
 	for _, c := range cases {

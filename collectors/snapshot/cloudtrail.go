@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"encoding/json"
+	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -152,6 +153,13 @@ func decodeTrailRecord(record string, te *evidence.TrailEvent) {
 		// the cluster is the REST path's label "name" as CloudTrail records EKS calls, or the
 		// API member clusterName
 		te.Cluster, te.PrincipalArn = str(m["clusterName"]), str(m["principalArn"])
+		if strings.Contains(te.PrincipalArn, "%3A") || strings.Contains(te.PrincipalArn, "%3a") {
+			// the ARN is a label of the REST path (DELETE /clusters/{name}/access-entries/
+			// {principalArn}), which CloudTrail records percent-encoded
+			if dec, err := url.PathUnescape(te.PrincipalArn); err == nil {
+				te.PrincipalArn = dec
+			}
+		}
 		if te.Cluster == "" {
 			te.Cluster = str(m["name"])
 		}

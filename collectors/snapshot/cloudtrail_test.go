@@ -152,6 +152,12 @@ func TestCloudTrailDecoding(t *testing.T) {
 		a[1].Cluster != "prod" || a[1].Caller != "arn:aws:sts::111122223333:assumed-role/platform-admin/alice" {
 		t.Errorf("access-entry changes %+v", a)
 	}
+	// the principal is a label of the REST path, which CloudTrail records percent-encoded
+	files[CloudTrailEventsPath("DeleteAccessEntry")] = lookupEvents(t, deleteAccessEntry("2026-11-19T16:02:33Z", "arn%3Aaws%3Aiam%3A%3A111122223333%3Arole%2Fprod-node-role"))
+	enc, _ := evidence.Get[evidence.AccessEntryEvents](FromFiles("snapshot", files).ClusterEvidence("prod"), evidence.KindAccessEntryEvents)
+	if len(enc) != 2 || enc[1].PrincipalArn != "arn:aws:iam::111122223333:role/prod-node-role" {
+		t.Errorf("percent-encoded principal: %+v", enc)
+	}
 	if got := le.EarliestLaunch.Format("15:04:05"); got != "09:31:07" {
 		t.Errorf("earliest launch %s", got)
 	}
