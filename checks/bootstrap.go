@@ -408,7 +408,8 @@ func bootstrapChecks() []Check {
 				return one(pass(ev.Target.InstanceID, "NodeConfig has name, apiServerEndpoint, certificateAuthority and cidr", it))
 			}},
 		{Meta: Meta{ID: "bootstrap.dns-ip", Title: "Cluster DNS IP outside the service CIDR", Severity: SeverityHigh,
-			Needs: []evidence.Kind{evidence.KindBootstrap, evidence.KindCluster}, Optional: []evidence.Kind{evidence.KindInstance},
+			Needs: []evidence.Kind{evidence.KindBootstrap}, NeedsAny: []evidence.Kind{evidence.KindCluster, evidence.KindKubeDNS},
+			Optional:    []evidence.Kind{evidence.KindInstance},
 			Stage:       StagePostJoin,
 			Why:         "The kubelet writes the cluster DNS IPs into every pod's resolv.conf; each must be the kube-dns Service IP, which lies in the cluster's service CIDR (normally its .10 address), or a link-local NodeLocal DNSCache listen address (169.254.20.10 by convention). The node still registers and turns Ready, but pods on it cannot resolve names.",
 			Remediation: "Set the DNS IP to the kube-dns ClusterIP (kubectl -n kube-system get svc kube-dns -o jsonpath='{.spec.clusterIP}'): --dns-cluster-ip for bootstrap.sh, spec.cluster.cidr (or kubelet.config.clusterDNS) for NodeConfig, settings.kubernetes.cluster-dns-ip for Bottlerocket.",
@@ -495,6 +496,10 @@ func hasFormat(b *evidence.BootstrapConfig, f evidence.BootstrapFormat) bool {
 
 func evalDNSIP(ev *evidence.Evidence) []Finding {
 	b, c := ev.Bootstrap, ev.Cluster
+	if c == nil {
+		// no cluster in the evidence (a node log bundle): kube-dns alone (NeedsAny)
+		c = &evidence.Cluster{}
+	}
 	cidr, field := c.ServiceIPv4CIDR, "serviceIpv4Cidr"
 	if cidr == "" || (c.IPFamily == "ipv6" && c.ServiceIPv6CIDR != "") {
 		// an IPv6 cluster: its Services, kube-dns included, take addresses of serviceIpv6Cidr
@@ -502,6 +507,9 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 		cidr, field = c.ServiceIPv6CIDR, "serviceIpv6Cidr"
 	}
 	if cidr == "" {
+		if ev.KubeDNS != nil && ev.KubeDNS.ClusterIP != "" && len(b.ClusterDNS) > 0 {
+			return evalDNSKubeDNSOnly(ev)
+		}
 		return one(notApplicable(ev.Target.InstanceID, "the cluster's service CIDR is not in the evidence"))
 	}
 	var dns, from string
@@ -533,6 +541,30 @@ func evalDNSIP(ev *evidence.Evidence) []Finding {
 		return one(f)
 	}
 	return one(pass(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s is inside %s", dns, cidr), it))
+}
+
+// evalDNSKubeDNSOnly judges the cluster DNS IPs the user data sets against the kube-dns Service
+// IP alone, when the cluster's service CIDR is not in the evidence (a node log bundle, whose
+// kube-proxy rules name kube-dns): each must be kube-dns or a link-local NodeLocal DNSCache
+// address (as evalDNSList).
+func evalDNSKubeDNSOnly(ev *evidence.Evidence) []Finding {
+	kubeDNS := ev.KubeDNS.ClusterIP
+	const from = "cluster DNS IP set in the user data"
+	it := bootstrapItem(ev, "%s: %s", from, strings.Join(ev.Bootstrap.ClusterDNS, ", "))
+	svc := item(ev.Source(evidence.KindKubeDNS), "Service kube-system/kube-dns clusterIP %s", kubeDNS)
+	for _, dns := range ev.Bootstrap.ClusterDNS {
+		dns = strings.TrimSpace(dns)
+		a, err := netip.ParseAddr(dns)
+		switch {
+		case err != nil:
+			return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %q is not an IP address", dns), it))
+		case a.IsLinkLocalUnicast():
+			continue
+		case dns != kubeDNS:
+			return one(fail(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s (%s) is not the kube-dns Service IP %s", dns, from, kubeDNS), it, svc))
+		}
+	}
+	return one(pass(ev.Target.InstanceID, fmt.Sprintf("cluster DNS IP %s is the kube-dns Service IP", strings.Join(ev.Bootstrap.ClusterDNS, ", ")), it, svc))
 }
 
 // evalDNSList judges every cluster DNS IP the user data sets. bootstrap.sh's --dns-cluster-ip is

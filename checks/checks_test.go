@@ -700,6 +700,25 @@ func TestChecks(t *testing.T) {
 		}, StatusSkipped, "only some settings were shown"},
 		{"bootstrap.nodeconfig-incomplete", "al2", makeSelfManagedAL2, StatusSkipped, "not a NodeConfig"},
 		{"bootstrap.dns-ip", "outside", func(ev *evidence.Evidence) { ev.Bootstrap.ClusterDNS = []string{"10.100.0.10"} }, StatusFail, "outside the service CIDR"},
+		// a node log bundle: no cluster, but the node's kube-proxy rules name kube-dns
+		{"bootstrap.dns-ip", "no cluster, not kube-dns", func(ev *evidence.Evidence) {
+			ev.Cluster = nil
+			ev.AddGapForce(evidence.KindCluster, "not in a node log bundle")
+			ev.KubeDNS = &evidence.Service{Name: "kube-dns", ClusterIP: "172.20.0.10"}
+			ev.Bootstrap.ClusterDNS = []string{"10.100.0.10"}
+		}, StatusFail, "cluster DNS IP 10.100.0.10 (cluster DNS IP set in the user data) is not the kube-dns Service IP 172.20.0.10"},
+		{"bootstrap.dns-ip", "no cluster, kube-dns and a NodeLocal DNSCache address", func(ev *evidence.Evidence) {
+			ev.Cluster = nil
+			ev.AddGapForce(evidence.KindCluster, "not in a node log bundle")
+			ev.KubeDNS = &evidence.Service{Name: "kube-dns", ClusterIP: "172.20.0.10"}
+			ev.Bootstrap.ClusterDNS = []string{"169.254.20.10", "172.20.0.10"}
+		}, StatusPass, "is the kube-dns Service IP"},
+		{"bootstrap.dns-ip", "no cluster, no DNS IP set", func(ev *evidence.Evidence) {
+			ev.Cluster = nil
+			ev.AddGapForce(evidence.KindCluster, "not in a node log bundle")
+			ev.KubeDNS = &evidence.Service{Name: "kube-dns", ClusterIP: "172.20.0.10"}
+			ev.Bootstrap.ClusterDNS = nil
+		}, StatusSkipped, "service CIDR is not in the evidence"},
 		{"bootstrap.dns-ip", "ipv6 cluster, nodeconfig cidr of another cluster", func(ev *evidence.Evidence) {
 			ev.Cluster.ServiceIPv4CIDR, ev.Cluster.ServiceIPv6CIDR = "", "fd4e:8a21:c3d0::/108"
 			ev.Bootstrap.ClusterDNS, ev.Bootstrap.ServiceCIDR = nil, "fd7c:19b2:5e40::/108"
@@ -768,7 +787,9 @@ func TestChecks(t *testing.T) {
 			ev.Cluster.EndpointPublicAccess, ev.Cluster.EndpointPrivateAccess = false, false
 			ev.Bootstrap.APIServerEndpoint = ""
 		}, StatusSkipped, "endpoint access (resourcesVpcConfig) is not in the describe-cluster output given"},
-		{"bootstrap.dns-ip", "ipv6 cluster", func(ev *evidence.Evidence) { ev.Cluster.ServiceIPv4CIDR = "" }, StatusSkipped, "not applicable"},
+		{"bootstrap.dns-ip", "ipv6 cluster", func(ev *evidence.Evidence) { ev.Cluster.ServiceIPv4CIDR, ev.KubeDNS = "", nil }, StatusSkipped, "not applicable"},
+		// no service CIDR shown, but kube-dns is: the DNS IP is judged against it
+		{"bootstrap.dns-ip", "no service CIDR, kube-dns known", func(ev *evidence.Evidence) { ev.Cluster.ServiceIPv4CIDR = "" }, StatusPass, "is the kube-dns Service IP"},
 		{"bootstrap.max-pods", "too many", func(ev *evidence.Evidence) { ev.Bootstrap.MaxPods = intp(110) }, StatusFail, "above the 29"},
 		{"bootstrap.max-pods", "ok", nil, StatusPass, ""},
 		{"bootstrap.restricted-node-labels", "node-role label", func(ev *evidence.Evidence) {

@@ -50,3 +50,36 @@ func TestPeriodicFailureStopped(t *testing.T) {
 		}
 	}
 }
+
+// TestIPAMDPoolFailureStopped: IPAMD's pool manager tries to grow a short pool every 5 s (every
+// 120 s after InsufficientCidrBlocks) and logs each failure; when its log goes on for hours
+// without one (its pool stats every few seconds, which no signature knows) the shortage is over
+// and runtime.ipamd-no-ips passes; when the failures go on to the end of the log it fails.
+func TestIPAMDPoolFailureStopped(t *testing.T) {
+	full := func(ts string) string {
+		return `{"level":"error","ts":"` + ts + `","caller":"ipamd/ipamd.go:1073","msg":"Failed to increase pool size due to not able to allocate ENI failed to create ENI: failed to create network interface: operation error EC2: CreateNetworkInterface, https response error StatusCode: 400, api error InsufficientFreeAddressesInSubnet: insufficient free address to create interface for subnet subnet-0d25b7e9c1a3f4860"}` + "\n"
+	}
+	stats := func(ts string) string {
+		return `{"level":"debug","ts":"` + ts + `","caller":"ipamd/ipamd.go:690","msg":"IP pool stats for network card 0: Total IPs/Prefixes = 28/0, AssignedIPs/CooldownIPs: 17/0, c.maxIPsPerENI = 14"}` + "\n"
+	}
+	var failing strings.Builder
+	for m := 0; m < 10; m++ {
+		failing.WriteString(full(fmt.Sprintf("2025-08-30T04:%02d:55.036Z", m)))
+	}
+	for _, tc := range []struct {
+		name, log string
+		want      Status
+		message   string
+	}{
+		{"failures, then hours of pool stats", failing.String() + stats("2025-08-30T05:00:01.000Z") + stats("2025-08-30T09:14:21.564Z"), StatusPass, "written every 2m0s while the fault lasts"},
+		{"failures to the end of the log", stats("2025-08-30T03:00:01.000Z") + failing.String(), StatusFail, "subnet"},
+		{"failures, then ten minutes of pool stats", failing.String() + stats("2025-08-30T04:19:55.000Z"), StatusFail, "subnet"},
+	} {
+		ev := &evidence.Evidence{}
+		withLogs(tc.log)(ev)
+		f := findingOf(t, ev, "runtime.ipamd-no-ips")
+		if f.Status != tc.want || !strings.Contains(f.Message, tc.message) {
+			t.Errorf("%s: %s %q, want %s with %q", tc.name, f.Status, f.Message, tc.want, tc.message)
+		}
+	}
+}

@@ -8,10 +8,11 @@ import (
 type role int
 
 const (
-	roleIgnore role = iota
-	roleLog         // scanned for signatures
-	roleConfig      // held in memory and parsed
-	roleBoth        // parsed and scanned
+	roleIgnore  role = iota
+	roleLog          // scanned for signatures
+	roleConfig       // held in memory and parsed
+	roleBoth         // parsed and scanned
+	roleKubeDNS      // streamed for the kube-dns Service IP kube-proxy's rules name (iptablesKubeDNS)
 )
 
 // configFiles are parsed (docs/bundle-formats.md §2.3, §3.3, §4.2). Windows paths are compared
@@ -48,6 +49,9 @@ func classify(rel string) (role, string) {
 	}
 	base := path.Base(rel)
 	switch {
+	case rel == "iptables-nat", rel == "networking/iptables-nat.txt", rel == "networking/iptables-save.txt",
+		rel == "networking/ip6tables-nat.txt", rel == "networking/ip6tables-save.txt":
+		return roleKubeDNS, ""
 	case rel == "journalctl.log", rel == "var_log/messages", rel == "var_log/syslog":
 		return roleLog, "journal"
 	case rel == "kubelet/kubelet.log", low == "system/kubelet/kubelet-service.csv":

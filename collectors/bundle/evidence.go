@@ -40,6 +40,11 @@ func (b *Bundle) Evidence() *evidence.Evidence {
 	case KindEKSWindows:
 		cfg, cfgSrc = b.windows(ev, nos)
 	}
+	if b.KubeDNS != "" {
+		// the node's own kube-proxy rules name the kube-dns Service IP its pods must use
+		ev.KubeDNS = &evidence.Service{Name: "kube-dns", ClusterIP: b.KubeDNS}
+		ev.Mark(evidence.KindKubeDNS, src+":"+b.KubeDNSSource)
+	}
 	if cfg != nil {
 		ev.Bootstrap = cfg
 		ev.Mark(evidence.KindBootstrap, src+":"+cfgSrc)

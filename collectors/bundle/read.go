@@ -98,6 +98,10 @@ type Bundle struct {
 	Damaged bool
 	// Bytes is the total uncompressed size read.
 	Bytes int64
+	// KubeDNS is the ClusterIP of Service kube-system/kube-dns as kube-proxy's iptables rules on
+	// the node name it (iptables-nat, networking/iptables-nat.txt or iptables-save.txt), "" when no
+	// rule names it; KubeDNSSource is the member and line ("networking/iptables-nat.txt:42").
+	KubeDNS, KubeDNSSource string
 	// Limit, when not empty, says which limit (--max-bytes, --max-members) stopped the read or
 	// made a member be skipped. What was read before is kept, the limit is among Problems and
 	// Damaged is set: the part not read may hold the cause.
@@ -967,6 +971,17 @@ func (rd *reader) handle(m member) error {
 		// a nested stream counts against the same budget
 		inner = &errReader{r: zr}
 		in = &countingReader{r: inner, rd: rd}
+	}
+	if role == roleKubeDNS {
+		ip, line, err := iptablesKubeDNS(textenc.Reader(in))
+		if err != nil {
+			return rd.memberErr(m, rel, outer, inner, err)
+		}
+		if ip != "" && rd.b.KubeDNS == "" {
+			rd.b.KubeDNS, rd.b.KubeDNSSource = ip, fmt.Sprintf("%s:%d", rel, line)
+		}
+		rd.read++
+		return nil
 	}
 	if role == roleConfig || role == roleBoth {
 		if m.size <= rd.lim.MaxConfigBytes {
