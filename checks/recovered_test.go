@@ -102,3 +102,38 @@ func TestSameImagePullResolves(t *testing.T) {
 		})
 	}
 }
+
+// TestBottlerocketBootPastBootstrapContainer: a Bottlerocket bootstrap container that fails
+// without essential = true does not stop the boot; the unit that activates multi-user.target
+// (Requires= and After=configured.target; "Isolates multi-user.target" in older releases,
+// "Activate multi-user.target" in bottlerocket-core-kit) starting afterwards shows configured.target was
+// reached, so the failure was not what kept the node out (bottlerocket-os/bottlerocket#1488).
+// An essential container's failure, which fails configured.target, still fails.
+func TestBottlerocketBootPastBootstrapContainer(t *testing.T) {
+	const (
+		failed      = "Starting bootstrap container test...\n[FAILED] Failed to start bootstrap container test.\nSee 'systemctl status bootstrap-containers@test.service' for details.\n"
+		isolates    = "Starting Isolates multi-user.target...\n[  OK  ] Reached target Multi-User System.\n"
+		activate    = "         Starting activate-multi-user.service - Activate multi-user.target...\n[  OK  ] Finished activate-multi-user.service - Activate multi-user.target.\n"
+		depConfig   = "[DEPEND] Dependency failed for Isolates configured.target.\n"
+		depMultiUsr = "[DEPEND] Dependency failed for Isolates multi-user.target.\n"
+	)
+	for _, tc := range []struct {
+		name, log string
+		want      Status
+	}{
+		{"non-essential container failed, multi-user.target isolated (1.x)", failed + isolates, StatusPass},
+		{"non-essential container failed, multi-user.target activated", failed + activate, StatusPass},
+		{"essential container failed, configured.target never reached", failed + depConfig + depMultiUsr, StatusFail},
+		{"multi-user.target activated before the container failed", activate + failed, StatusFail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := Default().Get("runtime.bootstrap-failed")
+			ev := &evidence.Evidence{}
+			withLogs(tc.log)(ev)
+			f := Run([]Check{c}, ev)[0]
+			if f.Status != tc.want {
+				t.Errorf("runtime.bootstrap-failed: %s %q, want %s", f.Status, f.Message, tc.want)
+			}
+		})
+	}
+}
