@@ -112,7 +112,9 @@ func karpenterChecks() []Check {
 			Title: "A node class selects subnets outside the cluster VPC or no security group the control plane can reach", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindSubnets}, NeedsAny: []evidence.Kind{evidence.KindEC2NodeClasses, evidence.KindNodeClasses},
 			Optional: []evidence.Kind{evidence.KindSecurityGroups}, Stage: StageCluster,
-			Explains:    explains("karpenter.nodeclaim-not-registered", "net.*", "runtime.apiserver-timeout"),
+			// CreateFleet's refusal of a subnet and a security group of different VPCs is also a
+			// launch error the node group signatures read
+			Explains:    explains("karpenter.nodeclaim-not-registered", "karpenter.nodeclaim-not-launched", "nodegroup.launch-errors", "net.*", "runtime.apiserver-timeout"),
 			Why:         "Karpenter launches nodes into whatever subnets and security groups the node class's selector terms resolve to. A subnet of another VPC (a discovery tag shared with another cluster) gives nodes no route to this cluster's private endpoint, and security groups that are neither the cluster security group nor admitted by it keep the control plane and the kubelet apart, so the node never registers.",
 			Remediation: "Make spec.subnetSelectorTerms match only subnets of the cluster VPC (tag them karpenter.sh/discovery: CLUSTER, or list their IDs) and spec.securityGroupSelectorTerms select the cluster security group CLUSTER_SG (or a group the cluster security group admits); then kubectl get ec2nodeclass NAME -o yaml shows the resolved status.subnets and status.securityGroups.",
 			Docs:        []string{docKarpenterNodeCls, docKarpenterTS}},

@@ -394,3 +394,17 @@ func describedOnly(ev *evidence.Evidence, typ string) {
 	ev.AccessEntries, ev.DescribedAccessEntries = nil, []evidence.AccessEntry{e}
 	ev.AddGapForce(evidence.KindAccessEntries, "not in the input given (eks/list-access-entries.json)")
 }
+
+// TestNodeClassNetworkExplainsLaunchErrors: CreateFleet refusing a subnet and a security group of
+// different VPCs fails both karpenter.nodeclass-network and the launch-error signatures; the node
+// class's selectors are the cause (pastes15/04 ranked the launch errors first).
+func TestNodeClassNetworkExplainsLaunchErrors(t *testing.T) {
+	d := Diagnose([]Finding{
+		{ID: "nodegroup.launch-errors", Status: StatusFail, Severity: SeverityCritical},
+		{ID: "karpenter.nodeclass-network", Status: StatusFail, Severity: SeverityCritical},
+		{ID: "karpenter.nodeclaim-not-launched", Status: StatusFail, Severity: SeverityCritical},
+	}, Default().Metas())
+	if d.MostLikelyCause != "karpenter.nodeclass-network" {
+		t.Fatalf("most likely %q, ranked %v", d.MostLikelyCause, d.Ranked)
+	}
+}
