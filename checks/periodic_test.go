@@ -53,8 +53,9 @@ func TestPeriodicFailureStopped(t *testing.T) {
 
 // TestIPAMDPoolFailureStopped: IPAMD's pool manager tries to grow a short pool every 5 s (every
 // 120 s after InsufficientCidrBlocks) and logs each failure; when its log goes on for hours
-// without one (its pool stats every few seconds, which no signature knows) the shortage is over
-// and runtime.ipamd-no-ips passes; when the failures go on to the end of the log it fails.
+// without one the shortage is over and runtime.ipamd-no-ips passes; so it does when a later pool
+// stats line shows addresses not assigned (AvailableAddresses); when the failures go on to the end
+// of the log, or the later pool is full, it fails.
 func TestIPAMDPoolFailureStopped(t *testing.T) {
 	full := func(ts string) string {
 		return `{"level":"error","ts":"` + ts + `","caller":"ipamd/ipamd.go:1073","msg":"Failed to increase pool size due to not able to allocate ENI failed to create ENI: failed to create network interface: operation error EC2: CreateNetworkInterface, https response error StatusCode: 400, api error InsufficientFreeAddressesInSubnet: insufficient free address to create interface for subnet subnet-0d25b7e9c1a3f4860"}` + "\n"
@@ -73,7 +74,9 @@ func TestIPAMDPoolFailureStopped(t *testing.T) {
 	}{
 		{"failures, then hours of pool stats", failing.String() + stats("2025-08-30T05:00:01.000Z") + stats("2025-08-30T09:14:21.564Z"), StatusPass, "written every 2m0s while the fault lasts"},
 		{"failures to the end of the log", stats("2025-08-30T03:00:01.000Z") + failing.String(), StatusFail, "subnet"},
-		{"failures, then ten minutes of pool stats", failing.String() + stats("2025-08-30T04:19:55.000Z"), StatusFail, "subnet"},
+		{"failures, then ten minutes of pool stats", failing.String() + stats("2025-08-30T04:19:55.000Z"), StatusPass, "IPAMD's pool holds addresses it has not assigned"},
+		{"failures, then a full pool ten minutes later", failing.String() + strings.Replace(stats("2025-08-30T04:19:55.000Z"), "AssignedIPs/CooldownIPs: 17/0", "AssignedIPs/CooldownIPs: 28/0", 1), StatusFail, "subnet"},
+		{"a pool with free addresses, then failures", stats("2025-08-30T03:00:01.000Z") + failing.String(), StatusFail, "subnet"},
 	} {
 		ev := &evidence.Evidence{}
 		withLogs(tc.log)(ev)

@@ -73,6 +73,8 @@ var FactNames = map[string]string{
 	"nodeclaim":         "a Karpenter NodeClaim name",
 	"nodepool":          "a Karpenter NodePool name",
 	"nodeclass":         "a Karpenter EC2NodeClass or Auto Mode NodeClass name",
+	"assigned":          "a count of addresses in use (IPAMD's pool stats: AssignedIPs, used)",
+	"total":             "a count of addresses held (IPAMD's pool stats: Total IPs, total)",
 	"unit":              "a systemd unit name",
 	"service":           "an AWS service or endpoint name (sts, ecr.api, ec2)",
 	"detail":            "the free-text reason a component gave",
@@ -105,6 +107,7 @@ type catalogSpec struct {
 	EndsLog       bool     `json:"endsLog,omitempty"`
 	MinWait       int      `json:"minWait,omitempty"`
 	RepeatEvery   int      `json:"repeatEvery,omitempty"`
+	Less          []string `json:"less,omitempty"`
 	Milestone     string   `json:"milestone,omitempty"`
 	Symptom       bool     `json:"symptom,omitempty"`
 	Source        string   `json:"source"`
@@ -210,7 +213,7 @@ func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
 		comps = append(comps, Component{Name: f.Component, Description: f.Description, Presence: f.Presence})
 		for _, c := range f.Signatures {
 			sg := Signature{Name: c.Name, Component: f.Component, Finding: c.Finding, Anchor: c.Anchor, Pattern: c.Pattern,
-				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, SameFact: c.SameFact, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, RepeatEvery: c.RepeatEvery, Milestone: c.Milestone, Symptom: c.Symptom, Meaning: c.Meaning,
+				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, SameFact: c.SameFact, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, RepeatEvery: c.RepeatEvery, Less: c.Less, Milestone: c.Milestone, Symptom: c.Symptom, Meaning: c.Meaning,
 				Source: c.Source, Examples: c.Examples}
 			if err := validate(sg); err != nil {
 				return nil, nil, fmt.Errorf("%s: signature %s: %v", n, c.Name, err)
@@ -260,6 +263,8 @@ func validate(sg Signature) error {
 		return fmt.Errorf("symptom marks a failure signature")
 	case sg.SameFact != "" && (!sg.Normal || len(sg.Resolves) == 0 || !strings.Contains(sg.Pattern, "(?P<"+sg.SameFact+">")):
 		return fmt.Errorf("sameFact %q needs a normal signature that resolves findings and a pattern group of that name", sg.SameFact)
+	case len(sg.Less) != 0 && (len(sg.Less) != 2 || !strings.Contains(sg.Pattern, "(?P<"+sg.Less[0]+">") || !strings.Contains(sg.Pattern, "(?P<"+sg.Less[1]+">")):
+		return fmt.Errorf("less names two pattern groups (the smaller, then the larger)")
 	case sg.Milestone != "" && !contains(Milestones, sg.Milestone):
 		return fmt.Errorf("milestone %q is not one of %s", sg.Milestone, strings.Join(Milestones, ", "))
 	}

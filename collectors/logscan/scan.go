@@ -15,6 +15,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,10 @@ type Signature struct {
 	// wait ending sooner — nothing dated follows it in its stream, or the stream's last dated
 	// line is at least MinWait seconds later (see evidence.NodeLogs.WaitedOut).
 	MinWait int `json:"minWait,omitempty"`
+	// Less names two groups of Pattern holding decimal integers: the line matches only when
+	// the first is less than the second (IPAMD's pool stats with fewer addresses assigned than
+	// it holds: ["assigned", "total"]). Empty: no comparison.
+	Less []string `json:"less,omitempty"`
 	// RepeatEvery, in seconds, marks a line the component writes again every RepeatEvery
 	// seconds for as long as the fault lasts (the kubelet's runtime status loop: "Container
 	// runtime network not ready" every 5 s): when the kubelet, or the signature's own component,
@@ -526,6 +531,16 @@ func (s *Scanner) accept(i int, ln []byte) (bool, []int) {
 		return false, nil
 	}
 	s.patternRuns++
+	if len(c.Less) == 2 {
+		sub := re.FindSubmatchIndex(ln)
+		if !c.lessHolds(ln, sub) {
+			return false, nil
+		}
+		if !s.wantFacts(i) {
+			return true, nil
+		}
+		return true, sub
+	}
 	if !s.wantFacts(i) {
 		return re.Match(ln), nil
 	}
@@ -563,7 +578,45 @@ func (c *compiled) accept(ln []byte) bool {
 		return false
 	}
 	re := c.lazy.get()
-	return re == nil || (c.lazy.pre.mayMatch(ln) && re.Match(ln))
+	if re == nil {
+		return true
+	}
+	if !c.lazy.pre.mayMatch(ln) {
+		return false
+	}
+	if len(c.Less) == 2 {
+		return c.lessHolds(ln, re.FindSubmatchIndex(ln))
+	}
+	return re.Match(ln)
+}
+
+// lessHolds reports whether sub, the submatch positions of c's pattern in ln (nil: no match),
+// has its Less groups holding integers the first of which is less than the second. A group that
+// did not take part or is no integer fails the comparison.
+func (c *compiled) lessHolds(ln []byte, sub []int) bool {
+	if sub == nil {
+		return false
+	}
+	var v [2]int64
+	for k, name := range c.Less {
+		// the group of that name that took part (a name may head each alternative)
+		found := false
+		for gi, g := range c.lazy.groups {
+			if g != name || 2*gi+1 >= len(sub) || sub[2*gi] < 0 {
+				continue
+			}
+			n, err := strconv.ParseInt(string(ln[sub[2*gi]:sub[2*gi+1]]), 10, 64)
+			if err != nil {
+				return false
+			}
+			v[k], found = n, true
+			break
+		}
+		if !found {
+			return false
+		}
+	}
+	return v[0] < v[1]
 }
 
 // maxFactValues bounds the distinct values kept per fact of one signature.
