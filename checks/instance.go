@@ -100,7 +100,9 @@ func subnetChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "subnet.ip-exhausted", ClusterWide: true, Title: "Node subnet is out of IPv4 addresses", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindSubnets}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindInstanceType, evidence.KindAWSNode, evidence.KindNodegroups},
-			Stage: StageNetwork, Explains: explains("runtime.ipamd-no-ips", "runtime.cni-not-ready"),
+			// a subnet without a free address also refuses the instance's own primary address:
+			// the launch failures Auto Scaling and Karpenter report for it
+			Stage: StageNetwork, Explains: explains("runtime.ipamd-no-ips", "runtime.cni-not-ready", "nodegroup.asg-launch-failures", "nodegroup.launch-errors", "karpenter.nodeclaim-not-launched"),
 			Why:         "The VPC CNI gives every pod an address from the node's subnet (with custom networking, from the subnet of the ENIConfig for the node's zone) and keeps a warm pool (by default a whole spare ENI's worth); with no free addresses aws-node cannot assign pod IPs, system pods stay pending and the node is useless or NotReady.",
 			Remediation: "Free or add addresses: launch nodes in subnets with room, add a secondary VPC CIDR with custom networking, enable prefix delegation (kubectl set env -n kube-system ds/aws-node ENABLE_PREFIX_DELEGATION=true), or lower WARM_ENI_TARGET / set WARM_IP_TARGET and MINIMUM_IP_TARGET.",
 			Docs:        []string{docSubnetReqs, docIPOptimize}},

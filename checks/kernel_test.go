@@ -15,3 +15,18 @@ func TestConntrackFullExplainsAPIServerTimeout(t *testing.T) {
 		t.Fatalf("most likely %q, ranked %v", d.MostLikelyCause, d.Ranked)
 	}
 }
+
+// TestSubnetExhaustedExplainsLaunchFailures: a node subnet without a free address refuses the
+// instance's own address, so Auto Scaling's failed launch naming it is its consequence (pastes16/06
+// ranked the launch failure first).
+func TestSubnetExhaustedExplainsLaunchFailures(t *testing.T) {
+	for _, launch := range []string{"nodegroup.asg-launch-failures", "nodegroup.launch-errors", "karpenter.nodeclaim-not-launched"} {
+		d := Diagnose([]Finding{
+			{ID: launch, Status: StatusFail, Severity: SeverityCritical},
+			{ID: "subnet.ip-exhausted", Status: StatusFail, Severity: SeverityCritical},
+		}, Default().Metas())
+		if d.MostLikelyCause != "subnet.ip-exhausted" {
+			t.Errorf("%s: most likely %q, ranked %v", launch, d.MostLikelyCause, d.Ranked)
+		}
+	}
+}

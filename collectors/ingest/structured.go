@@ -161,6 +161,9 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 	if s, ok := queriedText(lines, command); ok {
 		return []Segment{s}, true
 	}
+	if s, ok := listText(lines, command); ok {
+		return []Segment{s}, true
+	}
 	if tomlSettings(lines) {
 		return []Segment{seg(TypeUserData, "Bottlerocket TOML settings", lines)}, true
 	}
@@ -687,6 +690,10 @@ func docType(v any) (Type, string) {
 		}
 		if kind == "" {
 			if arn, _ := d["Arn"].(string); len(d) <= 3 && d["UserId"] != nil && strings.HasPrefix(arn, "arn:aws") && strings.Contains(arn, ":sts::") || len(d) <= 3 && d["UserId"] != nil && strings.Contains(arn, ":iam::") {
+				return TypeCallerIdentity, "aws sts get-caller-identity"
+			}
+			if arn, _ := d["Arn"].(string); len(d) == 1 && strings.HasPrefix(arn, "arn:aws") && strings.Contains(arn, ":sts::") && strings.Contains(arn, ":assumed-role/") {
+				// `aws sts get-caller-identity --query Arn` put back: an assumed role's session
 				return TypeCallerIdentity, "aws sts get-caller-identity"
 			}
 			if g, _ := layout.LookupAny(d, "serverVersion.gitVersion").(string); minorOf(g) != "" {

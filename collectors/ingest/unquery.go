@@ -654,3 +654,78 @@ func typedText(field string, v any) any {
 	}
 	return v
 }
+
+// listTextOutputs are AWS CLI list operations whose result is one list of flat items, by
+// "SERVICE OPERATION": the output key and the item's fields in the order `--output text` prints
+// them (sorted by name; nil for a list of strings). The text formatter prints one row per item,
+// the output key upper-cased, then the values (aws-cli awscli/formatter.py TextFormatter).
+var listTextOutputs = map[string]struct {
+	key    string
+	fields []string
+}{
+	"iam list-attached-role-policies": {"AttachedPolicies", []string{"PolicyArn", "PolicyName"}},
+	"iam list-role-policies":          {"PolicyNames", nil},
+	"eks list-access-entries":         {"accessEntries", nil},
+	"eks list-nodegroups":             {"nodegroups", nil},
+}
+
+// listText reads the `--output text` of a list operation of listTextOutputs run without --query
+// (ATTACHEDPOLICIES\tarn:aws:iam::aws:policy/…\tName rows) as the command's JSON output. ok is
+// false for another command, another output, or a row that is not the list's.
+func listText(lines []line, command string) (Segment, bool) {
+	args, err := shlex.Split(command)
+	if err != nil || len(args) < 3 || args[0] != "aws" || len(lines) > 2000 {
+		return Segment{}, false
+	}
+	if _, _, q := awsQuery(command); q {
+		return Segment{}, false
+	}
+	spec, known := listTextOutputs[args[1]+" "+args[2]]
+	if !known {
+		return Segment{}, false
+	}
+	output := ""
+	for i := 3; i < len(args); i++ {
+		switch {
+		case args[i] == "--output" && i+1 < len(args):
+			output = args[i+1]
+		case strings.HasPrefix(args[i], "--output="):
+			output = strings.TrimPrefix(args[i], "--output=")
+		}
+	}
+	if output != "text" {
+		return Segment{}, false
+	}
+	tag := strings.ToUpper(spec.key)
+	items := []any{}
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			continue
+		}
+		cells := strings.Split(t, "\t")
+		if len(cells) == 1 {
+			cells = strings.Fields(t)
+		}
+		if cells[0] != tag || len(cells) != 1+max(len(spec.fields), 1) {
+			return Segment{}, false
+		}
+		if spec.fields == nil {
+			items = append(items, cells[1])
+			continue
+		}
+		item := map[string]any{}
+		for i, f := range spec.fields {
+			item[f] = cells[1+i]
+		}
+		items = append(items, item)
+	}
+	doc := map[string]any{spec.key: items}
+	t, detail := docType(doc)
+	if !strings.HasPrefix(string(t), "aws:") {
+		return Segment{}, false
+	}
+	sg := seg(t, detail+" (--output text)", lines)
+	sg.value = doc
+	return sg, true
+}

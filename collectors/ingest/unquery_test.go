@@ -281,3 +281,32 @@ func TestTextOutputIsTyped(t *testing.T) {
 		}
 	}
 }
+
+// TestListTextOutput: the `--output text` of a list operation without --query (one row per item,
+// the output key upper-cased, the values in sorted-key order) is read as the command's output;
+// a row of another shape leaves the block unread. `aws sts get-caller-identity --query Arn` gives
+// the instance's role.
+func TestListTextOutput(t *testing.T) {
+	policies := "$ aws iam list-attached-role-policies --role-name shop-apps-node --output text\n" +
+		"ATTACHEDPOLICIES\tarn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy\tAmazonEKSWorkerNodePolicy\n" +
+		"ATTACHEDPOLICIES\tarn:aws:iam::aws:policy/AmazonEKS_CNI_Policy\tAmazonEKS_CNI_Policy\n"
+	segs := Segments([]byte(policies))
+	if len(segs) != 1 || segs[0].Type != "aws:iam/list-attached-role-policies/<role-name>.json" {
+		t.Fatalf("segments %v", types(segs))
+	}
+	if got := fmt.Sprint(layout.LookupAny(segs[0].value, "AttachedPolicies.1.PolicyName")); got != "AmazonEKS_CNI_Policy" {
+		t.Errorf("second policy %q in %v", got, segs[0].value)
+	}
+	entries := "$ aws eks list-access-entries --cluster-name prod --output text\nACCESSENTRIES\tarn:aws:iam::111122223333:role/ng-role\nACCESSENTRIES\tarn:aws:iam::111122223333:role/admin\n"
+	if segs := Segments([]byte(entries)); len(segs) != 1 || segs[0].Type != "aws:eks/list-access-entries.json" {
+		t.Errorf("access entries: %v", types(segs))
+	}
+	odd := strings.Replace(policies, "ATTACHEDPOLICIES\tarn:aws:iam::aws:policy/AmazonEKS_CNI_Policy\tAmazonEKS_CNI_Policy", "POLICYNAMES\tinline", 1)
+	if segs := Segments([]byte(odd)); len(segs) == 1 && strings.HasPrefix(string(segs[0].Type), "aws:") {
+		t.Errorf("a row of another list read as the output: %v", types(segs))
+	}
+	ev := Read([]byte("$ aws sts get-caller-identity --query Arn --output text\narn:aws:sts::111122223333:assumed-role/prod-eks-workers/i-0a1b2c3d4e5f67890\n"), "stdin", Options{}).Evidence
+	if !ev.Have(evidence.KindNodeRole) || ev.NodeRole.Arn != "arn:aws:iam::111122223333:role/prod-eks-workers" {
+		t.Errorf("node role from the caller identity: %+v (%v)", ev.NodeRole, ev.GapFor(evidence.KindNodeRole))
+	}
+}
