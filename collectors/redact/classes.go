@@ -50,6 +50,28 @@ var cmdCreds = []cmdCred{
 	// 'V' | ConvertTo-SecureString -AsPlainText -Force (the text piped in)
 	// (quoted only: a bare word before the pipe is a command or a path)
 	{[]string{"convertto-securestring", "|"}, regexp.MustCompile(`(?i)((?:^|[\s(=])(?:(?:echo|Write-Output)[ \t]+)?)` + argQuoted + `[ \t]*\|[ \t]*ConvertTo-SecureString\b`)},
+	// echo 'pass' | [sudo] docker|podman|nerdctl|helm … login … --password-stdin (the password
+	// a login reads from its standard input; a variable, "$PASS", is kept)
+	{[]string{"--password-stdin", "|"}, regexp.MustCompile(`(\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:(?:'%s'|"%s"|%s)[ \t]+)?)` + argValue + `[ \t]*\|[^\n|;&]*[ \t]--password-stdin\b`)},
+	// ctr [-n NS] images pull --user|-u user:pass (ctr's "--user value, -u value: User[:password]
+	// Registry user and password")
+	{[]string{"ctr"}, regexp.MustCompile(`(\bctr\b[^\n|;&]*?[ \t](?:-u|--user)(?:[ \t]+|=))` + userPassValue)},
+	// crictl pull --creds user:pass, skopeo --creds / --src-creds / --dest-creds user:pass
+	// (crictl pull: "--creds value: Use USERNAME[:PASSWORD] for accessing the registry")
+	{[]string{"creds"}, regexp.MustCompile(`((?:^|[ \t])--(?:src-|dest-|registry-)?creds(?:[ \t]+|=))` + userPassValue)},
+	// crictl pull --auth AUTH_STRING (base64 of user:password)
+	{[]string{"crictl", "--auth"}, regexp.MustCompile(`(\bcrictl\b[^\n|;&]*?[ \t]--auth(?:[ \t]+|=))` + argValue)},
+	// htpasswd -b[c…] FILE USER PASS and htpasswd -bn USER PASS (htpasswd(1): -b takes the
+	// password from the command line, -n prints instead of writing a file)
+	{[]string{"htpasswd", "b"}, regexp.MustCompile(`(\bhtpasswd[ \t]+-[A-Za-z]*(?:b[A-Za-z]*n|n[A-Za-z]*b)[A-Za-z]*[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'|;&]+)[ \t]+)` + argValue)},
+	{[]string{"htpasswd", "b"}, regexp.MustCompile(`(\bhtpasswd[ \t]+-[A-MO-Za-mo-z]*b[A-MO-Za-mo-z]*[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'|;&]+)[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'|;&]+)[ \t]+)` + argValue)},
+	// redis-cli -a PASS / --pass PASS
+	{[]string{"redis-cli"}, regexp.MustCompile(`(\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)(?:[ \t]+|=))` + argValue)},
+	// openssl … -passin|-passout|-pass pass:PASS and openssl enc -k PASS (openssl-passphrase-options(1))
+	{[]string{"openssl", "pass:"}, regexp.MustCompile(`(\bopenssl\b[^\n|;&]*?[ \t]-(?:passin|passout|pass|password)[ \t]+["']?pass:)([^\s"'|;&]+)`)},
+	{[]string{"openssl", " -k"}, regexp.MustCompile(`(\bopenssl\b[^\n|;&]*?[ \t]-k[ \t]+)` + argValue)},
+	// aws ssm put-parameter … --value V (a SecureString's plain text, or a String's)
+	{[]string{"put-parameter", "--value"}, regexp.MustCompile(`(\bput-parameter\b[^\n|;&]*?[ \t]--value(?:[ \t]+|=))` + argValue)},
 	// net user NAME PASS (Windows: sets the account's password; "*" prompts for it)
 	{[]string{"net", "user"}, regexp.MustCompile(`(?i)(\bnet[ \t]+user[ \t]+(?:"[^"\n]*"|[^\s"'/]+)[ \t]+)` + argValue)},
 	// net use [X:] \\server\share PASS (Windows "net use [devicename] [\\computer\share
@@ -127,11 +149,12 @@ func splice(s string, spans []span) string {
 // (AIza and 35 characters), SendGrid keys (SG.<22>.<43>), npm (npm_ and 36 characters), PyPI
 // (pypi-AgE…), Anthropic (sk-ant-) and OpenAI tokens (project, service-account and admin keys
 // sk-proj-, sk-svcacct-, sk-admin-, and the older sk- keys, which hold "T3BlbkFJ", base64 of
-// "OpenAI", at their middle).
-var prefixTokenRe = regexp.MustCompile(`\b(sk-(?:proj|svcacct|admin)-)[A-Za-z0-9_-]{20,}|\b(sk-)[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\b(hv[sbr]\.)[A-Za-z0-9_-]{20,}|\b([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}|\b(AIza)[A-Za-z0-9_-]{35}\b|\b(SG\.)[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b|\b(npm_)[A-Za-z0-9]{36}\b|\b(pypi-)AgE[A-Za-z0-9_-]{40,}|\b(sk-ant-)[A-Za-z0-9_-]{20,}`)
+// "OpenAI", at their middle), Tailscale keys (tskey-auth-, tskey-api- …: the node's
+// `tailscale up --authkey`) and age identities (AGE-SECRET-KEY-1…).
+var prefixTokenRe = regexp.MustCompile(`\b(sk-(?:proj|svcacct|admin)-)[A-Za-z0-9_-]{20,}|\b(sk-)[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\b(hv[sbr]\.)[A-Za-z0-9_-]{20,}|\b([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}|\b(AIza)[A-Za-z0-9_-]{35}\b|\b(SG\.)[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b|\b(npm_)[A-Za-z0-9]{36}\b|\b(pypi-)AgE[A-Za-z0-9_-]{40,}|\b(sk-ant-)[A-Za-z0-9_-]{20,}|\b(tskey-[a-z]+-)[A-Za-z0-9_-]{10,}|\b(AGE-SECRET-KEY-1)[0-9A-Z]{20,}`)
 
 // prefixTriggers are literal parts of prefixTokenRe: it runs only when one is in the text.
-var prefixTriggers = []string{"hvs.", "hvb.", "hvr.", "k_live_", "k_test_", "AIza", "SG.", "npm_", "pypi-", "sk-ant-", "sk-proj-", "sk-svcacct-", "sk-admin-", "T3BlbkFJ"}
+var prefixTriggers = []string{"hvs.", "hvb.", "hvr.", "k_live_", "k_test_", "AIza", "SG.", "npm_", "pypi-", "sk-ant-", "sk-proj-", "sk-svcacct-", "sk-admin-", "T3BlbkFJ", "tskey-", "AGE-SECRET-KEY-1"}
 
 // prefixTokens redacts what prefixTokenRe finds, keeping the prefix.
 func prefixTokens(s string) string {

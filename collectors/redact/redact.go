@@ -70,14 +70,15 @@ const maxDepth = 4
 const maxInflate = 4 << 20
 
 // secretWord matches the part of a setting's name that makes its value a secret.
-const secretWord = `(?:secret|passw(?:or)?d|pwd|token|api[_-]?key|apikey|private[_-]?key|client[_-]?key(?:[_-]?data)?)`
+const secretWord = `(?:secret|passw(?:or)?d|passphrase|pwd|token|api[_-]?key|apikey|private[_-]?key|client[_-]?key(?:[_-]?data)?)`
 
 // Parts of the patterns below. A setting's name may be quoted, with the quotes escaped by a log
 // shipper that wrote the JSON into a string (\"SecretAccessKey\"), and may hold JSON \u escapes
-// (Secret\u0041ccessKey); a value ends at white space or an unescaped quote.
+// (Secret\u0041ccessKey) and hyphens (Bottlerocket's bootstrap-token, YAML's client-secret); a
+// value ends at white space or an unescaped quote.
 const (
 	nameQuote = `(?:\\*["'])?`
-	nameChars = `[\w.\\]*`
+	nameChars = `[\w.\\-]*`
 	valQuote  = `((?:\\*["'])?)`
 )
 
@@ -98,8 +99,8 @@ var (
 	bearerRe    = regexp.MustCompile(`(?i)(\bbearer[ \t]+)([A-Za-z0-9._~+/-]{8,}=*)`)
 	eksToken    = regexp.MustCompile(`\bk8s-aws-v1\.[A-Za-z0-9_-]{8,}`)
 	jwtRe       = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)
-	// the body of a PEM private key, to its END line or, when a quoted line cut it short, to the end
-	pemKeyRe = regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----)(?:[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----)|[\s\S]+)`)
+	// the body of a PEM private key (or of an armored PGP one, "PRIVATE KEY BLOCK"), to its END line or, when a quoted line cut it short, to the end
+	pemKeyRe = regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----)(?:[\s\S]*?(-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----)|[\s\S]+)`)
 	// aws_secret_access_key<TAB>V, aws_session_token   V: the AWS credential names, which need
 	// no = or : before their value (INI with a tab, `aws configure list`-like tables)
 	awsNameSpaceRe = regexp.MustCompile(`(?i)(\b(?:aws_secret_access_key|aws_secret_key|aws_session_token|aws_security_token|secret_access_key)[ \t]+)(["']?)([^\s"']+)`)
@@ -120,6 +121,9 @@ var (
 	vendorTokenRe = regexp.MustCompile(`\b(gh[pousr]_|github_pat_|glpat-|xox[abprs]-|xapp-)[A-Za-z0-9_-]{10,}`)
 	// kubeadm bootstrap tokens: a six-character public token ID, a dot, the secret
 	bootstrapTokenRe = regexp.MustCompile(`\b([a-z0-9]{6})\.([A-Za-z0-9]{16,})\b`)
+	// auth = "base64 of user:password": the same setting as containerd's TOML registry
+	// configuration (registry.configs."HOST".auth) and a logfmt log line write it
+	tomlAuthRe = regexp.MustCompile(`((?:^|[^\w-])auth[ \t]*=[ \t]*\\*")()([A-Za-z0-9+/]{4,}={0,2})`)
 	// inline base64 runs long enough to hide a secret
 	b64Inline = regexp.MustCompile(`[A-Za-z0-9+/]{24,}={0,2}`)
 )
@@ -145,7 +149,7 @@ func redact(s string, depth int) string {
 		s = decodedRuns(s, depth)
 	}
 	// each pattern runs only when its trigger is in the text: most report strings hold none
-	if strings.Contains(s, "PRIVATE KEY-----") {
+	if strings.Contains(s, "PRIVATE KEY-----") || strings.Contains(s, "PRIVATE KEY BLOCK-----") {
 		s = pemKeyRe.ReplaceAllString(s, "${1}\n"+Marker+"\n${2}")
 	}
 	if strings.Contains(s, "-p") && (strings.Contains(s, "mysql") || strings.Contains(s, "mariadb") || strings.Contains(s, "sshpass")) {
@@ -184,6 +188,15 @@ func redact(s string, depth int) string {
 	if strings.Contains(s, `auth\"`) || strings.Contains(s, `auth"`) {
 		s = dockerAuthRe.ReplaceAllStringFunc(s, func(m string) string {
 			g := dockerAuthRe.FindStringSubmatch(m)
+			if raw, err := base64.StdEncoding.DecodeString(g[3]); err != nil || !bytes.Contains(raw, []byte(":")) {
+				return m
+			}
+			return g[1] + Marker
+		})
+	}
+	if strings.Contains(s, "auth") && strings.Contains(s, "=") {
+		s = tomlAuthRe.ReplaceAllStringFunc(s, func(m string) string {
+			g := tomlAuthRe.FindStringSubmatch(m)
 			if raw, err := base64.StdEncoding.DecodeString(g[3]); err != nil || !bytes.Contains(raw, []byte(":")) {
 				return m
 			}
@@ -243,7 +256,7 @@ func redact(s string, depth int) string {
 }
 
 // secretWords are the literal triggers of secretWord (lower case).
-var secretWords = []string{"secret", "passw", "pwd", "token", "apikey", "api_key", "api-key", "private", "clientkey", "client_key", "client-key"}
+var secretWords = []string{"secret", "passw", "passphrase", "pwd", "token", "apikey", "api_key", "api-key", "private", "clientkey", "client_key", "client-key"}
 
 // header redacts the value of a header or parameter headerRe found. A bare "signature" (not an
 // X- header) is a setting only when its value looks like one: "signature: invalid" is prose.
