@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -127,7 +129,35 @@ func (l *LiveOptions) snapshot(g *GlobalOptions, instanceIDs []string, cluster s
 	}
 	s := snapshot.FromDocuments("aws:"+region, res.Files, res.Errors)
 	s.Source = res.Source
+	s.Problems = append(s.Problems, failedCalls(res.Errors)...)
 	return s, res.Denied(), nil
+}
+
+// failedCalls lists, as input problems sorted by path, the AWS calls of errs (the collection's
+// typed errors by snapshot path) that failed for good without being a denial or an answer that
+// the object does not exist: throttling that never cleared, a server error, a timeout, an answer
+// that was not the operation's. A denial is already named (deniedPermissions) and a not-found is
+// a fact; these were in no list, and evidence with a fallback (the launch template's user data
+// for the instance's) was replaced without a word. The cluster side (kube/) is judged by its own
+// gaps.
+func failedCalls(errs map[string]*snapshot.SourceError) []snapshot.FileProblem {
+	var out []snapshot.FileProblem
+	for p, e := range errs {
+		if e == nil || e.NotFound || e.Permission != "" || strings.HasPrefix(p, "kube/") {
+			continue
+		}
+		op := e.Operation
+		if svc := snapshot.OperationService[op]; svc != "" {
+			op = svc + ":" + op
+		}
+		msg := e.Message
+		if len(msg) > 200 {
+			msg = msg[:200] + "…"
+		}
+		out = append(out, snapshot.FileProblem{Path: p, Err: fmt.Sprintf("%s failed (%s: %s); the evidence it gives was not read", op, e.Code, msg)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }
 
 // collectInto reads the cluster side with client-go and adds its kube/ files to res. Without
