@@ -270,6 +270,10 @@ func TestChecks(t *testing.T) {
 		}, StatusFail, "NodeCreationFailure"},
 		{"nodegroup.health-issues", "healthy", nil, StatusPass, ""},
 		{"nodegroup.health-issues", "self-managed", makeSelfManagedAL2, StatusSkipped, "not applicable"},
+		// a terminated instance's description drops its profile (red-teamed by blind snapshots13/04)
+		{"iam.no-instance-profile", "terminated, no profile shown", func(ev *evidence.Evidence) {
+			ev.Instance.InstanceProfileArn, ev.Instance.State = "", "terminated"
+		}, StatusSkipped, "no longer shows an instance profile"},
 		{"iam.no-instance-profile", "none", func(ev *evidence.Evidence) { ev.Instance.InstanceProfileArn = "" }, StatusFail, "no IAM instance profile"},
 		{"iam.no-instance-profile", "empty profile", func(ev *evidence.Evidence) { ev.InstanceProfile.Roles = nil }, StatusFail, "has no role"},
 		{"iam.no-instance-profile", "ok", nil, StatusPass, ""},

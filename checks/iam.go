@@ -41,6 +41,11 @@ func iamChecks() []Check {
 			Eval: func(ev *evidence.Evidence) []Finding {
 				in := ev.Instance
 				src := ev.Source(evidence.KindInstanceProfile)
+				if in.InstanceProfileArn == "" && (in.State == "terminated" || in.State == "shutting-down") {
+					// EC2 drops a terminated instance's IamInstanceProfile from its description (as its
+					// network interfaces): the absence says nothing of how it was launched
+					return one(notApplicable(in.ID, fmt.Sprintf("instance %s is %s: its description no longer shows an instance profile", in.ID, in.State)))
+				}
 				if in.InstanceProfileArn == "" {
 					return one(fail(in.ID, fmt.Sprintf("instance %s has no IAM instance profile", in.ID), item(ev.Source(evidence.KindInstance), "IamInstanceProfile is absent")))
 				}
