@@ -1064,7 +1064,9 @@ func splitPrompts(lines []line) []subRegion {
 	part := func(end int, keep bool) {
 		if cur.lines = lines[start:end:end]; len(cur.lines) > 0 {
 			if cur.command != "" {
-				cur.lines = markOperatorCLI(uncomment(cur.lines), cur.command, cur.onNode)
+				// output indented as a whole under a prompt at column 0 (a ticket that indents
+				// what it quotes): the region's dedent did not see it, the prompt being in it
+				cur.lines = markOperatorCLI(uncomment(dedent(cur.lines)), cur.command, cur.onNode)
 			}
 			out = append(out, cur)
 		}
@@ -1095,6 +1097,13 @@ func splitPrompts(lines []line) []subRegion {
 			cur = subRegion{command: cmd}
 			continue
 		}
+		if barePrompt(l.text) {
+			// the prompt the shell printed after the output, nothing typed after it: the
+			// output ends here (the prompt line is dropped, as a command line is)
+			flush(i)
+			cur = subRegion{}
+			continue
+		}
 		if chatHeader(l.text) {
 			// the next speaker's message: what the last one pasted ends here
 			flush(i)
@@ -1104,6 +1113,16 @@ func splitPrompts(lines []line) []subRegion {
 	flush(len(lines))
 	return out
 }
+
+// reBarePrompt is a shell prompt with nothing typed after it, alone on its line: one that names
+// its user or host ("[ec2-user@ip-10-0-1-2 ~]$", "[root@ip-10-0-1-2 ~]#", "dana@laptop:~/eks$"),
+// an SSM session's bare shell ("sh-4.2$") or PowerShell's ("PS C:\Users\dana>"). A "$" or "#"
+// alone is not one: a comment or a heredoc holds those.
+var reBarePrompt = regexp.MustCompile(`^\s*(?:\[[\w.-]+@[^\]\n]{1,80}\][$#]|[\w.-]+@[\w.-]+:[^\s$#]*[$#]|sh-\d+\.\d+[$#]|PS [A-Z]:\\[^>]*>)\s*$`)
+
+// barePrompt reports whether t is a prompt line with no command (reBarePrompt): copied out of a
+// terminal, the prompt the shell printed after the last command's output.
+func barePrompt(t string) bool { return reBarePrompt.MatchString(t) }
 
 // introBefore returns where the last paragraph of lines starts when it is one sentence of the
 // poster's ending with a colon (introLine) after a blank line, with text above it; else 0.
