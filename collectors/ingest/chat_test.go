@@ -58,3 +58,48 @@ func TestSentenceBeforeAPromptEndsTheDocument(t *testing.T) {
 		t.Fatalf("want user data 1-4, the sentence, aws-auth")
 	}
 }
+
+// TestChatPrefixOnEveryLine: a paste copied out of a chat client that puts the time and the
+// speaker before every line (IRC, Matrix or a Slack export: "[10:42] alice: ", "[2:36 PM] Dana
+// Whitfield: ", "[10:42:01] <alice> ") reads as the lines the speaker pasted: the aws-auth keeps
+// its indentation, the kubelet line its journal prefix, and the quotes findings show hold no
+// chat prefix (the eval's chat channel: 57 findings lost and 3 false alarms).
+func TestChatPrefixOnEveryLine(t *testing.T) {
+	awsAuth := "apiVersion: v1\ndata:\n  mapRoles: |\n    - rolearn: arn:aws:iam::111122223333:role/prod-node\n      username: system:node:{{EC2PrivateDNSName}}\n      groups:\n        - system:bootstrappers\n        - system:nodes\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\n"
+	log := "Nov 24 10:00:01 ip-10-0-1-23.ec2.internal kubelet[2345]: E1124 10:00:01.223456    2345 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-23.ec2.internal\"\n"
+	for _, prefix := range []string{"[10:42] alice: ", "[2:36 PM] Dana Whitfield: ", "[10:42:01] <alice> "} {
+		t.Run(prefix, func(t *testing.T) {
+			var b strings.Builder
+			for _, l := range strings.SplitAfter(awsAuth+"\n"+log, "\n") {
+				if l != "" {
+					b.WriteString(prefix + l)
+				}
+			}
+			r := Read([]byte(b.String()), "paste.txt", Options{})
+			if r.Evidence.AWSAuth == nil || len(r.Evidence.AWSAuth.Roles) != 1 || len(r.Evidence.AWSAuth.Problems) > 0 {
+				t.Errorf("aws-auth: %+v (segments %v)", r.Evidence.AWSAuth, types(r.Segments))
+			}
+			if r.Evidence.NodeLogs == nil || len(r.Evidence.NodeLogs.Hits) == 0 {
+				t.Fatalf("the kubelet line was not read: %v", types(r.Segments))
+			}
+			for _, h := range r.Evidence.NodeLogs.Hits {
+				if strings.Contains(h.First.Text, "alice") || strings.Contains(h.First.Text, "Dana") {
+					t.Errorf("the quote keeps the chat prefix: %q", h.First.Text)
+				}
+			}
+		})
+	}
+	// lines a log starts with a bracketed time, a level or a component and a colon are no chat
+	for _, l := range [][]string{
+		{"[14:36] ERROR kubelet failed: x", "[14:37] ERROR kubelet failed: y", "[14:38] WARN retrying: z"},
+		{"[14:36] kubelet: starting", "[14:37] containerd: started", "[14:38] nodeadm: done", "[14:39] sandbox: up"},
+	} {
+		in := make([]line, len(l))
+		for i, t := range l {
+			in[i] = line{text: t, n: i + 1}
+		}
+		if out := unchat(in); out[0].text != l[0] {
+			t.Errorf("%q read as chat: %q", l, out[0].text)
+		}
+	}
+}

@@ -231,7 +231,7 @@ type region struct {
 // non-blank line of a region shares is removed (see dedent).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unship(unnumber(uncode(unprefixCI(unquote(unnumber(unbox(untable(unjoinEvents(unjoin(journalArrays(undoubleCSV(unescapeHTML(lines)))))))))))))
+	lines = unship(unnumber(uncode(unprefixCI(unquote(unnumber(unbox(untable(unjoinEvents(unjoin(journalArrays(undoubleCSV(unchat(unescapeHTML(lines))))))))))))))
 	var out []region
 	// the lines of a region are those between two fence lines: a part of lines, not a copy
 	start := 0
@@ -1153,6 +1153,42 @@ func chatHeader(t string) bool {
 
 // reChatLevel is a log level where a chat header has its name.
 var reChatLevel = regexp.MustCompile(`\]\s+(?:INFO|WARN|WARNING|ERROR|DEBUG|FATAL|TRACE|CRITICAL)\b`)
+
+// reChatLine is the time and speaker a chat client puts before every line of a message when it
+// is copied out or exported (IRC, Matrix, a Slack export): "[10:42] alice: ", "[2:36 PM] Dana
+// Whitfield: " (a time without seconds, a name of one to four words and a colon), or "[10:42:01]
+// <alice> " (IRC's nick in angle brackets, seconds allowed). Group 1 is the speaker.
+var reChatLine = regexp.MustCompile(`^\[\d{1,2}:\d\d(?:(?::\d\d)?\]\s<([^>\s]{1,32})>|(?:\s?[AaPp][Mm])?\]\s(` + `[\p{L}\d._@'-]{1,32}(?:\s[\p{L}\d._@'-]{1,32}){0,3}):)(?: |$)`)
+
+// unchat removes a chat client's time and speaker (reChatLine) from every line that has one,
+// when most non-blank lines do and one speaker's name is on at least half of them: a paste
+// copied out of a chat that prefixes every line then reads as the lines the speaker pasted (a
+// YAML document keeps its indentation, a journal line its own prefix, and the quotes findings
+// show hold none of the chat's). A log whose lines start with a bracketed time and a level or a
+// component ("[14:36] ERROR …", "[14:36] kubelet: …" from line to line another) is no chat.
+func unchat(lines []line) []line {
+	speakers := map[string]int{}
+	chat := func(t string) bool {
+		m := reChatLine.FindStringSubmatch(t)
+		if m == nil || reChatLevel.MatchString(t) {
+			return false
+		}
+		speakers[m[1]+m[2]]++
+		return true
+	}
+	if !mostly(lines, chat) {
+		return lines
+	}
+	total, top := 0, 0
+	for _, n := range speakers {
+		total += n
+		top = max(top, n)
+	}
+	if total < 2 || top*2 < total {
+		return lines
+	}
+	return unprefix(lines, reChatLine)
+}
 
 // reShellError is bash reporting an error in a script ("/etc/eks/bootstrap.sh: line 56: $2:
 // unbound variable"), with "line" in the locales bash is translated to.
