@@ -754,16 +754,23 @@ func unnumber(lines []line) []line {
 var reHTMLEntity = regexp.MustCompile(`&(?:quot|lt|gt|amp|apos|#3[49]|#x2[27]|#0?39);`)
 
 // unescapeHTML decodes character references in a paste copied out of a page's HTML source
-// (`&quot;Unauthorized&quot;`), when it holds at least two: one "&amp;" can be a script's own.
+// or a web form that stored it escaped (`&quot;Unauthorized&quot;`), when it holds at least
+// two, or one that is not "&amp;" (a short paste with one apostrophe: "Couldn&#39;t …"): one
+// "&amp;" can be a script's or a URL's own.
 func unescapeHTML(lines []line) []line {
-	n := 0
+	n, amp := 0, 0
 	for _, l := range lines {
-		n += len(reHTMLEntity.FindAllStringIndex(l.text, 2))
+		for _, m := range reHTMLEntity.FindAllString(l.text, 2) {
+			n++
+			if m == "&amp;" {
+				amp++
+			}
+		}
 		if n >= 2 {
 			break
 		}
 	}
-	if n < 2 {
+	if n == 0 || n == 1 && amp == 1 {
 		return lines
 	}
 	out := make([]line, len(lines))
