@@ -54,20 +54,29 @@ var magics = []struct {
 // dropped, CRLF line ends become LF (and a lone CR does in text with no LF but a final one); typographic substitutions of a chat client or web page
 // are undone (untypeset); terminal escape sequences (stripANSI) and the spaces that
 // pad line ends (trimLineEnds) are removed. It returns a Problem for binary input: a known
-// non-text format (named), UTF-32 text (named: it is not decoded), or data with NUL bytes or
-// mostly invalid UTF-8.
+// non-text format (named), UTF-32 text (named: it is not decoded), bytes taken for UTF-16 that
+// decode to no text (nonText: more than 1 in 100 characters), or data with NUL bytes or mostly
+// invalid UTF-8.
 func Text(raw []byte) ([]byte, *Problem) {
 	if what := utf32(raw); what != "" {
 		// checked before UTF-16: a UTF-32 LE byte-order mark starts with UTF-16 LE's
 		return nil, &Problem{Unsupported: true, Message: "the input is " + what + ", an encoding eksdoctor does not read (convert it to UTF-8: iconv -f UTF-32 -t UTF-8 FILE)"}
 	}
+	decoded := "" // how the input was taken for UTF-16, when it was
 	if mixed, ok := textenc.Mixed(raw); ok {
 		// UTF-16LE and UTF-8 one after the other (PowerShell 5.1's `>`, then Add-Content)
-		raw = mixed
+		raw, decoded = mixed, "UTF-16 and UTF-8 text one after the other"
 	} else if len(raw) >= 2 && (raw[0] == 0xFF && raw[1] == 0xFE || raw[0] == 0xFE && raw[1] == 0xFF) {
-		raw = decodeUTF16(raw[2:], raw[0] == 0xFF)
+		raw, decoded = decodeUTF16(raw[2:], raw[0] == 0xFF), "UTF-16 text (it starts with a UTF-16 byte-order mark)"
 	} else if le, ok := utf16Guess(raw); ok {
-		raw = decodeUTF16(raw, le)
+		raw, decoded = decodeUTF16(raw, le), "UTF-16 text (every other byte is NUL)"
+	}
+	if decoded != "" {
+		if bad, n := nonText(raw[:min(len(raw), 64<<10)]); bad*100 > n {
+			// bytes that only looked like UTF-16 (a binary file starting with FF FE): what they
+			// decode to is no text, and reading it would find nothing without saying why
+			return nil, &Problem{Unsupported: true, Message: fmt.Sprintf("the input is binary data, not text: it looks like %s, but %d of its first %d characters decoded that way are not text (unpaired surrogates, control characters)", decoded, bad, n)}
+		}
 	}
 	raw = bytes.TrimPrefix(raw, []byte("\xEF\xBB\xBF"))
 	for _, m := range magics {
@@ -248,6 +257,20 @@ func invalidUTF8(b []byte) int {
 		b = b[size:]
 	}
 	return bad
+}
+
+// nonText counts the characters of UTF-8 text b that no text holds — the replacement character
+// (what an unpaired UTF-16 surrogate decodes to), C0 control characters other than tab, line
+// feed, form feed and carriage return, DEL and C1 control characters — and all its characters.
+func nonText(b []byte) (bad, n int) {
+	for _, r := range string(b) {
+		n++
+		switch {
+		case r == utf8.RuneError, r < 0x20 && r != '\t' && r != '\n' && r != '\f' && r != '\r', r >= 0x7F && r < 0xA0:
+			bad++
+		}
+	}
+	return bad, n
 }
 
 // reNULs is a run of NUL bytes.

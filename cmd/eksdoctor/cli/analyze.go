@@ -334,8 +334,10 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		}
 	}
 	if peek, _ := br.Peek(64 << 10); len(peek) > 0 {
-		if _, prob := ingest.Text(peek); prob != nil && prob.Unsupported {
-			return nothingErr("%s: %s; nothing in it is recognised", name, prob.Message)
+		// bytes that are not text are refused before the rest is read, with their own exit
+		// code (4, not the 3 of text in which nothing is recognised)
+		if _, prob := ingest.Text(peek); prob != nil {
+			return notTextErr(name, prob)
 		}
 	}
 	// --max-bytes bounds a paste as it bounds a bundle: the read stops there, keeping what was read
@@ -507,10 +509,7 @@ func largeDocument(data []byte) string {
 func (o *AnalyzeOptions) textInput(data []byte, name string, reg *checks.Registry, selected []checks.Check) error {
 	text, prob := ingest.Text(data)
 	if prob != nil {
-		if prob.Unsupported {
-			return nothingErr("%s: %s; nothing in it is recognised", name, prob.Message)
-		}
-		return inputErr("%s: %s", name, prob.Message)
+		return notTextErr(name, prob)
 	}
 	if len(bytes.TrimSpace(text)) == 0 {
 		return inputErr("%s: empty input", name)
@@ -866,6 +865,13 @@ func validateLimits(l bundle.Limits) error {
 }
 
 // nothingErr reports input in which nothing is recognised (exit 3).
+// notTextErr refuses input named name whose bytes are not text (ingest.Text's problem: binary
+// data, an image, an archive eksdoctor does not read, UTF-32): exit 4, the input could not be
+// read, with what it is. Text in which nothing is recognised exits 3 instead.
+func notTextErr(name string, prob *ingest.Problem) error {
+	return inputErr("%s: %s; it cannot be read as text, nothing in it was analysed", name, prob.Message)
+}
+
 func nothingErr(format string, args ...any) error {
 	return &ExitError{Code: ExitNothingChecked, Err: fmt.Errorf(format, args...)}
 }

@@ -296,25 +296,56 @@ func analyzeRolePathSnapshot(t *testing.T, p string) {
 	}
 }
 
-// TestJunkExitsThree: input in which nothing is recognised — the README, a Go file, an image,
-// random bytes, an xz archive, HTML, {} — exits 3 with a message and no report.
+// TestJunkExitsThree: text in which nothing is recognised — the README, a Go file, HTML, {} —
+// exits 3 with a message and no report.
 func TestJunkExitsThree(t *testing.T) {
 	readme, _ := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
 	goSrc, _ := os.ReadFile("analyze.go")
-	rnd := make([]byte, 8192)
-	for i := range rnd {
-		rnd[i] = byte(i*7919 + i/13)
-	}
 	for name, in := range map[string][]byte{
-		"README.md": readme, "a Go file": goSrc, "random bytes": rnd,
-		"PNG":  []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"),
-		"xz":   {0xFD, '7', 'z', 'X', 'Z', 0x00, 0x00, 0x04, 0xE6, 0xD6, 0xB4, 0x46},
+		"README.md": readme, "a Go file": goSrc,
 		"HTML": []byte("<!DOCTYPE html><html><body><h1>Nodes not joining</h1><p>help</p></body></html>\n"),
 		"{}":   []byte("{}\n"),
 	} {
 		code, _, out, stderr := analyze(t, string(in), "-")
 		if code != ExitNothingChecked || out != "" || !strings.Contains(stderr, "recognised") {
 			t.Errorf("%s: exit %d, report %d bytes, stderr %q", name, code, len(out), stderr)
+		}
+	}
+}
+
+// TestNonTextExitsFour: bytes that are not text — random bytes, NULs, an image, an xz archive,
+// UTF-32, bytes behind a UTF-16 byte-order mark that decode to no text — are refused with exit
+// 4 (the input could not be read), a message naming the input and what it is, and no report:
+// never the exit 3 of text in which nothing is recognised, nor read as such text.
+func TestNonTextExitsFour(t *testing.T) {
+	rnd := make([]byte, 8192)
+	for i := range rnd {
+		rnd[i] = byte(i*7919 + i/13)
+	}
+	for name, tc := range map[string]struct {
+		in   []byte
+		what string
+	}{
+		"random bytes": {rnd, "binary data"},
+		"NULs":         {make([]byte, 4096), "binary data"},
+		"UTF-16 BOM":   {append([]byte{0xFF, 0xFE}, rnd...), "UTF-16"},
+		"UTF-32":       {[]byte{0xFF, 0xFE, 0, 0, 'a', 0, 0, 0}, "UTF-32"},
+		"PNG":          {[]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"), "PNG image"},
+		"xz":           {[]byte{0xFD, '7', 'z', 'X', 'Z', 0x00, 0x00, 0x04, 0xE6, 0xD6, 0xB4, 0x46}, "xz-compressed"},
+	} {
+		for _, file := range []bool{false, true} {
+			arg, name := "-", name
+			if file {
+				arg = filepath.Join(t.TempDir(), "ticket-attachment.txt")
+				if err := os.WriteFile(arg, tc.in, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				name += " (file)"
+			}
+			code, _, out, stderr := analyze(t, string(tc.in), arg)
+			if code != ExitInput || out != "" || !strings.Contains(stderr, tc.what) || file && !strings.Contains(stderr, arg) {
+				t.Errorf("%s: exit %d, report %d bytes, stderr %q", name, code, len(out), stderr)
+			}
 		}
 	}
 }
