@@ -55,8 +55,8 @@ var magics = []struct {
 // are undone (untypeset); terminal escape sequences (stripANSI) and the spaces that
 // pad line ends (trimLineEnds) are removed. It returns a Problem for binary input: a known
 // non-text format (named), UTF-32 text (named: it is not decoded), bytes taken for UTF-16 that
-// decode to no text (nonText: more than 1 in 100 characters), or data with NUL bytes or mostly
-// invalid UTF-8.
+// decode to no text (nonText: more than 1 in 100 characters), nothing but NUL bytes and line
+// breaks, or data with NUL bytes or mostly invalid UTF-8.
 func Text(raw []byte) ([]byte, *Problem) {
 	if what := utf32(raw); what != "" {
 		// checked before UTF-16: a UTF-32 LE byte-order mark starts with UTF-16 LE's
@@ -88,6 +88,10 @@ func Text(raw []byte) ([]byte, *Problem) {
 		return nil, &Problem{Unsupported: true, Message: "the input is an uncompressed tar archive that is not a node log bundle"}
 	}
 	head := raw[:min(len(raw), 64<<10)]
+	if bytes.IndexByte(head, 0) >= 0 && len(bytes.Trim(raw, "\x00\r\n")) == 0 {
+		// a log whose blocks a crash left unwritten (preallocated, never flushed): no text at all
+		return nil, &Problem{Unsupported: true, Message: "the input holds only NUL bytes (a file whose blocks were never written, as a crash leaves a log), no text"}
+	}
 	if bytes.IndexByte(head, 0) >= 0 {
 		if !textWithHoles(head) {
 			return nil, &Problem{Unsupported: true, Message: "the input is binary data (it holds NUL bytes), not text"}

@@ -20,7 +20,6 @@ func TestUTF16OfBinaryIsRefused(t *testing.T) {
 		"BE BOM": append([]byte{0xFE, 0xFF}, junk...),
 	} {
 		_, p := Text(in)
-		t.Logf("%s: %v", name, p)
 		if p == nil || !strings.Contains(p.Message, "binary") || !strings.Contains(p.Message, "UTF-16") {
 			t.Errorf("%s: %v, want a binary-data problem naming UTF-16", name, p)
 		}
@@ -38,6 +37,20 @@ func TestUTF16OfBinaryIsRefused(t *testing.T) {
 	} {
 		if out, p := Text(enc(strings.Repeat(s, 20))); p != nil || !strings.Contains(string(out), want) {
 			t.Errorf("UTF-16 text %q: %v", s, p)
+		}
+	}
+}
+
+// TestOnlyNULs: a file that holds nothing but NUL bytes (and line breaks) — a log whose blocks a
+// crash left unwritten — is refused saying so, not as "binary data" nor as an empty input.
+func TestOnlyNULs(t *testing.T) {
+	for name, in := range map[string][]byte{
+		"zeros":            make([]byte, 100000),
+		"zeros and breaks": []byte("\x00\x00\n\x00\x00\x00\n\x00"),
+	} {
+		_, p := Text(in)
+		if p == nil || !strings.Contains(p.Message, "only NUL bytes") {
+			t.Errorf("%s: %v", name, p)
 		}
 	}
 }

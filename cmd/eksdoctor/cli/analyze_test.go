@@ -327,7 +327,7 @@ func TestNonTextExitsFour(t *testing.T) {
 		what string
 	}{
 		"random bytes": {rnd, "binary data"},
-		"NULs":         {make([]byte, 4096), "binary data"},
+		"NULs":         {make([]byte, 4096), "only NUL bytes"},
 		"UTF-16 BOM":   {append([]byte{0xFF, 0xFE}, rnd...), "UTF-16"},
 		"UTF-32":       {[]byte{0xFF, 0xFE, 0, 0, 'a', 0, 0, 0}, "UTF-32"},
 		"PNG":          {[]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"), "PNG image"},
