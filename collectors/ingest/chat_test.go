@@ -103,3 +103,33 @@ func TestChatPrefixOnEveryLine(t *testing.T) {
 		}
 	}
 }
+
+// TestChatMessagesAreDocuments: in a conversation copied out of a chat client with the time and
+// speaker on every line, each message (a change of speaker or of time) ends what the message
+// before it pasted: the poster's sentence, the aws-auth pasted under it a minute later, the
+// colleague's question and the kubelet lines are read apart, the aws-auth whole.
+func TestChatMessagesAreDocuments(t *testing.T) {
+	awsAuth := "apiVersion: v1\ndata:\n  mapRoles: |\n    - rolearn: arn:aws:iam::111122223333:role/prod-node\n      username: system:node:{{EC2PrivateDNSName}}\n      groups:\n        - system:bootstrappers\n        - system:nodes\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system"
+	log := "Nov 24 10:00:01 ip-10-0-1-23.ec2.internal kubelet[2345]: E1124 10:00:01.223456    2345 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"Unauthorized\" node=\"ip-10-0-1-23.ec2.internal\""
+	var b strings.Builder
+	b.WriteString("[10:40] alice: here is our aws-auth\n")
+	for _, l := range strings.Split(awsAuth, "\n") {
+		b.WriteString("[10:41] alice: " + l + "\n")
+	}
+	b.WriteString("[10:42] bob: thanks, and what does the kubelet say?\n")
+	for range 3 {
+		b.WriteString("[10:43] alice: " + log + "\n")
+	}
+	r := Read([]byte(b.String()), "chat.txt", Options{})
+	if r.Evidence.AWSAuth == nil || len(r.Evidence.AWSAuth.Roles) != 1 || len(r.Evidence.AWSAuth.Problems) > 0 {
+		t.Errorf("aws-auth not read whole: %+v (segments %v)", r.Evidence.AWSAuth, types(r.Segments))
+	}
+	if r.Evidence.NodeLogs == nil || len(r.Evidence.NodeLogs.Hits) == 0 {
+		t.Errorf("the kubelet lines were not read: %v", types(r.Segments))
+	}
+	for _, s := range r.Segments {
+		if s.Type == TypeAWSAuth && (s.First != 2 || s.Last != 13) {
+			t.Errorf("aws-auth at lines %d-%d, want 2-13", s.First, s.Last)
+		}
+	}
+}

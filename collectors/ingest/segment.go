@@ -1168,7 +1168,8 @@ var reChatLevel = regexp.MustCompile(`\]\s+(?:INFO|WARN|WARNING|ERROR|DEBUG|FATA
 var reChatLine = regexp.MustCompile(`^\[\d{1,2}:\d\d(?:(?::\d\d)?\]\s<([^>\s]{1,32})>|(?:\s?[AaPp][Mm])?\]\s(` + `[\p{L}\d._@'-]{1,32}(?:\s[\p{L}\d._@'-]{1,32}){0,3}):)(?: |$)`)
 
 // unchat removes a chat client's time and speaker (reChatLine) from every line that has one,
-// when most non-blank lines do and one speaker's name is on at least half of them: a paste
+// when most non-blank lines do and one speaker's name is on at least half of them, and puts a
+// blank line between two messages (another time or speaker) so each is read apart: a paste
 // copied out of a chat that prefixes every line then reads as the lines the speaker pasted (a
 // YAML document keeps its indentation, a journal line its own prefix, and the quotes findings
 // show hold none of the chat's). A log whose lines start with a bracketed time and a level or a
@@ -1194,7 +1195,22 @@ func unchat(lines []line) []line {
 	if total < 2 || top*2 < total {
 		return lines
 	}
-	return unprefix(lines, reChatLine)
+	// each message (a change of time or speaker) ends what the one before it pasted: a blank
+	// line, numbered as the message's first, goes between them
+	out := make([]line, 0, len(lines)+8)
+	prev := ""
+	for _, l := range lines {
+		if loc := reChatLine.FindStringIndex(l.text); loc != nil {
+			msg := strings.TrimSpace(l.text[:loc[1]])
+			if prev != "" && msg != prev && len(out) > 0 && strings.TrimSpace(out[len(out)-1].text) != "" {
+				out = append(out, line{n: l.n})
+			}
+			prev = msg
+			l.text = l.text[loc[1]:]
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // reShellError is bash reporting an error in a script ("/etc/eks/bootstrap.sh: line 56: $2:
