@@ -171,6 +171,7 @@ func kubeChecks() []Check {
 				if ev.Have(evidence.KindNodeLogs) {
 					// the node's own logs: NetworkPluginNotReady without a later recovery
 					out = hybridCNIFindings(ev, evalSignatures("runtime.cni-not-ready")(ev))
+					out = cniStartWindow(ev, out)
 				}
 				var logsSkip []Finding
 				if len(out) == 1 && out[0].Status == StatusSkipped {
@@ -327,6 +328,32 @@ func targetNodeObject(ev *evidence.Evidence) *evidence.Node {
 // configuration (aws-node pulls its images and starts ipamd, usually within a minute), judged
 // from the Ready condition's lastTransitionTime against Evidence.CollectedAt.
 const cniStartGrace = 5 * time.Minute
+
+// cniStartWindow turns the log testimony's failures of runtime.cni-not-ready into a skip when the
+// first failing line is less than cniStartGrace before the collection time of a node log bundle
+// (taken minutes after boot: the CNI may still be starting, as readyConditionNetwork judges a
+// Node's condition). A paste's collection time is only its last dated line — where the poster cut
+// the log, not when the node was looked at — so a paste's failures are kept, as they are without
+// a dated first line.
+func cniStartWindow(ev *evidence.Evidence, out []Finding) []Finding {
+	if ev.CollectedAt.IsZero() || !strings.HasPrefix(ev.Source(evidence.KindNodeLogs), "bundle:") || !hasStatus(out, StatusFail) {
+		return out
+	}
+	var first time.Time
+	for _, h := range ev.NodeLogs.Hits {
+		if h.Finding != "runtime.cni-not-ready" || h.Normal || h.First.Time.IsZero() {
+			continue
+		}
+		if first.IsZero() || h.First.Time.Before(first) {
+			first = h.First.Time
+		}
+	}
+	if first.IsZero() || first.After(ev.CollectedAt) || ev.CollectedAt.Sub(first) >= cniStartGrace {
+		return out
+	}
+	return one(Finding{Status: StatusSkipped, Resource: targetName(ev), Message: fmt.Sprintf("not a cause yet: the CNI was first reported not ready at %s, %s before the collection at %s, within the %d minutes a starting node's CNI may take (aws-node pulls its images and starts IPAMD)",
+		first.UTC().Format(time.RFC3339), ev.CollectedAt.Sub(first).Round(time.Second), ev.CollectedAt.UTC().Format(time.RFC3339), int(cniStartGrace.Minutes()))})
+}
 
 // readyConditionNetwork returns the failure the target's NotReady Node object testifies to when
 // its Ready condition message says the container network is not ready ("container runtime

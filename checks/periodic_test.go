@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
@@ -83,6 +84,34 @@ func TestIPAMDPoolFailureStopped(t *testing.T) {
 		f := findingOf(t, ev, "runtime.ipamd-no-ips")
 		if f.Status != tc.want || !strings.Contains(f.Message, tc.message) {
 			t.Errorf("%s: %s %q, want %s with %q", tc.name, f.Status, f.Message, tc.want, tc.message)
+		}
+	}
+}
+
+// TestCNIStartWindow: a node log bundle collected less than five minutes after the kubelet first
+// reported the CNI not ready shows a CNI that may still be starting (not a cause yet); collected
+// later, or a paste (whose end is where the poster cut it), the same lines fail.
+func TestCNIStartWindow(t *testing.T) {
+	var lines strings.Builder
+	for s := 0; s < 60; s += 5 {
+		fmt.Fprintf(&lines, "Jul 24 15:30:%02d ip-10-0-1-2 kubelet[2841]: E0724 15:30:%02d.546969    2841 kubelet.go:3008] \"Container runtime network not ready\" networkReady=\"NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\"\n", s, s)
+	}
+	for _, tc := range []struct {
+		name      string
+		source    string
+		collected time.Time
+		want      Status
+	}{
+		{"bundle two minutes after", "bundle:eks_i-0abc.tar.gz", time.Date(2026, 7, 24, 15, 32, 30, 0, time.UTC), StatusSkipped},
+		{"bundle ten minutes after", "bundle:eks_i-0abc.tar.gz", time.Date(2026, 7, 24, 15, 40, 30, 0, time.UTC), StatusFail},
+		{"paste", "paste:stdin", time.Date(2026, 7, 24, 15, 30, 55, 0, time.UTC), StatusFail},
+	} {
+		ev := &evidence.Evidence{CollectedAt: tc.collected}
+		withLogs(lines.String())(ev)
+		ev.Mark(evidence.KindNodeLogs, tc.source)
+		f := findingOf(t, ev, "runtime.cni-not-ready")
+		if f.Status != tc.want || tc.want == StatusSkipped && !strings.Contains(f.Message, "not a cause yet") {
+			t.Errorf("%s: %s %q, want %s", tc.name, f.Status, f.Message, tc.want)
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -98,11 +97,5 @@ func TestAnalyzeSnapshotArchiveShapes(t *testing.T) {
 			t.Fatal(err)
 		}
 		analyzeRolePathSnapshot(t, top)
-	})
-	t.Run("tar.gz on stdin", func(t *testing.T) {
-		code, out, stderr := runStdin(bytes.NewReader(packSnapshot(t, src, "snapshot/", "tar.gz")), "analyze", "-")
-		if code != ExitInput || out != "" || !strings.Contains(stderr, "snapshot") || !strings.Contains(stderr, "--snapshot") || strings.Contains(stderr, "not a node log bundle") {
-			t.Errorf("exit %d, stderr %q: want exit %d and a message naming the snapshot and how to give it", code, stderr, ExitInput)
-		}
 	})
 }

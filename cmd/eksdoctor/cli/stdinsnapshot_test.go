@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"archive/tar"
-	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -18,41 +16,11 @@ import (
 func snapshotArchives(t *testing.T, name string) map[string][]byte {
 	t.Helper()
 	src := filepath.Join(fixtures, "snapshots", name)
-	files := map[string][]byte{}
-	filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		b, _ := os.ReadFile(p)
-		files["snap/"+filepath.ToSlash(rel)] = b
-		return nil
-	})
-	if len(files) == 0 {
-		t.Fatalf("no snapshot %s", src)
+	out := map[string][]byte{}
+	for _, form := range []string{"tar.gz", "tar", "zip"} {
+		out[form] = packSnapshot(t, src, "snap/", form)
 	}
-	tarOf := func() []byte {
-		var buf bytes.Buffer
-		tw := tar.NewWriter(&buf)
-		for n, b := range files {
-			tw.WriteHeader(&tar.Header{Name: n, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg})
-			tw.Write(b)
-		}
-		tw.Close()
-		return buf.Bytes()
-	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(tarOf())
-	zw.Close()
-	var zb bytes.Buffer
-	w := zip.NewWriter(&zb)
-	for n, b := range files {
-		f, _ := w.Create(n)
-		f.Write(b)
-	}
-	w.Close()
-	return map[string][]byte{"tar.gz": gz.Bytes(), "tar": tarOf(), "zip": zb.Bytes()}
+	return out
 }
 
 // TestSnapshotArchiveOnStdin: a snapshot packed as .tar.gz, .tar or .zip and piped to `analyze -`
