@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -228,7 +229,7 @@ func (b *block) classify(lo, hi int, fenced bool, command string) []Segment {
 			lo = end + 1
 			continue
 		}
-		if reYAMLish.MatchString(b.lines[lo].text) {
+		if reYAMLish.MatchString(b.lines[lo].text) || strings.TrimSpace(b.lines[lo].text) == "---" {
 			// a sentence after a YAML document ("One or more Amazon EC2 Subnets of […] does not
 			// … guide: https://…") is a message, not a key that happens to hold ": "
 			if i := b.nextProseKey[lo+1]; i < hi {
@@ -278,7 +279,7 @@ func (b *block) classify(lo, hi int, fenced bool, command string) []Segment {
 				continue
 			}
 		}
-		if !fenced && command == "" {
+		if !fenced && (command == "" || logsCommand(command)) {
 			if i, j := b.introSentence(lo, hi); j > 0 {
 				// a sentence of the poster's between artefacts ("And here is another node that
 				// works fine:"): the documents on either side are read apart, never as one
@@ -517,6 +518,27 @@ func separatorWords(p []line) bool {
 		}
 	}
 	return true
+}
+
+// logsCommand reports whether command prints log lines (journalctl, systemctl status, tail, cat,
+// grep, dmesg, kubectl logs …, after sudo): a paragraph of the poster's sentences under its
+// output is theirs, as it is between artefacts without a command; the output of other commands
+// (kubectl describe, aws …) may hold sentences of its own.
+func logsCommand(command string) bool {
+	f := strings.Fields(command)
+	for len(f) > 0 && (f[0] == "sudo" || f[0] == "$" || f[0] == "#") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return false
+	}
+	switch path.Base(f[0]) {
+	case "journalctl", "systemctl", "tail", "head", "cat", "zcat", "less", "grep", "egrep", "zgrep", "dmesg":
+		return true
+	case "kubectl", "k":
+		return len(f) > 1 && f[1] == "logs"
+	}
+	return false
 }
 
 // introSentence finds a paragraph of one or two sentences standing between blank lines with

@@ -24,7 +24,7 @@ func classifyRef(lines []line, fenced bool, command string) []Segment {
 		out = append(out, classifyRef(dedent(body), false, "")...)
 		return append(out, classifyRef(after, fenced, command)...)
 	}
-	if reYAMLish.MatchString(lines[0].text) {
+	if reYAMLish.MatchString(lines[0].text) || strings.TrimSpace(lines[0].text) == "---" {
 		for i := 1; i < len(lines); i++ {
 			// a sentence after a YAML document ("One or more Amazon EC2 Subnets of […] does not
 			// … guide: https://…") is a message, not a key that happens to hold ": "
@@ -79,7 +79,7 @@ func classifyRef(lines []line, fenced bool, command string) []Segment {
 			return append(out, classifyRef(lines[d:], fenced, "")...)
 		}
 	}
-	if !fenced && command == "" {
+	if !fenced && (command == "" || logsCommand(command)) {
 		if i, j := introSentenceRef(lines); j > 0 {
 			// a sentence of the poster's between artefacts ("And here is another node that works
 			// fine:"): the documents on either side are read apart, never as one

@@ -1816,12 +1816,16 @@ func withFailedRequest(lines []line, command string) []line {
 }
 
 // proseKey reports whether a line at column 0 that YAML would read as a key is a sentence: it
-// starts with a capital letter and its text before the first ": " has six words or more.
+// starts with a capital letter and its text before the first ": " — or before the colon that
+// ends it ("And here is another node that works fine:") — has six words or more.
 func proseKey(t string) bool {
 	if t == "" || t[0] < 'A' || t[0] > 'Z' {
 		return false
 	}
 	key, _, found := strings.Cut(t, ": ")
+	if !found {
+		key, found = strings.CutSuffix(strings.TrimRight(t, " \t\r"), ":")
+	}
 	return found && len(strings.Fields(key)) >= 6
 }
 

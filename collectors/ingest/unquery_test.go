@@ -310,3 +310,42 @@ func TestListTextOutput(t *testing.T) {
 		t.Errorf("node role from the caller identity: %+v (%v)", ev.NodeRole, ev.GapFor(evidence.KindNodeRole))
 	}
 }
+
+// TestSentenceEndingInColonAfterYAML: a sentence of the poster's ending in a colon ("And here is
+// another node that works fine:") under a YAML document that starts with "---" is prose, not a key
+// of the document (a partial NodeConfig gained the unknown field "And here is another node that
+// works fine" and failed bootstrap.nodeconfig-incomplete: mixed channel, case 441).
+func TestSentenceEndingInColonAfterYAML(t *testing.T) {
+	paste := "---\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n      - --node-labels=role=spot\n\n\nAnd here is another node that works fine:\n\nNAME                          STATUS   ROLES    AGE   VERSION\nip-10-2-32-91.ec2.internal    Ready    <none>   17h   v1.31.4-eks-cc7316\n"
+	segs := Segments([]byte(paste))
+	if len(segs) != 3 || segs[0].Type != TypeNodeConfig || segs[2].Type == TypeNodeConfig {
+		t.Fatalf("segments %v", types(segs))
+	}
+	ev := Read([]byte(paste), "stdin", Options{}).Evidence
+	if ev.Bootstrap == nil || len(ev.Bootstrap.Issues) != 0 {
+		t.Errorf("NodeConfig issues %+v", ev.Bootstrap)
+	}
+}
+
+// TestSentenceUnderLogCommandOutput: under a command that prints log lines (systemctl status,
+// journalctl …) a paragraph of the poster's words ends the output: the log before it ends there
+// (its last lines then end the log), and what follows is read apart. Under other commands'
+// output (kubectl describe) such a paragraph stays in the output.
+func TestSentenceUnderLogCommandOutput(t *testing.T) {
+	log := "$ systemctl status kubelet -l\nip-10-0-1-2.ec2.internal kubelet[4093]: E0925 4093 kubelet.go:2192] Container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: cni config uninitialized\n"
+	paste := log + "\n\nAnd here is another node that works fine:\n\nip-10-0-9-9.ec2.internal kubelet[1]: I0925 1 kubelet_node_status.go:76] Successfully registered node ip-10-0-9-9.ec2.internal\n"
+	segs := Segments([]byte(paste))
+	if len(segs) < 3 || segs[0].Type != TypeLog || segs[0].Last != 2 || segs[1].Type != TypeProse {
+		t.Fatalf("segments %v", types(segs))
+	}
+	for _, c := range []string{"journalctl -u kubelet", "sudo tail -n 50 /var/log/messages", "kubectl logs -n kube-system aws-node-x"} {
+		if !logsCommand(c) {
+			t.Errorf("%q prints logs", c)
+		}
+	}
+	for _, c := range []string{"kubectl describe node x", "aws eks describe-cluster --name x", ""} {
+		if logsCommand(c) {
+			t.Errorf("%q does not print logs", c)
+		}
+	}
+}
