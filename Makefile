@@ -72,7 +72,7 @@ bench: build
 ## alarm)
 ## (analyze runs in the eval's own process; `go run ./fixtures/realworld/eval -bin bin/eksdoctor`
 ## runs the binary per case instead, with the same results)
-EVAL_GATED_CHANNELS ?= nbsp,zwsp,smartquotes,quote,crlf,utf16,utf8bom,ansi,html,details,tabindent,chat,terminal
+EVAL_GATED_CHANNELS ?= nbsp,zwsp,smartquotes,quote,crlf,utf16,utf8bom,ansi,html,details,tabindent,chat,terminal,mixed
 eval:
 	$(GO) run ./fixtures/realworld/eval -gate-channels $(EVAL_GATED_CHANNELS)
 
