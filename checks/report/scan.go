@@ -168,6 +168,21 @@ func ScanMarkdown(w io.Writer, s *Scan) error {
 		fmt.Fprintln(w, "No cluster-wide finding failed.")
 	}
 	fmt.Fprintln(w)
+	// what went wrong outside the checks (a call that failed for good, a publication): in the
+	// ticket as in every other format, never left to JSON alone
+	var errs []string
+	for _, e := range s.Errors {
+		if !strings.HasPrefix(e, "cluster: ") { // ClusterInconclusive, said above
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) > 0 {
+		fmt.Fprintln(w, "**Errors**:")
+		for _, e := range errs {
+			fmt.Fprintf(w, "- %s\n", mdEscape(e))
+		}
+		fmt.Fprintln(w)
+	}
 	return FleetMarkdown(w, s.Fleet)
 }
 

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
@@ -319,4 +320,42 @@ func kubectlError(err error) string {
 		reason = "InternalError"
 	}
 	return fmt.Sprintf("Error from server (%s): %s\n", reason, err.Error())
+}
+
+// Operation names the read that writes snapshot path p as "VERB RESOURCE[.GROUP] [NAMESPACE/]NAME"
+// ("get daemonsets kube-system/aws-node", "list nodeclaims.karpenter.sh"), for messages about a
+// read that failed; "read of P" for a path the collector does not write.
+func Operation(p string) string {
+	switch {
+	case p == "kube/pending-pods.json":
+		return "list pods"
+	case strings.HasPrefix(p, "kube/endpointslices/"):
+		return "list endpointslices.discovery.k8s.io " + strings.Replace(strings.TrimSuffix(strings.TrimPrefix(p, "kube/endpointslices/"), ".json"), ".", "/", 1)
+	}
+	for _, r := range CustomReads {
+		if r.Path == p {
+			return "list " + r.GVR.Resource + "." + r.GVR.Group
+		}
+	}
+	for _, r := range Reads {
+		res := r.Resource
+		if r.Group != "" {
+			res += "." + r.Group
+		}
+		switch {
+		case r.Name != "" && p == "kube/"+r.Name+".json", r.Name != "" && p == "kube/"+r.Name+"-serviceaccount.json" && r.Resource == "serviceaccounts":
+			return r.Verb + " " + r.Resource + " " + r.Namespace + "/" + r.Name
+		case r.Name == "" && r.Verb == "get" && strings.HasPrefix(p, "kube/"+r.Resource+"/"):
+			return "get " + res + " " + strings.TrimSuffix(strings.TrimPrefix(p, "kube/"+r.Resource+"/"), ".json")
+		case r.Verb == "list" && p == "kube/"+r.Resource+".json":
+			return "list " + res
+		}
+	}
+	switch p {
+	case "kube/csrs.json":
+		return "list certificatesigningrequests.certificates.k8s.io"
+	case "kube/kube-dns.json":
+		return "get services kube-system/kube-dns"
+	}
+	return "read of " + p
 }

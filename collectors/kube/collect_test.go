@@ -76,3 +76,29 @@ func TestToken(t *testing.T) {
 		t.Errorf("presigned URL %s", u)
 	}
 }
+
+// TestOperationNamesEveryPath: every file the collector writes names its read.
+func TestOperationNamesEveryPath(t *testing.T) {
+	want := map[string]string{
+		"kube/aws-node.json":                           "get daemonsets kube-system/aws-node",
+		"kube/aws-node-serviceaccount.json":            "get serviceaccounts kube-system/aws-node",
+		"kube/aws-auth.json":                           "get configmaps kube-system/aws-auth",
+		"kube/kube-dns.json":                           "get services kube-system/kube-dns",
+		"kube/nodes.json":                              "list nodes",
+		"kube/csrs.json":                               "list certificatesigningrequests.certificates.k8s.io",
+		"kube/nodeclaims.json":                         "list nodeclaims.karpenter.sh",
+		"kube/pending-pods.json":                       "list pods",
+		"kube/clusterroles/eks:node-manager.json":      "get clusterroles.rbac.authorization.k8s.io eks:node-manager",
+		"kube/endpointslices/kyverno.kyverno-svc.json": "list endpointslices.discovery.k8s.io kyverno/kyverno-svc",
+	}
+	for p, op := range want {
+		if got := Operation(p); got != op {
+			t.Errorf("Operation(%s) = %q, want %q", p, got, op)
+		}
+	}
+	for _, p := range Paths {
+		if strings.HasPrefix(Operation(p), "read of") {
+			t.Errorf("Operation(%s) names no read", p)
+		}
+	}
+}

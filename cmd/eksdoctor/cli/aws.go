@@ -133,30 +133,53 @@ func (l *LiveOptions) snapshot(g *GlobalOptions, instanceIDs []string, cluster s
 	return s, res.Denied(), nil
 }
 
-// failedCalls lists, as input problems sorted by path, the AWS calls of errs (the collection's
-// typed errors by snapshot path) that failed for good without being a denial or an answer that
-// the object does not exist: throttling that never cleared, a server error, a timeout, an answer
-// that was not the operation's. A denial is already named (deniedPermissions) and a not-found is
-// a fact; these were in no list, and evidence with a fallback (the launch template's user data
-// for the instance's) was replaced without a word. The cluster side (kube/) is judged by its own
-// gaps.
+// failedCalls lists, as input problems sorted by path, the AWS and Kubernetes calls of errs (the
+// collection's typed errors by snapshot path) that failed for good without being a denial or an
+// answer that the object does not exist: throttling that never cleared (a 429 of the API server),
+// a server error (a 503 of an aggregated API such as Karpenter's), a timeout, a connection cut, a
+// list whose continue token expired (410 Gone), an answer that was not the operation's. A denial
+// is already named (deniedPermissions), a not-found or a custom resource not installed is a
+// fact, and a cluster that could not be reached at all (NoAccess: no kubeconfig, endpoint or
+// credentials) is said once, by the Nodes' gap; these were in no list, and evidence with a
+// fallback (the launch template's user data for the instance's) was replaced without a word.
+// Each problem ends with failedCallMark (isFailedCall).
 func failedCalls(errs map[string]*snapshot.SourceError) []snapshot.FileProblem {
 	var out []snapshot.FileProblem
 	for p, e := range errs {
-		if e == nil || e.NotFound || e.Permission != "" || strings.HasPrefix(p, "kube/") {
+		if e == nil || e.NotFound || e.Permission != "" || e.Code == "Forbidden" || e.Code == "NoAccess" || e.Code == "NoResourceType" {
 			continue
 		}
 		op := e.Operation
 		if svc := snapshot.OperationService[op]; svc != "" {
 			op = svc + ":" + op
 		}
-		msg := e.Message
+		msg := strings.TrimPrefix(e.Message, "kubectl: ")
+		if strings.HasPrefix(p, "kube/") {
+			op = "kubernetes " + kube.Operation(p)
+			msg = strings.TrimPrefix(msg, e.Code+": ")
+		}
 		if len(msg) > 200 {
 			msg = msg[:200] + "…"
 		}
-		out = append(out, snapshot.FileProblem{Path: p, Err: fmt.Sprintf("%s failed (%s: %s); the evidence it gives was not read", op, e.Code, msg)})
+		out = append(out, snapshot.FileProblem{Path: p, Err: fmt.Sprintf("%s failed (%s: %s)%s", op, e.Code, msg, failedCallMark)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// failedCallMark ends the input problem of a call that failed for good (failedCalls).
+const failedCallMark = "; the evidence it gives was not read"
+
+// failedCallProblems returns the input problems of ps that name a call that failed for good
+// (failedCalls): evidence that was asked for and not read, as a denial's is, so a report with
+// no cause found exits ExitPartial, never 0.
+func failedCallProblems(ps []report.InputProblem) []report.InputProblem {
+	var out []report.InputProblem
+	for _, p := range ps {
+		if strings.HasSuffix(p.Problem, failedCallMark) {
+			out = append(out, p)
+		}
+	}
 	return out
 }
 

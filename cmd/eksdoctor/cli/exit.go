@@ -26,7 +26,8 @@ const (
 	// ExitInput: the input could not be read (bad archive, unknown instance, no credentials).
 	ExitInput = 4
 	// ExitPartial: a report was written with no failing finding, but some evidence was denied
-	// (missing IAM or Kubernetes permissions), so the dependent checks were skipped.
+	// (missing IAM or Kubernetes permissions) or a call for it failed for good (throttled, timed
+	// out, a server error: failedCalls), so the dependent checks were skipped.
 	ExitPartial = 5
 	// ExitOutput: the output could not be written (standard output on a full disk or a closed
 	// pipe, the -o file of collect): whatever the report said is lost.

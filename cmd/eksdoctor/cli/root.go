@@ -39,7 +39,7 @@ Every report opens with a verdict: joined, cause-found, no-cause-found or inconc
 Exit codes: 0 no cause found (or joined and Ready), 1 a cause found (or joined but NotReady
 with a cause), 2 usage error, 3 inconclusive (checks of the join path could not run, or
 joined but NotReady with no cause found) or nothing in the input recognised, 4 input could not be read, 5 partial (nothing failed, but
-evidence was denied), 6 the output could not be written (a full disk, a closed pipe),
+evidence was denied or a call for it failed), 6 the output could not be written (a full disk, a closed pipe),
 7 (scan) a publication that was asked for failed. --exit-zero exits 0 after a report was
 written, unless a publication failed.`,
 		SilenceUsage:  true,

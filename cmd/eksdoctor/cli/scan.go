@@ -252,6 +252,13 @@ func (o *ScanOptions) Run() error {
 			s.DeniedPermissions = appendMissing(s.DeniedPermissions, m[1])
 		}
 	}
+	// a call that failed for good (throttled, timed out, a server error, an aggregated API
+	// unavailable): an error of the scan in every format, as a denial is partial (exit 5) —
+	// never a clean run that advances the last success
+	for _, p := range failedCallProblems(snapshotProblems(snap)) {
+		s.Errors = append(s.Errors, "collection: "+p.Path+": "+p.Problem)
+		partial = true
+	}
 	partial = partial || len(s.DeniedPermissions) > 0
 	// publication failures: named on stderr in every output format, and exit ExitPublish
 	var pubFailed []string

@@ -208,7 +208,8 @@ func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Ch
 	metas := reg.Metas()
 	r := diagnose(reg, selected, ev, problems, denied)
 	r.Warnings = append(r.Warnings, o.warnings...)
-	partial := len(r.DeniedPermissions) > 0
+	// a call that failed for good left evidence unread as a denial does: never exit 0 on it
+	partial := len(r.DeniedPermissions) > 0 || len(failedCallProblems(r.InputProblems)) > 0
 	var err error
 	switch o.Output {
 	case "json":
@@ -229,7 +230,7 @@ func (o *WhyNotJoiningOptions) render(reg *checks.Registry, selected []checks.Ch
 // exit maps a written report to the exit code by its verdict: cause-found 1; joined 0, or 1
 // when the node is NotReady with a cause, or 3 (5 when denied) when it is NotReady with no cause
 // found (why it is not Ready could not be told, whether or not checks could not run);
-// no-cause-found 0 (5 when some evidence was denied);
+// no-cause-found 0 (5 when some evidence was denied or a call for it failed: partial);
 // inconclusive 3, or 5 when evidence of the join path was denied.
 func (o *GlobalOptions) exit(r *report.Report, partial bool) error {
 	d := r.Diagnosis
@@ -511,7 +512,7 @@ func diagnoseFleet(snap *snapshot.Snapshot, cluster string, reg *checks.Registry
 		if o.report == nil {
 			continue
 		}
-		partial = partial || len(o.report.DeniedPermissions) > 0
+		partial = partial || len(o.report.DeniedPermissions) > 0 || len(failedCallProblems(problems)) > 0
 		o.report.InputProblems = append(append([]report.InputProblem{}, problems...), o.report.InputProblems...)
 		fleet.Instances = append(fleet.Instances, o.report)
 	}
