@@ -534,6 +534,10 @@ func TestChecks(t *testing.T) {
 			ev.Bootstrap = nil
 		}, StatusWarn, "fits only a node that names its Node after its instance ID"},
 		{"auth.access-entry-type", "none", func(ev *evidence.Evidence) { ev.AccessEntries = nil }, StatusSkipped, "not applicable"},
+		{"subnet.ip-exhausted", "another subnet of the node group full", func(ev *evidence.Evidence) {
+			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: "subnet-full", CIDR: "10.0.9.0/24", AvailableIPs: 0})
+			ev.Nodegroups[0].Subnets = append(ev.Nodegroups[0].Subnets, "subnet-full")
+		}, StatusFail, "subnet subnet-full has no free IPv4 address: the instances it launches there fail"},
 		{"subnet.ip-exhausted", "zero", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 0 }, StatusFail, "no free IPv4"},
 		{"subnet.ip-exhausted", "low", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 4 }, StatusWarn, "warm ENI"},
 		{"subnet.ip-exhausted", "ok", nil, StatusPass, ""},
@@ -1048,6 +1052,20 @@ func networkCases() []checkCase {
 		{"net.s3-endpoint-policy", "default policy", makePrivate, StatusPass, ""},
 		{"net.s3-endpoint-policy", "no gateway endpoint", nil, StatusSkipped, "not applicable"},
 		{"net.sg-node-egress", "only vpc", blockSG, StatusFail, "no egress rule of sg-cluster allows tcp 443 to 0.0.0.0/0"},
+		// the VPC endpoints not collected: egress only to the VPC may be all a private design
+		// needs (unverified), but no egress rule at all lets nothing out (blind pastes18/05)
+		{"net.sg-node-egress", "only vpc, endpoints unknown", func(ev *evidence.Evidence) {
+			blockSG(ev)
+			ev.VPCEndpoints = nil
+			ev.AddGapForce(evidence.KindVPCEndpoints, "not in the input given")
+		}, StatusSkipped, "only if no VPC endpoint serves it"},
+		{"net.sg-node-egress", "no egress at all, endpoints unknown", func(ev *evidence.Evidence) {
+			for i := range ev.SecurityGroups {
+				ev.SecurityGroups[i].Egress = nil
+			}
+			ev.VPCEndpoints = nil
+			ev.AddGapForce(evidence.KindVPCEndpoints, "not in the input given")
+		}, StatusFail, "flows api-server, ec2, ecr.api, ecr.dkr, sts, s3 blocked at security group egress"},
 		{"net.sg-node-egress", "ok", nil, StatusPass, ""},
 		{"net.sg-control-plane-ingress", "cluster sg admits nothing", func(ev *evidence.Evidence) { ev.SecurityGroups[0].Ingress = nil }, StatusFail, "no ingress rule of sg-cluster"},
 		{"net.sg-control-plane-ingress", "ok", nil, StatusPass, ""},

@@ -133,13 +133,16 @@ func subnetChecks() []Check {
 					}
 				}
 				it := item(ev.Source(evidence.KindSubnets), "subnet %s (%s) AvailableIpAddressCount %d", sn.ID, sn.CIDR, sn.AvailableIPs)
+				var own Finding
 				switch {
 				case sn.AvailableIPs == 0:
-					return one(fail(sn.ID, fmt.Sprintf("subnet %s has no free IPv4 address left for pods", sn.ID), it))
+					own = fail(sn.ID, fmt.Sprintf("subnet %s has no free IPv4 address left for pods", sn.ID), it)
 				case sn.AvailableIPs < need:
-					return one(warn(sn.ID, fmt.Sprintf("subnet %s has %d free addresses; the VPC CNI wants %s", sn.ID, sn.AvailableIPs, how), it))
+					own = warn(sn.ID, fmt.Sprintf("subnet %s has %d free addresses; the VPC CNI wants %s", sn.ID, sn.AvailableIPs, how), it)
+				default:
+					own = pass(sn.ID, fmt.Sprintf("subnet %s has %d free addresses", sn.ID, sn.AvailableIPs), it)
 				}
-				return one(pass(sn.ID, fmt.Sprintf("subnet %s has %d free addresses", sn.ID, sn.AvailableIPs), it))
+				return append([]Finding{own}, fullGroupSubnets(ev, sn.ID)...)
 			}},
 		{Meta: Meta{ID: "subnet.cluster-tag", Title: "Self-managed node lacks the kubernetes.io/cluster tag", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindInstance}, Optional: []evidence.Kind{evidence.KindAutoScaling, evidence.KindNodegroups},
@@ -461,6 +464,34 @@ func windowsChecks() []Check {
 
 // clusterSubnets judges the subnets of every node group (cluster-wide scans): a subnet with no
 // free address fails, one with fewer than 16 warns.
+// fullGroupSubnets fails each other subnet of the instance's node group (the input's only node
+// group when the instance's tags do not name one) that has no free address: the group's next
+// instances launched there fail (EC2 cannot give them a primary address), whatever the instance's
+// own subnet holds.
+func fullGroupSubnets(ev *evidence.Evidence, own string) []Finding {
+	ng := instanceNodegroup(ev)
+	if ng == nil && len(ev.Nodegroups) == 1 {
+		ng = &ev.Nodegroups[0]
+	}
+	if ng == nil {
+		return nil
+	}
+	group := "the node group"
+	if ng.Name != "" {
+		group = "node group " + ng.Name
+	}
+	var out []Finding
+	for _, id := range ng.Subnets {
+		for _, sn := range ev.Subnets {
+			if sn.ID == id && id != own && sn.AvailableIPs == 0 {
+				out = append(out, fail(sn.ID, fmt.Sprintf("%s's subnet %s has no free IPv4 address: the instances it launches there fail", group, sn.ID),
+					item(ev.Source(evidence.KindSubnets), "subnet %s (%s) AvailableIpAddressCount 0", sn.ID, sn.CIDR), item(ev.Source(evidence.KindNodegroups), "%s subnets %s", group, strings.Join(ng.Subnets, ", "))))
+			}
+		}
+	}
+	return out
+}
+
 func clusterSubnets(ev *evidence.Evidence) []Finding {
 	want := map[string]bool{}
 	for _, ng := range ev.Nodegroups {

@@ -675,6 +675,28 @@ func (m *Model) listPeer(peer Peer, groups []*evidence.SecurityGroup, egress boo
 	return peer
 }
 
+// noHTTPSEgress reports whether the node's security groups are known and none of their egress
+// rules lets TCP 443 out to any destination (a CIDR, a prefix list or a security group): then no
+// flow of the node's HTTPS leaves it, whatever endpoints or routes there are.
+func (m *Model) noHTTPSEgress() bool {
+	if m.node == nil || len(m.nodeGroups) == 0 || len(m.nodeGroups) != len(m.node.SecurityGroupIDs) {
+		// a group of the node not in the evidence may allow it
+		return false
+	}
+	for _, g := range m.nodeGroups {
+		if g == nil {
+			return false
+		}
+		for _, r := range g.Egress {
+			all := r.Protocol == "-1" || r.Protocol == "all"
+			if all || (r.Protocol == "tcp" || r.Protocol == "6") && r.FromPort <= 443 && 443 <= r.ToPort {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // hasInterfaceEndpoints reports whether the VPC has any interface endpoint (a sign the design
 // relies on private access).
 func (m *Model) hasInterfaceEndpoints() bool {
@@ -700,12 +722,22 @@ func (m *Model) serviceFlow(svc string) Flow {
 		m.internetPath(w, CheckNoEgressRoute, svc)
 		// A hop that blocks the way out blocks this flow only when no VPC endpoint carries it,
 		// and the endpoints were not seen: the hop is unverified, not a cause.
+		noEgress := m.noHTTPSEgress()
 		for i := range f.Hops {
-			if f.Hops[i].Verdict == Blocked {
-				f.Hops[i].Verdict = Unknown
-				f.Hops[i].Detail += " (this blocks " + svc + " only if no VPC endpoint serves it; the VPC endpoints are not in the evidence)"
-				f.Verdict = Unknown
+			if f.Hops[i].Verdict != Blocked {
+				continue
 			}
+			if f.Hops[i].Check == CheckSGNodeEgress && noEgress {
+				// no egress rule lets HTTPS out at all: an endpoint in the VPC is no way out either
+				f.Hops[i].Detail += " (no egress rule of the node's security groups allows tcp 443 to any destination, so no VPC endpoint could serve " + svc + " either)"
+				continue
+			}
+			f.Hops[i].Verdict = Unknown
+			f.Hops[i].Detail += " (this blocks " + svc + " only if no VPC endpoint serves it; the VPC endpoints are not in the evidence)"
+			f.Verdict = Unknown
+		}
+		if f.Verdict == Unknown && noEgress {
+			f.Verdict = Blocked
 		}
 		return f
 	}

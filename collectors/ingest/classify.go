@@ -229,6 +229,15 @@ func (b *block) classify(lo, hi int, fenced bool, command string) []Segment {
 			lo = end + 1
 			continue
 		}
+		if awsTextOutput(command) {
+			// the AWS CLI's text and table output hold no blank line: one ends the command's
+			// output, and what follows is the poster's (a file's name, a Terraform block)
+			if j := b.nextBlank[lo]; j < hi && b.nextNonBlank[j] < hi {
+				out = append(out, b.classify(lo, j, fenced, command)...)
+				lo, command = j, ""
+				continue
+			}
+		}
 		if reYAMLish.MatchString(b.lines[lo].text) || strings.TrimSpace(b.lines[lo].text) == "---" {
 			// a sentence after a YAML document ("One or more Amazon EC2 Subnets of […] does not
 			// … guide: https://…") is a message, not a key that happens to hold ": "
@@ -518,6 +527,24 @@ func separatorWords(p []line) bool {
 		}
 	}
 	return true
+}
+
+// awsTextOutput reports whether command is an `aws` command printing --output text or table.
+func awsTextOutput(command string) bool {
+	if !strings.HasPrefix(command, "aws ") {
+		return false
+	}
+	f := strings.Fields(command)
+	for i, a := range f {
+		if a == "--output" && i+1 < len(f) || strings.HasPrefix(a, "--output=") {
+			v := strings.TrimPrefix(a, "--output=")
+			if a == "--output" {
+				v = f[i+1]
+			}
+			return v == "text" || v == "table"
+		}
+	}
+	return false
 }
 
 // logsCommand reports whether command prints log lines (journalctl, systemctl status, tail, cat,

@@ -24,6 +24,20 @@ func classifyRef(lines []line, fenced bool, command string) []Segment {
 		out = append(out, classifyRef(dedent(body), false, "")...)
 		return append(out, classifyRef(after, fenced, command)...)
 	}
+	if awsTextOutput(command) {
+		for i := 1; i < len(lines); i++ {
+			if strings.TrimSpace(lines[i].text) == "" {
+				k := i
+				for k < len(lines) && strings.TrimSpace(lines[k].text) == "" {
+					k++
+				}
+				if k < len(lines) {
+					return append(classifyRef(lines[:i], fenced, command), classifyRef(lines[i:], fenced, "")...)
+				}
+				break
+			}
+		}
+	}
 	if reYAMLish.MatchString(lines[0].text) || strings.TrimSpace(lines[0].text) == "---" {
 		for i := 1; i < len(lines); i++ {
 			// a sentence after a YAML document ("One or more Amazon EC2 Subnets of […] does not

@@ -49,7 +49,7 @@ func randomPaste(r *rand.Rand, n int) []line {
 // again, cut them.
 func TestClassifyAsBefore(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	commands := []string{"", "", "", "kubectl get nodes", "aws eks describe-cluster --name x"}
+	commands := []string{"", "", "", "kubectl get nodes", "aws eks describe-cluster --name x", "aws eks list-nodegroups --cluster-name x --output text"}
 	for k := 0; k < 4000; k++ {
 		lines := randomPaste(r, 1+r.Intn(40))
 		fenced := r.Intn(4) == 0
