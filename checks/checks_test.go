@@ -537,7 +537,7 @@ func TestChecks(t *testing.T) {
 		{"subnet.ip-exhausted", "another subnet of the node group full", func(ev *evidence.Evidence) {
 			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: "subnet-full", CIDR: "10.0.9.0/24", AvailableIPs: 0})
 			ev.Nodegroups[0].Subnets = append(ev.Nodegroups[0].Subnets, "subnet-full")
-		}, StatusFail, "subnet subnet-full has no free IPv4 address: the instances it launches there fail"},
+		}, StatusWarn, "subnet subnet-full has no free IPv4 address: the instances it launches there fail"},
 		{"subnet.ip-exhausted", "zero", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 0 }, StatusFail, "no free IPv4"},
 		{"subnet.ip-exhausted", "low", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 4 }, StatusWarn, "warm ENI"},
 		{"subnet.ip-exhausted", "ok", nil, StatusPass, ""},

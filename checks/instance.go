@@ -464,10 +464,10 @@ func windowsChecks() []Check {
 
 // clusterSubnets judges the subnets of every node group (cluster-wide scans): a subnet with no
 // free address fails, one with fewer than 16 warns.
-// fullGroupSubnets fails each other subnet of the instance's node group (the input's only node
-// group when the instance's tags do not name one) that has no free address: the group's next
-// instances launched there fail (EC2 cannot give them a primary address), whatever the instance's
-// own subnet holds.
+// fullGroupSubnets warns of each other subnet of the instance's node group (the input's only
+// node group when the instance's tags do not name one) that has no free address: the group's next
+// instances launched there fail (EC2 cannot give them a primary address). It is the group's
+// problem, not this instance's, which launched elsewhere (a warning, not a cause of its join).
 func fullGroupSubnets(ev *evidence.Evidence, own string) []Finding {
 	ng := instanceNodegroup(ev)
 	if ng == nil && len(ev.Nodegroups) == 1 {
@@ -484,7 +484,7 @@ func fullGroupSubnets(ev *evidence.Evidence, own string) []Finding {
 	for _, id := range ng.Subnets {
 		for _, sn := range ev.Subnets {
 			if sn.ID == id && id != own && sn.AvailableIPs == 0 {
-				out = append(out, fail(sn.ID, fmt.Sprintf("%s's subnet %s has no free IPv4 address: the instances it launches there fail", group, sn.ID),
+				out = append(out, warn(sn.ID, fmt.Sprintf("%s's subnet %s has no free IPv4 address: the instances it launches there fail (this instance is in %s)", group, sn.ID, own),
 					item(ev.Source(evidence.KindSubnets), "subnet %s (%s) AvailableIpAddressCount 0", sn.ID, sn.CIDR), item(ev.Source(evidence.KindNodegroups), "%s subnets %s", group, strings.Join(ng.Subnets, ", "))))
 			}
 		}

@@ -103,7 +103,9 @@ func karpenterChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "automode.nodeclass-not-ready", ClusterWide: true, AppliesTo: []string{evidence.ProvisionerAutoMode},
 			Title: "An EKS Auto Mode NodeClass is not Ready", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindNodeClasses}, Stage: StageCluster, Explains: explains("karpenter.nodeclaim-not-launched"),
+			// an Auto Mode NodeClass has Karpenter's condition types (SecurityGroupsReady …): the
+			// same False condition read as a line fails karpenter.nodeclass-not-ready too
+			Needs: []evidence.Kind{evidence.KindNodeClasses}, Stage: StageCluster, Explains: explains("karpenter.nodeclaim-not-launched", "karpenter.nodeclass-not-ready"),
 			Why:         "EKS Auto Mode launches nodes only from a NodeClass whose subnets, security groups and instance profile resolved; a NodeClass that is not Ready launches nothing, so its NodePools stay empty.",
 			Remediation: "kubectl describe nodeclass.eks.amazonaws.com NAME names the False condition: fix spec.subnetSelectorTerms / spec.securityGroupSelectorTerms so they match resources in the cluster VPC, and make spec.role an IAM role with an EC2 access entry (aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2), AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly attached and a trust policy for ec2.amazonaws.com.",
 			Docs:        []string{docAutoModeNodeClass, docAutoModeNodeRole, docAutoModeTS}},

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -406,5 +407,18 @@ func TestNodeClassNetworkExplainsLaunchErrors(t *testing.T) {
 	}, Default().Metas())
 	if d.MostLikelyCause != "karpenter.nodeclass-network" {
 		t.Fatalf("most likely %q, ranked %v", d.MostLikelyCause, d.Ranked)
+	}
+}
+
+// TestAutoModeNodeClassExplainsKarpenterLines: an Auto Mode NodeClass's False condition read as a
+// line (Karpenter's condition types) also fails karpenter.nodeclass-not-ready; the Auto Mode
+// finding is the cause and the Karpenter one its restatement (pastes19/11).
+func TestAutoModeNodeClassExplainsKarpenterLines(t *testing.T) {
+	d := Diagnose([]Finding{
+		{ID: "karpenter.nodeclass-not-ready", Status: StatusFail, Severity: SeverityCritical},
+		{ID: "automode.nodeclass-not-ready", Status: StatusFail, Severity: SeverityCritical},
+	}, Default().Metas())
+	if d.MostLikelyCause != "automode.nodeclass-not-ready" || !slices.Contains(d.Chain, "karpenter.nodeclass-not-ready") {
+		t.Fatalf("most likely %q, chain %v", d.MostLikelyCause, d.Chain)
 	}
 }

@@ -529,9 +529,11 @@ func separatorWords(p []line) bool {
 	return true
 }
 
-// awsTextOutput reports whether command is an `aws` command printing --output text or table.
+// awsTextOutput reports whether command is an `aws` command printing --output text or table
+// itself (not into a pipe).
 func awsTextOutput(command string) bool {
-	if !strings.HasPrefix(command, "aws ") {
+	if !strings.HasPrefix(command, "aws ") || strings.Contains(command, "|") {
+		// piped (`| base64 -d`, `| jq`): what is printed is the pipeline's, not the CLI's
 		return false
 	}
 	f := strings.Fields(command)

@@ -188,6 +188,9 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 	if s, ok := terraformResources(lines); ok {
 		return s, true
 	}
+	if s, ok := queriedYAML(lines, command); ok {
+		return []Segment{s}, true
+	}
 	if s, ok := yamlDocs(lines); ok {
 		return s, true
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/google/shlex"
+	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
 )
@@ -465,6 +466,32 @@ func jsonScalar(lines []line, output string) bool {
 	return false
 }
 
+// queriedYAML reads the `--output yaml` (or yaml-stream) of a narrowing --query as the command's
+// output, as queriedText reads text: the YAML is decoded and put back where the query took it from.
+func queriedYAML(lines []line, command string) (Segment, bool) {
+	_, output, ok := awsQuery(command)
+	if !ok || output != "yaml" && output != "yaml-stream" || len(lines) > 20000 {
+		return Segment{}, false
+	}
+	var v any
+	if err := yaml.Unmarshal(joinLines(lines), &v); err != nil || v == nil {
+		return Segment{}, false
+	}
+	if list, isList := v.([]any); isList && output == "yaml-stream" && len(list) == 1 {
+		v = list[0] // one page
+	}
+	doc, detail, ok := requery(v, command)
+	if !ok {
+		return Segment{}, false
+	}
+	s := seg(TypeData, "", lines)
+	s.value = doc
+	s.Type, s.Detail = docType(doc)
+	s.Detail += detail + " (--output " + output + ")"
+	s.selected = selects(command)
+	return s, true
+}
+
 // selects reports whether command's --query picked fields inside the output's items, so the
 // document rebuilt from it holds only those: a multi-select hash or list, or a path that goes
 // deeper than the items (Reservations[].Instances[].SecurityGroups[], Subnets[].SubnetId,
@@ -512,6 +539,7 @@ func requery(v any, command string) (doc any, detail string, ok bool) {
 	}
 	namedInstance(doc, command)
 	namedInstanceType(doc, command)
+	namedProfile(doc, command)
 	return doc, ", narrowed by --query " + expr, true
 }
 
@@ -551,6 +579,30 @@ func namedInstanceType(doc any, command string) {
 	if m, ok := list[0].(map[string]any); ok && m["InstanceType"] == nil {
 		m["InstanceType"] = names[0]
 	}
+}
+
+// namedProfile gives a rebuilt get-instance-profile document the profile name its command line
+// asked for (--instance-profile-name NAME) when the query did not keep InstanceProfileName
+// (`--query 'InstanceProfile.Roles[0].Arn'`): the output is that profile's, filed under its name.
+func namedProfile(doc any, command string) {
+	args, err := shlex.Split(command)
+	if err != nil || len(args) < 3 || args[0] != "aws" || args[1] != "iam" || args[2] != "get-instance-profile" {
+		return
+	}
+	name := ""
+	for i := 3; i < len(args); i++ {
+		switch {
+		case args[i] == "--instance-profile-name" && i+1 < len(args):
+			name = args[i+1]
+		case strings.HasPrefix(args[i], "--instance-profile-name="):
+			name = strings.TrimPrefix(args[i], "--instance-profile-name=")
+		}
+	}
+	m, _ := layout.LookupAny(doc, "InstanceProfile").(map[string]any)
+	if name == "" || m == nil || m["InstanceProfileName"] != nil {
+		return
+	}
+	m["InstanceProfileName"] = name
 }
 
 // cliValues returns the values an `aws ec2 OPERATION` command line gives flag (space-separated

@@ -117,6 +117,7 @@ func TestPastedNodeRole(t *testing.T) {
 		{"node group's nodeRole", nodegroup, "arn:aws:iam::111122223333:role/ng-role", -1},
 		{"node group's nodeRole as JSON", strings.Replace(strings.Replace(nodegroup, " --output text", "", 1), "arn:aws:iam::111122223333:role/ng-role", `"arn:aws:iam::111122223333:role/ng-role"`, 1), "arn:aws:iam::111122223333:role/ng-role", -1},
 		{"instance profile's role", profile, "arn:aws:iam::111122223333:role/platform-v2", -1},
+		{"instance profile's role narrowed to its ARN", "$ aws ec2 describe-instances --instance-ids i-0a73e9c1d4b58f206 --query 'Reservations[].Instances[].{id:InstanceId,profile:IamInstanceProfile.Arn}'\n[{\"id\": \"i-0a73e9c1d4b58f206\", \"profile\": \"arn:aws:iam::111122223333:instance-profile/qa-spot-node\"}]\n\n$ aws iam get-instance-profile --instance-profile-name qa-spot-node --query 'InstanceProfile.Roles[0].Arn' --output text\narn:aws:iam::111122223333:role/qa-spot-node\n", "arn:aws:iam::111122223333:role/qa-spot-node", -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -347,5 +348,21 @@ func TestSentenceUnderLogCommandOutput(t *testing.T) {
 		if logsCommand(c) {
 			t.Errorf("%q does not print logs", c)
 		}
+	}
+}
+
+// TestQueriedYAMLOutput: the `--output yaml` of a narrowing --query is put back into its command's
+// output, as the JSON and text outputs are (a private cluster's resourcesVpcConfig was unread).
+func TestQueriedYAMLOutput(t *testing.T) {
+	paste := "$ aws eks describe-cluster --name fin-core --query 'cluster.resourcesVpcConfig' --output yaml\nsubnetIds:\n- subnet-0c52e8a17f4d93b06\nclusterSecurityGroupId: sg-0a4f7c1e93d28b650\nvpcId: vpc-0b7e3d91c5a24f816\nendpointPublicAccess: false\nendpointPrivateAccess: true\npublicAccessCidrs: []\n"
+	segs := Segments([]byte(paste))
+	if len(segs) != 1 || segs[0].Type != "aws:eks/describe-cluster.json" {
+		t.Fatalf("segments %v", types(segs))
+	}
+	if got := fmt.Sprint(layout.LookupAny(segs[0].value, "cluster.resourcesVpcConfig.endpointPublicAccess")); got != "false" {
+		t.Errorf("endpointPublicAccess %q", got)
+	}
+	if segs := Segments([]byte(strings.Replace(paste, " --output yaml", " --output json", 1))); len(segs) == 1 && segs[0].Type == "aws:eks/describe-cluster.json" {
+		t.Errorf("YAML read under a command asking for JSON")
 	}
 }

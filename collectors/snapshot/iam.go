@@ -15,6 +15,13 @@ func init() {
 // convertRole turns a get-role (or get-instance-profile) role into evidence, with its trust policy.
 func convertRole(r IAMRole) evidence.Role {
 	out := evidence.Role{Name: r.RoleName, Arn: r.Arn, Path: r.Path}
+	if out.Name == "" && out.Arn != "" {
+		// a --query kept only the role's ARN (InstanceProfile.Roles[0].Arn): its last segment
+		// is the name (arn:aws:iam::ACCOUNT:role/PATH/NAME)
+		if i := strings.LastIndex(out.Arn, "/"); i >= 0 && strings.Contains(out.Arn, ":role/") {
+			out.Name = out.Arn[i+1:]
+		}
+	}
 	if b := r.PermissionsBoundary; b != nil {
 		out.PermissionsBoundary = b.PermissionsBoundaryArn
 	}
