@@ -36,8 +36,21 @@ func TestComponentEraWordings(t *testing.T) {
 			"Jun 12 10:06:05.530000 localhost systemd[1]: sundog.service: Main process exited, code=exited, status=1/FAILURE\n", 1, []string{"runtime.bootstrap-failed"}, "no route or VPC endpoint to the EC2 API"},
 		{"Bottlerocket pluto EKS describe timeout", "Jun 12 10:06:05.523456 localhost sundog[1400]: Setting generator 'pluto cluster-dns-ip' failed with exit code 1 - stderr: Timed-out waiting for EKS Describe Cluster API response: deadline has elapsed\n", 1, []string{"runtime.bootstrap-failed"}, "no NAT and no eks interface endpoint"},
 		{"Bottlerocket pluto EKS connection timeout", "Jun 12 10:03:05.523456 localhost sundog[1400]: Setting generator 'pluto cluster-dns-ip' failed with exit code 1 - stderr: Error describing cluster: HttpDispatch: Error during dispatch: connection timed out\n", 1, []string{"runtime.bootstrap-failed"}, "no NAT and no eks interface endpoint"},
-		// #11: IPAMD's client failure is printed by v1.5 to v1.7.x (moved to k8sutils in v1.8)
-		{"VPC CNI 1.7 API server client failure", "2020-03-12T10:05:02Z [INFO]	Testing communication with server\n2020-03-12T10:05:34Z [ERROR]	Failed to create client: error communicating with apiserver: Get https://172.20.0.1:443/version?timeout=32s: dial tcp 172.20.0.1:443: i/o timeout\n", 1, []string{"runtime.cni-not-ready"}, "IPAMD (VPC CNI 1.7 and earlier)"},
+		// #11: IPAMD's client failure is printed by v1.5 to v1.7.x (moved to k8sutils in v1.8);
+		// with a network error it is the API server timeout v1.5's "Failed to communicate with K8S
+		// Server" and v1.11's "Failed to check API server connectivity" report (red team 14)
+		{"VPC CNI 1.7 API server client failure", "2020-03-12T10:05:02Z [INFO]	Testing communication with server\n2020-03-12T10:05:34Z [ERROR]	Failed to create client: error communicating with apiserver: Get https://172.20.0.1:443/version?timeout=32s: dial tcp 172.20.0.1:443: i/o timeout\n", 1, []string{"runtime.apiserver-timeout", "runtime.cni-not-ready"}, "IPAMD (VPC CNI 1.7 and earlier) cannot reach the API server"},
+		{"VPC CNI 1.11 API server connectivity failure", `{"level":"error","ts":"2022-03-12T10:05:34.101Z","caller":"aws-k8s-agent/main.go:40","msg":"Failed to check API server connectivity: error communicating with apiserver: Get \"https://172.20.0.1:443/version?timeout=32s\": dial tcp 172.20.0.1:443: i/o timeout"}` + "\n", 1, []string{"runtime.apiserver-timeout"}, "IPAMD cannot reach the API server"},
+		// IPAMD 1.6 to 1.15 without an ENIConfig for the node print only this, on every reconcile
+		{"VPC CNI 1.7 custom networking without ENIConfig", strings.Repeat(`{"level":"error","ts":"2021-02-27T22:54:08.373Z","caller":"ipamd/ipamd.go:670","msg":"Failed to get pod ENI config"}`+"\n", 2), 1, []string{"runtime.ipamd-no-ips"}, "no ENIConfig"},
+		// aws-node 1.6 to 1.11's entrypoint when IPAMD has exited (v1.12 on: "Failed to wait for
+		// IPAM daemon to complete")
+		{"VPC CNI 1.7 entrypoint IPAMD terminated", `{"level":"info","ts":"2021-06-15T13:04:00.415Z","caller":"entrypoint.sh","msg":"Foregrounding IPAM daemon ..."}` + "\n" +
+			`{"level":"error","ts":"2021-06-15T13:04:00.990Z","caller":"entrypoint.sh","msg":"failed (process terminated)"}` + "\n", 1, []string{"runtime.cni-not-ready"}, "IPAMD exited"},
+		// the kubelet's stray argument as 1.20 (klog.Fatalf) and the main branch after 1.33
+		// (returned to cli.Run) print it
+		{"kubelet 1.20 unknown command", "F1114 04:10:31.504409    4796 server.go:157] unknown command: corp.example.com\n", 1, []string{"runtime.kubelet-crashloop"}, "not a flag"},
+		{"kubelet main-branch unknown command", `E1114 04:10:31.504409    4796 run.go:74] "command failed" err="unknown command corp.example.com"` + "\n", 1, []string{"runtime.kubelet-crashloop"}, "not a flag"},
 		{"Bottlerocket other generator failure stays generic", "Jun 12 10:03:05.523456 localhost sundog[1400]: Setting generator 'pluto max-pods' failed with exit code 1 - stderr: Failed to parse setting max-pods as u32\n", 1, []string{"runtime.bootstrap-failed"}, "setting generator"},
 	}
 	for _, tc := range cases {
