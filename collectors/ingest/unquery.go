@@ -436,6 +436,13 @@ func queriedText(lines []line, command string) (Segment, bool) {
 	default:
 		v = textValue(lines, steps)
 	}
+	return requeriedSegment(lines, v, command, "")
+}
+
+// requeriedSegment is the segment of lines whose value v, narrowed by command's --query, is put
+// back into the command's output (requery); suffix ends its detail. ok is false when v does not
+// fit back.
+func requeriedSegment(lines []line, v any, command, suffix string) (Segment, bool) {
 	doc, detail, ok := requery(v, command)
 	if !ok {
 		return Segment{}, false
@@ -443,7 +450,7 @@ func queriedText(lines []line, command string) (Segment, bool) {
 	s := seg(TypeData, "", lines)
 	s.value = doc
 	s.Type, s.Detail = docType(doc)
-	s.Detail += detail
+	s.Detail += detail + suffix
 	s.selected = selects(command)
 	return s, true
 }
@@ -480,16 +487,7 @@ func queriedYAML(lines []line, command string) (Segment, bool) {
 	if list, isList := v.([]any); isList && output == "yaml-stream" && len(list) == 1 {
 		v = list[0] // one page
 	}
-	doc, detail, ok := requery(v, command)
-	if !ok {
-		return Segment{}, false
-	}
-	s := seg(TypeData, "", lines)
-	s.value = doc
-	s.Type, s.Detail = docType(doc)
-	s.Detail += detail + " (--output " + output + ")"
-	s.selected = selects(command)
-	return s, true
+	return requeriedSegment(lines, v, command, " (--output "+output+")")
 }
 
 // selects reports whether command's --query picked fields inside the output's items, so the

@@ -256,16 +256,7 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 	switch {
 	case o.As != "":
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}) && tarInside(br):
-		if snapshotInside(br) {
-			// a snapshot's members are read again when decoded, and a stream cannot be: it is
-			// spooled to a temporary file and read from there
-			return o.spooledSnapshot(br, name, ".tar.gz", reg, selected)
-		}
-		b, err := bundle.ReadTarGz(br, name, o.Limits)
-		if err != nil {
-			return bundleErr(err)
-		}
-		return o.bundleResult(b, reg, selected)
+		return o.streamedArchive(br, name, ".tar.gz", snapshotInside(br), bundle.ReadTarGz, reg, selected)
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		zr, err := gzip.NewReader(br)
 		if err != nil {
@@ -323,14 +314,7 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 	}
 	if o.As == "" {
 		if block, _ := br.Peek(512); bundle.IsTar(block) {
-			if tarHoldsSnapshot(br) {
-				return o.spooledSnapshot(br, name, ".tar", reg, selected)
-			}
-			b, err := bundle.ReadTar(br, name, o.Limits)
-			if err != nil {
-				return bundleErr(err)
-			}
-			return o.bundleResult(b, reg, selected)
+			return o.streamedArchive(br, name, ".tar", tarHoldsSnapshot(br), bundle.ReadTar, reg, selected)
 		}
 	}
 	if peek, _ := br.Peek(64 << 10); len(peek) > 0 {
@@ -353,6 +337,20 @@ func (o *AnalyzeOptions) streamInput(r io.Reader, name string, reg *checks.Regis
 		return o.cappedExit(o.largeLog(io.MultiReader(bytes.NewReader(data), o.capped), name, reg, selected, "more than a paste"), name)
 	}
 	return o.cappedExit(o.textInput(data, name, reg, selected), name)
+}
+
+// streamedArchive reads a tar archive (ext ".tar.gz" or ".tar") from standard input: a snapshot
+// (snap) is spooled to a temporary file, since its members are read again when decoded; a node
+// log bundle is streamed through read.
+func (o *AnalyzeOptions) streamedArchive(br *bufio.Reader, name, ext string, snap bool, read func(io.Reader, string, bundle.Limits) (*bundle.Bundle, error), reg *checks.Registry, selected []checks.Check) error {
+	if snap {
+		return o.spooledSnapshot(br, name, ext, reg, selected)
+	}
+	b, err := read(br, name, o.Limits)
+	if err != nil {
+		return bundleErr(err)
+	}
+	return o.bundleResult(b, reg, selected)
 }
 
 // tarHoldsSnapshot reports whether the uncompressed tar br starts with holds a snapshot's layout
