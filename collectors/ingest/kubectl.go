@@ -274,11 +274,23 @@ func describedNodes(s *Segment) []evidence.Node {
 	text := string(s.Text)
 	if s.Type == TypeGetNodes {
 		header, rows := fieldsTable(rejoinRows(strings.Split(strings.TrimSpace(text), "\n")))
+		readyCol := customColumnNames(header, s.command)
 		var out []evidence.Node
 		at := map[string]int{}
 		for _, r := range rows {
 			st := column(header, r, "STATUS")
-			n := evidence.Node{Name: column(header, r, "NAME"), KubeletVersion: column(header, r, "VERSION"),
+			if readyCol != "" && st == "" {
+				// -o custom-columns with the Ready condition's status: True, False or Unknown
+				switch column(header, r, readyCol) {
+				case "True":
+					st = "Ready"
+				case "False":
+					st = "NotReady"
+				case "Unknown", "<none>":
+					st = "Unknown"
+				}
+			}
+			n := evidence.Node{Name: column(header, r, "NAME"), KubeletVersion: column(header, r, "VERSION"), ProviderID: column(header, r, "PROVIDER-ID"),
 				Ready: strings.HasPrefix(st, "Ready"), OS: osOfImage(column(header, r, "OS-IMAGE")), Age: kubectlAge(column(header, r, "AGE")),
 				// kubectl prints Unknown for a Node without a Ready condition: its kubelet never
 				// reported on it (evidence.Node.Unregistered)
@@ -427,6 +439,53 @@ func alignedTable(lines []string) (header []string, rows [][]string) {
 }
 
 // column returns the value of the named column in row, "" when absent.
+// customColumnPaths are the Node fields a `kubectl get nodes -o custom-columns=…` column may
+// show, by JSONPath, and the default column of kubectl get nodes -o wide that holds them.
+var customColumnPaths = map[string]string{
+	".metadata.name": "NAME", ".status.nodeInfo.kubeletVersion": "VERSION", ".status.nodeInfo.osImage": "OS-IMAGE",
+	".metadata.creationTimestamp": "CREATED", ".spec.providerID": "PROVIDER-ID",
+}
+
+// customColumnNames renames, in header, the columns of a `-o custom-columns=NAME:PATH,…` command
+// whose JSONPath is a Node field of customColumnPaths to kubectl's default name for it, and
+// returns the header of the column showing the Ready condition's status
+// (.status.conditions[?(@.type=="Ready")].status), "" when there is none.
+func customColumnNames(header []string, command string) string {
+	spec := ""
+	for _, f := range strings.Fields(command) {
+		switch {
+		case strings.HasPrefix(f, "custom-columns="):
+			spec = strings.TrimPrefix(f, "custom-columns=")
+		case strings.HasPrefix(f, "-ocustom-columns="), strings.HasPrefix(f, "--output=custom-columns="):
+			spec = f[strings.Index(f, "custom-columns=")+len("custom-columns="):]
+		}
+	}
+	spec = strings.Trim(spec, `'"`)
+	if spec == "" {
+		return ""
+	}
+	ready := ""
+	for _, col := range strings.Split(spec, ",") {
+		name, path, ok := strings.Cut(col, ":")
+		if !ok {
+			continue
+		}
+		path = strings.ReplaceAll(strings.ReplaceAll(path, "'", `"`), " ", "")
+		for i, h := range header {
+			if h != name {
+				continue
+			}
+			if canon, known := customColumnPaths[path]; known && name != canon {
+				header[i] = canon
+			}
+			if strings.HasPrefix(path, `.status.conditions[?(@.type=="Ready")].status`) {
+				ready = name
+			}
+		}
+	}
+	return ready
+}
+
 func column(header, row []string, name string) string {
 	for i, h := range header {
 		if h == name && i < len(row) {

@@ -319,7 +319,8 @@ func merge(dst, src map[string]any) {
 
 // textValue reads `--output text` of a narrowing query: one value per line, tab-separated
 // values on a line (the CLI prints a list of scalars on one line, tab-separated). One value
-// is returned as a string, several as a list. When the query ends in a multi-select list,
+// is returned as a string, several — or one under a projection (`Reservations[].Instances[].ImageId`
+// of one instance) — as a list. When the query ends in a multi-select list,
 // its values keep their places (None is null): one list for the line of a single object,
 // one list per line under a projection.
 func textValue(lines []line, steps []qStep) any {
@@ -352,7 +353,7 @@ func textValue(lines []line, steps []qStep) any {
 			}
 		}
 	}
-	if len(vals) == 1 {
+	if len(vals) == 1 && !projects(steps) {
 		return vals[0]
 	}
 	return vals
@@ -532,12 +533,15 @@ func requery(v any, command string) (doc any, detail string, ok bool) {
 	if !ok {
 		return nil, "", false
 	}
-	if t, _ := docType(doc); !strings.HasPrefix(string(t), "aws:") {
-		return nil, "", false
-	}
+	// what the command line names (the instance, type or profile asked for) completes the
+	// document before it is told: `--instance-ids i-0abc --query 'Reservations[].Instances[].ImageId'`
+	// keeps no key that says it is describe-instances' output
 	namedInstance(doc, command)
 	namedInstanceType(doc, command)
 	namedProfile(doc, command)
+	if t, _ := docType(doc); !strings.HasPrefix(string(t), "aws:") {
+		return nil, "", false
+	}
 	return doc, ", narrowed by --query " + expr, true
 }
 
@@ -732,7 +736,7 @@ func listText(lines []line, command string) (Segment, bool) {
 	}
 	spec, known := listTextOutputs[args[1]+" "+args[2]]
 	if !known {
-		return Segment{}, false
+		return vpcAttributeText(lines, args)
 	}
 	output := ""
 	for i := 3; i < len(args); i++ {
@@ -771,6 +775,53 @@ func listText(lines []line, command string) (Segment, bool) {
 		items = append(items, item)
 	}
 	doc := map[string]any{spec.key: items}
+	t, detail := docType(doc)
+	if !strings.HasPrefix(string(t), "aws:") {
+		return Segment{}, false
+	}
+	sg := seg(t, detail+" (--output text)", lines)
+	sg.value = doc
+	return sg, true
+}
+
+// vpcAttributeText reads `aws ec2 describe-vpc-attribute --attribute enableDnsHostnames|
+// enableDnsSupport --output text` without --query: the VPC ID on the first line, then the
+// attribute upper-cased and its value (the text formatter's row for the nested {"Value": …}), as
+// the command's JSON output. ok is false for anything else.
+func vpcAttributeText(lines []line, args []string) (Segment, bool) {
+	if len(args) < 3 || args[1] != "ec2" || args[2] != "describe-vpc-attribute" {
+		return Segment{}, false
+	}
+	attr, output := "", ""
+	for i := 3; i+1 < len(args); i++ {
+		switch args[i] {
+		case "--attribute":
+			attr = args[i+1]
+		case "--output":
+			output = args[i+1]
+		}
+	}
+	key := map[string]string{"enableDnsHostnames": "EnableDnsHostnames", "enableDnsSupport": "EnableDnsSupport"}[attr]
+	if key == "" || output != "text" {
+		return Segment{}, false
+	}
+	var vpc, value string
+	for _, l := range lines {
+		f := strings.Fields(l.text)
+		switch {
+		case len(f) == 0:
+		case len(f) == 1 && strings.HasPrefix(f[0], "vpc-"):
+			vpc = f[0]
+		case len(f) == 2 && f[0] == strings.ToUpper(key) && (f[1] == "True" || f[1] == "False"):
+			value = f[1]
+		default:
+			return Segment{}, false
+		}
+	}
+	if vpc == "" || value == "" {
+		return Segment{}, false
+	}
+	doc := map[string]any{"VpcId": vpc, key: map[string]any{"Value": value == "True"}}
 	t, detail := docType(doc)
 	if !strings.HasPrefix(string(t), "aws:") {
 		return Segment{}, false

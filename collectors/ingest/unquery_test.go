@@ -45,6 +45,8 @@ func TestQueriedOutputIsPutBack(t *testing.T) {
 			"aws:ec2/describe-nat-gateways.json", "NatGateways.0.NatGatewayAddresses.0.PublicIp", "54.249.31.177"},
 		{"JSON scalar (the default output)", "$ aws eks describe-nodegroup --cluster-name c --nodegroup-name ng --query 'nodegroup.nodeRole'\n\"arn:aws:iam::111122223333:role/ng-role\"\n",
 			"aws:eks/describe-nodegroup/<nodegroup>.json", "nodegroup.nodeRole", "arn:aws:iam::111122223333:role/ng-role"},
+		{"one value under a projection, as text", "$ aws ec2 describe-instances --instance-ids i-07e9a1c3b5d7f9e24 --query 'Reservations[].Instances[].ImageId' --output text\nami-0c3e5a7b9d1f3c580\n",
+			"aws:ec2/describe-instances.json", "Reservations.0.Instances.0.ImageId", "ami-0c3e5a7b9d1f3c580"},
 		{"JSON boolean", "$ aws eks describe-cluster --name c --query cluster.resourcesVpcConfig.endpointPublicAccess --output json\nfalse\n",
 			"aws:eks/describe-cluster.json", "cluster.resourcesVpcConfig.endpointPublicAccess", "false"},
 		{"scalar as a table", "$ aws eks describe-cluster --name c --query cluster.status --output table\n----------------------\n|  DescribeCluster   |\n+--------------------+\n|  ACTIVE            |\n+--------------------+\n",
@@ -306,6 +308,10 @@ func TestListTextOutput(t *testing.T) {
 	if segs := Segments([]byte(odd)); len(segs) == 1 && strings.HasPrefix(string(segs[0].Type), "aws:") {
 		t.Errorf("a row of another list read as the output: %v", types(segs))
 	}
+	attr := "$ aws ec2 describe-vpc-attribute --vpc-id vpc-0b4d6f8a1c3e5a792 --attribute enableDnsHostnames --output text\nvpc-0b4d6f8a1c3e5a792\nENABLEDNSHOSTNAMES\tFalse\n"
+	if segs := Segments([]byte(attr)); len(segs) != 1 || !strings.HasPrefix(string(segs[0].Type), "aws:ec2/vpc-attribute") || fmt.Sprint(layout.LookupAny(segs[0].value, "EnableDnsHostnames.Value")) != "false" {
+		t.Errorf("vpc attribute: %v", types(segs))
+	}
 	ev := Read([]byte("$ aws sts get-caller-identity --query Arn --output text\narn:aws:sts::111122223333:assumed-role/prod-eks-workers/i-0a1b2c3d4e5f67890\n"), "stdin", Options{}).Evidence
 	if !ev.Have(evidence.KindNodeRole) || ev.NodeRole.Arn != "arn:aws:iam::111122223333:role/prod-eks-workers" {
 		t.Errorf("node role from the caller identity: %+v (%v)", ev.NodeRole, ev.GapFor(evidence.KindNodeRole))
@@ -364,5 +370,23 @@ func TestQueriedYAMLOutput(t *testing.T) {
 	}
 	if segs := Segments([]byte(strings.Replace(paste, " --output yaml", " --output json", 1))); len(segs) == 1 && segs[0].Type == "aws:eks/describe-cluster.json" {
 		t.Errorf("YAML read under a command asking for JSON")
+	}
+}
+
+// TestCustomColumnsNodes: `kubectl get nodes -o custom-columns=…` whose columns show the kubelet
+// version and the Ready condition's status under names of the poster's gives the Nodes their
+// version and readiness, as the default columns do.
+func TestCustomColumnsNodes(t *testing.T) {
+	paste := `$ kubectl get nodes -o custom-columns=NAME:.metadata.name,KUBELET:.status.nodeInfo.kubeletVersion,READY:.status.conditions[?(@.type=="Ready")].status,INSTANCE:.spec.providerID
+NAME                                              KUBELET   READY   INSTANCE
+ip-10-50-3-27.ap-southeast-1.compute.internal     v1.30.9   True    aws:///ap-southeast-1a/i-02a4c6e8b1d3f5a79
+ip-10-50-12-166.ap-southeast-1.compute.internal   v1.33.3   False   aws:///ap-southeast-1c/i-07e9a1c3b5d7f9e24
+`
+	ev := Read([]byte(paste), "stdin", Options{}).Evidence
+	if len(ev.Nodes) != 2 {
+		t.Fatalf("nodes %+v", ev.Nodes)
+	}
+	if n := ev.Nodes[1]; n.KubeletVersion != "v1.33.3" || n.Ready || !ev.Nodes[0].Ready || n.ProviderID != "aws:///ap-southeast-1c/i-07e9a1c3b5d7f9e24" {
+		t.Errorf("nodes %+v", ev.Nodes)
 	}
 }
