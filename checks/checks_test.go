@@ -538,6 +538,11 @@ func TestChecks(t *testing.T) {
 			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: "subnet-full", CIDR: "10.0.9.0/24", AvailableIPs: 0})
 			ev.Nodegroups[0].Subnets = append(ev.Nodegroups[0].Subnets, "subnet-full")
 		}, StatusWarn, "subnet subnet-full has no free IPv4 address: the instances it launches there fail"},
+		{"subnet.ip-exhausted", "free addresses not kept by a --query", func(ev *evidence.Evidence) {
+			for i := range ev.Subnets {
+				ev.Subnets[i].AvailableIPs, ev.Subnets[i].FreeUnknown = 0, true
+			}
+		}, StatusSkipped, "did not keep AvailableIpAddressCount"},
 		{"subnet.ip-exhausted", "zero", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 0 }, StatusFail, "no free IPv4"},
 		{"subnet.ip-exhausted", "low", func(ev *evidence.Evidence) { ev.Subnets[0].AvailableIPs = 4 }, StatusWarn, "warm ENI"},
 		{"subnet.ip-exhausted", "ok", nil, StatusPass, ""},

@@ -135,6 +135,8 @@ func subnetChecks() []Check {
 				it := item(ev.Source(evidence.KindSubnets), "subnet %s (%s) AvailableIpAddressCount %d", sn.ID, sn.CIDR, sn.AvailableIPs)
 				var own Finding
 				switch {
+				case sn.FreeUnknown:
+					own = Finding{Status: StatusSkipped, Resource: sn.ID, Message: fmt.Sprintf("cannot verify: the output of subnet %s was narrowed by a --query that did not keep AvailableIpAddressCount", sn.ID)}
 				case sn.AvailableIPs == 0:
 					own = fail(sn.ID, fmt.Sprintf("subnet %s has no free IPv4 address left for pods", sn.ID), it)
 				case sn.AvailableIPs < need:
@@ -483,7 +485,7 @@ func fullGroupSubnets(ev *evidence.Evidence, own string) []Finding {
 	var out []Finding
 	for _, id := range ng.Subnets {
 		for _, sn := range ev.Subnets {
-			if sn.ID == id && id != own && sn.AvailableIPs == 0 {
+			if sn.ID == id && id != own && !sn.FreeUnknown && sn.AvailableIPs == 0 {
 				out = append(out, warn(sn.ID, fmt.Sprintf("%s's subnet %s has no free IPv4 address: the instances it launches there fail (this instance is in %s)", group, sn.ID, own),
 					item(ev.Source(evidence.KindSubnets), "subnet %s (%s) AvailableIpAddressCount 0", sn.ID, sn.CIDR), item(ev.Source(evidence.KindNodegroups), "%s subnets %s", group, strings.Join(ng.Subnets, ", "))))
 			}
@@ -505,8 +507,13 @@ func clusterSubnets(ev *evidence.Evidence) []Finding {
 	if len(want) > 0 {
 		what = "node subnet"
 	}
+	unknown := 0
 	for _, sn := range ev.Subnets {
 		if len(want) > 0 && !want[sn.ID] {
+			continue
+		}
+		if sn.FreeUnknown {
+			unknown++
 			continue
 		}
 		n++
@@ -517,6 +524,9 @@ func clusterSubnets(ev *evidence.Evidence) []Finding {
 		case sn.AvailableIPs < 16:
 			out = append(out, warn(sn.ID, fmt.Sprintf("%s %s has only %d free addresses", what, sn.ID, sn.AvailableIPs), it))
 		}
+	}
+	if out == nil && n == 0 && unknown > 0 {
+		return one(Finding{Status: StatusSkipped, Resource: "subnets", Message: "cannot verify: the subnets' output was narrowed by a --query that did not keep AvailableIpAddressCount"})
 	}
 	if out == nil {
 		return one(pass("subnets", fmt.Sprintf("%s free addresses", nOf(n, "node subnet has", "node subnets have")), item(ev.Source(evidence.KindSubnets), "%d subnets", len(ev.Subnets))))

@@ -168,10 +168,14 @@ type InstanceType struct {
 
 // Subnet is the part of EC2 DescribeSubnets the checks use.
 type Subnet struct {
-	ID               string
-	VpcID            string
-	CIDR             string
-	AvailableIPs     int // AvailableIpAddressCount
+	ID           string
+	VpcID        string
+	CIDR         string
+	AvailableIPs int // AvailableIpAddressCount
+	// FreeUnknown is true when the output was narrowed by a --query that did not keep
+	// AvailableIpAddressCount (DescribeSubnets always returns it): AvailableIPs is then unknown,
+	// not 0, and the rest of the subnet stands.
+	FreeUnknown      bool
 	AvailabilityZone string
 	Tags             map[string]string
 	// IPv6CIDRs are the subnet's associated IPv6 blocks.

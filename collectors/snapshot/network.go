@@ -66,24 +66,20 @@ func init() {
 // the cluster's: ID, VPC, CIDR, free addresses, zone, tags, MapPublicIpOnLaunch and IPv6 blocks.
 func (s *Snapshot) loadSubnets(ev *evidence.Evidence) {
 	p := "ec2/describe-subnets.json"
-	narrowed := false
 	res, reason := decodeInto(s, p, func(o *DescribeSubnetsOutput) {
 		for _, sn := range o.Subnets {
-			if sn.AvailableIPAddressCount == nil {
-				narrowed = true
-				continue
+			free, unknown := 0, sn.AvailableIPAddressCount == nil
+			if !unknown {
+				free = *sn.AvailableIPAddressCount
 			}
+			// DescribeSubnets always returns AvailableIpAddressCount: a subnet without it was cut
+			// by a --query, and its free addresses are unknown, not 0 (Subnet.FreeUnknown); its
+			// VPC, CIDR and zone still place it on the node's network path
 			ev.Subnets = append(ev.Subnets, evidence.Subnet{ID: sn.SubnetID, VpcID: sn.VpcID, CIDR: sn.CidrBlock,
-				AvailableIPs: *sn.AvailableIPAddressCount, AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags),
+				AvailableIPs: free, FreeUnknown: unknown, AvailabilityZone: sn.AvailabilityZone, Tags: tagMap(sn.Tags),
 				MapPublicIPOnLaunch: sn.MapPublicIPOnLaunch, IPv6CIDRs: ipv6Blocks(sn.IPv6CidrBlockAssociationSet)})
 		}
 	})
-	if res == readOK && narrowed {
-		// DescribeSubnets always returns AvailableIpAddressCount: a subnet without it was cut by
-		// a --query, and its free addresses are unknown, not 0
-		ev.Subnets = nil
-		res, reason = readGap, p+" was narrowed by a --query that did not keep AvailableIpAddressCount: collect it again without --query"
-	}
 	s.markFound(ev, evidence.KindSubnets, res, reason, p, true, "")
 }
 

@@ -54,7 +54,6 @@ func TestProjectionDroppedFieldsAreUnknown(t *testing.T) {
 		{"instance without profile", "ec2/describe-instances.json", []string{"Architecture", "Placement", "IamInstanceProfile"}, evidence.KindInstanceProfile},
 		{"instance without groups", "ec2/describe-instances.json", []string{"Architecture", "Placement", "SecurityGroups", "NetworkInterfaces"}, evidence.KindSecurityGroups},
 		{"groups without egress", "ec2/describe-security-groups.json", []string{"IpPermissionsEgress"}, evidence.KindSecurityGroups},
-		{"subnets without free addresses", "ec2/describe-subnets.json", []string{"AvailableIpAddressCount"}, evidence.KindSubnets},
 	} {
 		files := fixtureFiles(t, hostileFixture)
 		files[tc.path] = dropKeys(t, files[tc.path], tc.drop...)
@@ -69,6 +68,27 @@ func TestProjectionDroppedFieldsAreUnknown(t *testing.T) {
 		}
 		if g := ev.GapFor(tc.kind); !strings.Contains(g.Reason, "--query") {
 			t.Errorf("%s: gap %q, want one naming the --query", tc.name, g.Reason)
+		}
+	}
+}
+
+// TestSubnetsWithoutFreeAddresses: subnets narrowed by a --query that did not keep
+// AvailableIpAddressCount are read with their VPC, CIDR and zone (the network path needs them),
+// their free addresses unknown (FreeUnknown), not 0; they were all set aside before.
+func TestSubnetsWithoutFreeAddresses(t *testing.T) {
+	files := fixtureFiles(t, hostileFixture)
+	files["ec2/describe-subnets.json"] = dropKeys(t, files["ec2/describe-subnets.json"], "AvailableIpAddressCount")
+	s := FromFiles("test", files)
+	ev, err := s.Evidence(s.InstanceIDs()[0], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ev.Have(evidence.KindSubnets) || len(ev.Subnets) == 0 {
+		t.Fatalf("subnets not read: %v", ev.GapFor(evidence.KindSubnets))
+	}
+	for _, sn := range ev.Subnets {
+		if !sn.FreeUnknown || sn.AvailableIPs != 0 || sn.VpcID == "" {
+			t.Errorf("subnet %+v", sn)
 		}
 	}
 }
