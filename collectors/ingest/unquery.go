@@ -583,6 +583,21 @@ func namedInstanceType(doc any, command string) {
 	}
 }
 
+// argFlag returns the value a split command line (args, from shlex) gives flag, as `--flag V` or
+// `--flag=V` (the last one given); "" when it gives none.
+func argFlag(args []string, flag string) string {
+	v := ""
+	for i := 1; i < len(args); i++ {
+		switch {
+		case args[i] == flag && i+1 < len(args):
+			v = args[i+1]
+		case strings.HasPrefix(args[i], flag+"="):
+			v = strings.TrimPrefix(args[i], flag+"=")
+		}
+	}
+	return v
+}
+
 // namedProfile gives a rebuilt get-instance-profile document the profile name its command line
 // asked for (--instance-profile-name NAME) when the query did not keep InstanceProfileName
 // (`--query 'InstanceProfile.Roles[0].Arn'`): the output is that profile's, filed under its name.
@@ -591,15 +606,7 @@ func namedProfile(doc any, command string) {
 	if err != nil || len(args) < 3 || args[0] != "aws" || args[1] != "iam" || args[2] != "get-instance-profile" {
 		return
 	}
-	name := ""
-	for i := 3; i < len(args); i++ {
-		switch {
-		case args[i] == "--instance-profile-name" && i+1 < len(args):
-			name = args[i+1]
-		case strings.HasPrefix(args[i], "--instance-profile-name="):
-			name = strings.TrimPrefix(args[i], "--instance-profile-name=")
-		}
-	}
+	name := argFlag(args, "--instance-profile-name")
 	m, _ := layout.LookupAny(doc, "InstanceProfile").(map[string]any)
 	if name == "" || m == nil || m["InstanceProfileName"] != nil {
 		return
@@ -738,16 +745,7 @@ func listText(lines []line, command string) (Segment, bool) {
 	if !known {
 		return vpcAttributeText(lines, args)
 	}
-	output := ""
-	for i := 3; i < len(args); i++ {
-		switch {
-		case args[i] == "--output" && i+1 < len(args):
-			output = args[i+1]
-		case strings.HasPrefix(args[i], "--output="):
-			output = strings.TrimPrefix(args[i], "--output=")
-		}
-	}
-	if output != "text" {
+	if argFlag(args, "--output") != "text" {
 		return Segment{}, false
 	}
 	tag := strings.ToUpper(spec.key)
@@ -792,15 +790,7 @@ func vpcAttributeText(lines []line, args []string) (Segment, bool) {
 	if len(args) < 3 || args[1] != "ec2" || args[2] != "describe-vpc-attribute" {
 		return Segment{}, false
 	}
-	attr, output := "", ""
-	for i := 3; i+1 < len(args); i++ {
-		switch args[i] {
-		case "--attribute":
-			attr = args[i+1]
-		case "--output":
-			output = args[i+1]
-		}
-	}
+	attr, output := argFlag(args, "--attribute"), argFlag(args, "--output")
 	key := map[string]string{"enableDnsHostnames": "EnableDnsHostnames", "enableDnsSupport": "EnableDnsSupport"}[attr]
 	if key == "" || output != "text" {
 		return Segment{}, false
