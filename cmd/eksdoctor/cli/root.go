@@ -32,16 +32,22 @@ func NewRootCmd(stdout, stderr io.Writer) *cobra.Command {
 
 Collectors gather evidence — live from the AWS account (read-only Describe/Get/List
 calls), from an offline snapshot of AWS CLI and kubectl outputs (docs/snapshot-format.md),
-or from a node log bundle or one pasted artefact ('eksdoctor analyze') — and a registry of independent checks judges it. Every finding has a stable ID, a status,
-the evidence it saw, why it blocks the join and what to do. eksdoctor never changes anything.
+or from a node log bundle or one pasted artefact ('eksdoctor analyze') — and a registry of
+independent checks judges it. Every finding has a stable ID, a status, the evidence it saw,
+why it blocks the join and what to do. eksdoctor never changes anything.
 
 Every report opens with a verdict: joined, cause-found, no-cause-found or inconclusive.
-Exit codes: 0 no cause found (or joined and Ready), 1 a cause found (or joined but NotReady
-with a cause), 2 usage error, 3 inconclusive (checks of the join path could not run, or
-joined but NotReady with no cause found) or nothing in the input recognised, 4 input could not be read, 5 partial (nothing failed, but
-evidence was denied or a call for it failed), 6 the output could not be written (a full disk, a closed pipe),
-7 (scan) a publication that was asked for failed. --exit-zero exits 0 after a report was
-written, unless a publication failed.`,
+Exit codes:
+  0  no cause found (or joined and Ready)
+  1  a cause found (or joined but NotReady with a cause)
+  2  usage error
+  3  inconclusive (checks of the join path could not run, or joined but NotReady with no
+     cause found), or nothing in the input recognised
+  4  the input could not be read
+  5  partial: nothing failed, but evidence was denied or a call for it failed
+  6  the output could not be written (a full disk, a closed pipe)
+  7  (scan) a publication that was asked for failed
+--exit-zero exits 0 after a report was written, unless a publication failed.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
