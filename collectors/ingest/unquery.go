@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -433,6 +434,12 @@ func queriedText(lines []line, command string) (Segment, bool) {
 		if !ok {
 			return Segment{}, false
 		}
+		if items, ok := tableObjects(rows); ok && last.list == nil {
+			if v = items; !projects(steps) && len(items) == 1 {
+				v = items[0]
+			}
+			break
+		}
 		v = textValue(rows, steps)
 	default:
 		v = textValue(lines, steps)
@@ -664,6 +671,45 @@ func tableRows(lines []line) ([]line, bool) {
 		out = append(out, line{n: l.n, text: strings.Join(cells, "\t")})
 	}
 	return out, len(out) > 0
+}
+
+// reFieldName is an AWS API member name as a table's header row prints it (GatewayId, endpointPublicAccess).
+var reFieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
+
+// tableObjects reads tableRows of objects with scalar members: the AWS CLI's table formatter
+// prints a header row of their keys, sorted, then one row per object, a member an object lacks
+// left blank (awscli/formatter.py, TableFormatter._group_scalar_keys_from_list). ok is false
+// unless the first row is at least two distinct member names in sorted order and every other
+// row has as many cells; blank and None cells are left out of the objects, values are typed
+// as their fields are in JSON output (typedText).
+func tableObjects(rows []line) ([]any, bool) {
+	if len(rows) < 2 {
+		return nil, false
+	}
+	header := strings.Split(rows[0].text, "\t")
+	if len(header) < 2 {
+		return nil, false
+	}
+	for i, k := range header {
+		if !reFieldName.MatchString(k) || i > 0 && header[i-1] >= k {
+			return nil, false
+		}
+	}
+	items := make([]any, 0, len(rows)-1)
+	for _, r := range rows[1:] {
+		cells := strings.Split(r.text, "\t")
+		if len(cells) != len(header) {
+			return nil, false
+		}
+		item := map[string]any{}
+		for i, k := range header {
+			if cells[i] != "" && cells[i] != "None" {
+				item[k] = typedText(k, cells[i])
+			}
+		}
+		items = append(items, item)
+	}
+	return items, true
 }
 
 // isOperationName reports whether s is an AWS API operation name as the table's title row

@@ -43,6 +43,22 @@ func TestQueriedOutputIsPutBack(t *testing.T) {
 			"|       eip      |           id            |    state    |         subnet          |\n+----------------+-------------------------+-------------+-------------------------+\n" +
 			"|  54.249.31.177 |  nat-0c8e2a71d4f9b3e05  |  available  |  subnet-09d2f7a4c1e8b6350|\n+----------------+-------------------------+-------------+-------------------------+\n",
 			"aws:ec2/describe-nat-gateways.json", "NatGateways.0.NatGatewayAddresses.0.PublicIp", "54.249.31.177"},
+		{"projected objects as a table: a header row of their keys", "$ aws ec2 describe-route-tables --route-table-ids rtb-1 --query 'RouteTables[].Routes[]' --output table\n" +
+			"-------------------------------------------------------------------------------------------------\n|                                      DescribeRouteTables                                      |\n" +
+			"+----------------------+--------------------------+------------+------------+---------------+\n" +
+			"| DestinationCidrBlock | DestinationPrefixListId  | GatewayId  |NatGatewayId|    State      |\n" +
+			"+----------------------+--------------------------+------------+------------+---------------+\n" +
+			"|  10.31.0.0/16        |                          |  local     |            |  active       |\n" +
+			"|                      |  pl-7da54014             |  vpce-0e2a |            |  active       |\n" +
+			"|  0.0.0.0/0           |                          |            |  nat-0d3f  |  blackhole    |\n" +
+			"+----------------------+--------------------------+------------+------------+---------------+\n",
+			"aws:ec2/describe-route-tables.json", "RouteTables.0.Routes.2.State", "blackhole"},
+		{"an object as a table: its keys above its values", "$ aws ec2 describe-subnets --subnet-ids subnet-1 --query 'Subnets[0]' --output table\n" +
+			"--------------------------------------------------------------\n|                       DescribeSubnets                      |\n" +
+			"+--------------------------+-----------------+---------------+\n| AvailableIpAddressCount  |    SubnetId     |     VpcId     |\n" +
+			"+--------------------------+-----------------+---------------+\n|  0                       |  subnet-1       |  vpc-1        |\n" +
+			"+--------------------------+-----------------+---------------+\n",
+			"aws:ec2/describe-subnets.json", "Subnets.0.AvailableIpAddressCount", "0"},
 		{"JSON scalar (the default output)", "$ aws eks describe-nodegroup --cluster-name c --nodegroup-name ng --query 'nodegroup.nodeRole'\n\"arn:aws:iam::111122223333:role/ng-role\"\n",
 			"aws:eks/describe-nodegroup/<nodegroup>.json", "nodegroup.nodeRole", "arn:aws:iam::111122223333:role/ng-role"},
 		{"one value under a projection, as text", "$ aws ec2 describe-instances --instance-ids i-07e9a1c3b5d7f9e24 --query 'Reservations[].Instances[].ImageId' --output text\nami-0c3e5a7b9d1f3c580\n",
