@@ -361,7 +361,7 @@ func authChecks() []Check {
 			}},
 		{Meta: Meta{ID: "auth.access-entry-type", Title: "Node role's access entry has the wrong type", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAccessEntries, evidence.KindNodeRole}, Optional: []evidence.Kind{evidence.KindInstance, evidence.KindImage},
-			Stage: StageAuth, Explains: explains("runtime.unauthorized", "windows.kube-proxy-group", "runtime.cni-not-ready"),
+			Stage: StageAuth, Explains: explains("auth.role-not-mapped", "runtime.unauthorized", "windows.kube-proxy-group", "runtime.cni-not-ready"),
 			Why:         "Only EC2_LINUX and EC2_WINDOWS access entries make EKS map the role of an EC2 node to system:node:{{EC2PrivateDNSName}} with the node groups (type EC2 maps it to system:node:{{SessionName}}, for EKS Auto Mode node roles and for nodes that name themselves after their instance ID with nodeadm's InstanceIdNodeName feature gate — which in turn need it; HYBRID_LINUX is for hybrid nodes); a STANDARD entry cannot hold system:nodes, and a Windows node also needs the eks:kube-proxy-windows group that only EC2_WINDOWS adds.",
 			Remediation: "The type of an access entry cannot be changed: aws eks delete-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN, then aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type EC2_LINUX (or EC2_WINDOWS).",
 			Docs:        []string{docAccessEntries, docCreateAccessEntry, "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/doc/examples.md#using-instance-id-as-node-name"}},
@@ -454,7 +454,11 @@ func judgeNodeEntryType(ev *evidence.Evidence, roleArn string, e *evidence.Acces
 		// EKS maps a HYBRID_LINUX entry's role to system:node:{{SessionName}} with the node
 		// groups; an EC2 node's type maps it to a name the hybrid node does not have
 		// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-creds.html)
-		return one(fail(roleArn, fmt.Sprintf("the hybrid node's role has an access entry of type %s, an EC2 or EKS Auto Mode node's type; a hybrid node's role needs HYBRID_LINUX (username %s)", e.Type, SessionNodeUsername), it))
+		whose := "an EC2 or EKS Auto Mode node's type"
+		if !strings.HasPrefix(e.Type, "EC2") {
+			whose = "which cannot hold the system:nodes group"
+		}
+		return one(fail(roleArn, fmt.Sprintf("the hybrid node's role has an access entry of type %s, %s; a hybrid node's role needs HYBRID_LINUX (username %s)", e.Type, whose, SessionNodeUsername), it))
 	case e.Type == "EC2" && named == nameByInstanceID:
 		return one(pass(roleArn, "access entry type EC2 (username "+SessionNodeUsername+") fits a node that names its Node after its instance ID ("+how+")", it))
 	case (e.Type == "EC2_LINUX" || e.Type == "EC2_WINDOWS") && named == nameByInstanceID:

@@ -518,6 +518,13 @@ func TestChecks(t *testing.T) {
 			ev.AccessEntries[0].Type = "EC2_LINUX"
 			ev.Provisioner = evidence.Provisioner{Kind: evidence.ProvisionerAutoMode, Because: "NodeClaim a uses NodeClass b of eks.amazonaws.com"}
 		}, StatusFail, "needs an access entry of type EC2 (username system:node:{{SessionName}})"},
+		{"auth.access-entry-type", "STANDARD on a hybrid node", func(ev *evidence.Evidence) {
+			ev.AccessEntries[0].Type = "STANDARD"
+			ev.Provisioner = evidence.Provisioner{Kind: evidence.ProvisionerHybrid, Because: "NodeConfig spec.hybrid"}
+		}, StatusFail, "type STANDARD, which cannot hold the system:nodes group; a hybrid node's role needs HYBRID_LINUX"},
+		{"auth.access-entry-type", "EC2_LINUX on a hybrid node", func(ev *evidence.Evidence) {
+			ev.Provisioner = evidence.Provisioner{Kind: evidence.ProvisionerHybrid, Because: "NodeConfig spec.hybrid"}
+		}, StatusFail, "type EC2_LINUX, an EC2 or EKS Auto Mode node's type"},
 		{"auth.access-entry-type", "linux on windows", func(ev *evidence.Evidence) {
 			makeWindows(ev)
 			ev.AccessEntries = []evidence.AccessEntry{{PrincipalArn: tRole, Type: "EC2_LINUX", Described: true}}

@@ -215,6 +215,15 @@ func DetectProvisioner(e *Evidence) Provisioner {
 		return Provisioner{Kind: ProvisionerHybrid, Because: "NodeConfig spec.hybrid"}
 	}
 	if e.Instance == nil {
+		if e.NodeLogs != nil {
+			for _, st := range e.NodeLogs.Streams {
+				if st.Components[hybridComponent] > 0 {
+					// no instance named (a pasted ticket): EKS hybrid nodes' nodeadm (aws/eks-hybrid)
+					// wrote these lines, so the node is a hybrid node
+					return Provisioner{Kind: ProvisionerHybrid, Because: "EKS hybrid nodes' nodeadm lines in " + st.Path}
+				}
+			}
+		}
 		if len(e.NodeClaims) > 0 && !slices.ContainsFunc(e.NodeClaims, func(nc NodeClaim) bool { return !nc.NodeClassRef.AutoMode() }) {
 			// no instance named (a pasted ticket): the NodeClaims shown are the nodes asked about,
 			// and every one of them is Auto Mode's
@@ -243,6 +252,12 @@ func DetectProvisioner(e *Evidence) Provisioner {
 	}
 	return Provisioner{Kind: ProvisionerSelfManaged, Because: "no node group, Karpenter or Auto Mode tag"}
 }
+
+// hybridComponent is the signature catalog's component for nodeadm of EKS hybrid nodes
+// (collectors/logscan/catalog/eks-hybrid.yaml): its presence literals ("Configuring SSMAgent for
+// hybrid node", nodeadm debug's "Validating authentication against AWS") are printed by hybrid
+// nodes alone.
+const hybridComponent = "eks-hybrid"
 
 // autoModeTags are the EC2 tags EKS Auto Mode puts on the instances it launches, naming their
 // NodePool and NodeClass (the AmazonEKSComputePolicy requires them on every instance Auto Mode

@@ -20,6 +20,9 @@ func TestDetectProvisionerHybridAndFargate(t *testing.T) {
 		{"ssm managed instance", &Evidence{Target: Target{InstanceID: "mi-0123456789abcdef0"}}, ProvisionerHybrid},
 		{"nodeadm hybrid config", &Evidence{Bootstrap: &BootstrapConfig{Hybrid: true}}, ProvisionerHybrid},
 		{"ec2 managed node group", &Evidence{Target: Target{InstanceID: "i-1"}, Instance: &Instance{ID: "i-1", Tags: map[string]string{"eks:nodegroup-name": "ng"}}}, ProvisionerManagedNodegroup},
+		{"hybrid nodeadm's lines, no instance", &Evidence{NodeLogs: &NodeLogs{Streams: []LogStream{{Path: "paste", Components: map[string]int64{"eks-hybrid": 3, "nodeadm": 1}}}}}, ProvisionerHybrid},
+		{"hybrid nodeadm's lines beside an EC2 instance", &Evidence{Target: Target{InstanceID: "i-1"}, Instance: &Instance{ID: "i-1", Tags: map[string]string{"eks:nodegroup-name": "ng"}},
+			NodeLogs: &NodeLogs{Streams: []LogStream{{Path: "paste", Components: map[string]int64{"eks-hybrid": 3}}}}}, ProvisionerManagedNodegroup},
 		{"nothing known", &Evidence{}, ""},
 	} {
 		if got := DetectProvisioner(tc.ev); got.Kind != tc.want || tc.want != "" && got.Because == "" {

@@ -545,7 +545,7 @@ func requery(v any, command string) (doc any, detail string, ok bool) {
 	// keeps no key that says it is describe-instances' output
 	namedInstance(doc, command)
 	namedInstanceType(doc, command)
-	namedProfile(doc, command)
+	namedMembers(doc, command)
 	if t, _ := docType(doc); !strings.HasPrefix(string(t), "aws:") {
 		return nil, "", false
 	}
@@ -605,20 +605,35 @@ func argFlag(args []string, flag string) string {
 	return v
 }
 
-// namedProfile gives a rebuilt get-instance-profile document the profile name its command line
-// asked for (--instance-profile-name NAME) when the query did not keep InstanceProfileName
-// (`--query 'InstanceProfile.Roles[0].Arn'`): the output is that profile's, filed under its name.
-func namedProfile(doc any, command string) {
+// commandNames are the members of a rebuilt document that its command line names when the
+// query dropped them: `aws SERVICE OPERATION` → the flag and the member (a dotted path) its
+// value fills (`aws eks describe-access-entry --principal-arn ARN --query 'accessEntry.type'`
+// prints the type of ARN's entry; `aws iam get-instance-profile --instance-profile-name P
+// --query 'InstanceProfile.Roles[0].Arn'` the role of profile P, filed under its name).
+var commandNames = map[string][][2]string{
+	"iam get-instance-profile":  {{"--instance-profile-name", "InstanceProfile.InstanceProfileName"}},
+	"iam get-role":              {{"--role-name", "Role.RoleName"}},
+	"eks describe-access-entry": {{"--principal-arn", "accessEntry.principalArn"}, {"--cluster-name", "accessEntry.clusterName"}},
+	"eks describe-cluster":      {{"--name", "cluster.name"}},
+	"eks describe-nodegroup":    {{"--nodegroup-name", "nodegroup.nodegroupName"}, {"--cluster-name", "nodegroup.clusterName"}},
+}
+
+// namedMembers fills in a rebuilt document the members its command line names (commandNames)
+// when the query did not keep them; a member the output holds is left as it is.
+func namedMembers(doc any, command string) {
 	args, err := shlex.Split(command)
-	if err != nil || len(args) < 3 || args[0] != "aws" || args[1] != "iam" || args[2] != "get-instance-profile" {
+	if err != nil || len(args) < 3 || args[0] != "aws" {
 		return
 	}
-	name := argFlag(args, "--instance-profile-name")
-	m, _ := layout.LookupAny(doc, "InstanceProfile").(map[string]any)
-	if name == "" || m == nil || m["InstanceProfileName"] != nil {
-		return
+	for _, fill := range commandNames[args[1]+" "+args[2]] {
+		v := argFlag(args, fill[0])
+		dot := strings.LastIndexByte(fill[1], '.')
+		m, _ := layout.LookupAny(doc, fill[1][:dot]).(map[string]any)
+		if v == "" || m == nil || m[fill[1][dot+1:]] != nil {
+			continue
+		}
+		m[fill[1][dot+1:]] = v
 	}
-	m["InstanceProfileName"] = name
 }
 
 // cliValues returns the values an `aws ec2 OPERATION` command line gives flag (space-separated

@@ -59,6 +59,10 @@ func TestQueriedOutputIsPutBack(t *testing.T) {
 			"+--------------------------+-----------------+---------------+\n|  0                       |  subnet-1       |  vpc-1        |\n" +
 			"+--------------------------+-----------------+---------------+\n",
 			"aws:ec2/describe-subnets.json", "Subnets.0.AvailableIpAddressCount", "0"},
+		{"the principal the command line names", "$ aws eks describe-access-entry --cluster-name c --principal-arn arn:aws:iam::111122223333:role/NodeRole --query 'accessEntry.[type,username]' --output text\nSTANDARD\tarn:aws:sts::111122223333:assumed-role/NodeRole/{{SessionName}}\n",
+			"aws:eks/describe-access-entry/<role-name>.json", "accessEntry.principalArn", "arn:aws:iam::111122223333:role/NodeRole"},
+		{"the node group the command line names", "$ aws eks describe-nodegroup --cluster-name c --nodegroup-name ng-1 --query nodegroup.status --output text\nDEGRADED\n",
+			"aws:eks/describe-nodegroup/<nodegroup>.json", "nodegroup.nodegroupName", "ng-1"},
 		{"JSON scalar (the default output)", "$ aws eks describe-nodegroup --cluster-name c --nodegroup-name ng --query 'nodegroup.nodeRole'\n\"arn:aws:iam::111122223333:role/ng-role\"\n",
 			"aws:eks/describe-nodegroup/<nodegroup>.json", "nodegroup.nodeRole", "arn:aws:iam::111122223333:role/ng-role"},
 		{"one value under a projection, as text", "$ aws ec2 describe-instances --instance-ids i-07e9a1c3b5d7f9e24 --query 'Reservations[].Instances[].ImageId' --output text\nami-0c3e5a7b9d1f3c580\n",
