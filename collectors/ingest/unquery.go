@@ -406,6 +406,15 @@ func queriedText(lines []line, command string) (Segment, bool) {
 		if !ok || len(rows) < 2 {
 			return Segment{}, false
 		}
+		if obj, ok := verticalObject(rows); ok && !projects(steps) {
+			for k := range obj {
+				if _, known := last.hash[k]; !known {
+					return Segment{}, false
+				}
+			}
+			v = obj
+			break
+		}
 		header := strings.Split(rows[0].text, "\t")
 		for _, k := range header {
 			if _, known := last.hash[k]; !known {
@@ -433,6 +442,10 @@ func queriedText(lines []line, command string) (Segment, bool) {
 		rows, ok := tableRows(lines)
 		if !ok {
 			return Segment{}, false
+		}
+		if obj, ok := verticalObject(rows); ok && last.list == nil && !projects(steps) {
+			v = obj
+			break
 		}
 		if items, ok := tableObjects(rows); ok && last.list == nil {
 			if v = items; !projects(steps) && len(items) == 1 {
@@ -725,6 +738,30 @@ func tableObjects(rows []line) ([]any, bool) {
 		items = append(items, item)
 	}
 	return items, true
+}
+
+// verticalObject reads tableRows of one object printed key by key: the AWS CLI turns a table
+// wider than the terminal whose sections have one row each into rows of "key | value"
+// (awscli/table.py, convert_to_vertical_table). ok is false unless there are at least two rows,
+// each of two cells, the first cells distinct member names in sorted order (the header order).
+// None values are left out, values are typed as their fields are in JSON output (typedText).
+func verticalObject(rows []line) (map[string]any, bool) {
+	if len(rows) < 2 {
+		return nil, false
+	}
+	obj := map[string]any{}
+	prev := ""
+	for _, r := range rows {
+		cells := strings.Split(r.text, "\t")
+		if len(cells) != 2 || !reFieldName.MatchString(cells[0]) || cells[0] <= prev {
+			return nil, false
+		}
+		prev = cells[0]
+		if cells[1] != "" && cells[1] != "None" {
+			obj[cells[0]] = typedText(cells[0], cells[1])
+		}
+	}
+	return obj, true
 }
 
 // isOperationName reports whether s is an AWS API operation name as the table's title row

@@ -53,6 +53,14 @@ func TestQueriedOutputIsPutBack(t *testing.T) {
 			"|  0.0.0.0/0           |                          |            |  nat-0d3f  |  blackhole    |\n" +
 			"+----------------------+--------------------------+------------+------------+---------------+\n",
 			"aws:ec2/describe-route-tables.json", "RouteTables.0.Routes.2.State", "blackhole"},
+		{"a hash wider than the terminal, as a table turned vertical", "$ aws eks describe-cluster --name c --query 'cluster.{Name:name,Status:status,Version:version,Endpoint:endpoint}' --output table\n" +
+			"--------------------------------\n|       DescribeCluster        |\n+----------+-------------------+\n" +
+			"|  Endpoint|  None             |\n|  Name    |  c                |\n|  Status  |  CREATING         |\n|  Version |  1.32             |\n+----------+-------------------+\n",
+			"aws:eks/describe-cluster.json", "cluster.status", "CREATING"},
+		{"an object wider than the terminal, as a table turned vertical", "$ aws ec2 describe-subnets --subnet-ids subnet-1 --query 'Subnets[0]' --output table\n" +
+			"--------------------------------------------\n|             DescribeSubnets              |\n+--------------------------+---------------+\n" +
+			"|  AvailableIpAddressCount |  0            |\n|  SubnetId                |  subnet-1     |\n|  VpcId                   |  vpc-1        |\n+--------------------------+---------------+\n",
+			"aws:ec2/describe-subnets.json", "Subnets.0.AvailableIpAddressCount", "0"},
 		{"an object as a table: its keys above its values", "$ aws ec2 describe-subnets --subnet-ids subnet-1 --query 'Subnets[0]' --output table\n" +
 			"--------------------------------------------------------------\n|                       DescribeSubnets                      |\n" +
 			"+--------------------------+-----------------+---------------+\n| AvailableIpAddressCount  |    SubnetId     |     VpcId     |\n" +
