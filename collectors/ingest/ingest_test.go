@@ -677,3 +677,22 @@ func TestHardWrappedUserData(t *testing.T) {
 		t.Errorf("unwrapped script: %+v", b)
 	}
 }
+
+// TestProseAboveAScriptIsNotTheScript: a ticket's sentences above a pasted user data script, in
+// one paragraph block with it, are not part of the script: an apostrophe in them ("the AMI's
+// bootstrap.sh") would open a shell quote that swallows the bootstrap.sh call (blind pastes21/10).
+func TestProseAboveAScriptIsNotTheScript(t *testing.T) {
+	paste := "Hi,\n\nWe added a batch pool on Ubuntu. Maybe the vendor AMI's bootstrap.sh is different from the Amazon one?\n\n" +
+		"user data (from the launch template):\n\n#!/bin/bash\nset -o xtrace\n/etc/eks/bootstrap.sh reports-cac1 \\\n" +
+		"  --kubelet-extra-args '--node-labels=workload=batch --register-with-taints=dedicated=batch:NoSchedule'\n"
+	r := Read([]byte(paste), "stdin", Options{})
+	b := r.Evidence.Bootstrap
+	if b == nil || !b.CallsBootstrap || b.ClusterName != "reports-cac1" {
+		t.Fatalf("bootstrap %+v; segments %v", b, types(r.Segments))
+	}
+	for _, s := range r.Segments {
+		if s.Type == TypeUserData && s.First != 7 {
+			t.Errorf("user data starts at line %d, want 7 (the #! line)", s.First)
+		}
+	}
+}

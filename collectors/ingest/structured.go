@@ -195,6 +195,17 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 		return s, true
 	}
 	if s, ok := bootstrapScript(lines); ok {
+		// the script starts at its #! line: sentences above it in the same block ("user data
+		// from the launch template:") are the poster's, and an apostrophe in them would open a
+		// shell quote
+		for i := 1; i < len(lines); i++ {
+			if strings.HasPrefix(strings.TrimSpace(lines[i].text), "#!") {
+				if head := trimBlank(lines[:i]); len(head) > 0 {
+					return []Segment{seg(TypeProse, "", head), seg(TypeUserData, "shell script", lines[i:])}, true
+				}
+				return []Segment{seg(TypeUserData, "shell script", lines[i:])}, true
+			}
+		}
 		return []Segment{s}, true
 	}
 	if s, ok := mapRolesFragment(lines); ok {
