@@ -92,6 +92,10 @@ func runBlind(t *testing.T, args ...string) blindRun {
 		} `json:"diagnosis"`
 		Findings []struct{ ID, Status, Message string } `json:"findings"`
 	}
+	if out == "" && code == ExitNothingChecked {
+		// nothing in the input was recognised: no report, the stderr message says so
+		return blindRun{code: code, verdict: "inconclusive"}
+	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("exit %d: %v\n%s", code, err, errOut)
 	}
@@ -203,7 +207,8 @@ func TestBlindSnapshots(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "snapshots10", 14)...)
 	dirs = append(dirs, blindDirs(t, "snapshots11", 14)...)
 	dirs = append(dirs, blindDirs(t, "snapshots12", 14)...)
-	for _, dir := range append(dirs, blindDirs(t, "snapshots13", 14)...) {
+	dirs = append(dirs, blindDirs(t, "snapshots13", 14)...)
+	for _, dir := range append(dirs, blindDirs(t, "snapshots14", 9)...) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
 			var m struct {
@@ -254,6 +259,7 @@ func TestBlindBundles(t *testing.T) {
 	}
 	// bundles12's authors built 8 of the 10 bundles designed (stop 41)
 	dirs = append(dirs, blindDirs(t, "bundles12", 8)...)
+	dirs = append(dirs, blindDirs(t, "bundles13", 8)...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
@@ -279,6 +285,8 @@ func TestBlindPastes(t *testing.T) {
 	for _, set := range []string{"pastes", "pastes2", "pastes3", "pastes4", "pastes5", "pastes6", "pastes7", "pastes8", "pastes9", "pastes10", "pastes11", "pastes12", "pastes13", "pastes14", "pastes15", "pastes16", "pastes17", "pastes18", "pastes19", "pastes20"} {
 		dirs = append(dirs, blindDirs(t, set, 16)...)
 	}
+	dirs = append(dirs, blindDirs(t, "pastes21", 12)...)
+	dirs = append(dirs, blindDirs(t, "pastes22", 13)...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
