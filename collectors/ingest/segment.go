@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
 
@@ -351,6 +352,10 @@ func unprefix(lines []line, re *regexp.Regexp) []line {
 	return out
 }
 
+// reSyslogTag is the identifier a journal or syslog message starts with once its date and host
+// are gone ("kubelet[3021]: ", "kubelet: ", "kubelet.service: ").
+var reSyslogTag = regexp.MustCompile(`^[\w.@/-]+(?:\[\d+\])?: `)
+
 // reCIStampAny is reCIStamp with the fraction RFC 3339 with nanoseconds prints when it ends in
 // zeros, which it drops (".12345Z", or none): removed once most lines carry the full stamp.
 var reCIStampAny = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z(?: |$)`)
@@ -361,9 +366,22 @@ var reCIStampAny = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,
 // plan's columns, a YAML document's indentation, a klog header, a journal line, a message
 // wrapped onto indented lines). The collector's time is dropped with it; the line's own
 // timestamp, when it has one, is what dates it.
+//
+// `aws logs tail`'s time is kept on a journal message that carries no time of its own (one
+// shipped without its prefix, "kubelet[3021]: E0724 …"; rsyslog's RSYSLOG_FileFormat,
+// "2026-07-24T15:30:01.000000+00:00 HOST kubelet[3021]: …", has the same shape): removed, it
+// would leave the line undated, judged by its place in the paste rather than its time, and a
+// newest-first export would read backwards.
 func unprefixCI(lines []line) []line {
 	if mostly(lines, reLogsTail.MatchString) {
-		return unprefix(lines, reLogsTail)
+		out := make([]line, len(lines))
+		for i, l := range lines {
+			if loc := reLogsTail.FindStringIndex(l.text); loc != nil && (logscan.Stamped(l.text[loc[1]:]) || !reSyslogTag.MatchString(l.text[loc[1]:])) {
+				l.text = l.text[loc[1]:]
+			}
+			out[i] = l
+		}
+		return out
 	}
 	if !mostly(lines, reCIStamp.MatchString) || mostly(lines, reCRIPrefix.MatchString) {
 		return lines

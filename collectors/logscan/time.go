@@ -44,6 +44,13 @@ func ParseTime(line string, ref time.Time) time.Time {
 	return t
 }
 
+// Stamped reports whether line carries a timestamp of its own that ParseTime reads (with or
+// without a year): a line that has none is dated only by what a reader put before it.
+func Stamped(line string) bool {
+	t, clock := parseTime(line, time.Time{})
+	return !t.IsZero() || clock != 0
+}
+
 // parseTime is ParseTime that also returns, when the line's timestamp has no year and ref is
 // zero (nothing gave it a year), its clock within an unnamed year (LogLine.Clock): nanoseconds
 // since that year's start, plus one; 0 otherwise.
