@@ -39,6 +39,45 @@ type Result struct {
 	Segments []Segment
 	// Snapshot holds pasted AWS CLI / kubectl JSON as snapshot files (nil when there was none).
 	Snapshot *snapshot.Snapshot
+	// fileSeg is the First line of the segment each snapshot file came from.
+	fileSeg map[string]int
+}
+
+// NothingRead reports whether every recognised segment of the paste was recognised but could
+// not be read: its own Problem, or each snapshot file it gave failed to decode
+// (snapshot.Snapshot.Unparsed: a field of another type, a number the field cannot hold). problem is the first such
+// segment's reason. A paste with no recognised segment, or one read in part, gives false.
+func (r *Result) NothingRead() (seg Segment, problem string, ok bool) {
+	failed := map[int]string{} // segment First → the problem of one of its files
+	files := map[int]int{}     // segment First → files it gave that decoded
+	for p, first := range r.fileSeg {
+		files[first]++
+		if r.Snapshot == nil || !r.Snapshot.Unparsed(p) {
+			continue
+		}
+		files[first]--
+		for _, x := range r.Snapshot.Problems {
+			if x.Path == p && (failed[first] == "" || p+": "+x.Err < failed[first]) {
+				failed[first] = p + ": " + x.Err
+			}
+		}
+	}
+	for _, s := range r.Segments {
+		if !s.Recognised() {
+			continue
+		}
+		why := s.Problem
+		if why == "" && files[s.First] <= 0 {
+			why = failed[s.First]
+		}
+		if why == "" {
+			return Segment{}, "", false
+		}
+		if problem == "" {
+			seg, problem = s, why
+		}
+	}
+	return seg, problem, problem != ""
 }
 
 // Recognised reports whether any segment was read as evidence (anything but prose, unknown data
@@ -136,6 +175,10 @@ func Read(text []byte, name string, opt Options) *Result {
 	}
 	rd.clusterVersion()
 	if len(rd.files) > 0 {
+		r.fileSeg = map[string]int{}
+		for p, seg := range rd.fileSeg {
+			r.fileSeg[p] = seg.First
+		}
 		r.Snapshot = snapshot.FromFiles("paste:"+name, rd.files)
 		r.Snapshot.Selected = rd.selected
 		r.Snapshot.Source = func(p string) string {

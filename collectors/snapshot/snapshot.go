@@ -119,6 +119,7 @@ type Snapshot struct {
 	errs map[string]*SourceError
 
 	mu         sync.Mutex
+	unparsed   map[string]bool // paths whose documents did not decode (Unparsed)
 	rawDocs    map[string]*rawRead
 	cache      map[string]*decoded
 	sharedVals map[string]any
@@ -258,6 +259,26 @@ func (s *Snapshot) problem(p, msg string) {
 		}
 	}
 	s.Problems = append(s.Problems, FileProblem{p, msg})
+}
+
+// notParsed records that the document at snapshot path p did not decode: nothing of it is read.
+func (s *Snapshot) notParsed(p string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.unparsed == nil {
+		s.unparsed = map[string]bool{}
+	}
+	s.unparsed[p] = true
+}
+
+// Unparsed reports whether the file at snapshot path p was read and did not decode (JSON or
+// YAML that does not parse, a field of another type or a number it cannot hold), so nothing
+// of it is evidence; its problem is among Problems. A file read with only a note (a list cut
+// at a page) is not unparsed. Valid once the evidence was taken (Evidence, ClusterEvidence).
+func (s *Snapshot) Unparsed(p string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unparsed[p]
 }
 
 // readDir reads a snapshot directory through fsys (os.DirFS of the path given, so a symlink
@@ -1109,6 +1130,7 @@ func (s *Snapshot) decode(p string, each func(json.RawMessage) error) (readResul
 		if err := each(raw); err != nil {
 			err = typeMessage(p, err)
 			s.problem(p, err.Error())
+			s.notParsed(p)
 			if errors.As(err, new(notTheObject)) {
 				return readGap, fmt.Sprintf("%s holds %v", p, err)
 			}
@@ -1187,6 +1209,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 				if err != nil {
 					err = typeMessage(p, err)
 					s.problem(p, err.Error())
+					s.notParsed(p)
 					return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 				}
 				pages++
@@ -1204,6 +1227,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 		if err != nil {
 			err = typeMessage(p, err)
 			s.problem(p, err.Error())
+			s.notParsed(p)
 			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 		}
 		s.cutAtPage(p, next, 1)
@@ -1235,6 +1259,7 @@ func (s *Snapshot) split(p string, each func(json.RawMessage) error) (readResult
 				err = typeMessage(p, err)
 			}
 			s.problem(p, err.Error())
+			s.notParsed(p)
 			return readGap, fmt.Sprintf("parse error in %s: %v", p, err)
 		}
 		docs++

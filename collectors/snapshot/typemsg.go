@@ -55,6 +55,10 @@ func typeMessage(p string, err error) error {
 	if e, ok := layout.Match(p); ok && e.Command != "" {
 		cmd = "`" + e.Command + "`"
 	}
+	if num, isNum := strings.CutPrefix(te.Value, "number "); isNum && goShape(te.Type) == "a number" {
+		// a number where a number belongs, but one the field cannot hold: say which and why
+		return fmt.Errorf("%s is the number %.40s, which is not %s as %s writes there; collect it again with --output json and no --query", field, num, numberRange(te.Type), cmd)
+	}
 	msg := fmt.Sprintf("%s is %s where %s writes %s", field, jsonKind(te.Value), cmd, goShape(te.Type))
 	if k := te.Type.Kind(); (k == reflect.Struct || k == reflect.Map || k == reflect.Slice) && te.Value != "object" && te.Value != "array" {
 		msg += ": a --query projection that kept the field's name for one value inside it ({State:State.Name}, {IamInstanceProfile:IamInstanceProfile.Arn})? collect it again without --query, or keep such fields whole"
@@ -62,6 +66,22 @@ func typeMessage(p string, err error) error {
 		msg += "; collect it again with --output json and no --query"
 	}
 	return errors.New(msg)
+}
+
+// numberRange names the numbers a Go number type holds: "a whole number from 0 to 255", "a
+// whole number from -2147483648 to 2147483647", or "a number a 64-bit float holds".
+func numberRange(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		b := t.Bits()
+		return fmt.Sprintf("a whole number from %d to %d", int64(-1)<<(b-1), int64(1)<<(b-1)-1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return fmt.Sprintf("a whole number from 0 to %d", uint64(1)<<(t.Bits()-1)*2-1)
+	}
+	return fmt.Sprintf("a number a %d-bit float holds", t.Bits())
 }
 
 // jsonKind names the JSON kind encoding/json reports for a value ("string", "number",

@@ -539,6 +539,10 @@ func (o *AnalyzeOptions) textInput(data []byte, name string, reg *checks.Registr
 		}
 		return nothingErr("nothing in %s is recognised: no node log line, node configuration, aws-auth, kubectl or AWS CLI output was found (analyze --as TYPE forces a reading)", name)
 	}
+	if s, why, none := res.NothingRead(); none {
+		// every part was recognised, none could be read: an input problem, as when it does not parse
+		return inputErr("nothing in %s could be read: lines %d-%d: %s", name, s.First, s.Last, why)
+	}
 	ev := res.Evidence
 	ev.GapAllMissing("not in the input given")
 	if o.Cluster != "" {

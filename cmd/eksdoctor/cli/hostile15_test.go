@@ -4,6 +4,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -69,6 +71,52 @@ func TestHostileNewestFirstLogKeepsItsVerdict(t *testing.T) {
 				t.Errorf("%s, %s: exit %d, verdict %s, cause %q; want exit 1 and runtime.unauthorized (401s ten minutes after Ready)",
 					name, order, code, rep.Diagnosis.Verdict, rep.Diagnosis.MostLikelyCause)
 			}
+		}
+	}
+}
+
+// jsonNumberSnap writes a copy of the hostile snapshot whose instance's hop limit is v, raw JSON.
+func jsonNumberSnap(t *testing.T, v string) string {
+	t.Helper()
+	snap := copyDir(t, hostileSnap)
+	p := filepath.Join(snap, "ec2", "describe-instances.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), `"HttpPutResponseHopLimit": 2`, `"HttpPutResponseHopLimit": `+v, 1)
+	if s == string(b) {
+		t.Fatal("fixture has no hop limit of 2")
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// TestHostileNumberThatDoesNotFitIsNamed: a number where the command writes a number, but one
+// the field cannot hold (too large for its integer, a fraction, negative where only counts go),
+// is named with its value and why, never as "a number where … writes a number"; read from a
+// snapshot or pasted.
+func TestHostileNumberThatDoesNotFitIsNamed(t *testing.T) {
+	for _, v := range []string{"99999999999999999999", "2.5", "1e400"} {
+		snap := jsonNumberSnap(t, v)
+		code, _, stderr := run("why-not-joining", hostileInstance, "--snapshot", snap)
+		if strings.Contains(stderr, "is a number where") || !strings.Contains(stderr, v) || !strings.Contains(stderr, "HttpPutResponseHopLimit") {
+			t.Errorf("snapshot, hop limit %s: exit %d, the message does not name the value and why it does not fit:\n%s", v, code, stderr)
+		}
+		if code != ExitInput {
+			t.Errorf("snapshot, hop limit %s: exit %d, want %d", v, code, ExitInput)
+		}
+		b, _ := os.ReadFile(filepath.Join(snap, "ec2", "describe-instances.json"))
+		code, out, stderr := runStdin(strings.NewReader(string(b)), "analyze", "-", "--all")
+		// the paste's JSON is decoded as a float first: the value is shown as that (1e+20)
+		if strings.Contains(out+stderr, "is a number where") || !strings.Contains(out+stderr, "HttpPutResponseHopLimit is the number") && !strings.Contains(out+stderr, "the number "+v) {
+			t.Errorf("paste, hop limit %s: exit %d, the message does not name the value and why it does not fit:\n%s\n%s", v, code, stderr, out)
+		}
+		// the paste's one document could not be read: nothing was, which is an input problem
+		if code != ExitInput {
+			t.Errorf("paste, hop limit %s: exit %d, want %d (its one document could not be read)", v, code, ExitInput)
 		}
 	}
 }
