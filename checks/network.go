@@ -25,7 +25,7 @@ const (
 	docLaunchTemplateSG = "https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html#launch-template-security-groups"
 )
 
-var networkKinds = []evidence.Kind{evidence.KindCluster, evidence.KindRouteTables, evidence.KindSecurityGroups, evidence.KindNetworkACLs,
+var networkKinds = []evidence.Kind{evidence.KindSubnets, evidence.KindCluster, evidence.KindRouteTables, evidence.KindSecurityGroups, evidence.KindNetworkACLs,
 	evidence.KindVPCEndpoints, evidence.KindNATGateways, evidence.KindVPCAttributes, evidence.KindDHCPOptions, evidence.KindLaunchTemplate, evidence.KindPrefixLists}
 
 // hopSource maps a hop to the evidence kind it read.
@@ -212,7 +212,10 @@ func containsKindList(l []evidence.Kind, k evidence.Kind) bool {
 	return false
 }
 
-var baseNet = []evidence.Kind{evidence.KindInstance, evidence.KindSubnets}
+// baseNet are the kinds every check of the network path needs: the instance. Its subnet's
+// record (describe-subnets) is used when present; without it the subnet is known by the ID the
+// instance names (netpath.NodeVPC), its CIDR and network ACL unknown.
+var baseNet = []evidence.Kind{evidence.KindInstance}
 
 func kinds(extra ...evidence.Kind) []evidence.Kind {
 	return append(append([]evidence.Kind{}, baseNet...), extra...)
@@ -351,7 +354,7 @@ func evalPrivateDNS(ev *evidence.Evidence) []Finding {
 	}
 	var off []string
 	for _, e := range ev.VPCEndpoints {
-		if e.Type == "Interface" && !e.PrivateDNSEnabled && (ev.Instance == nil || e.VpcID == ev.Instance.VpcID) {
+		if e.Type == "Interface" && !e.PrivateDNSEnabled && !e.PrivateDNSUnknown && (ev.Instance == nil || e.VpcID == ev.Instance.VpcID) {
 			off = append(off, e.ID+" ("+e.ServiceName+")")
 		}
 	}

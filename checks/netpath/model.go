@@ -83,6 +83,15 @@ type Model struct {
 
 	node       *evidence.Instance
 	nodeSubnet *evidence.Subnet
+	// vpc is the node's VPC: the instance's VpcId, else its subnet's (NodeVPC).
+	vpc string
+	// subnetByID is set when the node's subnet is known only by the ID the instance names
+	// (no describe-subnets): it says how its VPC is known. Its CIDR, free addresses and network
+	// ACL association are unknown.
+	subnetByID string
+	// wholeRTs is false when the route tables are a subset of the VPC's (Evidence.SubsetOf): a
+	// subnet no table names may have one not shown, so the main table is not known to be its.
+	wholeRTs   bool
 	nodePrefix netip.Prefix
 	nodeGroups []*evidence.SecurityGroup
 	ephemeral  PortRange
@@ -125,8 +134,19 @@ func New(ev *evidence.Evidence) *Model {
 		m.nats[ev.NATGateways[i].ID] = &ev.NATGateways[i]
 	}
 	m.gatewayLists = gatewayPrefixLists(ev)
+	m.wholeRTs = ev.SubsetOf(evidence.KindRouteTables) == ""
 	if m.node != nil {
 		m.nodeSubnet = m.subnets[m.node.SubnetID]
+		m.vpc = m.node.VpcID
+		if m.nodeSubnet != nil && m.vpc == "" {
+			m.vpc = m.nodeSubnet.VpcID
+		}
+		if m.nodeSubnet == nil && m.node.SubnetID != "" && !ev.Have(evidence.KindSubnets) {
+			if vpc, how := NodeVPC(ev); vpc != "" {
+				m.nodeSubnet = &evidence.Subnet{ID: m.node.SubnetID, VpcID: vpc, FreeUnknown: true}
+				m.vpc, m.subnetByID = vpc, how
+			}
+		}
 		if a, err := netip.ParseAddr(m.node.PrivateIP); err == nil {
 			m.nodePrefix = netip.PrefixFrom(a, a.BitLen())
 		}
@@ -142,10 +162,77 @@ func New(ev *evidence.Evidence) *Model {
 			m.region = m.node.AvailabilityZone[:len(m.node.AvailabilityZone)-1]
 		}
 	}
+	if m.region == "" {
+		m.region = regionOf(ev, m.vpc)
+	}
 	if CustomLTWithoutClusterSG(ev) {
 		m.sgCheck = CheckLTCustomSG
 	}
 	return m
+}
+
+// regionOf returns the region the evidence places the cluster in when neither the target nor the
+// instance's zone says it: the cluster's ARN (arn:aws:eks:REGION:…), else the one region the
+// service names of the VPC endpoints of vpc share (com.amazonaws.REGION.SERVICE: a VPC and its
+// endpoints are regional). "" when nothing says it.
+func regionOf(ev *evidence.Evidence, vpc string) string {
+	if c := ev.Cluster; c != nil {
+		if f := strings.Split(c.Arn, ":"); len(f) > 4 && f[0] == "arn" && f[2] == "eks" && f[3] != "" {
+			return f[3]
+		}
+	}
+	region := ""
+	for _, e := range ev.VPCEndpoints {
+		if e.VpcID != vpc || vpc == "" {
+			continue
+		}
+		f := strings.Split(e.ServiceName, ".")
+		if len(f) < 4 || f[0] != "com" || f[1] != "amazonaws" {
+			continue
+		}
+		if region != "" && region != f[2] {
+			return ""
+		}
+		region = f[2]
+	}
+	return region
+}
+
+// NodeVPC returns the VPC of the instance's subnet when describe-subnets is not in the evidence,
+// and how it is known: the instance's VpcId, else the cluster's VPC (resourcesVpcConfig.vpcId: a
+// node of the cluster in a subnet of the cluster's VPC) unless something in the evidence places
+// the node elsewhere — a route table associated with its subnet, or one of its security groups,
+// in another VPC. "" when it is not known.
+func NodeVPC(ev *evidence.Evidence) (vpc, how string) {
+	in := ev.Instance
+	if in == nil {
+		return "", ""
+	}
+	if in.VpcID != "" {
+		return in.VpcID, "the instance's VpcId"
+	}
+	c := ev.Cluster
+	if c == nil || c.VpcID == "" {
+		return "", ""
+	}
+	for _, rt := range ev.RouteTables {
+		if rt.VpcID != "" && rt.VpcID != c.VpcID && containsString(rt.SubnetIDs, in.SubnetID) {
+			return "", ""
+		}
+	}
+	for _, g := range ev.SecurityGroups {
+		if g.VpcID != "" && g.VpcID != c.VpcID && containsString(in.SecurityGroupIDs, g.ID) {
+			return "", ""
+		}
+	}
+	return c.VpcID, "the cluster's VPC (resourcesVpcConfig.vpcId; describe-subnets is not in the evidence)"
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 // CustomLTWithoutClusterSG reports whether the instance is in a managed node group whose launch
@@ -166,12 +253,42 @@ func CustomLTWithoutClusterSG(ev *evidence.Evidence) bool {
 	return true
 }
 
-// routeTable returns the subnet's route table: its explicit association or the VPC's main table.
+// routeTable returns the subnet's route table: its explicit association or, when the route
+// tables are the VPC's whole set, the VPC's main table.
 func (m *Model) routeTable(subnetID, vpcID string) *evidence.RouteTable {
 	if rt := m.rtBySubnet[subnetID]; rt != nil {
 		return rt
 	}
+	if !m.wholeRTs {
+		return nil
+	}
 	return m.mainRT[vpcID]
+}
+
+// noRouteTable is the detail of the unknown route hop of a subnet whose route table is not in
+// the evidence.
+func (m *Model) noRouteTable(subnetID string) string {
+	if why := m.ev.SubsetOf(evidence.KindRouteTables); why != "" {
+		return "no route table of " + subnetID + " in the evidence (" + why + ")"
+	}
+	return "no route table for the subnet in the evidence"
+}
+
+// rtName names a route table in messages: its ID, or for one a --query left without it, the
+// subnet it is associated with and what says so.
+func rtName(rt *evidence.RouteTable) string {
+	if rt.ID != "" {
+		return rt.ID
+	}
+	switch {
+	case len(rt.SubnetIDs) == 1 && rt.SelectedBy != "":
+		return "the route table of " + rt.SubnetIDs[0] + " (selected by " + rt.SelectedBy + ")"
+	case len(rt.SubnetIDs) == 1:
+		return "the route table of " + rt.SubnetIDs[0]
+	case rt.Main:
+		return "the main route table of " + rt.VpcID
+	}
+	return "the route table"
 }
 
 func (m *Model) nacl(subnetID, vpcID string) *evidence.NetworkACL {
@@ -179,6 +296,15 @@ func (m *Model) nacl(subnetID, vpcID string) *evidence.NetworkACL {
 		return a
 	}
 	return m.defaultNACL[vpcID]
+}
+
+// subnetsGap says why the subnets are not in the evidence when describe-subnets was not read
+// (" (missing evidence: ec2:subnets: …)"); "" when it was.
+func (m *Model) subnetsGap() string {
+	if m.ev.Have(evidence.KindSubnets) {
+		return ""
+	}
+	return " (" + m.missing(evidence.KindSubnets) + ")"
 }
 
 func (m *Model) missing(kind evidence.Kind) string {
@@ -226,7 +352,7 @@ func Analyze(ev *evidence.Evidence) []Flow {
 
 func analyze(ev *evidence.Evidence) []Flow {
 	m := New(ev)
-	if m.node == nil || !ev.Have(evidence.KindSubnets) || m.nodeSubnet == nil || !m.nodePrefix.IsValid() {
+	if m.node == nil || !ev.Have(evidence.KindSubnets) && m.subnetByID == "" || m.nodeSubnet == nil || !m.nodePrefix.IsValid() {
 		return nil
 	}
 	var flows []Flow
@@ -236,7 +362,7 @@ func analyze(ev *evidence.Evidence) []Flow {
 	for _, svc := range RequiredServices {
 		flows = append(flows, m.serviceFlow(svc))
 	}
-	if ev.Cluster != nil && ev.Cluster.VpcID == m.node.VpcID {
+	if ev.Cluster != nil && ev.Cluster.VpcID == m.vpc {
 		flows = append(flows, m.kubeletFlow())
 	}
 	return flows
@@ -273,19 +399,23 @@ func (m *Model) internetPath(w *walk, noRoute, svc string) []string {
 	}
 	rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID)
 	if rt == nil {
-		w.add(Hop{Name: "route", Resource: m.nodeSubnet.ID, Verdict: Unknown, Detail: "no route table for the subnet in the evidence"}, true)
+		w.add(Hop{Name: "route", Resource: m.nodeSubnet.ID, Verdict: Unknown, Detail: m.noRouteTable(m.nodeSubnet.ID)}, true)
 		return nil
 	}
+	res, name := orDefault(rt.ID, m.nodeSubnet.ID), rtName(rt)
 	r, ok := SelectRoute(rt, anyIPv4)
 	switch {
+	case !ok && rt.RoutesPartial != "":
+		w.add(Hop{Name: "route", Resource: res, Verdict: Unknown, Detail: fmt.Sprintf("no route to 0.0.0.0/0 among the routes of %s in the evidence, but %s", name, rt.RoutesPartial)}, true)
+		return nil
 	case !ok:
-		w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Blocked, Detail: fmt.Sprintf("route table %s has no route to 0.0.0.0/0", rt.ID), Check: noRoute}, true)
+		w.add(Hop{Name: "route", Resource: res, Verdict: Blocked, Detail: fmt.Sprintf("route table %s has no route to 0.0.0.0/0", strings.TrimPrefix(name, "the route table ")), Check: noRoute}, true)
 		return nil
 	case r.State == "blackhole":
-		w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Blocked, Detail: fmt.Sprintf("route %s → %s in %s is a blackhole (its target was deleted)", r.DestinationCIDR, r.Target, rt.ID), Check: CheckNoEgressRoute}, true)
+		w.add(Hop{Name: "route", Resource: res, Verdict: Blocked, Detail: fmt.Sprintf("route %s → %s in %s is a blackhole (its target was deleted)", r.DestinationCIDR, r.Target, name), Check: CheckNoEgressRoute}, true)
 		return nil
 	}
-	hop := Hop{Name: "route", Resource: rt.ID, Verdict: Reachable, Detail: fmt.Sprintf("%s → %s in %s", r.DestinationCIDR, r.Target, rt.ID), Check: noRoute}
+	hop := Hop{Name: "route", Resource: res, Verdict: Reachable, Detail: fmt.Sprintf("%s → %s in %s", r.DestinationCIDR, r.Target, name), Check: noRoute}
 	switch {
 	case strings.HasPrefix(r.Target, "igw-"):
 		w.add(hop, true)
@@ -314,20 +444,32 @@ func (m *Model) natHop(w *walk, id string) []string {
 	}
 	n := m.nats[id]
 	switch {
+	case n == nil && ev.SubsetOf(evidence.KindNATGateways) != "":
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Unknown, Detail: "NAT gateway " + id + " is not among those in the evidence (" + ev.SubsetOf(evidence.KindNATGateways) + ")"}, true)
+		return nil
 	case n == nil:
 		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Blocked, Detail: "NAT gateway " + id + " does not exist", Check: CheckNoEgressRoute}, true)
 		return nil
-	case n.State != "available":
+	case n.State != "" && n.State != "available":
 		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Blocked, Detail: fmt.Sprintf("NAT gateway %s is %s", id, n.State), Check: CheckNoEgressRoute}, true)
 		return nil
 	case n.ConnectivityType == "private":
 		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Unknown, Detail: "private NAT gateway " + id + ": cannot verify beyond it"}, true)
 		return nil
+	case n.ConnectivityType == "":
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Unknown, Detail: "NAT gateway " + id + ": its connectivity type and Elastic IPs are not in the evidence (narrowed by a --query)"}, true)
+		return nil
 	}
 	sn := m.subnets[n.SubnetID]
-	if sn == nil {
-		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Unknown, Detail: "the NAT gateway's subnet " + n.SubnetID + " is not in the evidence"}, true)
-		return nil
+	switch {
+	case n.State == "":
+		// its state was not shown: whether it forwards is unknown, but what leaves through it
+		// leaves from its Elastic IPs (the flow's egress addresses, UnknownPast)
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Unknown, Detail: "the state of NAT gateway " + id + " is not in the evidence (narrowed by a --query)"}, true)
+		return n.PublicIPs
+	case sn == nil:
+		w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Unknown, Detail: "the NAT gateway's subnet " + orDefault(n.SubnetID, "(not shown)") + " is not in the evidence" + m.subnetsGap()}, true)
+		return n.PublicIPs
 	}
 	rt := m.routeTable(sn.ID, sn.VpcID)
 	var r evidence.Route
@@ -341,7 +483,9 @@ func (m *Model) natHop(w *walk, id string) []string {
 		return nil
 	}
 	w.add(Hop{Name: "nat gateway", Resource: id, Verdict: Reachable, Detail: fmt.Sprintf("%s (Elastic IP %s) in %s → %s", id, strings.Join(n.PublicIPs, ","), sn.ID, r.Target), Check: CheckNoEgressRoute}, false)
-	if nodeCIDR, err := netip.ParsePrefix(m.nodeSubnet.CIDR); err == nil {
+	if nodeCIDR, err := netip.ParsePrefix(m.nodeSubnet.CIDR); err != nil {
+		w.add(Hop{Name: "nacl ingress", Resource: sn.ID, Verdict: Unknown, Detail: "the CIDR of the node's subnet " + m.nodeSubnet.ID + " is not in the evidence", Check: CheckNACL}, false)
+	} else {
 		m.naclCheck(w, sn, false, ProtoTCP, PortRange{443, 443}, nodeCIDR, "into the NAT gateway's subnet from "+m.nodeSubnet.CIDR)
 	}
 	m.naclCheck(w, sn, true, ProtoTCP, PortRange{443, 443}, anyIPv4, "out of the NAT gateway's subnet to 0.0.0.0/0")
@@ -483,15 +627,15 @@ func (m *Model) vpcPath(w *walk, destSubnets []string, destGroups []string, port
 		}
 	}
 	if len(dests) == 0 {
-		w.add(Hop{Name: "route", Verdict: Unknown, Detail: "the destination subnets " + strings.Join(destSubnets, ",") + " are not in the evidence"}, true)
+		w.add(Hop{Name: "route", Verdict: Unknown, Detail: "the destination subnets " + strings.Join(destSubnets, ",") + " are not in the evidence" + m.subnetsGap()}, true)
 		return
 	}
 	m.sgEgress(w, m.listPeer(Peer{Prefixes: prefixes, Groups: destGroups, PrefixLists: m.knownLists("")}, m.nodeGroups, true), port, strings.Join(destGroups, ","))
-	nodeSubnetPrefix, _ := netip.ParsePrefix(m.nodeSubnet.CIDR)
+	nodeSubnetPrefix, prefixErr := netip.ParsePrefix(m.nodeSubnet.CIDR)
 	if m.ev.Have(evidence.KindRouteTables) {
 		rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID)
 		if rt == nil {
-			w.add(Hop{Name: "route", Resource: m.nodeSubnet.ID, Verdict: Unknown, Detail: "no route table for the subnet in the evidence"}, true)
+			w.add(Hop{Name: "route", Resource: m.nodeSubnet.ID, Verdict: Unknown, Detail: m.noRouteTable(m.nodeSubnet.ID)}, true)
 		}
 		for i, p := range prefixes {
 			if rt == nil {
@@ -500,19 +644,23 @@ func (m *Model) vpcPath(w *walk, destSubnets []string, destGroups []string, port
 			r, ok := SelectRoute(rt, p)
 			switch {
 			case !ok:
-				w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Unknown, Detail: fmt.Sprintf("no route to %s (%s) in %s", p, dests[i].ID, rt.ID)}, true)
+				w.add(Hop{Name: "route", Resource: orDefault(rt.ID, m.nodeSubnet.ID), Verdict: Unknown, Detail: fmt.Sprintf("no route to %s (%s) in %s", p, dests[i].ID, rtName(rt))}, true)
 			case r.Target != "local":
-				w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Unknown, Detail: fmt.Sprintf("%s routes %s via %s: cannot verify beyond it", rt.ID, p, r.Target)}, true)
+				w.add(Hop{Name: "route", Resource: orDefault(rt.ID, m.nodeSubnet.ID), Verdict: Unknown, Detail: fmt.Sprintf("%s routes %s via %s: cannot verify beyond it", rtName(rt), p, r.Target)}, true)
 			}
 		}
-		if !w.stop {
-			w.add(Hop{Name: "route", Resource: rt.ID, Verdict: Reachable, Detail: "local route inside the VPC"}, false)
+		if !w.stop && rt != nil {
+			w.add(Hop{Name: "route", Resource: orDefault(rt.ID, m.nodeSubnet.ID), Verdict: Reachable, Detail: "local route inside the VPC"}, false)
 		}
 	}
 	for i, sn := range dests {
 		m.naclPair(w, m.nodeSubnet, prefixes[i], PortRange{port, port}, m.ephemeral, sn.CIDR+" ("+sn.ID+")")
 		if sn.ID != m.nodeSubnet.ID {
 			m.naclCheck(w, sn, false, ProtoTCP, PortRange{port, port}, m.nodePrefix, fmt.Sprintf("into %s from the node %s", sn.ID, m.nodePrefix.Addr()))
+			if prefixErr != nil {
+				w.add(Hop{Name: "nacl egress", Resource: sn.ID, Verdict: Unknown, Detail: "the CIDR of the node's subnet " + m.nodeSubnet.ID + " is not in the evidence", Check: CheckNACL}, false)
+				continue
+			}
 			m.naclCheck(w, sn, true, ProtoTCP, EphemeralAWS, nodeSubnetPrefix, fmt.Sprintf("return traffic out of %s to %s", sn.ID, m.nodeSubnet.CIDR))
 		}
 	}
@@ -541,7 +689,7 @@ func (m *Model) apiFlow() Flow {
 	c := m.ev.Cluster
 	f := Flow{Name: "api-server", Destination: c.Endpoint, Verdict: Reachable}
 	w := &walk{f: &f}
-	inVPC := c.VpcID != "" && c.VpcID == m.node.VpcID
+	inVPC := c.VpcID != "" && c.VpcID == m.vpc
 	switch {
 	case c.EndpointPrivateAccess && inVPC:
 		w.add(Hop{Name: "endpoint access", Resource: c.Arn, Verdict: Reachable, Detail: "private endpoint access enabled and the node is in the cluster VPC: the endpoint resolves to the cluster's network interfaces", Check: CheckEndpointUnreachable}, false)
@@ -551,11 +699,14 @@ func (m *Model) apiFlow() Flow {
 		w.add(Hop{Name: "endpoint access", Resource: c.Arn, Verdict: Reachable, Detail: "public endpoint: the node reaches it through the internet", Check: CheckEndpointUnreachable}, false)
 		m.dnsHop(w, false)
 		egress := m.internetPath(w, CheckEndpointUnreachable, "")
-		if !w.stop && len(egress) > 0 {
+		if len(egress) > 0 {
+			// past a NAT gateway whose state or onward route is not shown the way is unknown,
+			// but whatever leaves through it leaves from its Elastic IPs: the API server's
+			// publicAccessCidrs judge those either way
 			m.publicCIDRHop(w, egress)
 		}
 	default:
-		w.add(Hop{Name: "endpoint access", Resource: c.Arn, Verdict: Blocked, Detail: fmt.Sprintf("the endpoint is private only and the node is in %s, not the cluster VPC %s", m.node.VpcID, c.VpcID), Check: CheckEndpointUnreachable}, true)
+		w.add(Hop{Name: "endpoint access", Resource: c.Arn, Verdict: Blocked, Detail: fmt.Sprintf("the endpoint is private only and the node is in %s, not the cluster VPC %s", m.vpc, c.VpcID), Check: CheckEndpointUnreachable}, true)
 	}
 	return f
 }
@@ -582,6 +733,8 @@ func (m *Model) publicCIDRHop(w *walk, egress []string) {
 			outside = append(outside, ip)
 		}
 	}
+	stopped := w.stop
+	w.stop = false // judged past a hop left unknown (apiFlow)
 	if len(outside) > 0 {
 		w.add(Hop{Name: "public access cidrs", Resource: c.Arn, Verdict: Blocked, Check: CheckPublicCIDRs,
 			Detail: fmt.Sprintf("the node's egress address %s is not in publicAccessCidrs %s", strings.Join(outside, ","), strings.Join(cidrs, ","))}, true)
@@ -589,20 +742,42 @@ func (m *Model) publicCIDRHop(w *walk, egress []string) {
 	}
 	w.add(Hop{Name: "public access cidrs", Resource: c.Arn, Verdict: Reachable, Check: CheckPublicCIDRs,
 		Detail: fmt.Sprintf("egress address %s is in publicAccessCidrs %s", strings.Join(egress, ","), strings.Join(cidrs, ","))}, false)
+	w.stop = stopped
 }
 
 // ServiceName returns the VPC endpoint service name of svc in region.
 func ServiceName(region, svc string) string { return "com.amazonaws." + region + "." + svc }
 
-func (m *Model) endpointsFor(svc string) (iface, gateway *evidence.VPCEndpoint) {
+// endpointsFor returns the available endpoints of svc in the node's VPC: the interface endpoint
+// (one with private DNS first) and the gateway endpoint routed from the node's route table (its
+// RouteTableIds name the table, or the table has a route to it). maybe is an endpoint of svc the
+// evidence cannot place: its VPC, or (a gateway) its route tables, were not shown.
+func (m *Model) endpointsFor(svc string) (iface, gateway, maybe *evidence.VPCEndpoint) {
 	name := ServiceName(m.region, svc)
-	var rtID string
-	if rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID); rt != nil {
-		rtID = rt.ID
+	rt := m.routeTable(m.nodeSubnet.ID, m.nodeSubnet.VpcID)
+	routed := func(e *evidence.VPCEndpoint) bool {
+		if rt == nil {
+			return false
+		}
+		for _, id := range e.RouteTableIDs {
+			if id != "" && id == rt.ID {
+				return true
+			}
+		}
+		for _, r := range rt.Routes {
+			if e.ID != "" && r.Target == e.ID {
+				return true
+			}
+		}
+		return false
 	}
 	for i := range m.ev.VPCEndpoints {
 		e := &m.ev.VPCEndpoints[i]
-		if e.ServiceName != name || e.VpcID != m.node.VpcID || e.State != "available" {
+		if e.ServiceName != name || e.VpcID != m.vpc && e.VpcID != "" || e.State != "available" && e.State != "" {
+			continue
+		}
+		if e.VpcID == "" || e.State == "" {
+			maybe = e
 			continue
 		}
 		switch e.Type {
@@ -611,14 +786,15 @@ func (m *Model) endpointsFor(svc string) (iface, gateway *evidence.VPCEndpoint) 
 				iface = e
 			}
 		case "Gateway":
-			for _, id := range e.RouteTableIDs {
-				if id == rtID {
-					gateway = e
-				}
+			switch {
+			case routed(e):
+				gateway = e
+			case e.RoutesUnknown || rt == nil:
+				maybe = e
 			}
 		}
 	}
-	return iface, gateway
+	return iface, gateway, maybe
 }
 
 // gatewayPrefixLists maps the prefix lists routed to S3 and DynamoDB gateway endpoints to the
@@ -701,7 +877,7 @@ func (m *Model) noHTTPSEgress() bool {
 // relies on private access).
 func (m *Model) hasInterfaceEndpoints() bool {
 	for _, e := range m.ev.VPCEndpoints {
-		if e.Type == "Interface" && e.VpcID == m.node.VpcID {
+		if e.Type == "Interface" && e.VpcID == m.vpc {
 			return true
 		}
 	}
@@ -717,8 +893,26 @@ func (m *Model) serviceFlow(svc string) Flow {
 	}
 	f := Flow{Name: svc, Destination: host, Verdict: Reachable}
 	w := &walk{f: &f}
-	if !m.ev.Have(evidence.KindVPCEndpoints) {
-		w.add(Hop{Name: "vpc endpoint", Verdict: Unknown, Detail: m.missing(evidence.KindVPCEndpoints), Check: CheckEndpointsMissing}, false)
+	var iface, gw, maybe *evidence.VPCEndpoint
+	unseen := ""
+	if m.ev.Have(evidence.KindVPCEndpoints) {
+		iface, gw, maybe = m.endpointsFor(svc)
+		switch {
+		case m.region == "" && len(m.ev.VPCEndpoints) > 0:
+			unseen = "the region is not in the evidence, so which VPC endpoint would serve " + svc + " is not known"
+		case gw != nil || iface != nil && iface.PrivateDNSEnabled:
+		case iface != nil && iface.PrivateDNSUnknown:
+			unseen = "whether interface endpoint " + orDefault(iface.ID, "of "+ServiceName(m.region, svc)) + " has private DNS enabled is not in the evidence (narrowed by a --query)"
+		case maybe != nil:
+			unseen = "the evidence does not say whether the " + strings.ToLower(maybe.Type) + " endpoint of " + ServiceName(m.region, svc) + " it lists serves the node's subnet (its VPC, state or route tables were narrowed away by a --query)"
+		case iface == nil && m.ev.SubsetOf(evidence.KindVPCEndpoints) != "":
+			unseen = "no endpoint of " + ServiceName(m.region, svc) + " among those in the evidence, but " + m.ev.SubsetOf(evidence.KindVPCEndpoints)
+		}
+	} else {
+		unseen = m.missing(evidence.KindVPCEndpoints)
+	}
+	if unseen != "" {
+		w.add(Hop{Name: "vpc endpoint", Verdict: Unknown, Detail: unseen, Check: CheckEndpointsMissing}, false)
 		m.internetPath(w, CheckNoEgressRoute, svc)
 		// A hop that blocks the way out blocks this flow only when no VPC endpoint carries it,
 		// and the endpoints were not seen: the hop is unverified, not a cause.
@@ -733,7 +927,7 @@ func (m *Model) serviceFlow(svc string) Flow {
 				continue
 			}
 			f.Hops[i].Verdict = Unknown
-			f.Hops[i].Detail += " (this blocks " + svc + " only if no VPC endpoint serves it; the VPC endpoints are not in the evidence)"
+			f.Hops[i].Detail += " (this blocks " + svc + " only if no VPC endpoint serves it; " + endpointsNote(unseen) + ")"
 			f.Verdict = Unknown
 		}
 		if f.Verdict == Unknown && noEgress {
@@ -741,7 +935,6 @@ func (m *Model) serviceFlow(svc string) Flow {
 		}
 		return f
 	}
-	iface, gw := m.endpointsFor(svc)
 	switch {
 	case gw != nil:
 		w.add(Hop{Name: "vpc endpoint", Resource: gw.ID, Verdict: Reachable, Detail: fmt.Sprintf("gateway endpoint %s is routed from the node's route table", gw.ID), Check: CheckEndpointsMissing}, false)
@@ -768,6 +961,15 @@ func (m *Model) serviceFlow(svc string) Flow {
 	return f
 }
 
+// endpointsNote says why the VPC endpoints that may carry a flow are not known (serviceFlow's
+// unseen): the kind's gap keeps the words the model always used.
+func endpointsNote(unseen string) string {
+	if strings.HasPrefix(unseen, "missing evidence: ") {
+		return "the VPC endpoints are not in the evidence"
+	}
+	return unseen
+}
+
 // starportBucket is the bucket ECR serves image layers from
 // (https://docs.aws.amazon.com/AmazonECR/latest/userguide/vpc-endpoints.html#ecr-setting-up-s3-gateway).
 func starportBucket(region string) string {
@@ -776,8 +978,13 @@ func starportBucket(region string) string {
 
 func (m *Model) s3PolicyHop(w *walk, gw *evidence.VPCEndpoint) {
 	obj := starportBucket(m.region)
-	allowed, stmt := PolicyAllows(gw.Policy, "s3:GetObject", obj)
 	h := Hop{Name: "endpoint policy", Resource: gw.ID, Check: CheckS3Policy}
+	if gw.PolicyUnknown {
+		h.Verdict, h.Detail = Unknown, "the policy of "+gw.ID+" is not in the evidence (narrowed by a --query)"
+		w.add(h, false)
+		return
+	}
+	allowed, stmt := PolicyAllows(gw.Policy, "s3:GetObject", obj)
 	if allowed {
 		h.Verdict, h.Detail = Reachable, "endpoint policy allows s3:GetObject on "+obj+stmt
 	} else {

@@ -94,6 +94,11 @@ func (e *Evidence) Adopt(src *Evidence) {
 			e.NodeClasses = src.NodeClasses
 		}
 		e.Mark(k, src.Source(k))
+		if why := src.SubsetOf(k); why != "" {
+			e.MarkSubset(k, why)
+		} else if e.subsets != nil {
+			delete(e.subsets, k)
+		}
 	}
 	// access entries described without their list travel on their own (no kind marks them)
 	e.DescribedAccessEntries = append(e.DescribedAccessEntries, src.DescribedAccessEntries...)

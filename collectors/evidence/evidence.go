@@ -166,6 +166,9 @@ type Evidence struct {
 
 	sources map[Kind]string
 	gaps    map[Kind]Gap
+	// subsets holds, by kind, why a listing holds only some of the resources of its kind
+	// (MarkSubset).
+	subsets map[Kind]string
 	// unreadable holds the kinds whose input was given but could not be read (MarkUnreadable).
 	unreadable map[Kind]bool
 
@@ -191,6 +194,21 @@ func (e *Evidence) Memo(key string, compute func() any) any {
 	e.memo[key] = v
 	return v
 }
+
+// MarkSubset records that the listing of kind holds only the resources a filter or a list of
+// IDs picked (a pasted `aws ec2 describe-nat-gateways --nat-gateway-ids nat-…`): why says which,
+// and where it was read. A resource absent from such a listing may exist; a check may not
+// conclude from its absence.
+func (e *Evidence) MarkSubset(kind Kind, why string) {
+	if e.subsets == nil {
+		e.subsets = map[Kind]string{}
+	}
+	e.subsets[kind] = why
+}
+
+// SubsetOf returns why the listing of kind holds only some of its resources (MarkSubset); ""
+// when it is whole or was not collected.
+func (e *Evidence) SubsetOf(kind Kind) string { return e.subsets[kind] }
 
 // Mark records that kind was collected from source (for example
 // "snapshot:ec2/describe-instances.json"). It clears a previous gap for that kind.

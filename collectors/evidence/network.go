@@ -26,6 +26,16 @@ type RouteTable struct {
 	Main      bool
 	SubnetIDs []string
 	Routes    []Route
+	// SelectedBy names the command-line filter or IDs that picked this table out of its VPC's
+	// when the output does not say it whole (a pasted `aws ec2 describe-route-tables --filters
+	// Name=association.subnet-id,Values=subnet-…`), with where it was read; "" for a table listed
+	// with its associations. SubnetIDs and Main may come from that filter when a --query dropped
+	// the table's Associations: the filter is then the only word on which subnets use it.
+	SelectedBy string
+	// RoutesPartial says why Routes may not be all of the table's routes (a --query kept one
+	// route, or dropped the destinations of some); "" when they are. A destination no route
+	// shown matches is then unknown, not unrouted.
+	RoutesPartial string
 }
 
 // Route is one route. Exactly one destination field and one target field are set.
@@ -91,15 +101,22 @@ type VPCEndpoint struct {
 	SubnetIDs         []string
 	SecurityGroupIDs  []string
 	RouteTableIDs     []string
-	// Policy is the endpoint policy; nil means the default (full access).
+	// Policy is the endpoint policy; nil means the default (full access) unless PolicyUnknown.
 	Policy *PolicyDocument
+	// PrivateDNSUnknown, RoutesUnknown and PolicyUnknown are true when a --query dropped
+	// PrivateDnsEnabled, RouteTableIds or PolicyDocument (DescribeVpcEndpoints returns them for
+	// every endpoint of the type they apply to): the value is then unknown, not false, none or
+	// the default policy.
+	PrivateDNSUnknown, RoutesUnknown, PolicyUnknown bool
 }
 
 // NATGateway is one NAT gateway.
 type NATGateway struct {
-	ID               string
-	SubnetID         string
-	State            string // available, pending, failed, deleting, deleted
+	ID       string
+	SubnetID string
+	// State is available, pending, failed, deleting or deleted; "" when a --query dropped it
+	// (unknown: DescribeNatGateways always returns it).
+	State            string
 	ConnectivityType string // public or private
 	PublicIPs        []string
 }

@@ -181,6 +181,7 @@ func Read(text []byte, name string, opt Options) *Result {
 		}
 		r.Snapshot = snapshot.FromFiles("paste:"+name, rd.files)
 		r.Snapshot.Selected = rd.selected
+		r.Snapshot.Narrowed = rd.narrowed
 		r.Snapshot.Source = func(p string) string {
 			if o, ok := rd.fileOrigin[p]; ok {
 				return o
@@ -348,6 +349,8 @@ type reader struct {
 	fileSeg map[string]*Segment
 	// selected are the snapshot paths of AWS CLI output whose --query picked some fields.
 	selected map[string]bool
+	// narrowed holds what the command lines of pasted ec2 outputs say of them, by path.
+	narrowed map[string]snapshot.Narrowing
 	// newestLog is the newest fully dated line of the paste's logs (TypeLog segments), matched
 	// or not: when no snapshot says when the evidence was collected, the logs run to it.
 	newestLog time.Time
@@ -928,6 +931,16 @@ func (rd *reader) awsFile(s *Segment, origin string) {
 			p = e.PathFor(name)
 		}
 		rd.file(p, s.value, origin, s)
+		if rd.fileSeg[p] == s {
+			// the copy kept is this one: what its command line says goes with it
+			delete(rd.narrowed, p)
+			if n, ok := ec2Narrowing(s.command, origin); ok {
+				if rd.narrowed == nil {
+					rd.narrowed = map[string]snapshot.Narrowing{}
+				}
+				rd.narrowed[p] = n
+			}
+		}
 		if s.selected && s.Problem == "" {
 			if rd.selected == nil {
 				rd.selected = map[string]bool{}

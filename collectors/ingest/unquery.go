@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
+	"github.com/eksdoctor/eksdoctor/collectors/snapshot"
 )
 
 // AWS CLI output narrowed with --query is a piece of the command's document: `aws ec2
@@ -917,4 +918,99 @@ func vpcAttributeText(lines []line, args []string) (Segment, bool) {
 	sg := seg(t, detail+" (--output text)", lines)
 	sg.value = doc
 	return sg, true
+}
+
+// ec2Narrowing reads what an `aws ec2 describe-…` command line says about the output pasted
+// under it (snapshot.Narrowing): its --filters (or --filter, describe-nat-gateways' spelling), in
+// the CLI's shorthand (Name=vpc-id,Values=vpc-1,vpc-2, several after one flag) or JSON
+// ([{"Name":"vpc-id","Values":["vpc-1"]}]), and the IDs of its --…-ids flag. origin names where
+// the output was read. ok is false for another command, or one that narrows nothing.
+func ec2Narrowing(command, origin string) (snapshot.Narrowing, bool) {
+	args, err := shlex.Split(command)
+	if err != nil || len(args) < 3 || args[0] != "aws" || args[1] != "ec2" || !strings.HasPrefix(args[2], "describe-") {
+		return snapshot.Narrowing{}, false
+	}
+	n := snapshot.Narrowing{Filters: map[string][]string{}}
+	var given []string
+	for i := 3; i < len(args); i++ {
+		a := args[i]
+		flag, inline, hasInline := strings.Cut(a, "=")
+		if !strings.HasPrefix(flag, "--") {
+			continue
+		}
+		var vals []string
+		if hasInline {
+			vals = []string{inline}
+		}
+		for j := i + 1; !hasInline && j < len(args) && !strings.HasPrefix(args[j], "--"); j++ {
+			vals = append(vals, args[j])
+			i = j
+		}
+		switch {
+		case flag == "--filters" || flag == "--filter":
+			for _, v := range vals {
+				if !addFilters(n.Filters, v) {
+					return snapshot.Narrowing{}, false // a filter not understood: nothing is said
+				}
+			}
+			given = append(given, flag+" "+strings.Join(vals, " "))
+		case strings.HasSuffix(flag, "-ids") && flag != "--owner-ids":
+			for _, v := range vals {
+				n.IDs = append(n.IDs, strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' })...)
+			}
+			given = append(given, flag+" "+strings.Join(vals, " "))
+		}
+	}
+	if expr, _, ok := awsQuery(command); ok {
+		if steps, ok := parseQuery(expr); ok {
+			for i := 1; i < len(steps); i++ {
+				if steps[i].index && steps[i-1].field != "" && i > 1 {
+					n.OneOf = steps[i-1].field // a list inside the items, cut to one element
+				}
+			}
+		}
+	}
+	if len(given) == 0 && n.OneOf == "" {
+		return snapshot.Narrowing{}, false
+	}
+	n.Origin = strings.Join(given, " ") + " (" + origin + ")"
+	if len(given) == 0 {
+		n.Origin = "the command line (" + origin + ")"
+	}
+	return n, true
+}
+
+// addFilters adds the filters of one --filters value to f: shorthand Name=N,Values=V1,V2 or a
+// JSON list of {"Name","Values"}. ok is false for anything else.
+func addFilters(f map[string][]string, v string) bool {
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "[") {
+		var list []struct {
+			Name   string
+			Values []string
+		}
+		if json.Unmarshal([]byte(v), &list) != nil {
+			return false
+		}
+		for _, e := range list {
+			if e.Name == "" {
+				return false
+			}
+			f[e.Name] = append(f[e.Name], e.Values...)
+		}
+		return true
+	}
+	name, rest, ok := strings.Cut(v, ",")
+	name, isName := strings.CutPrefix(name, "Name=")
+	values, isValues := strings.CutPrefix(rest, "Values=")
+	if !ok || !isName || !isValues || name == "" {
+		return false
+	}
+	values = strings.Trim(values, "[]")
+	for _, x := range strings.Split(values, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			f[name] = append(f[name], x)
+		}
+	}
+	return len(f[name]) > 0
 }

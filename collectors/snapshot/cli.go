@@ -668,7 +668,7 @@ type DescribeVpcEndpointsOutput struct {
 		PolicyDocument    *PolicyDoc `json:"PolicyDocument"`
 		RouteTableIDs     []string   `json:"RouteTableIds"`
 		SubnetIDs         []string   `json:"SubnetIds"`
-		PrivateDNSEnabled bool       `json:"PrivateDnsEnabled"`
+		PrivateDNSEnabled *bool      `json:"PrivateDnsEnabled"`
 		Groups            []struct {
 			GroupID string `json:"GroupId"`
 		} `json:"Groups"`

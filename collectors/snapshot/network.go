@@ -133,18 +133,29 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 	res, reason := decodeInto(s, p, func(o *DescribeNatGatewaysOutput) {
 		for _, n := range o.NatGateways {
 			g := evidence.NATGateway{ID: n.NatGatewayID, SubnetID: n.SubnetID, State: n.State, ConnectivityType: n.ConnectivityType}
-			if g.ConnectivityType == "" {
-				g.ConnectivityType = "public"
-			}
 			for _, a := range n.NatGatewayAddresses {
 				if a.PublicIP != "" {
 					g.PublicIPs = append(g.PublicIPs, a.PublicIP)
 				}
 			}
+			// outputs older than private NAT gateways have no ConnectivityType: public. One a
+			// --query narrowed is public when it shows an Elastic IP, else its type is unknown
+			if g.ConnectivityType == "" && (!s.Selected[p] || len(g.PublicIPs) > 0) {
+				g.ConnectivityType = "public"
+			}
 			ev.NATGateways = append(ev.NATGateways, g)
 		}
 	})
+	// a pasted output under `--nat-gateway-ids NAT` whose --query dropped NatGatewayId is that
+	// NAT gateway's; one picked by IDs or filters is a subset of the region's
+	nat := s.Narrowed[p]
+	if res == readOK && len(nat.IDs) == 1 && len(ev.NATGateways) == 1 && ev.NATGateways[0].ID == "" {
+		ev.NATGateways[0].ID = nat.IDs[0]
+	}
 	s.markFound(ev, evidence.KindNATGateways, res, reason, p, true, "")
+	if res == readOK && nat.Subset() != "" {
+		ev.MarkSubset(evidence.KindNATGateways, "the NAT gateways were picked by "+nat.Subset())
+	}
 
 	p = "ec2/describe-internet-gateways.json"
 	res, reason = decodeInto(s, p, func(o *DescribeInternetGatewaysOutput) {
@@ -187,13 +198,31 @@ func (s *Snapshot) soleAttributeVPC() string {
 	return vpc
 }
 
-// loadVPCEndpoints reads the region's VPC endpoints (ec2/describe-vpc-endpoints.json).
+// loadVPCEndpoints reads the region's VPC endpoints (ec2/describe-vpc-endpoints.json). A pasted
+// output narrowed by a --query keeps only the fields it picked: PrivateDnsEnabled, RouteTableIds
+// and PolicyDocument it dropped are unknown, not false, none or the default policy; its command
+// line's vpc-id filter names the VPC of endpoints whose VpcId it dropped, and a listing picked by
+// IDs or other filters is a subset (Evidence.MarkSubset).
 func (s *Snapshot) loadVPCEndpoints(ev *evidence.Evidence) {
 	p := "ec2/describe-vpc-endpoints.json"
+	n, narrowed := s.Narrowed[p], s.Selected[p]
+	count := 0
 	res, reason := decodeInto(s, p, func(o *DescribeVpcEndpointsOutput) {
 		for _, e := range o.VpcEndpoints {
+			count++
 			ep := evidence.VPCEndpoint{ID: e.VpcEndpointID, VpcID: e.VpcID, ServiceName: e.ServiceName, Type: e.VpcEndpointType,
-				State: strings.ToLower(e.State), PrivateDNSEnabled: e.PrivateDNSEnabled, SubnetIDs: e.SubnetIDs, RouteTableIDs: e.RouteTableIDs}
+				State: strings.ToLower(e.State), SubnetIDs: e.SubnetIDs, RouteTableIDs: e.RouteTableIDs}
+			if e.PrivateDNSEnabled != nil {
+				ep.PrivateDNSEnabled = *e.PrivateDNSEnabled
+			}
+			if narrowed {
+				ep.PrivateDNSUnknown = e.PrivateDNSEnabled == nil
+				ep.RoutesUnknown = e.RouteTableIDs == nil
+				ep.PolicyUnknown = e.PolicyDocument == nil
+			}
+			if ep.VpcID == "" {
+				ep.VpcID = n.One("vpc-id")
+			}
 			for _, g := range e.Groups {
 				ep.SecurityGroupIDs = append(ep.SecurityGroupIDs, g.GroupID)
 			}
@@ -207,7 +236,13 @@ func (s *Snapshot) loadVPCEndpoints(ev *evidence.Evidence) {
 			ev.VPCEndpoints = append(ev.VPCEndpoints, ep)
 		}
 	})
+	if res == readOK && count == 1 && len(n.IDs) == 1 && len(ev.VPCEndpoints) > 0 && ev.VPCEndpoints[len(ev.VPCEndpoints)-1].ID == "" {
+		ev.VPCEndpoints[len(ev.VPCEndpoints)-1].ID = n.IDs[0]
+	}
 	s.markFound(ev, evidence.KindVPCEndpoints, res, reason, p, true, "")
+	if res == readOK && n.Subset() != "" {
+		ev.MarkSubset(evidence.KindVPCEndpoints, "the VPC endpoints were picked by "+n.Subset())
+	}
 }
 
 // loadVPCDNS reads the DNS attributes of VPC vpcID (ec2/vpc-attribute/VPC.ATTR.json) and the
@@ -266,11 +301,20 @@ func (s *Snapshot) loadVPCDNS(ev *evidence.Evidence, vpcID string) {
 	s.markFound(ev, evidence.KindDHCPOptions, res, reason, p, true, "")
 }
 
-// loadRouteTables reads the VPC's route tables (ec2/describe-route-tables.json).
+// loadRouteTables reads the VPC's route tables (ec2/describe-route-tables.json). A pasted
+// output whose command line picked its tables (Narrowing) says what its fields may not: a table
+// picked by `--filters Name=association.subnet-id,Values=SUBNET` is that subnet's (a subnet has
+// one explicit association), one picked by `Name=association.main,Values=true` is its VPC's main
+// table, `Name=vpc-id,Values=VPC` names its VPC, `--route-table-ids RTB` its ID; and a listing so
+// picked is a subset of the VPC's tables (Evidence.MarkSubset).
 func (s *Snapshot) loadRouteTables(ev *evidence.Evidence) {
 	p := "ec2/describe-route-tables.json"
+	n := s.Narrowed[p]
+	tables := 0
+	noAssoc := false
 	res, reason := decodeInto(s, p, func(o *DescribeRouteTablesOutput) {
 		for _, rt := range o.RouteTables {
+			tables++
 			t := evidence.RouteTable{ID: rt.RouteTableID, VpcID: rt.VpcID}
 			for _, a := range rt.Associations {
 				t.Main = t.Main || a.Main
@@ -278,7 +322,17 @@ func (s *Snapshot) loadRouteTables(ev *evidence.Evidence) {
 					t.SubnetIDs = append(t.SubnetIDs, a.SubnetID)
 				}
 			}
+			noAssoc = noAssoc || rt.Associations == nil && s.Selected[p]
+			if n.OneOf == "Routes" {
+				t.RoutesPartial = "the --query of " + n.Origin + " kept one route of the table"
+			}
 			for _, r := range rt.Routes {
+				if r.DestinationCidrBlock == "" && r.DestinationIPv6CidrBlock == "" && r.DestinationPrefixListID == "" && s.Selected[p] {
+					// its destination was not kept (an expression such as A||B has no place to
+					// go back to): the route says nothing, and the table's routes are not all known
+					t.RoutesPartial = p + " was narrowed by a --query that did not keep the destinations of its routes"
+					continue
+				}
 				t.Routes = append(t.Routes, evidence.Route{
 					DestinationCIDR:     routeTarget(r.DestinationCidrBlock, r.DestinationIPv6CidrBlock),
 					DestinationPrefixID: r.DestinationPrefixListID,
@@ -289,7 +343,48 @@ func (s *Snapshot) loadRouteTables(ev *evidence.Evidence) {
 			ev.RouteTables = append(ev.RouteTables, t)
 		}
 	})
+	if res == readOK && n.Origin != "" {
+		narrowRouteTables(ev.RouteTables, n, tables)
+	}
 	s.markFound(ev, evidence.KindRouteTables, res, reason, p, true, "")
+	switch {
+	case res != readOK:
+	case n.Subset() != "":
+		ev.MarkSubset(evidence.KindRouteTables, "the route tables were picked by "+n.Subset())
+	case noAssoc:
+		ev.MarkSubset(evidence.KindRouteTables, p+" was narrowed by a --query that did not keep Associations: which subnets use which table is not known")
+	}
+}
+
+// narrowRouteTables completes the tables of a pasted describe-route-tables output (the count
+// tables long) with what its command line's filters and IDs say (Narrowing): the ID of the one
+// table asked for, the VPC of a vpc-id filter, and, when the output does not list the
+// associations, the one subnet of an association.subnet-id filter (only one table can match it:
+// a subnet has at most one explicit association) or the main flag of association.main=true. A
+// table so completed names the filter in SelectedBy.
+func narrowRouteTables(tables []evidence.RouteTable, n Narrowing, count int) {
+	subnet, vpc := n.One("association.subnet-id"), n.One("vpc-id")
+	main := n.One("association.main") == "true"
+	for i := range tables {
+		t := &tables[i]
+		if t.ID == "" && len(n.IDs) == 1 && count == 1 {
+			t.ID = n.IDs[0]
+		}
+		if t.VpcID == "" && vpc != "" {
+			t.VpcID = vpc
+		}
+		if len(t.SubnetIDs) > 0 || t.Main {
+			continue // the table's own associations say it
+		}
+		switch {
+		case subnet != "" && count == 1:
+			t.SubnetIDs = []string{subnet}
+			t.SelectedBy = n.Origin
+		case main:
+			t.Main = true
+			t.SelectedBy = n.Origin
+		}
+	}
 }
 
 // loadFilters reads the security groups and network ACLs (ec2/describe-security-groups.json,

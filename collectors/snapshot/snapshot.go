@@ -108,6 +108,10 @@ type Snapshot struct {
 	// field absent from them was not asked for, so it is unknown rather than absent. Nil for
 	// snapshots, whose files are whole outputs.
 	Selected map[string]bool
+	// Narrowed holds, by path, what the pasted command line that printed a file says about it
+	// (Narrowing): the filters and IDs that picked its resources. Nil for snapshots, whose
+	// listings are whole (the VPC's).
+	Narrowed map[string]Narrowing
 
 	// lazy opens, on demand, files larger than lazyBytes: they are read (or re-read from the
 	// archive) each time they are split or streamed, so their bytes are not held for the whole
@@ -129,6 +133,44 @@ type Snapshot struct {
 	// paged holds, by snapshot path, why a list file is not whole: it stops at a page
 	// (cutAtPage).
 	paged map[string]string
+}
+
+// Narrowing is what an `aws ec2 describe-…` command line pasted above its output says of the
+// output: the --filters it gave (Filters, by filter name: "association.subnet-id", "vpc-id",
+// "association.main", each with its values) and the IDs it asked for (IDs: --route-table-ids,
+// --nat-gateway-ids, --vpc-endpoint-ids …). Origin names the command line and where it was read,
+// for messages. The EC2 filter names are those of the API reference (DescribeRouteTables:
+// https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeRouteTables.html).
+type Narrowing struct {
+	Filters map[string][]string
+	IDs     []string
+	Origin  string
+	// OneOf names the list inside each item that the command's --query cut to one element
+	// (`RouteTables[].Routes[0]`: "Routes"), "" when none.
+	OneOf string
+}
+
+// Subset reports whether the command picked only some of the VPC's resources: by IDs, or by a
+// filter other than vpc-id (owner-id and the like narrow nothing a node reaches). It returns how,
+// for messages; "" when the listing is whole.
+func (n Narrowing) Subset() string {
+	if len(n.IDs) > 0 {
+		return n.Origin
+	}
+	for name := range n.Filters {
+		if name != "vpc-id" && name != "owner-id" {
+			return n.Origin
+		}
+	}
+	return ""
+}
+
+// One returns the single value filter name was given; "" when it was not given or given several.
+func (n Narrowing) One(name string) string {
+	if v := n.Filters[name]; len(v) == 1 {
+		return v[0]
+	}
+	return ""
 }
 
 func (s *Snapshot) src(p string) string {
