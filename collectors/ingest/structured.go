@@ -164,6 +164,9 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 	if s, ok := listText(lines, command); ok {
 		return []Segment{s}, true
 	}
+	if s, ok := keylessText(lines, command); ok {
+		return []Segment{s}, true
+	}
 	if tomlSettings(lines) {
 		return []Segment{seg(TypeUserData, "Bottlerocket TOML settings", lines)}, true
 	}

@@ -881,6 +881,46 @@ func listText(lines []line, command string) (Segment, bool) {
 	return sg, true
 }
 
+// reTextRowTag is the first cell of a row of the AWS CLI's text output: the upper-cased name of
+// the list or object the row's values belong to (NATGATEWAYS, ENTRIES, ASSOCIATIONS, TAGS).
+var reTextRowTag = regexp.MustCompile(`^[A-Z][A-Z0-9]+$`)
+
+// keylessText recognises the whole `--output text` of an AWS CLI describe, list or get command
+// without --query (its command line shown above it) that listText cannot read: each row is an
+// upper-cased tag and the values of one object's scalar members, in the order of their sorted
+// names but without them, a member the object lacks left out (awscli/formatter.py,
+// TextFormatter), so which value is which cannot be told. The segment names that problem and
+// how to paste the output instead; ok is false for anything else.
+func keylessText(lines []line, command string) (Segment, bool) {
+	args, err := shlex.Split(command)
+	if err != nil || len(args) < 3 || args[0] != "aws" || argFlag(args, "--output") != "text" {
+		return Segment{}, false
+	}
+	if _, _, q := awsQuery(command); q {
+		return Segment{}, false
+	}
+	rows := 0
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			continue
+		}
+		cells := strings.Split(t, "\t")
+		if !reTextRowTag.MatchString(cells[0]) {
+			return Segment{}, false
+		}
+		if len(cells) > 1 {
+			rows++
+		}
+	}
+	if rows == 0 {
+		return Segment{}, false
+	}
+	s := seg(TypeData, "aws "+args[1]+" "+args[2]+" --output text", lines)
+	s.Problem = "the AWS CLI's text output prints each object's values without their names, leaving out the members it lacks, so which value is which cannot be told; paste it with --output json (or --output yaml), or name the fields with --query"
+	return s, true
+}
+
 // vpcAttributeText reads `aws ec2 describe-vpc-attribute --attribute enableDnsHostnames|
 // enableDnsSupport --output text` without --query: the VPC ID on the first line, then the
 // attribute upper-cased and its value (the text formatter's row for the nested {"Value": …}), as

@@ -418,3 +418,21 @@ ip-10-50-12-166.ap-southeast-1.compute.internal   v1.33.3   False   aws:///ap-so
 		t.Errorf("nodes %+v", ev.Nodes)
 	}
 }
+
+// TestKeylessTextOutputIsNamed: the whole --output text of a describe command, whose rows carry
+// values without their names, is named as such with what to paste instead, not taken for
+// unrecognised text (blind pastes22/04, pastes20/06).
+func TestKeylessTextOutputIsNamed(t *testing.T) {
+	paste := "$ aws ec2 describe-nat-gateways --nat-gateway-ids nat-0d3f5b7a9c1e2d468 --output text\n" +
+		"NATGATEWAYS\tpublic\t2023-08-21T19:40:11+00:00\t2025-11-03T22:17:45+00:00\tnat-0d3f5b7a9c1e2d468\tdeleted\tsubnet-0f2b4d6a8c1e3f570\tvpc-0d6f8a1c3e5b7d924\n" +
+		"NATGATEWAYADDRESSES\teipalloc-0b1d3f5a7c9e2b468\tTrue\teni-0d7f9b1a3c5e7d024\t10.31.0.87\t15.156.82.44\tsucceeded\n" +
+		"TAGS\tName\tclaims-ml-nat-ca-central-1d\n"
+	segs := Segments([]byte(paste))
+	if len(segs) != 1 || segs[0].Type != TypeData || !strings.Contains(segs[0].Problem, "--output json") || !strings.Contains(segs[0].Detail, "describe-nat-gateways") {
+		t.Fatalf("segments %+v", segs)
+	}
+	// the same rows under a command line that asked for JSON are not named so
+	if segs := Segments([]byte(strings.Replace(paste, "--output text", "", 1))); len(segs) == 1 && strings.Contains(segs[0].Problem, "--output json") {
+		t.Errorf("without --output text: %+v", segs)
+	}
+}

@@ -92,8 +92,9 @@ func runBlind(t *testing.T, args ...string) blindRun {
 		} `json:"diagnosis"`
 		Findings []struct{ ID, Status, Message string } `json:"findings"`
 	}
-	if out == "" && code == ExitNothingChecked {
-		// nothing in the input was recognised: no report, the stderr message says so
+	if out == "" && (code == ExitNothingChecked || code == ExitInput) {
+		// nothing in the input was recognised, or nothing recognised could be read: no report,
+		// the stderr message says so
 		return blindRun{code: code, verdict: "inconclusive"}
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
