@@ -235,6 +235,9 @@ type hit struct{ ai, at int32 }
 type scratch struct {
 	hits  [2][lanes][]hit
 	tally []int64
+	// alone keeps the next blocks on one goroutine (see Scanner.ScanFrom): set while the
+	// reader is the slower side of the pipeline, so the second core stays with it
+	alone bool
 }
 
 // each calls fn(anchor index, start offset) for every occurrence of a reported anchor (index
@@ -249,7 +252,7 @@ func (mt *multi) each(text []byte, sc *scratch, tally []int64, fn func(ai int, a
 		return
 	}
 	parts := 1
-	if len(text) >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
+	if len(text) >= parallelMin && !sc.alone && runtime.GOMAXPROCS(0) > 1 {
 		parts = 2
 	}
 	cut := len(text)

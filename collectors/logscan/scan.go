@@ -303,6 +303,12 @@ func (s *Scanner) ScanFrom(r io.Reader, path, stream string, firstLine int64) er
 		rerr = readBlocks(r, s.bufs, s.CSVQuoted, blocks)
 	}()
 	for b := range blocks {
+		// the automaton's pass over a block is split between two goroutines only when the
+		// matching is the slower side of the pipeline (a block read and waiting: the reader is
+		// ahead); while the matcher waits for the reader, as it does for a compressed input
+		// (inflate costs about what the pass does), the second core is the reader's, and a pass
+		// taking it too only delays the next block (and pays a fork and join per block)
+		s.lanes.alone = len(blocks) == 0
 		st.Bytes += b.read
 		if b.long {
 			st.LongLines++

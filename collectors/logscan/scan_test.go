@@ -356,11 +356,12 @@ func TestLanesAgreeWithOnePass(t *testing.T) {
 		}
 	}
 	text := []byte(b.String())
-	for _, size := range []int{laneMin - 1, laneMin + 17, parallelMin + 3, len(text)} {
+	for k, size := range []int{laneMin - 1, laneMin + 17, parallelMin + 3, len(text), parallelMin + 3, len(text)} {
 		var want, got [][2]int
 		wantTally, gotTally := make([]int64, len(MustDefault().presence)), make([]int64, len(MustDefault().presence))
 		mt.one(text[:size], 0, wantTally, func(ai, at int) { want = append(want, [2]int{ai, at}) })
-		var sc scratch
+		// the last two: a block large enough to split kept on one goroutine (scratch.alone)
+		sc := scratch{alone: k >= 4}
 		mt.each(text[:size], &sc, gotTally, func(ai, at int) { got = append(got, [2]int{ai, at}) })
 		if fmt.Sprint(gotTally) != fmt.Sprint(wantTally) {
 			t.Fatalf("size %d: presence tallies %v, one pass counts %v", size, gotTally, wantTally)
