@@ -56,7 +56,7 @@ func iamChecks() []Check {
 				return one(pass(ip.Arn, fmt.Sprintf("instance profile %s holds role %s", ip.Name, ip.Roles[0].Name), item(src, "role %s", ip.Roles[0].Arn)))
 			}},
 		{Meta: Meta{ID: "iam.node-role-policies", Title: "Node role lacks required managed policies", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindNodeRole, evidence.KindNodeRolePolicies}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindAWSNodeServiceAccount, evidence.KindBootstrap, evidence.KindImage, evidence.KindNodegroups},
+			Needs: []evidence.Kind{evidence.KindNodeRole, evidence.KindNodeRolePolicies}, Optional: []evidence.Kind{evidence.KindAWSNode, evidence.KindAWSNodeServiceAccount, evidence.KindBootstrap, evidence.KindImage, evidence.KindNodegroups, evidence.KindNodeLogs},
 			Stage: StageIdentity, Explains: explains("runtime.image-pull", "runtime.ipamd-no-ips", "runtime.cni-not-ready"),
 			Why:         "AmazonEKSWorkerNodePolicy lets the node describe the cluster and itself, AmazonEC2ContainerRegistryReadOnly (or PullOnly) lets it pull the pause and add-on images, and AmazonEKS_CNI_Policy lets aws-node assign pod IPs unless aws-node has its own role (IRSA / Pod Identity); without them the node never becomes Ready. AmazonEKSWorkerNodeMinimalPolicy is enough instead for EKS Auto Mode and for a nodeadm node with featureGates.InstanceIdNodeName, which does not call ec2:DescribeInstances. Policy documents are not read: customer-managed policies and a permissions boundary (which caps what the policies grant) leave the check unverified.",
 			Remediation: "Attach each missing policy: aws iam attach-role-policy --role-name ROLE --policy-arn arn:aws:iam::aws:policy/POLICY (the finding names the ones missing; for AmazonEKS_CNI_Policy, giving aws-node an IRSA / Pod Identity role with it does as well).",
@@ -375,10 +375,19 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 	ipv6CNI := ev.Cluster != nil && ev.Cluster.IPFamily == "ipv6" && hasIPv6CNIPolicy(names)
 	cniMissing := !autoMode && !ipv6CNI && !anyOf(have, append([]string{policyCNI, "AmazonEC2FullAccess"}, broadPolicies...))
 	cniNote := ""
+	var cniProof []EvidenceItem // what shows that aws-node runs with the node role
 	if cniMissing {
+		caller, denied, deniedAt := ipamdDeniedAsRole(ev, role)
 		switch {
 		case ev.Have(evidence.KindAWSNode) && (awsNodeHasOwnRole(ev.AWSNode) || (ev.AWSNodeServiceAccount != nil && ev.AWSNodeServiceAccount.Annotations["eks.amazonaws.com/role-arn"] != "")):
 			cniMissing = false
+		case denied != nil:
+			// IPAMD's EC2 calls are made with whatever credentials aws-node has: a denial whose
+			// caller is the node role's session shows those credentials are the node role's
+			cniProof = append(cniProof, hitItem(deniedAt, *denied))
+			needs = append(needs, nodePolicyNeed{label: fmt.Sprintf("%s (IPAMD's EC2 calls are denied to %s, the node role's own session: aws-node runs with the node role, not an IRSA or Pod Identity role)", policyCNI, caller),
+				attach: policyCNI})
+			missing = append(missing, needs[len(needs)-1])
 		case !ev.Have(evidence.KindAWSNode):
 			cniNote = policyCNI + " is not attached either (needed unless aws-node uses IRSA or Pod Identity; the aws-node DaemonSet was not collected)"
 		default:
@@ -397,19 +406,20 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 	if boundary != "" {
 		boundaryNote = "; its permissions boundary " + boundary + " is not read either"
 	}
+	cniOpen := cniMissing && len(cniProof) == 0 // the CNI policy missing, and whether aws-node needs it unknown
 	if len(unread) > 0 && (len(missing) > 0 || cniMissing) {
 		gap := append([]string{}, labels...)
-		if cniMissing {
+		if cniOpen {
 			gap = append(gap, policyCNI)
 		}
 		f := warn(roleResource(role), fmt.Sprintf("node role %s has no AWS-managed %s; whether its customer-managed %s %s %s the same permissions is unverified (policy documents and inline policies are not read)",
-			role.Name, strings.Join(gap, ", "), pick(len(unread) == 1, "policy", "policies"), quoteList(unread), pick(len(unread) == 1, "grants", "grant")), it)
-		if cniMissing {
+			role.Name, strings.Join(gap, ", "), pick(len(unread) == 1, "policy", "policies"), quoteList(unread), pick(len(unread) == 1, "grants", "grant")), append([]EvidenceItem{it}, cniProof...)...)
+		if cniOpen {
 			f.Message += "; aws-node may also have its own role (IRSA or Pod Identity) for " + policyCNI
 		}
 		f.Message += boundaryNote
 		f.Remediation = fmt.Sprintf("Read what %s grant (aws iam get-policy-version --policy-arn ARN --version-id DEFAULT_VERSION); if they lack the permissions of %s, %s",
-			quoteList(unread), strings.Join(gap, ", "), attachFix(role, append(missing, cniNeedIf(cniMissing)...)))
+			quoteList(unread), strings.Join(gap, ", "), attachFix(role, append(missing, cniNeedIf(cniOpen)...)))
 		return one(f)
 	}
 	if len(missing) > 0 {
@@ -419,7 +429,7 @@ func evalNodeRolePolicies(ev *evidence.Evidence) []Finding {
 			msg += "; " + cniNote
 			fix += fmt.Sprintf(" Unless aws-node has its own role, also: %s", attachFix(role, cniNeedIf(true)))
 		}
-		f := fail(roleResource(role), msg, it)
+		f := fail(roleResource(role), msg, append([]EvidenceItem{it}, cniProof...)...)
 		f.Remediation = fix
 		return one(f)
 	}
@@ -495,4 +505,41 @@ func roleResource(r *evidence.Role) string {
 		return r.Arn
 	}
 	return r.Name
+}
+
+// ipamdDeniedAsRole finds an IPAMD EC2 denial (a failing runtime.ipamd-no-ips line of the
+// vpc-cni component) whose caller, as the line names it ("User: arn:aws:sts::ACCOUNT:assumed-role/
+// NAME/SESSION is not authorized to perform: ec2:…", the roleArn fact), is a session of role: the
+// node role by its ARN (account and name; the session ARN drops the role's path) or, when only
+// its name is known, by name (IAM role names are unique in an account and compared without case).
+// It returns the caller's ARN, the hit and the logs' source; a nil hit when no such line was read.
+// A denial naming another role (aws-node's IRSA or Pod Identity role) is not the node role's.
+func ipamdDeniedAsRole(ev *evidence.Evidence, role *evidence.Role) (string, *evidence.SignatureHit, string) {
+	if ev.NodeLogs == nil || role == nil {
+		return "", nil, ""
+	}
+	want, byArn := canonicalRoleArn(role.Arn)
+	for i := range ev.NodeLogs.Hits {
+		h := &ev.NodeLogs.Hits[i]
+		if h.Normal || h.Component != "vpc-cni" || h.Finding != "runtime.ipamd-no-ips" {
+			continue
+		}
+		for _, a := range h.Facts["roleArn"] {
+			if !strings.Contains(a, ":assumed-role/") {
+				continue
+			}
+			got, ok := canonicalRoleArn(sessionRole(a))
+			if !ok {
+				continue
+			}
+			switch {
+			case byArn && got == want:
+			case !byArn && role.Name != "" && strings.EqualFold(got[strings.LastIndex(got, "/")+1:], role.Name):
+			default:
+				continue
+			}
+			return a, h, ev.Source(evidence.KindNodeLogs)
+		}
+	}
+	return "", nil, ""
 }

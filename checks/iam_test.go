@@ -109,3 +109,95 @@ func TestNodeRolePoliciesUnreadPermissions(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeRolePoliciesCNIDenialNamesTheNodeRole: AmazonEKS_CNI_Policy missing from the node role
+// is a cause, not a doubt about IRSA / Pod Identity, when IPAMD's own EC2 denial names the node
+// role's session as the caller (UnauthorizedOperation … User: arn:aws:sts::ACCOUNT:assumed-role/
+// NODE_ROLE/i-…): aws-node then runs with the node role. A denial naming another role (aws-node's
+// IRSA role, another account's role of the same name) says nothing of the node role (blind
+// pastes21/11).
+func TestNodeRolePoliciesCNIDenialNamesTheNodeRole(t *testing.T) {
+	c, ok := Default().Get("iam.node-role-policies")
+	if !ok {
+		t.Fatal("no check iam.node-role-policies")
+	}
+	denial := func(sig, finding string, roles ...string) evidence.SignatureHit {
+		h := evidence.SignatureHit{Signature: sig, Component: "vpc-cni", Finding: finding, Count: 3,
+			Meaning: "IPAMD's EC2 calls are denied",
+			First:   evidence.LogLine{Path: "paste.txt", Line: 4, Text: "UnauthorizedOperation"},
+			Last:    evidence.LogLine{Path: "paste.txt", Line: 6, Text: "UnauthorizedOperation"}}
+		if len(roles) > 0 {
+			h.Facts = map[string][]string{"roleArn": roles}
+		}
+		return h
+	}
+	cases := []struct {
+		name   string
+		role   func(r *evidence.Role)
+		hits   []evidence.SignatureHit
+		want   Status
+		msg    []string
+		notMsg []string
+	}{
+		{name: "denied caller is the node role's instance session",
+			hits: []evidence.SignatureHit{denial("ipamd-unauthorized-operation", "runtime.ipamd-no-ips", "arn:aws:sts::111122223333:assumed-role/node/i-0a1b2c3d4e5f60001")},
+			want: StatusFail, msg: []string{policyCNI, "IPAMD", "arn:aws:sts::111122223333:assumed-role/node/i-0a1b2c3d4e5f60001", "runs with the node role"},
+			notMsg: []string{"unverified", "not collected"}},
+		{name: "role known by name only (a pasted list-attached-role-policies --role-name)",
+			role: func(r *evidence.Role) { r.Arn = "" },
+			hits: []evidence.SignatureHit{denial("ipamd-unauthorized-operation", "runtime.ipamd-no-ips", "arn:aws:sts::111122223333:assumed-role/node/i-0a1b2c3d4e5f60001")},
+			want: StatusFail, msg: []string{policyCNI, "runs with the node role"}},
+		{name: "role with a path: the session ARN drops it",
+			role: func(r *evidence.Role) { r.Arn = "arn:aws:iam::111122223333:role/eks/node" },
+			hits: []evidence.SignatureHit{denial("ipamd-unauthorized-operation", "runtime.ipamd-no-ips", "arn:aws:sts::111122223333:assumed-role/node/i-0a1b2c3d4e5f60001")},
+			want: StatusFail, msg: []string{policyCNI}},
+		{name: "denied caller is aws-node's IRSA role: the node role stays unverified",
+			hits: []evidence.SignatureHit{denial("ipamd-unauthorized-operation", "runtime.ipamd-no-ips", "arn:aws:sts::111122223333:assumed-role/prod-aws-node-irsa/1700000000000000000")},
+			want: StatusWarn, msg: []string{"Pod Identity"}, notMsg: []string{"runs with the node role"}},
+		{name: "same role name in another account",
+			hits: []evidence.SignatureHit{denial("ipamd-unauthorized-operation", "runtime.ipamd-no-ips", "arn:aws:sts::444455556666:assumed-role/node/i-0a1b2c3d4e5f60001")},
+			want: StatusWarn, notMsg: []string{"runs with the node role"}},
+		{name: "a denial that names no caller proves nothing",
+			hits: []evidence.SignatureHit{denial("ipamd-missing-permissions", "runtime.ipamd-no-ips")},
+			want: StatusWarn, notMsg: []string{"runs with the node role"}},
+		{name: "the node role's denial in another component's line is not aws-node's",
+			hits: []evidence.SignatureHit{func() evidence.SignatureHit {
+				h := denial("nodeadm-ec2-unauthorized", "runtime.node-role-denied", "arn:aws:sts::111122223333:assumed-role/node/i-0a1b2c3d4e5f60001")
+				h.Component = "nodeadm"
+				return h
+			}()},
+			want: StatusWarn, notMsg: []string{"runs with the node role"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ev := healthyEvidence()
+			ev.NodeRolePolicies = []evidence.AttachedPolicy{awsPolicy(policyWorkerNode), awsPolicy(policyECRPullOnly), awsPolicy("AmazonSSMManagedInstanceCore")}
+			if tc.role != nil {
+				tc.role(ev.NodeRole)
+			}
+			ev.NodeLogs = &evidence.NodeLogs{Origin: "artefact", Hits: tc.hits}
+			ev.Mark(evidence.KindNodeLogs, "paste:paste.txt")
+			fs := Run([]Check{c}, ev)
+			if len(fs) != 1 {
+				t.Fatalf("got %d findings", len(fs))
+			}
+			f := fs[0]
+			if f.Status != tc.want {
+				t.Fatalf("got %s %q, want %s", f.Status, f.Message, tc.want)
+			}
+			for _, s := range tc.msg {
+				if !strings.Contains(f.Message, s) {
+					t.Errorf("message %q lacks %q", f.Message, s)
+				}
+			}
+			for _, s := range tc.notMsg {
+				if strings.Contains(f.Message, s) {
+					t.Errorf("message %q holds %q", f.Message, s)
+				}
+			}
+			if tc.want == StatusFail && !strings.Contains(f.Remediation, "arn:aws:iam::aws:policy/"+policyCNI) {
+				t.Errorf("remediation %q does not attach %s", f.Remediation, policyCNI)
+			}
+		})
+	}
+}
