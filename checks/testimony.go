@@ -65,6 +65,9 @@ type testimony struct {
 	// resolve them; causes the failing findings they follow from (for testimonyConsequence).
 	failing, normal []evidence.SignatureHit
 	resolvedBy      *evidence.SignatureHit
+	// superseded marks a testimonyResolved launch-time failure whose resolvedBy is a later boot
+	// (see launchStageFindings).
+	superseded bool
 	// ended are the failure hits whose fault is over by their own evidence (testimonyEnded).
 	ended  []evidence.SignatureHit
 	causes []string
@@ -127,6 +130,12 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 			return t
 		}
 	}
+	if launchStageFindings[id] {
+		if b := bootAfter(logs, t.failing, last); b != nil {
+			t.state, t.resolvedBy, t.superseded = testimonyResolved, b, true
+			return t
+		}
+	}
 	if n := resolvedPerFact(t.failing, t.normal); n != nil {
 		t.state, t.resolvedBy = testimonyResolved, n
 		return t
@@ -161,6 +170,31 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 	}
 	t.state = testimonyFailing
 	return t
+}
+
+// launchStageFindings are the findings whose log lines say an instance could not be launched at
+// all: no EKS-optimized AMI for the Kubernetes version and AMI family (SSM ParameterNotFound, a
+// tool's AMI lookup). Such a failure stops the launch it was part of, before any node exists; a
+// node that boots after it (bootAfter) came from a later launch that found an AMI, so the lookup
+// is superseded and no longer stops the node the logs show. With no later boot it stands.
+var launchStageFindings = map[string]bool{"cluster.ami-family-unsupported": true}
+
+// bootAfter returns a boot milestone (the kernel or cloud-init starting: "boot"; a bootstrap
+// agent starting: "bootstrap-started") later than last — by the lines' own times, by their
+// year-less clocks, else in the order they were read; a dated boot is also later than an
+// undated failure (undatedAfterDated) — and not of another node than the failing lines'. Nil
+// when none is.
+func bootAfter(logs *evidence.NodeLogs, failing []evidence.SignatureHit, last evidence.LogLine) *evidence.SignatureHit {
+	for i := range logs.Hits {
+		b := &logs.Hits[i]
+		if !b.Normal || (b.Milestone != "boot" && b.Milestone != "bootstrap-started") || otherNodes(failing, *b) {
+			continue
+		}
+		if logscan.Later(b.Last, last) || undatedAfterDated(last, b.Last) {
+			return b
+		}
+	}
+	return nil
 }
 
 // userDataRunner is the component whose lines report a user-data script as a whole (cloud-init:
@@ -399,6 +433,11 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 		items = append([]EvidenceItem{hitItem(src, *t.resolvedBy)}, items...)
 		return one(warn(target, fmt.Sprintf("%d line%s matched (%s) after the bootstrap agent finished (%q, at %s): a later user-data step failed, not the agent, which had started the kubelet; the join goes on, but fix that step (the lines above the failure show it)",
 			total, plural(total), t.failing[0].Meaning, t.resolvedBy.Meaning, where(t.resolvedBy.Last)), items...))
+	}
+	if t.state == testimonyResolved && t.superseded {
+		items = append(items, hitItem(src, *t.resolvedBy))
+		return one(pass(target, fmt.Sprintf("%d line%s matched (%s) but a node booted after %s (%q, at %s): superseded — a later launch found an AMI, so this launch-time failure does not stop the node shown",
+			total, plural(total), t.failing[0].Meaning, pick(total == 1, "it", "them"), t.resolvedBy.Meaning, where(t.resolvedBy.Last)), items...))
 	}
 	if t.state == testimonyResolved {
 		items = append(items, hitItem(src, *t.resolvedBy))
