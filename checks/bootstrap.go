@@ -93,6 +93,10 @@ func bootstrapChecks() []Check {
 				var errs, warns []EvidenceItem
 				var first string
 				for _, i := range b.Issues {
+					if i.NotRun {
+						// it parses; that its agent never runs it is bootstrap.no-bootstrap's
+						continue
+					}
 					where := i.Part
 					if i.Line > 0 {
 						where += fmt.Sprintf(", line %d", i.Line)

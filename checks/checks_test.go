@@ -583,6 +583,16 @@ func TestChecks(t *testing.T) {
 			ev.Bootstrap.Issues = []evidence.ParseIssue{{Level: evidence.IssueWarning, Part: "part 1", Message: "no #! line"}}
 		}, StatusWarn, "no #! line"},
 		{"bootstrap.userdata-unparseable", "ok", nil, StatusPass, ""},
+		// user data that parses but that its agent never runs (Start-EKSBootstrap.ps1 without a
+		// <powershell> tag): bootstrap.no-bootstrap reports it, the user data is not unparseable
+		{"bootstrap.userdata-unparseable", "not run", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Issues = []evidence.ParseIssue{{Level: evidence.IssueError, Part: "user data", Message: "EC2Launch runs none of it", NotRun: true}}
+		}, StatusPass, ""},
+		{"bootstrap.no-bootstrap", "not run by EC2Launch", func(ev *evidence.Evidence) {
+			ev.Bootstrap.CallsBootstrap, ev.Bootstrap.Format = false, evidence.FormatWindows
+			ev.Bootstrap.BootstrapUnreached = "it calls Start-EKSBootstrap.ps1 without a <powershell> or <script> tag and is not EC2Launch v2 YAML, so EC2Launch runs none of it"
+			ev.Bootstrap.Issues = []evidence.ParseIssue{{Level: evidence.IssueError, Part: "user data", Message: "EC2Launch runs none of it", NotRun: true}}
+		}, StatusFail, "without a <powershell> or <script> tag"},
 		{"bootstrap.userdata-too-large", "large", func(ev *evidence.Evidence) { ev.Bootstrap.RawBytes = 20 << 20 }, StatusFail, "over the 16384-byte limit"},
 		{"bootstrap.userdata-too-large", "ok", nil, StatusPass, ""},
 		{"bootstrap.no-bootstrap", "none", func(ev *evidence.Evidence) {

@@ -262,7 +262,7 @@ func BuildTimeline(ev *evidence.Evidence, findings []checks.Finding) *Timeline {
 		h := &logs.Hits[i]
 		// lines enough to be a fault on their own (not a log cut after one: EndsLog), and
 		// not a wait the log was cut in
-		if !h.Normal && h.Finding != "" && h.Count >= max(h.MinCount, 1) && logs.WaitedOut(*h) {
+		if !h.Normal && h.Finding != "" && h.Count >= max(h.MinCount, 1) && logs.WaitedOut(*h) && h.AllValuesSeen() {
 			hits = append(hits, h)
 		}
 	}

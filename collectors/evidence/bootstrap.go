@@ -141,6 +141,11 @@ type ParseIssue struct {
 	// Line is 1-based within the decoded user data text (0 when unknown).
 	Line    int
 	Message string
+	// NotRun marks an error saying the user data parses but its agent runs none of it
+	// (Start-EKSBootstrap.ps1 outside any <powershell> or <script> tag): the node never
+	// bootstraps, which bootstrap.no-bootstrap reports (with BootstrapConfig.BootstrapUnreached),
+	// not bootstrap.userdata-unparseable.
+	NotRun bool `json:",omitempty"`
 }
 
 // HasErrors reports whether any issue is an error.

@@ -92,6 +92,10 @@ type SignatureHit struct {
 	// EndsLog makes fewer than MinCount lines a failure too when the log ends with them (see
 	// NodeLogs.AtEnd): the fault was still there when the log was cut.
 	EndsLog bool `json:",omitempty"`
+	// AllValues, with ValuesOf naming a fact, makes the lines a failure only when that fact took
+	// every one of these values among them (logscan.Signature.AllValues; AllValuesSeen).
+	AllValues []string `json:",omitempty"`
+	ValuesOf  string   `json:",omitempty"`
 	// MinWait marks a line that starts a wait healthy starts also go through: a failure only
 	// when the log does not show the wait ending sooner (NodeLogs.WaitedOut).
 	MinWait time.Duration `json:",omitempty"`
@@ -179,9 +183,29 @@ func (l *NodeLogs) WaitedOut(h SignatureHit) bool {
 }
 
 // Failing reports whether failure hit h shows its fault: enough lines (MinCount), or fewer at
-// the end of the log (EndsLog, AtEnd), and a wait that lasted (WaitedOut). Normal hits are not.
+// the end of the log (EndsLog, AtEnd), a wait that lasted (WaitedOut) and every value its lines
+// must show between them (AllValuesSeen). Normal hits are not.
 func (l *NodeLogs) Failing(h SignatureHit) bool {
-	return !h.Normal && h.Finding != "" && (h.Count >= max(h.MinCount, 1) || h.EndsLog && l.AtEnd(h)) && l.WaitedOut(h)
+	return !h.Normal && h.Finding != "" && (h.Count >= max(h.MinCount, 1) || h.EndsLog && l.AtEnd(h)) && l.WaitedOut(h) && h.AllValuesSeen()
+}
+
+// AllValuesSeen reports whether h's lines showed every value of AllValues in its fact ValuesOf
+// (true when it lists none). The facts kept are capped (logscan keeps the first 8 values of a
+// fact), so a signature listing values keeps its pattern to those values.
+func (h SignatureHit) AllValuesSeen() bool {
+	for _, want := range h.AllValues {
+		found := false
+		for _, v := range h.Facts[h.ValuesOf] {
+			if v == want {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // ComponentLines returns how many lines of each component the scanned streams held.

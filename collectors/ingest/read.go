@@ -596,6 +596,9 @@ func (rd *reader) document(s *Segment) {
 		} else {
 			raw = rejoinCutQuotes(raw)
 		}
+		if s.Detail == detailIMDSUserData {
+			dec = userdata.Decode // what IMDS returned is the user data whole
+		}
 		if ng, ok := s.value.(tfNodeGroup); ok {
 			cfg := &evidence.BootstrapConfig{Format: evidence.FormatManaged, Formats: []evidence.BootstrapFormat{evidence.FormatManaged},
 				CallsBootstrap: true, Parts: []string{detailTFNodeLabels}}

@@ -139,6 +139,10 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 		s.Problem = fmt.Sprintf("a document of %d MiB, over the %d MiB decoded from a paste; give AWS CLI or kubectl output this large in a snapshot (docs/snapshot-format.md)", len(text)>>20, MaxDocumentBytes>>20)
 		return []Segment{s}, true
 	}
+	if imdsUserDataCommand(command) && !imdsError(lines) {
+		// what the instance metadata service returns is the user data whole, as EC2 holds it
+		return []Segment{seg(TypeUserData, detailIMDSUserData, lines)}, true
+	}
 	switch {
 	case strings.HasPrefix(first, "{") || strings.HasPrefix(first, "["):
 		if s, ok := jsonDocs(lines, text); ok {
@@ -211,10 +215,65 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 		}
 		return []Segment{s}, true
 	}
+	if s, ok := windowsBootstrapScript(lines); ok {
+		return []Segment{s}, true
+	}
 	if s, ok := mapRolesFragment(lines); ok {
 		return []Segment{s}, true
 	}
 	return nil, false
+}
+
+// detailIMDSUserData is the detail of user data printed by a command that fetched it from the
+// instance metadata service (imdsUserDataCommand): the whole user data, not an excerpt.
+const detailIMDSUserData = "user data from the instance metadata service"
+
+// reIMDSUserData is a command that prints the instance's user data from the instance metadata
+// service (IMDS returns it decoded, as it was given: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-add-user-data.html):
+// curl, wget, Invoke-RestMethod or Invoke-WebRequest of http://169.254.169.254/latest/user-data
+// (or IMDS's IPv6 address), the AWS Tools for PowerShell's Get-EC2InstanceMetadata -Category
+// UserData, and ec2-metadata --user-data.
+var reIMDSUserData = regexp.MustCompile(`(?i)(?:169\.254\.169\.254|\[fd00:ec2::254\]|instance-data)(?::80)?/latest/user-data(?:[\s'")/]|$)|\bGet-EC2InstanceMetadata\b.*-Category\s+UserData\b|\bec2-metadata\s+(?:-d|--user-data)\b`)
+
+// imdsUserDataCommand reports whether command fetched the instance's user data from IMDS
+// (reIMDSUserData).
+func imdsUserDataCommand(command string) bool {
+	return command != "" && reIMDSUserData.MatchString(command)
+}
+
+// reIMDSError is the first line of what a user data fetch prints when IMDS has none or refused
+// it: its 404 page (XML or HTML), PowerShell's error record, curl's error.
+var reIMDSError = regexp.MustCompile(`(?i)^\s*(?:<\?xml|<!DOCTYPE|<html|Invoke-(?:RestMethod|WebRequest)\s*:|Get-EC2InstanceMetadata\s*:|curl: \(\d+\)|wget:|404 - Not Found|.*\(40[134]\) (?:Not Found|Unauthorized|Forbidden))`)
+
+// imdsError reports whether the output of a user data fetch is an error, not user data.
+func imdsError(lines []line) bool {
+	return len(lines) > 0 && reIMDSError.MatchString(lines[0].text)
+}
+
+// rePowerShellLine is a line of a PowerShell script: a comment, a typed or plain variable
+// assignment, a call (&), a Verb-Noun cmdlet, a script tag or a blank line.
+var rePowerShellLine = regexp.MustCompile(`^\s*(?:#|\[[\w.\[\]]+\]\s*\$|\$[\w:]+\s*=|&\s|[A-Z][a-z]+-[A-Z]\w+\b|</?(?:powershell|script|persist)>|$)`)
+
+// windowsBootstrapScript recognises PowerShell pasted on its own that calls the EKS Windows
+// bootstrap script Start-EKSBootstrap.ps1 (the EKS Windows user data template without its
+// <powershell> tag, or with it further down): at least half its lines PowerShell, no log line.
+func windowsBootstrapScript(lines []line) (Segment, bool) {
+	if !strings.Contains(strings.ToLower(string(joinLines(lines))), "start-eksbootstrap.ps1") {
+		return Segment{}, false
+	}
+	ps := 0
+	for _, l := range lines {
+		if logLine(l.text) {
+			return Segment{}, false
+		}
+		if rePowerShellLine.MatchString(l.text) {
+			ps++
+		}
+	}
+	if ps*2 < len(lines) {
+		return Segment{}, false
+	}
+	return seg(TypeUserData, "PowerShell script", lines), true
 }
 
 var (

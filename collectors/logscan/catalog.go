@@ -108,6 +108,8 @@ type catalogSpec struct {
 	MinWait       int      `json:"minWait,omitempty"`
 	RepeatEvery   int      `json:"repeatEvery,omitempty"`
 	Less          []string `json:"less,omitempty"`
+	AllValues     []string `json:"allValues,omitempty"`
+	ValuesOf      string   `json:"valuesOf,omitempty"`
 	Milestone     string   `json:"milestone,omitempty"`
 	Symptom       bool     `json:"symptom,omitempty"`
 	Source        string   `json:"source"`
@@ -213,7 +215,7 @@ func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
 		comps = append(comps, Component{Name: f.Component, Description: f.Description, Presence: f.Presence})
 		for _, c := range f.Signatures {
 			sg := Signature{Name: c.Name, Component: f.Component, Finding: c.Finding, Anchor: c.Anchor, Pattern: c.Pattern,
-				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, SameFact: c.SameFact, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, RepeatEvery: c.RepeatEvery, Less: c.Less, Milestone: c.Milestone, Symptom: c.Symptom, Meaning: c.Meaning,
+				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, SameFact: c.SameFact, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, RepeatEvery: c.RepeatEvery, Less: c.Less, AllValues: c.AllValues, ValuesOf: c.ValuesOf, Milestone: c.Milestone, Symptom: c.Symptom, Meaning: c.Meaning,
 				Source: c.Source, Examples: c.Examples}
 			if err := validate(sg); err != nil {
 				return nil, nil, fmt.Errorf("%s: signature %s: %v", n, c.Name, err)
@@ -265,6 +267,8 @@ func validate(sg Signature) error {
 		return fmt.Errorf("sameFact %q needs a normal signature that resolves findings and a pattern group of that name", sg.SameFact)
 	case len(sg.Less) != 0 && (len(sg.Less) != 2 || !strings.Contains(sg.Pattern, "(?P<"+sg.Less[0]+">") || !strings.Contains(sg.Pattern, "(?P<"+sg.Less[1]+">")):
 		return fmt.Errorf("less names two pattern groups (the smaller, then the larger)")
+	case (len(sg.AllValues) != 0 || sg.ValuesOf != "") && (len(sg.AllValues) < 2 || sg.Normal || !strings.Contains(sg.Pattern, "(?P<"+sg.ValuesOf+">")):
+		return fmt.Errorf("allValues lists two or more values of the pattern group valuesOf names, on a failure signature")
 	case sg.Milestone != "" && !contains(Milestones, sg.Milestone):
 		return fmt.Errorf("milestone %q is not one of %s", sg.Milestone, strings.Join(Milestones, ", "))
 	}

@@ -67,6 +67,12 @@ type Signature struct {
 	// the first is less than the second (IPAMD's pool stats with fewer addresses assigned than
 	// it holds: ["assigned", "total"]). Empty: no comparison.
 	Less []string `json:"less,omitempty"`
+	// AllValues, with ValuesOf naming a group of Pattern, makes the lines a failure only when,
+	// between them, that fact has taken every one of these values: one line means nothing
+	// alone. EC2Launch v1 logs "Zero or more than one <X> tag was not provided" for every tag
+	// it did not find; it runs nothing only when it found neither <script> nor <powershell>.
+	AllValues []string `json:"allValues,omitempty"`
+	ValuesOf  string   `json:"valuesOf,omitempty"`
 	// RepeatEvery, in seconds, marks a line the component writes again every RepeatEvery
 	// seconds for as long as the fault lasts (the kubelet's runtime status loop: "Container
 	// runtime network not ready" every 5 s): when the kubelet, or the signature's own component,
@@ -654,7 +660,7 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 	sg := &s.sigs[i]
 	if h == nil {
 		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
-			Resolves: sg.Resolves, SameFact: sg.SameFact, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, RepeatEvery: time.Duration(sg.RepeatEvery) * time.Second, Milestone: sg.Milestone, Symptom: sg.Symptom, Meaning: sg.Meaning, First: l}
+			Resolves: sg.Resolves, SameFact: sg.SameFact, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), AllValues: sg.AllValues, ValuesOf: sg.ValuesOf, EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, RepeatEvery: time.Duration(sg.RepeatEvery) * time.Second, Milestone: sg.Milestone, Symptom: sg.Symptom, Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++

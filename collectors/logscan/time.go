@@ -26,7 +26,10 @@ var (
 	// cloud-init-output.log line carries (cloudinit/cmd/main.py: welcome_format, and the
 	// "finished at" message of status_wrapper's final stage).
 	reCloudInit = regexp.MustCompile(`\bCloud-init v\. \S+ (?:running '[^']*'|finished) at ([A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d [+-]\d{4})`)
-	reSpaced    = regexp.MustCompile(`^(\d{4})[-/](\d\d)[-/](\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:[ ,]|$)`)
+	// EC2Launch v1 writes its logs (UserdataExecution.log, Ec2Launch.log) in UTC with a "Z" and
+	// a colon after the time ("2025/09/16 08:14:02Z: Userdata execution begins"; Write-Log in
+	// its Module/Scripts), EC2Launch v2 its agent.log without a zone ("2025-12-17 21:40:15 Info: …").
+	reSpaced = regexp.MustCompile(`^(\d{4})[-/](\d\d)[-/](\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:Z:? |[ ,]|$)`)
 )
 
 // ParseTime returns the timestamp a log line starts with, in UTC, or the zero time. It knows

@@ -325,6 +325,8 @@ func (d *decoder) handle(text []byte, part, contentType string, firstLine, depth
 	case ct == "" && looksLikeTOML(trimmed):
 		d.cfg.Parts = append(d.cfg.Parts, describe(part, "bottlerocket TOML"))
 		d.handleBottlerocket(s, part, firstLine)
+	case ct == "" && d.mimeNesting == 0 && callsWindowsBootstrap(s):
+		d.handleWindowsText(s, part, firstLine)
 	case ct == "" && strings.Contains(s, "bootstrap.sh") && d.excerpt && d.mimeNesting == 0:
 		// pasted lines of a script: the #! line may be above what was copied
 		d.cfg.Parts = append(d.cfg.Parts, describe(part, "shell script"))

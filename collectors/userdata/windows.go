@@ -130,6 +130,44 @@ func (d *decoder) handleWindows(s, part string, firstLine int) {
 	}
 }
 
+// callsWindowsBootstrap reports whether s, user data none of the other formats claimed, names
+// the EKS Windows bootstrap script Start-EKSBootstrap.ps1.
+func callsWindowsBootstrap(s string) bool {
+	return strings.Contains(strings.ToLower(s), "start-eksbootstrap.ps1")
+}
+
+// reWindowsTag is a script tag EC2Launch runs the content of, anywhere in the user data: v1's
+// Invoke-Userdata matches "(?is)<powershell>(.*?)</powershell>" (and <script>) without
+// anchoring, and v2 falls back to the same tags when the user data is not its YAML ("Parsing
+// failed, fall back to XML format"); see
+// https://docs.aws.amazon.com/AWSEC2/latest/WindowsGuide/ec2-windows-user-data.html#user-data-scripts.
+var reWindowsTag = regexp.MustCompile(`(?is)<(powershell|script)>.*?</(powershell|script)>`)
+
+// handleWindowsText reads user data that calls Start-EKSBootstrap.ps1 but does not start with a
+// <powershell> or <script> tag and is not EC2Launch v2 YAML. With a tag further down (after a
+// comment) EC2Launch still runs it. Without one, EC2Launch runs none of it: whole user data
+// never bootstraps the node (an error, as a bare bootstrap.sh script is for cloud-init), while a
+// pasted excerpt, whose tags may not have been copied, is read as the script it is, with a
+// warning.
+func (d *decoder) handleWindowsText(s, part string, firstLine int) {
+	if reWindowsTag.MatchString(s) {
+		d.cfg.Parts = append(d.cfg.Parts, describe(part, "powershell"))
+		d.handleWindows(s, part, firstLine)
+		return
+	}
+	d.cfg.Parts = append(d.cfg.Parts, describe(part, "PowerShell without a <powershell> tag"))
+	if d.excerpt {
+		d.issue(evidence.IssueWarning, part, firstLine, "the pasted PowerShell calls Start-EKSBootstrap.ps1 outside <powershell>…</powershell> (it may be an excerpt); if the user data itself lacks the tag, EC2Launch does not run it")
+		d.handleWindows(s, part, firstLine)
+		return
+	}
+	d.issue(evidence.IssueError, part, firstLine, "user data calls Start-EKSBootstrap.ps1 but has no <powershell> or <script> tag and is not EC2Launch v2 YAML; EC2Launch runs only what those tags (or EC2Launch v2's executeScript tasks) hold, so it runs none of it (wrap the script in <powershell>…</powershell>)")
+	d.cfg.Issues[len(d.cfg.Issues)-1].NotRun = true // bootstrap.no-bootstrap's, not a parse failure
+	d.handleWindows(s, part, firstLine)
+	d.cfg.CallsBootstrap = false
+	d.cfg.BootstrapUnreached = "it calls Start-EKSBootstrap.ps1 without a <powershell> or <script> tag and is not EC2Launch v2 YAML, so EC2Launch runs none of it"
+}
+
 // psTokens splits a PowerShell command line into tokens, honouring single and double quotes.
 func psTokens(s string) []string {
 	var out []string
