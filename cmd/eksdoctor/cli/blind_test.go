@@ -261,6 +261,7 @@ func TestBlindBundles(t *testing.T) {
 	// bundles12's authors built 8 of the 10 bundles designed (stop 41)
 	dirs = append(dirs, blindDirs(t, "bundles12", 8)...)
 	dirs = append(dirs, blindDirs(t, "bundles13", 8)...)
+	dirs = append(dirs, blindDirs(t, "bundles14", 8)...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
@@ -288,6 +289,7 @@ func TestBlindPastes(t *testing.T) {
 	}
 	dirs = append(dirs, blindDirs(t, "pastes21", 12)...)
 	dirs = append(dirs, blindDirs(t, "pastes22", 13)...)
+	dirs = append(dirs, blindDirs(t, "pastes23", 12)...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
