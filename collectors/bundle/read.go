@@ -29,10 +29,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+	"github.com/eksdoctor/eksdoctor/collectors/packed"
 	"github.com/eksdoctor/eksdoctor/collectors/textenc"
 )
 
@@ -387,7 +386,7 @@ func ReadZip(ra io.ReaderAt, size int64, name string, lim Limits) (*Bundle, erro
 // in the uncompressed archive, and the members read before it are kept; damage before any
 // member is an error.
 func (rd *reader) readTarGz(r io.Reader) error {
-	zr, err := gzip.NewReader(bufio.NewReaderSize(r, 1<<20))
+	zr, err := packed.NewGzip(bufio.NewReaderSize(r, 1<<20))
 	if err != nil {
 		return fmt.Errorf("not gzip: %v", err)
 	}
@@ -395,7 +394,15 @@ func (rd *reader) readTarGz(r io.Reader) error {
 	// no read-ahead here: the signature scanner reads each log member ahead on its own
 	// goroutine into the buffers it matches (logscan.Scanner.ScanFrom), so decompression and
 	// matching overlap on two cores without a second copy of every byte
-	return rd.readTar(zr)
+	if err := rd.readTar(zr); err != nil {
+		return err
+	}
+	if note := zr.TrailingNote(); note != "" {
+		// bytes after the stream's end (appended, padding), ignored as gzip(1) ignores them:
+		// the members before them were read intact, so the bundle is not damaged
+		rd.problem(orArchive(rd.b.Name), note)
+	}
+	return nil
 }
 
 // readTar reads a tar stream (decompressed, or a bundle someone un-gzipped): the members, the
@@ -959,7 +966,7 @@ func (rd *reader) handle(m member) error {
 	var in io.Reader = cr
 	var inner *errReader
 	if strings.HasSuffix(rel, ".gz") {
-		zr, err := gzip.NewReader(cr)
+		zr, err := packed.NewGzip(cr)
 		if err != nil {
 			if outer.err != nil {
 				return rd.memberErr(m, rel, outer, nil, err)
@@ -968,6 +975,13 @@ func (rd *reader) handle(m member) error {
 			return nil
 		}
 		defer zr.Close()
+		defer func() {
+			// bytes after the end of a rotated log's gzip stream are ignored, as zcat ignores
+			// them; the log before them was read whole
+			if note := zr.TrailingNote(); note != "" {
+				rd.problem(rel, note)
+			}
+		}()
 		// a nested stream counts against the same budget
 		inner = &errReader{r: zr}
 		in = &countingReader{r: inner, rd: rd}

@@ -29,12 +29,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
 	yaml3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
+	"github.com/eksdoctor/eksdoctor/collectors/packed"
 	"github.com/eksdoctor/eksdoctor/collectors/textenc"
 )
 
@@ -520,7 +520,7 @@ func tarMember(p string, gz bool, n int, max int64) (io.ReadCloser, error) {
 	}
 	var r io.Reader = f
 	if gz {
-		zr, err := gzip.NewReader(f)
+		zr, err := packed.NewGzip(f)
 		if err != nil {
 			f.Close()
 			return nil, err
@@ -662,9 +662,9 @@ func (s *Snapshot) readTar(p string, gz bool, lim Limits) error {
 	}
 	defer f.Close()
 	var r io.Reader = f
-	var zr *gzip.Reader
+	var zr *packed.Gzip
 	if gz {
-		if zr, err = gzip.NewReader(f); err != nil {
+		if zr, err = packed.NewGzip(f); err != nil {
 			return fmt.Errorf("%s is not a gzip-compressed tar: %w", p, err)
 		}
 		r = zr
@@ -678,12 +678,17 @@ func (s *Snapshot) readTar(p string, gz bool, lim Limits) error {
 		h, err := tr.Next()
 		if err == io.EOF {
 			// The tar end marker is not the end of the gzip stream: read on to the gzip
-			// trailer so a bad CRC, a wrong size or a cut inside it is not taken for a clean end.
+			// trailer so a bad CRC, a wrong size or a cut inside it is not taken for a clean
+			// end. Bytes after the stream's end (appended, padding) are ignored, as gzip(1)
+			// ignores them, and said: every member before them was read intact.
 			if !gz {
 				return nil
 			}
 			if _, err := io.Copy(io.Discard, io.LimitReader(zr, 1<<20)); err != nil {
 				return fmt.Errorf("%s: the gzip stream after the last member is damaged: %w", p, err)
+			}
+			if note := zr.TrailingNote(); note != "" {
+				s.problem(p, note)
 			}
 			return nil
 		}
