@@ -15,6 +15,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
+	"github.com/eksdoctor/eksdoctor/collectors/packed"
 	"github.com/eksdoctor/eksdoctor/collectors/textenc"
 	"unicode/utf8"
 )
@@ -25,20 +26,19 @@ type Problem struct {
 	// read (an xz archive, an image); false for damaged input.
 	Unsupported bool
 	Message     string
+	// Packed is the compressed or archive format the input is, when it is one (Message then
+	// says how to unpack it with FILE for the input's name: Packed.Unpack names the file).
+	Packed *packed.Format
 }
 
 func (p *Problem) Error() string { return p.Message }
 
-// magics are formats recognised by their first bytes that are not text.
+// magics are formats recognised by their first bytes that are not text (besides the compressed
+// and archive formats packed.Sniff tells).
 var magics = []struct {
 	prefix []byte
 	what   string
 }{
-	{[]byte{0xFD, '7', 'z', 'X', 'Z', 0x00}, "an xz-compressed file (extract it and analyze the result: xz -d FILE)"},
-	{[]byte("BZh"), "a bzip2-compressed file (extract it and analyze the result: bunzip2 FILE)"},
-	{[]byte{0x28, 0xB5, 0x2F, 0xFD}, "a zstd-compressed file (extract it and analyze the result: zstd -d FILE)"},
-	{[]byte{'7', 'z', 0xBC, 0xAF, 0x27, 0x1C}, "a 7-Zip archive (extract it and analyze the directory)"},
-	{[]byte("Rar!\x1A\x07"), "a RAR archive (extract it and analyze the directory)"},
 	{[]byte("\x89PNG\r\n\x1A\n"), "a PNG image (eksdoctor reads text: paste the log or configuration itself)"},
 	{[]byte{0xFF, 0xD8, 0xFF}, "a JPEG image (eksdoctor reads text: paste the log or configuration itself)"},
 	{[]byte("GIF8"), "a GIF image (eksdoctor reads text: paste the log or configuration itself)"},
@@ -79,6 +79,9 @@ func Text(raw []byte) ([]byte, *Problem) {
 		}
 	}
 	raw = bytes.TrimPrefix(raw, []byte("\xEF\xBB\xBF"))
+	if f, ok := packed.Sniff(raw); ok {
+		return nil, &Problem{Unsupported: true, Message: "the input is " + f.What + " (" + f.Unpack("", "analyze the result") + ")", Packed: &f}
+	}
 	for _, m := range magics {
 		if bytes.HasPrefix(raw, m.prefix) {
 			return nil, &Problem{Unsupported: true, Message: "the input is " + m.what}

@@ -650,6 +650,9 @@ func (s *Snapshot) readArchive(p string, lim Limits) error {
 	case len(head) >= 262 && string(head[257:262]) == "ustar":
 		return s.readTar(p, false, lim)
 	}
+	if f, ok := packed.Sniff(head); ok {
+		return fmt.Errorf("%s is %s, which is not read as a snapshot (a directory, or a .tar.gz, .tar or .zip of one): %s (docs/snapshot-format.md)", p, f.What, f.Unpack(p, "give the result to --snapshot"))
+	}
 	return fmt.Errorf("%s is not a snapshot archive: a snapshot is a directory, or a .tar.gz, .tar or .zip of one (docs/snapshot-format.md)", p)
 }
 

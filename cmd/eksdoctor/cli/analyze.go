@@ -871,6 +871,10 @@ func validateLimits(l bundle.Limits) error {
 // data, an image, an archive eksdoctor does not read, UTF-32): exit 4, the input could not be
 // read, with what it is. Text in which nothing is recognised exits 3 instead.
 func notTextErr(name string, prob *ingest.Problem) error {
+	if prob.Packed != nil && name != "stdin" {
+		// the unpacking command names the file given, not FILE
+		return inputErr("%s: the input is %s (%s); it cannot be read as text, nothing in it was analysed", name, prob.Packed.What, prob.Packed.Unpack(name, "analyze the result"))
+	}
 	return inputErr("%s: %s; it cannot be read as text, nothing in it was analysed", name, prob.Message)
 }
 
