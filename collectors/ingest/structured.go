@@ -431,6 +431,28 @@ func numberOutOfRange(lines []line, text []byte, err error) (Segment, bool) {
 	return s, true
 }
 
+// MaxJSONDepth is how many levels of nesting (objects and arrays) the JSON reader follows:
+// encoding/json's maxNestingDepth (src/encoding/json/scanner.go), past which it stops with
+// "exceeded max depth". AWS CLI and kubectl output nests a few dozen levels at most.
+const MaxJSONDepth = 10000
+
+// nestedTooDeep reads a JSON document the reader stopped in because it nests deeper than
+// MaxJSONDepth (err is the decoder's) as a segment that is not read, whose Problem says so with
+// the limit and where: an input problem, not unrecognised text. ok is false for any other error.
+func nestedTooDeep(lines []line, text []byte, err error) (Segment, bool) {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || !strings.HasSuffix(se.Error(), "exceeded max depth") {
+		return Segment{}, false
+	}
+	at := ""
+	if off := int(se.Offset); off > 0 && off <= len(text) {
+		at = fmt.Sprintf(", reached on line %d", lines[0].n+bytes.Count(text[:off], []byte("\n")))
+	}
+	s := seg(TypeData, "JSON nested too deeply", lines)
+	s.Problem = fmt.Sprintf("JSON too deeply nested to read: more than %d levels of objects and arrays, the reader's limit%s", MaxJSONDepth, at)
+	return s, true
+}
+
 // damagedAWSAuthJSON is the segment of an aws-auth ConfigMap pasted as JSON that does not parse
 // (err, from reading text). kubectl prints a ConfigMap as valid JSON (and kubectl apply
 // refuses JSON that is not), so JSON that does not parse is damage done to the paste — most
@@ -482,6 +504,9 @@ func jsonDocs(lines []line, text []byte) ([]Segment, bool) {
 					return []Segment{damagedAWSAuthJSON(lines, text, err)}, true
 				}
 				if s, ok := numberOutOfRange(lines, text, err); ok {
+					return []Segment{s}, true
+				}
+				if s, ok := nestedTooDeep(lines, text, err); ok {
 					return []Segment{s}, true
 				}
 				// "[ERROR] …", a cut JSON record: not a document; read as text

@@ -88,3 +88,23 @@ func TestHostileSnapshotOfOtherCompression(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileDeeplyNestedJSON: JSON nested deeper than the JSON reader goes (10,000 levels) is
+// said to be JSON too deeply nested to read, naming the input and the limit, exit 4 (the input
+// could not be read), not "unrecognised text" with exit 3 (red team 15: 200,000 levels).
+func TestHostileDeeplyNestedJSON(t *testing.T) {
+	const depth = 200000
+	for name, doc := range map[string]string{
+		"arrays":            strings.Repeat("[", depth) + strings.Repeat("]", depth),
+		"objects":           strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth),
+		"objects, pretty":   strings.Repeat("{\n \"Reservations\":\n", 20000) + "[]" + strings.Repeat("\n}", 20000),
+		"cut, never closed": strings.Repeat(`{"Reservations": [`, depth),
+	} {
+		p := filepath.Join(t.TempDir(), "deep.json")
+		os.WriteFile(p, []byte(doc+"\n"), 0o644)
+		code, _, _, stderr := analyze(t, "", p)
+		if code != ExitInput || !strings.Contains(stderr, p) || !strings.Contains(stderr, "nested") || !strings.Contains(stderr, "10000 levels") || strings.Contains(stderr, "unrecognised") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 4 naming the input, JSON too deeply nested and the limit", name, code, stderr)
+		}
+	}
+}
