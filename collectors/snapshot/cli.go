@@ -2,8 +2,10 @@ package snapshot
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -18,7 +20,12 @@ import (
 type Time struct{ time.Time }
 
 // UnmarshalJSON implements json.Unmarshaler. It returns an error naming the text when no
-// layout matches.
+// layout matches: a time in the form of RFC 3339 whose field is out of range names the field,
+// and second 60 is refused as a leap second rather than read as the next second. Go's time has
+// no leap seconds (time.Parse: "second out of range"), AWS smears them over the day around them
+// (the Amazon Time Sync Service's leap smear; its APIs print smeared times), so no AWS CLI or
+// kubectl output holds :60: one that does was edited or made by hand, and what
+// instant it meant is not known.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	s := strings.Trim(string(b), `"`)
 	if s == "" || s == "null" {
@@ -27,8 +34,14 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	if len(s) > 64 {
 		return fmt.Errorf("timestamp %.40q… is not ISO 8601", s)
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999-0700", "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999-07:00", "2006-01-02 15:04:05"} {
-		if v, err := time.Parse(layout, s); err == nil {
+	var outOfRange string // the field of a time in ISO 8601 form that is out of range
+	for _, layout := range timeLayouts {
+		v, err := time.Parse(layout, s)
+		var pe *time.ParseError
+		if errors.As(err, &pe) && strings.HasSuffix(pe.Message, " out of range") && outOfRange == "" {
+			outOfRange = strings.TrimSuffix(strings.TrimPrefix(pe.Message, ": "), " out of range")
+		}
+		if err == nil {
 			if v.IsZero() { // 0001-01-01T00:00:00Z: Go's "unset"
 				return nil
 			}
@@ -48,8 +61,20 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		t.Time = time.Unix(int64(epoch), 0).UTC()
 		return nil
 	}
+	if outOfRange == "second" && leapSecond.MatchString(s) {
+		return fmt.Errorf("timestamp %q is not a valid time: second 60 is a leap second, which no AWS or Kubernetes output holds (AWS smears leap seconds over the day around them, and Go's time, which kubectl's output comes from, has none), and which RFC 3339 allows only as 23:59:60 UTC at the end of a month", s)
+	}
+	if outOfRange != "" {
+		return fmt.Errorf("timestamp %q has the form of ISO 8601 (RFC 3339) but is not a valid time: its %s is out of range", s, outOfRange)
+	}
 	return fmt.Errorf("timestamp %q is not ISO 8601", s)
 }
+
+// timeLayouts are the forms of a timestamp Time reads, tried in order.
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999-0700", "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999-07:00", "2006-01-02 15:04:05"}
+
+// leapSecond matches a time of day whose second is 60 (hh:mm:60).
+var leapSecond = regexp.MustCompile(`[T ]\d{2}:\d{2}:60(?:[.,Z+-]|$)`)
 
 // minTime and maxTime bound every timestamp read from a snapshot: nothing AWS or Kubernetes
 // prints lies outside them, and "now" is taken from these values (collectedAt), so an absurd
