@@ -447,15 +447,27 @@ func (o *AnalyzeOptions) limitProblem(name string) []report.InputProblem {
 
 // cappedExit ends the analysis of a paste that --max-bytes cut, or whose gzip stream was cut
 // short: stderr says so, naming the input, and the exit is that of a damaged bundle (what was
-// not read may hold the cause).
+// not read may hold the cause) — also when nothing in the part read was recognised (4, not 3).
 func (o *AnalyzeOptions) cappedExit(err error, name string) error {
+	capped := o.capped != nil && o.capped.hit
+	var ee *ExitError
+	if (o.cutShort != "" || capped) && errors.As(err, &ee) && ee.Code == ExitNothingChecked {
+		// nothing recognised in the part read is not nothing recognised in the input: what it
+		// holds may lie in the rest, so the cut decides (4, as for a cut in whose part read
+		// nothing failed), not the 3 of text read whole; no report was written
+		why := o.cutShort
+		if capped {
+			why = fmt.Sprintf("only the first %d bytes were read (--max-bytes)", o.capped.max)
+		}
+		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%w; %s: what the input holds may lie in the part not read", ee.Err, why)}
+	}
 	if o.cutShort != "" {
 		o.note("eksdoctor: %s was read only in part: %s; the report covers what was read\n", name, o.cutShort)
-		if o.capped == nil || !o.capped.hit {
+		if !capped {
 			return o.partialExit(err)
 		}
 	}
-	if o.capped == nil || !o.capped.hit {
+	if !capped {
 		return err
 	}
 	o.note("eksdoctor: %s was read only in part: it is longer than --max-bytes (%d bytes), the rest was not read; the report covers what was read\n", name, o.capped.max)

@@ -108,3 +108,19 @@ func TestHostileDeeplyNestedJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileCutPasteWithNothingRecognised: a paste cut by --max-bytes in whose read part
+// nothing is recognised exits 4 (the input was not read whole: what it holds may lie in the
+// rest), as a cut paste or bundle in whose read part nothing failed does; stderr names the
+// limit. Whole, the same text exits 3. (Red team 15: the README's table read either way.)
+func TestHostileCutPasteWithNothingRecognised(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(p, []byte(strings.Repeat("the node never showed up in the console, we checked twice\n", 2000)), 0o644)
+	code, _, _, stderr := analyze(t, "", p, "--max-bytes", "4096")
+	if code != ExitInput || !strings.Contains(stderr, "--max-bytes") || !strings.Contains(stderr, "nothing in") {
+		t.Errorf("cut: exit %d, stderr %q; want 4 naming the limit and that nothing was recognised in what was read", code, stderr)
+	}
+	if code, _, _, _ := analyze(t, "", p); code != ExitNothingChecked {
+		t.Errorf("whole: exit %d, want 3", code)
+	}
+}

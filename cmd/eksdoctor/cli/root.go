@@ -43,7 +43,8 @@ Exit codes:
   2  usage error
   3  inconclusive (checks of the join path could not run, or joined but NotReady with no
      cause found), or nothing in the input recognised
-  4  the input could not be read
+  4  the input could not be read, or only in part (--max-bytes): also when nothing in
+     the part read is recognised
   5  partial: nothing failed, but evidence was denied or a call for it failed
   6  the output could not be written (a full disk, a closed pipe)
   7  (scan) a publication that was asked for failed
