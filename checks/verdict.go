@@ -252,6 +252,11 @@ func pastedNotReady(ev *evidence.Evidence) *NodeState {
 	}
 	var nr *evidence.Node
 	for i := range ev.Nodes {
+		if ev.Nodes[i].ReadyUnknown {
+			// a list that does not show readiness (a jsonpath template or custom columns
+			// without the Ready condition) does not tell which node is NotReady
+			return nil
+		}
 		if !ev.Nodes[i].Ready {
 			if ev.Nodes[i].Unregistered {
 				// a Node its kubelet never reported on (Karpenter before v0.28 created it)

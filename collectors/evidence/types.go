@@ -339,6 +339,11 @@ type Node struct {
 	// pkg/controllers/provisioning/provisioner.go: `k8sNode.Status = v1.NodeStatus{}`) — and does
 	// not show that the node joined.
 	Unregistered bool
+	// ReadyUnknown marks a Node whose Ready condition the input did not show because it was
+	// not asked for (a `kubectl get nodes -o jsonpath=…` template or `-o custom-columns=…`
+	// listing without .status.conditions[?(@.type=="Ready")].status): Ready is then false
+	// without the Node being NotReady, and Unregistered is false without it being known.
+	ReadyUnknown bool
 }
 
 // CSR is a certificates.k8s.io/v1 CertificateSigningRequest.

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -294,7 +295,9 @@ func describedNodes(s *Segment) []evidence.Node {
 				Ready: strings.HasPrefix(st, "Ready"), OS: osOfImage(column(header, r, "OS-IMAGE")), Age: kubectlAge(column(header, r, "AGE")),
 				// kubectl prints Unknown for a Node without a Ready condition: its kubelet never
 				// reported on it (evidence.Node.Unregistered)
-				Unregistered: strings.HasPrefix(st, "Unknown")}
+				Unregistered: strings.HasPrefix(st, "Unknown"),
+				// -o custom-columns without a STATUS or Ready condition column: readiness unknown
+				ReadyUnknown: readyCol == "" && !slices.Contains(header, "STATUS")}
 			if n.Name == "" {
 				continue
 			}

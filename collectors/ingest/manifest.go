@@ -11,7 +11,8 @@ import (
 func markSpecOnly(ev *evidence.Evidence, segs []Segment) {
 	noStatus := map[string]bool{}
 	for _, s := range segs {
-		if s.Type != TypeEC2NodeClass {
+		if s.Type != TypeEC2NodeClass || s.selected {
+			// a jsonpath template's fields: the status it did not ask for is unknown, not absent
 			continue
 		}
 		objs, ok := s.value.([]any)

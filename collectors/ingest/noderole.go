@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -194,6 +195,20 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 			}
 		}
 	}
+	if len(cands) > 1 {
+		// several roles read as a node's: the one the NodeClaim's node class launches its
+		// instances with is the node's (the link is in the evidence, not a guess)
+		if role, why := claimClassRole(ev); role != "" {
+			if c, named := cands[role]; named {
+				if strings.Contains(c.why, "spec.role") {
+					c.why = why
+				} else {
+					c.why = why + "; " + c.why
+				}
+				cands = map[string]cand{role: c}
+			}
+		}
+	}
 	if len(cands) != 1 {
 		return
 	}
@@ -212,6 +227,14 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 		for _, e := range ev.AccessEntries {
 			if strings.Contains(e.PrincipalArn, ":role/") && strings.EqualFold(nameOfArn(e.PrincipalArn), name) {
 				c.arn, c.why = e.PrincipalArn, ev.Source(evidence.KindAccessEntries)+" (the role's access entry)"
+			}
+		}
+	}
+	if c.arn == "" {
+		// or a pasted describe-access-entry of it
+		for _, e := range ev.DescribedAccessEntries {
+			if strings.Contains(e.PrincipalArn, ":role/") && strings.EqualFold(nameOfArn(e.PrincipalArn), name) {
+				c.arn = e.PrincipalArn
 			}
 		}
 	}
@@ -252,4 +275,57 @@ func classKindOf(nc evidence.NodeClass) string {
 		return "NodeClass"
 	}
 	return "EC2NodeClass"
+}
+
+// claimClassRole returns the role name of the node class the evidence's NodeClaims launch
+// with — every NodeClaim not yet registered (all of them when each has) naming, by
+// spec.nodeClassRef, the same node class, of the matching kind, that has spec.role — and why,
+// quoting the class's source; "" when the claims name no class, several, or one with no role
+// or a role given as an ARN of another form (a path).
+func claimClassRole(ev *evidence.Evidence) (role, why string) {
+	var claims []evidence.NodeClaim
+	for _, c := range ev.NodeClaims {
+		if r, ok := c.Condition("Registered"); !ok || r.Status != "True" {
+			claims = append(claims, c)
+		}
+	}
+	if len(claims) == 0 {
+		claims = ev.NodeClaims
+	}
+	var ref evidence.NodeClassRef
+	var names []string
+	for _, c := range claims {
+		if c.NodeClassRef.Name == "" {
+			continue
+		}
+		if ref.Name != "" && c.NodeClassRef.Name != ref.Name {
+			return "", ""
+		}
+		ref = c.NodeClassRef
+		if !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	if ref.Name == "" {
+		return "", ""
+	}
+	for _, nc := range ev.NodeClasses {
+		if nc.Name != ref.Name || ref.Group != "" && ref.AutoMode() != nc.AutoMode {
+			continue
+		}
+		r := nc.Role
+		if strings.HasPrefix(r, "arn:") {
+			r = nameOfArn(r)
+		}
+		if r == "" || strings.Contains(r, "/") {
+			return "", ""
+		}
+		kind := evidence.KindEC2NodeClasses
+		if nc.AutoMode {
+			kind = evidence.KindNodeClasses
+		}
+		return r, fmt.Sprintf("%s (%s %s spec.role, the node class NodeClaim %s names in spec.nodeClassRef)",
+			ev.Source(kind), classKindOf(nc), nc.Name, strings.Join(names, ", "))
+	}
+	return "", ""
 }

@@ -694,6 +694,7 @@ func (rd *reader) document(s *Segment) {
 			path = "kube/csrs.json"
 		}
 		rd.file(path, s.value, origin, s)
+		rd.selectedKube(path, s)
 	case s.Type == TypeDescribeNode, s.Type == TypeGetNodes:
 		nodes := describedNodes(s)
 		if len(nodes) == 0 {
@@ -767,11 +768,25 @@ func (rd *reader) document(s *Segment) {
 			file = "kube/nodeclasses.json"
 		}
 		rd.file(file, v, origin, s)
+		rd.selectedKube(file, s)
 	case s.Type == TypeNodeClaim && (layout.Lookup(s.value, "metadata.name") != "" || layout.Lookup(s.value, "kind") == "List"):
 		// a pasted NodeClaim (or a list of them) is judged as kubectl get gives it; its
 		// condition messages are also read as log lines (logs)
 		rd.file("kube/nodeclaims.json", s.value, origin, s)
+		rd.selectedKube("kube/nodeclaims.json", s)
 	}
+}
+
+// selectedKube records that the kubectl output kept at path holds only the fields a jsonpath
+// template asked for (Segment.selected), so the snapshot reader takes the others as unknown.
+func (rd *reader) selectedKube(path string, s *Segment) {
+	if !s.selected || s.Problem != "" || rd.fileSeg[path] != s {
+		return
+	}
+	if rd.selected == nil {
+		rd.selected = map[string]bool{}
+	}
+	rd.selected[path] = true
 }
 
 // bootstrap records a node configuration. A paste is one node, so it keeps one: the one that

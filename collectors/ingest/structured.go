@@ -162,6 +162,9 @@ func structuredOnce(lines []line, command string) ([]Segment, bool) {
 	case strings.HasPrefix(first, "#cloud-config"):
 		return []Segment{seg(TypeUserData, "cloud-config", lines)}, true
 	}
+	if s, ok := jsonpathText(lines, command); ok {
+		return []Segment{s}, true
+	}
 	if s, ok := queriedText(lines, command); ok {
 		return []Segment{s}, true
 	}

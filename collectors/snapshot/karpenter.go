@@ -259,12 +259,17 @@ func (s *Snapshot) loadKarpenter(ev *evidence.Evidence) {
 			autoMode bool
 			what     string
 		}{{evidence.KindEC2NodeClasses, "ec2nodeclasses", false, "Karpenter's AWS provider"}, {evidence.KindNodeClasses, "nodeclasses", true, "EKS Auto Mode"}} {
+			selected := s.Selected[s.kubePath(f.base)]
 			read(f.kind, f.base, f.what, func(raw json.RawMessage) error {
 				var o KubeNodeClass
 				if err := json.Unmarshal(raw, &o); err != nil {
 					return err
 				}
-				r.classes = append(r.classes, ConvertNodeClass(&o, f.autoMode))
+				nc := ConvertNodeClass(&o, f.autoMode)
+				// the fields a kubectl jsonpath template printed (Snapshot.Selected): the rest of
+				// its spec is unknown, as for a class read from kubectl's printed output
+				nc.StatusOnly = nc.StatusOnly || selected
+				r.classes = append(r.classes, nc)
 				return nil
 			})
 		}

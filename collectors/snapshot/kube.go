@@ -79,7 +79,14 @@ func (s *Snapshot) loadKube(ev *evidence.Evidence) {
 				}
 				node.Taints = append(node.Taints, taint+":"+t.Effect)
 			}
-			node.Unregistered = len(n.Status.Conditions) == 0 && n.Status.NodeInfo.KubeletVersion == ""
+			if s.Selected[r.np] {
+				// a jsonpath template's fields (ingest): a condition it did not ask for is
+				// unknown, and so is whether the kubelet ever reported
+				_, ready := findKubeCondition(n, "Ready")
+				node.ReadyUnknown = !ready
+			} else {
+				node.Unregistered = len(n.Status.Conditions) == 0 && n.Status.NodeInfo.KubeletVersion == ""
+			}
 			r.nodes = append(r.nodes, node)
 			return nil
 		})
@@ -330,4 +337,14 @@ func nodeOf(n evidence.Node, inst *evidence.Instance) bool {
 		return true
 	}
 	return n.Name != "" && n.Name == inst.PrivateDNSName && !strings.Contains(n.ProviderID, "/i-")
+}
+
+// findKubeCondition returns the status of the Node's condition of type t and whether it has one.
+func findKubeCondition(n KubeNode, t string) (string, bool) {
+	for _, c := range n.Status.Conditions {
+		if c.Type == t {
+			return c.Status, true
+		}
+	}
+	return "", false
 }

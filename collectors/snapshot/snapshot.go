@@ -105,7 +105,10 @@ type Snapshot struct {
 
 	// Selected names the paths whose documents hold only the fields a --query picked (AWS CLI
 	// output pasted with `--query 'Reservations[].Instances[].[InstanceId,State.Name]'`): a
-	// field absent from them was not asked for, so it is unknown rather than absent. Nil for
+	// field absent from them was not asked for, so it is unknown rather than absent. The same
+	// holds for kube/ files read back from `kubectl get … -o jsonpath=TEMPLATE` output: a Node's
+	// Ready condition the template did not ask for is unknown (evidence.Node.ReadyUnknown), a
+	// node class's spec beyond its printed fields too (evidence.NodeClass.StatusOnly). Nil for
 	// snapshots, whose files are whole outputs.
 	Selected map[string]bool
 	// Narrowed holds, by path, what the pasted command line that printed a file says about it
