@@ -210,13 +210,22 @@ func loggedKubeletVersion(ev *evidence.Evidence) (ver, from, src string) {
 
 // nodesVersionSkew judges every listed Node's kubelet when there is no one instance to judge
 // (a pasted `kubectl get nodes`, a cluster-wide run): a failure per Node outside the skew
-// policy, else one pass naming how many were judged.
+// policy, else one pass naming how many were judged. A pasted list that shows the node the
+// paste is about — its one NotReady Node among Ready ones (pastedNotReady) — has that node
+// judged (fail or pass); a Ready Node outside the policy then gets a warning, not a failure:
+// it joined, so its kubelet is not why the other did not. A list whose readiness is unknown
+// has every Node judged.
 func nodesVersionSkew(ev *evidence.Evidence) []Finding {
 	c := ev.Cluster
 	if minorNumber(c.Version) < 0 {
 		return one(notApplicable(ev.Target.Cluster, "the control plane's version is unknown"))
 	}
+	subject := ""
+	if st := pastedNotReady(ev); st != nil {
+		subject = st.Name
+	}
 	var out []Finding
+	var own *Finding
 	judged := 0
 	for _, n := range ev.Nodes {
 		v := kubeMinor(n.KubeletVersion)
@@ -225,9 +234,23 @@ func nodesVersionSkew(ev *evidence.Evidence) []Finding {
 		}
 		judged++
 		f := skewFinding(n.Name, v, c.Version, item(ev.Source(evidence.KindNodes), "Node %s kubeletVersion %s; control plane %s", n.Name, n.KubeletVersion, c.Version))
-		if f.Status == StatusFail {
+		switch {
+		case subject != "" && n.Name == subject:
+			own = &f
+		case subject != "" && f.Status == StatusFail && n.Ready:
+			f.Status = StatusWarn
+			f.Message += fmt.Sprintf(" (Node %s is Ready: it joined; the node the paste is about is NotReady Node %s)", n.Name, subject)
+			out = append(out, f)
+		case f.Status == StatusFail:
 			out = append(out, f)
 		}
+	}
+	if subject != "" {
+		if own == nil {
+			f := notApplicable(subject, "the NotReady Node "+subject+" the paste is about reports no kubelet version")
+			own = &f
+		}
+		return append([]Finding{*own}, out...)
 	}
 	if judged == 0 {
 		return one(notApplicable(ev.Target.Cluster, "no listed Node reports a kubelet version"))
