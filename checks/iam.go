@@ -34,7 +34,10 @@ func iamChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "iam.no-instance-profile", Title: "Instance has no instance profile or the profile has no role", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindInstanceProfile}, Stage: StageIdentity,
-			Explains:    explains("iam.*", "auth.*", "windows.kube-proxy-group"),
+			// not iam.node-role-trust: that check fails only for a known node role, whose profile
+			// then exists; the node's "Unable to locate credentials" read as no profile is what a
+			// role EC2 cannot assume gives, so trust explains it (node-role-trust's Explains)
+			Explains:    explains("iam.node-role-policies", "iam.cluster-role", "auth.*", "windows.kube-proxy-group"),
 			Why:         "The kubelet authenticates to EKS with the credentials of the instance profile's role; with no profile (or a profile without a role) the node has no IAM identity, so it cannot call DescribeCluster, pull from ECR or be mapped to a Kubernetes user.",
 			Remediation: "Attach an instance profile holding the node role: aws ec2 associate-iam-instance-profile --instance-id ID --iam-instance-profile Name=PROFILE (or set IamInstanceProfile in the launch template); add a missing role with aws iam add-role-to-instance-profile --instance-profile-name PROFILE --role-name ROLE.",
 			Docs:        []string{docNodeRole, docInstanceProfile}},
@@ -63,7 +66,7 @@ func iamChecks() []Check {
 			Docs:        []string{docNodeRole, docCNIIRSA, "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/doc/examples.md#using-instance-id-as-node-name", "https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_boundaries.html"}},
 			Eval: evalNodeRolePolicies},
 		{Meta: Meta{ID: "iam.node-role-trust", Title: "Node role cannot be assumed by EC2", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindNodeRole}, Stage: StageIdentity, Explains: explains("auth.*"),
+			Needs: []evidence.Kind{evidence.KindNodeRole}, Stage: StageIdentity, Explains: explains("auth.*", "iam.no-instance-profile"),
 			Why:         "The instance gets its role's credentials only if the role's trust policy lets the service principal ec2.amazonaws.com call sts:AssumeRole, under a Condition (if any) that EC2 satisfies — aws:SourceAccount of another account or aws:SourceArn of a non-EC2 resource never does; otherwise IMDS serves no credentials and nothing on the node can authenticate.",
 			Remediation: "aws iam update-assume-role-policy --role-name ROLE --policy-document '{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"Service\":\"ec2.amazonaws.com\"},\"Action\":\"sts:AssumeRole\"}]}'",
 			Docs:        []string{docNodeRole, "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_principal.html", "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition.html"}},

@@ -30,3 +30,17 @@ func TestSubnetExhaustedExplainsLaunchFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeRoleTrustExplainsMissingCredentials: a node role EC2 cannot assume leaves IMDS without
+// credentials, which the node's AWS CLI and token helper report as "Unable to locate
+// credentials" — read as no instance profile; the trust policy is the cause (blind
+// pastes24/02 ranked the missing credentials first).
+func TestNodeRoleTrustExplainsMissingCredentials(t *testing.T) {
+	d := Diagnose([]Finding{
+		{ID: "iam.no-instance-profile", Status: StatusFail, Severity: SeverityCritical},
+		{ID: "iam.node-role-trust", Status: StatusFail, Severity: SeverityCritical},
+	}, Default().Metas())
+	if d.MostLikelyCause != "iam.node-role-trust" {
+		t.Fatalf("most likely %q, ranked %v", d.MostLikelyCause, d.Ranked)
+	}
+}
