@@ -20,6 +20,12 @@ type NodeLogs struct {
 	Streams []LogStream
 	// Hits are the matched signatures, in catalog order; Count counts lines, not distinct texts.
 	Hits []SignatureHit
+	// Proxy is the HTTP proxy environment of the node's components as its configuration files
+	// set it (empty when none is set or the input does not show it).
+	Proxy []ProxyEnv `json:",omitempty"`
+	// CurlRoute says how the EKS log collector's curl to the API endpoint went
+	// (networking/curl_api_server.txt): CurlDirect, CurlProxied, or "" when it did not run.
+	CurlRoute string `json:",omitempty"`
 }
 
 // LogStream is one log file (or archive member) that was scanned.
