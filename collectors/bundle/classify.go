@@ -21,7 +21,7 @@ var configFiles = map[string]bool{
 	"settings.json": true, "os-release": true, "logdog.errors": true, "kube-status": true,
 	"system/instance-id.txt": true, "system/region.txt": true, "system/availability-zone.txt": true,
 	"system/pkglist.txt": true, "system/services.txt": true, "kernel/uname.txt": true,
-	"kubelet/kubeconfig.yaml": true, "kubelet/kubelet-config.json": true, "kubelet/config.json": true,
+	"kubelet/kubeconfig.yaml": true, "kubelet/kubelet-config.json": true, "kubelet/kubelet_service.txt": true, "kubelet/config.json": true,
 	"ipamd/enis.json": true, "networking/resolv.conf": true, "containerd/containerd-version.txt": true,
 	"system/kubelet/kubeconfig": true, "system/kubelet/kubelet-config.json": true, "system/sysinfo": true,
 }

@@ -40,6 +40,9 @@ func (b *Bundle) Evidence() *evidence.Evidence {
 	case KindEKSWindows:
 		cfg, cfgSrc = b.windows(ev, nos)
 	}
+	if b.Logs != nil && b.Kind == KindEKSLinux {
+		b.Logs.Proxy, b.Logs.CurlRoute = b.proxyEnvs(), b.curlRoute()
+	}
 	if b.KubeDNS != "" {
 		// the node's own kube-proxy rules name the kube-dns Service IP its pods must use
 		ev.KubeDNS = &evidence.Service{Name: "kube-dns", ClusterIP: b.KubeDNS}
@@ -106,6 +109,9 @@ func (b *Bundle) bottlerocket(ev *evidence.Evidence, nos *evidence.NodeOS) (*evi
 				nos.Version = v
 			}
 		}
+	}
+	if b.Logs != nil {
+		b.Logs.Proxy = bottlerocketProxy(settings)
 	}
 	if aws, ok := settings["aws"].(map[string]any); ok {
 		ev.Target.Region, _ = aws["region"].(string)
