@@ -56,6 +56,10 @@ const (
 	// bootstrap agent's own line that it finished (bootstrap.sh's "complete!"): a later step of
 	// the user data failed, not the agent (see agentDoneBefore).
 	testimonyAfterAgent
+	// testimonyProxied: an SDK's "no credentials" lines only of the kubelet's credential plugin,
+	// whose IMDS requests the kubelet's proxy environment sends to the proxy (splitIMDSProxied):
+	// they say nothing of the instance profile.
+	testimonyProxied
 )
 
 // testimony is the logs' account of one finding.
@@ -111,6 +115,13 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 	if len(t.failing) == 0 {
 		return t
 	}
+	if rest, proxied := splitIMDSProxied(logs, id, t.failing); proxied {
+		if len(rest) == 0 {
+			t.state = testimonyProxied
+			return t
+		}
+		t.failing = rest
+	}
 	if done := agentDoneBefore(logs, t.failing, t.normal); done != nil {
 		t.state, t.resolvedBy = testimonyAfterAgent, done
 		return t
@@ -121,9 +132,13 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 			last = h.Last
 		}
 	}
+	curlBypass := curlBypassesProxy(logs, id, t.failing)
 	for i, n := range t.normal {
 		if otherNodes(t.failing, n) || n.SameFact != "" {
 			continue // another node's progress (two nodes' logs pasted together); keyed progress below
+		}
+		if curlBypass && n.Component == "eks-log-collector" {
+			continue // the collector's curl went directly, the kubelet through its proxy
 		}
 		if logscan.Later(n.Last, last) || undatedAfterDated(last, n.Last) {
 			t.state, t.resolvedBy = testimonyResolved, &t.normal[i]
@@ -412,6 +427,12 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 		return one(Finding{Status: StatusSkipped, Resource: target,
 			Message:  ConsequencePrefix + strings.Join(t.causes, ", "),
 			Evidence: []EvidenceItem{item(src, "see %s", strings.Join(t.causes, ", "))}})
+	case testimonyProxied:
+		r, _ := imdsProxied(logs)
+		return one(Finding{Status: StatusSkipped, Resource: target,
+			Message: fmt.Sprintf("not a cause: %s (%d lines) came from the kubelet's credential plugin, whose IMDS requests (169.254.169.254) go through %s, so they say nothing of the instance profile (see runtime.exec-credential-failed)",
+				t.failing[0].Meaning, evidence.DistinctLines(t.failing), routeText(r)),
+			Evidence: []EvidenceItem{hitItem(src, t.failing[0])}})
 	case testimonyEnded:
 		items := make([]EvidenceItem, 0, len(t.ended))
 		total := evidence.DistinctLines(t.ended)
@@ -460,6 +481,7 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 	if facts := factSummary(t.failing); facts != "" {
 		msg += "; " + facts
 	}
+	msg += proxyNote(logs, id, t)
 	f := fail(resource, msg, items...)
 	f.Symptom = true
 	for _, h := range t.failing {
