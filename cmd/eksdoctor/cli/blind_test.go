@@ -290,6 +290,7 @@ func TestBlindPastes(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "pastes21", 12)...)
 	dirs = append(dirs, blindDirs(t, "pastes22", 13)...)
 	dirs = append(dirs, blindDirs(t, "pastes23", 12)...)
+	dirs = append(dirs, blindDirs(t, "pastes24", 12)...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
