@@ -106,6 +106,14 @@ func Text(raw []byte) ([]byte, *Problem) {
 	if bad := invalidUTF8(head); bad*10 > len(head) && len(head) > 0 {
 		return nil, &Problem{Unsupported: true, Message: fmt.Sprintf("the input is binary data (%d of its first %d bytes are not UTF-8), not text", bad, len(head))}
 	}
+	return clean(raw), nil
+}
+
+// clean undoes what the way text took did to it, keeping its lines where they were: line ends
+// (CR LF, a lone CR), typographic substitutions (untypeset), terminal escape sequences and
+// padding at line ends. Text cleans a paste with it, and a reader the text a document carries
+// (a console output's Output, whose own CR LF and colour codes JSON escaped).
+func clean(raw []byte) []byte {
 	if bytes.IndexByte(raw, '\r') >= 0 {
 		if lf := bytes.IndexByte(raw, '\n'); lf < 0 || lf == len(raw)-1 {
 			// lines ended by a lone CR (classic Mac OS, some terminal clipboards): with no LF
@@ -119,7 +127,7 @@ func Text(raw []byte) ([]byte, *Problem) {
 			raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
 		}
 	}
-	return trimLineEnds(stripANSI(untypeset(raw))), nil
+	return trimLineEnds(stripANSI(untypeset(raw)))
 }
 
 // typeset maps what a chat client, word processor or web page substitutes when text passes
@@ -136,14 +144,82 @@ var typeset = strings.NewReplacer(
 )
 
 // untypeset applies typeset when the text holds any byte outside ASCII (every character it
-// maps is multi-byte in UTF-8), so ASCII input is returned as it is.
+// maps is multi-byte in UTF-8), so ASCII input is returned as it is; curly double quotes inside
+// JSON strings are escaped first (jsonCurlyQuotes).
 func untypeset(b []byte) []byte {
 	for _, c := range b {
 		if c >= 0x80 {
-			return []byte(typeset.Replace(string(b)))
+			return []byte(typeset.Replace(string(jsonCurlyQuotes(b))))
 		}
 	}
 	return b
+}
+
+// curlyDouble are the characters typeset turns into a straight double quote.
+var curlyDouble = []string{"\u201c", "\u201d", "\u201e", "\u2033"}
+
+// jsonCurlyQuotes rewrites, on each line that starts as JSON does ({, [ or "), a curly double
+// quote that stands inside a string whose closing straight quote follows on the line as an
+// escaped quote (\"): the curly quote was content there (a name quoted in a message, or the
+// quote of a record carried escaped in another document's string, as get-console-output's
+// Output carries a log's records), and a plain quote would end the string early. A curly quote
+// after which the line's open string does not close is left for typeset (it is the string's
+// closing quote made curly). Linear in the line's length.
+func jsonCurlyQuotes(b []byte) []byte {
+	has := false
+	for _, q := range curlyDouble {
+		if bytes.Contains(b, []byte(q)) {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return b
+	}
+	var out bytes.Buffer
+	for len(b) > 0 {
+		l := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			l = b[:i+1]
+		}
+		b = b[len(l):]
+		if t := bytes.TrimLeft(l, " \t"); len(t) == 0 || (t[0] != '{' && t[0] != '[' && t[0] != '"') {
+			out.Write(l)
+			continue
+		}
+		// last is the offset of the line's last unescaped straight quote (-1: none)
+		last := -1
+		for i := 0; i < len(l); i++ {
+			switch l[i] {
+			case '\\':
+				i++
+			case '"':
+				last = i
+			}
+		}
+		inStr := false
+		for i := 0; i < len(l); {
+			r, size := utf8.DecodeRune(l[i:])
+			switch {
+			case r == '\\' && inStr && i+1 < len(l):
+				out.Write(l[i : i+2])
+				i += 2
+				continue
+			case r == '"':
+				inStr = !inStr
+			case r == '\u201c' || r == '\u201d' || r == '\u201e' || r == '\u2033':
+				if inStr && last > i {
+					out.WriteString(`\"`)
+					i += size
+					continue
+				}
+				inStr = !inStr
+			}
+			out.Write(l[i : i+size])
+			i += size
+		}
+	}
+	return out.Bytes()
 }
 
 // trimLineEnds removes spaces and tabs at the end of every line: text copied out of a terminal
