@@ -110,7 +110,8 @@ var typeLabels = map[Type]string{
 	TypeTerraformAWSAuth: "Terraform plan", TypeEksctlConfig: "eksctl ClusterConfig", TypeData: "data", typeUnknownText: "unrecognised text",
 }
 
-// Label says what the segment was read as, for people: "log (journal)", "aws-auth (mapRoles fragment)".
+// Label says what the segment was read as, for people: "log (journal)", "aws-auth (mapRoles fragment)",
+// "aws-auth in the serial console output (aws ec2 get-console-output)".
 func (s Segment) Label() string {
 	l := typeLabels[s.Type]
 	if l == "" && strings.HasPrefix(string(s.Type), "aws:") {
@@ -120,7 +121,10 @@ func (s Segment) Label() string {
 		l = string(s.Type)
 	}
 	if s.Detail != "" && s.Detail != l {
-		return l + " (" + s.Detail + ")"
+		l += " (" + s.Detail + ")"
+	}
+	if s.console != nil && s.Detail != detailConsole {
+		l += " in the " + detailConsole
 	}
 	return l
 }
@@ -160,6 +164,14 @@ func Read(text []byte, name string, opt Options) *Result {
 	rd.logs(r.Segments, opt.Block)
 	for i := range r.Segments {
 		rd.document(&r.Segments[i])
+	}
+	for _, s := range r.Segments {
+		if s.console != nil {
+			// the console output itself (its Timestamp dates the evidence below)
+			ev.ConsoleOutput = s.console
+			ev.Mark(evidence.KindConsoleOutput, Origin(name, s))
+			break
+		}
 	}
 	// the configuration nodeadm printed when it loaded it is the node's own bootstrap evidence
 	if !ev.Have(evidence.KindBootstrap) {
@@ -245,6 +257,7 @@ func Read(text []byte, name string, opt Options) *Result {
 			ev.Target.ClusterSource = HybridNodeConfigSource
 		}
 	}
+	undated := ev.CollectedAt.IsZero()
 	if ev.CollectedAt.IsZero() && ev.NodeLogs != nil {
 		// the logs' last dated line, whether a signature matched it or not (red team round 9,
 		// finding 2), or a later line a signature dated (a year-less line dated by it) — unless
@@ -261,8 +274,25 @@ func Read(text []byte, name string, opt Options) *Result {
 			ev.CollectedAt = time.Time{}
 		}
 	}
+	if co := ev.ConsoleOutput; undated && co != nil && !co.Timestamp.IsZero() && !co.Timestamp.Before(rd.newestLog) &&
+		!co.Timestamp.Before(ev.CollectedAt) && !newestShown(ev).After(co.Timestamp) {
+		// when EC2 captured the console output the paste holds is when its evidence was
+		// collected — unless a line or an artefact of the paste is later (then it is not)
+		ev.CollectedAt = co.Timestamp
+	}
 	r.Evidence = ev
 	return r
+}
+
+// consoleOf returns the get-console-output document one of segs was read from (nil when none
+// was).
+func consoleOf(segs []Segment) *evidence.ConsoleOutput {
+	for _, s := range segs {
+		if s.console != nil {
+			return s.console
+		}
+	}
+	return nil
 }
 
 // pasteLines points the lines of logs read from a pasted file (the control plane's events in
@@ -381,6 +411,10 @@ func (rd *reader) logs(segs []Segment, block int) {
 			}
 		}
 	}
+	if co := consoleOf(segs); co != nil && co.Timestamp.After(sc.Ref) {
+		// when EC2 captured the console output, unless a line the paste dates is later
+		sc.Ref = co.Timestamp
+	}
 	var scanned []int
 	var texts [][]byte // the text each scanned segment was read as, and its first line
 	var firsts []int64
@@ -397,6 +431,9 @@ func (rd *reader) logs(segs []Segment, block int) {
 		first := int64(s.First)
 		if s.value != nil && s.Type != TypeData || s.compacted {
 			first = 1 // lines rendered from structured records
+		}
+		if s.textFirst > 0 {
+			first = int64(s.textFirst) // lines of the text the segment was carried in
 		}
 		if s.Type == TypeLog {
 			text = unitStatus(unfold(text))

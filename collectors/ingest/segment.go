@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/logscan"
 	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
@@ -96,6 +97,12 @@ type Segment struct {
 	// encoding says which ("base64", "gzip+base64"); Segments reads decoded as a paste of its own.
 	decoded  []byte
 	encoding string
+	// textFirst, when not 0, is the line number Text's first line has in the text it was
+	// carried in (a console output's Output): log lines are numbered from it, not from First.
+	textFirst int
+	// console is the get-console-output document the segment was read from (nil otherwise):
+	// its Timestamp is when EC2 captured the console.
+	console *evidence.ConsoleOutput
 }
 
 // line is one input line with its 1-based number.

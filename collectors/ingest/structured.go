@@ -17,6 +17,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"sigs.k8s.io/yaml"
 
+	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 	"github.com/eksdoctor/eksdoctor/collectors/layout"
 	"github.com/eksdoctor/eksdoctor/collectors/userdata"
 )
@@ -1395,8 +1396,12 @@ func eksctlNodeGroups(d map[string]any) bool {
 
 // consoleOutput reads `aws ec2 get-console-output` as printed in JSON (the CLI's default
 // output: {"InstanceId", "Timestamp", "Output"}, Output decoded by the CLI, or base64 as the
-// API and SDKs return it) as the serial console log it carries, one line per console line; the
-// segment covers the JSON document's lines. ok is false for any other document.
+// API and SDKs return it) as what the instance's console printed: a paste of its own — the
+// serial console log, and any artefact a boot script printed there (user data it echoed, a
+// manifest it applied) read as that artefact — whose parts all cover the JSON document's lines,
+// their log lines numbered as the console printed them (textFirst). Every part carries the
+// console output (Text and Timestamp, RFC 3339 as the CLI prints it; zero when absent or not a
+// time). ok is false for any other document.
 func consoleOutput(docs []any, lines []line) ([]Segment, bool) {
 	if len(docs) != 1 {
 		return nil, false
@@ -1411,11 +1416,31 @@ func consoleOutput(docs []any, lines []line) ([]Segment, bool) {
 			out = string(b)
 		}
 	}
-	s := seg(TypeLog, "serial console output (aws ec2 get-console-output)", lines)
-	s.Text = []byte(strings.TrimRight(out, "\r\n") + "\n")
-	s.compacted = true
-	return []Segment{s}, true
+	co := &evidence.ConsoleOutput{Text: out}
+	if ts, ok := m["Timestamp"].(string); ok {
+		if t, err := time.Parse(time.RFC3339, strings.TrimSpace(ts)); err == nil {
+			co.Timestamp = t.UTC()
+		}
+	}
+	inner := Segments(append(bytes.TrimRight(clean([]byte(out)), "\n"), '\n'))
+	for i := range inner {
+		in := &inner[i]
+		in.textFirst = in.First
+		in.First, in.Last = lines[0].n, lines[len(lines)-1].n
+		in.compacted = true
+		in.console = co
+		if in.Detail == "" {
+			in.Detail = detailConsole // otherwise Label names the console output (Detail has meaning)
+		}
+	}
+	if len(inner) == 0 {
+		return nil, false
+	}
+	return inner, true
 }
+
+// detailConsole is the detail of the serial console log read from get-console-output.
+const detailConsole = "serial console output (aws ec2 get-console-output)"
 
 // embedded reads the text inside a JSON document no type knows — a log, user data or a
 // ConfigMap carried as one escaped string value ({"message": "line\nline…"}, a tool's JSON
