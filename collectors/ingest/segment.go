@@ -433,7 +433,8 @@ func csvHeader(l string) bool {
 
 // recordStarts are how a log record begins, one pattern per log shape: a journal or syslog
 // prefix, a klog header, an RFC 3339 or cloud-init stamp, a kernel or console stamp, a JSON
-// record, a klog header's file:line alone. Each matches at the start of a record only.
+// record, a klog header's file:line alone, a console's systemd status record. Each matches at
+// the start of a record only.
 var recordStarts = []*regexp.Regexp{
 	regexp.MustCompile(`(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3]?\d \d\d:\d\d:\d\d(?:\.\d+)? [\w.-]+ [\w@./:-]+(?:\[\d+\])?: `),
 	regexp.MustCompile(`[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] `),
@@ -442,6 +443,12 @@ var recordStarts = []*regexp.Regexp{
 	regexp.MustCompile(`\{"(?:level|lvl|ts|time|timestamp|@timestamp|msg|message|log)":`),
 	// a klog record whose severity, time and PID a selection left out ("kubelet.go:2397] …")
 	regexp.MustCompile(`[a-z][\w-]*\.go:\d+\] `),
+	// what systemd prints on a console (an EC2 serial console, Bottlerocket's): a unit's status
+	// ("[  OK  ] Started …", "[FAILED] Failed to start …", "[DEPEND] …", "[ TIME ] …"), a job
+	// starting ("Starting kubelet.service...", the description ending in "..."), the line it
+	// prints under a failed unit ("See 'systemctl status kubelet.service' for details."), and a
+	// kernel or service line timed since boot ("[   12.345678] …", any precision) between them
+	regexp.MustCompile(`\[\s*(?:OK|FAILED|DEPEND|TIME|\d+\.\d+)\s*\] |(?:Starting|Stopping|Mounting|Unmounting|Reloading) \S.{0,150}?\.\.\.(?: |$)|See '(?:systemctl|journalctl) [^']{1,200}' for details\.`),
 }
 
 // rePromptStart is a shell prompt at the start of a line: "$ ", "# ", "% ", "❯ ", "> ", or
@@ -562,7 +569,7 @@ func joinedRecords(t string) []int {
 }
 
 // recordMarks are text every record of the shape of recordStarts[i] holds.
-var recordMarks = []string{": ", "] ", ":", "] ", `{"`, ".go:"}
+var recordMarks = []string{": ", "] ", ":", "] ", `{"`, ".go:", " "}
 
 // mayRepeat reports whether t may hold the three records of the shape of recordStarts[i] that
 // joinedShape needs at least: it holds the shape's recordMarks three times, and a journal,
