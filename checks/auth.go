@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -56,8 +57,14 @@ func authChecks() []Check {
 			Docs:        []string{docAWSAuth, docAccessEntries, docCreateAccessEntry}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				roleArn := nodeRoleArn(ev)
+				if name := nodeRoleNameOnly(ev); name != "" {
+					roleArn = name
+				}
 				if f, skip := missingAll(ev, roleArn, evidence.KindAWSAuth, evidence.KindAccessEntries); skip {
 					return one(f)
+				}
+				if name := nodeRoleNameOnly(ev); name != "" {
+					return roleMappedByName(ev, name)
 				}
 				var its []EvidenceItem
 				mapped := false
@@ -93,14 +100,7 @@ func authChecks() []Check {
 				if len(near) > 0 {
 					msg += ": " + strings.Join(near, "; ")
 				}
-				if !ev.Have(evidence.KindAWSAuth) || !ev.Have(evidence.KindAccessEntries) {
-					mode := authMode(ev)
-					otherAdmitted := (!ev.Have(evidence.KindAWSAuth) && mode != "API") || (!ev.Have(evidence.KindAccessEntries) && mode != "CONFIG_MAP")
-					if otherAdmitted || !ev.Have(evidence.KindCluster) {
-						return one(warn(roleArn, msg+" (the other mapping source was not collected, so it may be mapped there)", its...))
-					}
-				}
-				return one(fail(roleArn, msg, its...))
+				return one(unmapped(ev, roleArn, msg, its))
 			}},
 		{Meta: Meta{ID: "auth.role-path", Title: "aws-auth maps the role ARN with its IAM path", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindAWSAuth}, Optional: []evidence.Kind{evidence.KindNodeRole, evidence.KindAccessEntries, evidence.KindCluster}, Stage: StageAuth,
@@ -392,6 +392,96 @@ func authChecks() []Check {
 				return nil
 			}},
 	}
+}
+
+// unmapped is auth.role-not-mapped's finding for a node role (resource) that no collected
+// mapping source maps: a failure, or a warning when a source the cluster's authenticationMode
+// reads (or may read: the mode unknown) was not collected.
+func unmapped(ev *evidence.Evidence, resource, msg string, its []EvidenceItem) Finding {
+	if !ev.Have(evidence.KindAWSAuth) || !ev.Have(evidence.KindAccessEntries) {
+		mode := authMode(ev)
+		otherAdmitted := (!ev.Have(evidence.KindAWSAuth) && mode != "API") || (!ev.Have(evidence.KindAccessEntries) && mode != "CONFIG_MAP")
+		if otherAdmitted || !ev.Have(evidence.KindCluster) {
+			return warn(resource, msg+" (the other mapping source was not collected, so it may be mapped there)", its...)
+		}
+	}
+	return fail(resource, msg, its...)
+}
+
+// roleMappedByName judges auth.role-not-mapped for a node role known only by its name (see
+// nodeRoleNameOnly): its ARN would need the cluster's account, which the input does not show.
+// What can still be told soundly is told:
+//   - an access entry's principal and an aws-auth rolearn name a role by ARN, whose last path
+//     segment is the role's name; the node's credentials are the role's, so a mapping of the node
+//     role has that name whatever its account and path. No mapping whose role has the name
+//     (any account; an access entry under any path) means the node role is mapped nowhere: it
+//     fails as a role known by ARN does (a warning when a source the mode reads was not
+//     collected).
+//   - a mapping of a role of that name is the node role's when its account is the cluster's
+//     (node roles are in the cluster's account: an EC2 access entry must name a principal of
+//     it, https://docs.aws.amazon.com/eks/latest/userguide/creating-access-entries.html), which
+//     cannot be checked here: it passes, saying so.
+//   - an aws-auth rolearn with an IAM path never matches (the authenticator compares ARNs
+//     without the path; auth.role-path judges it), so it counts as no mapping, as for an ARN.
+//
+// The message and evidence say the role is known by name, and from where.
+func roleMappedByName(ev *evidence.Evidence, name string) []Finding {
+	from := ev.Source(evidence.KindNodeRole)
+	its := []EvidenceItem{item(from, "node role %s, known by name only (its ARN needs the cluster's account, which the input does not show)", name)}
+	var mappedAs []string
+	var pathed []evidence.RoleMapping
+	if ev.Have(evidence.KindAWSAuth) {
+		found := false
+		for _, m := range ev.AWSAuth.Roles {
+			switch {
+			case !roleNamed(m.RoleArn, name):
+			case roleArnHasPath(m.RoleArn):
+				pathed = append(pathed, m)
+			default:
+				found = true
+				mappedAs = append(mappedAs, fmt.Sprintf("mapRoles entry %d (%s)", m.Index+1, m.RoleArn))
+				its = append(its, item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d: rolearn %s", m.Index+1, m.RoleArn))
+			}
+		}
+		switch {
+		case found:
+		case !ev.AWSAuth.Present:
+			its = append(its, item(ev.Source(evidence.KindAWSAuth), "ConfigMap kube-system/aws-auth does not exist"))
+		default:
+			its = append(its, item(ev.Source(evidence.KindAWSAuth), "no mapRoles entry maps a role named %s (any account) among %s", name, nOf(len(ev.AWSAuth.Roles), "entry", "entries")))
+		}
+	}
+	if ev.Have(evidence.KindAccessEntries) {
+		found := false
+		for _, e := range ev.AccessEntries {
+			if roleNamed(e.PrincipalArn, name) {
+				found = true
+				mappedAs = append(mappedAs, "an access entry for "+e.PrincipalArn)
+				its = append(its, item(ev.Source(evidence.KindAccessEntries), "access entry for %s (type %s)", e.PrincipalArn, orUnknown(e.Type)))
+			}
+		}
+		if !found {
+			its = append(its, item(ev.Source(evidence.KindAccessEntries), "no access entry's principal is a role named %s (any account, any path) among %s", name, nOf(len(ev.AccessEntries), "entry", "entries")))
+		}
+	}
+	if len(mappedAs) > 0 {
+		var accounts []string
+		for _, a := range mappedAs {
+			if acct := accountOfArn(strings.TrimSuffix(a[strings.LastIndex(a, "arn:"):], ")")); acct != "" && !slices.Contains(accounts, acct) {
+				accounts = append(accounts, acct)
+			}
+		}
+		return one(pass(name, fmt.Sprintf("node role %s (known by name from %s) is mapped by %s: the node role's mapping if account %s is the cluster's account, which the input does not show",
+			name, from, strings.Join(mappedAs, ", "), strings.Join(accounts, " or ")), its...))
+	}
+	msg := fmt.Sprintf("node role %s (known by name from %s) is in neither aws-auth mapRoles nor an access entry: no access entry or mapRoles entry maps a role of that name in any account", name, from)
+	if ev.Have(evidence.KindAccessEntries) && !ev.Have(evidence.KindAWSAuth) {
+		msg = fmt.Sprintf("node role %s (known by name from %s) is in neither aws-auth mapRoles nor an access entry: no access entry names a role of that name in any account", name, from)
+	}
+	if len(pathed) > 0 {
+		msg += fmt.Sprintf(": aws-auth maps %s with an IAM path, which never matches (see auth.role-path)", pathed[0].RoleArn)
+	}
+	return one(unmapped(ev, name, msg, its))
 }
 
 // docMigrateAccessEntries says which mapping EKS uses when a role is in both sources.

@@ -323,3 +323,35 @@ func quoteList(l []string) string {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
+
+// nodeRoleNameOnly returns the node role's name when the evidence knows the role by name alone
+// (a Karpenter or Auto Mode node class's spec.role, a pasted list-attached-role-policies
+// --role-name) and neither the role nor an instance profile gives its ARN — the cluster's
+// account was not in the input — or "" when the ARN is known or no node role is.
+func nodeRoleNameOnly(ev *evidence.Evidence) string {
+	if nodeRoleArn(ev) != "" || ev.NodeRole == nil {
+		return ""
+	}
+	return ev.NodeRole.Name
+}
+
+// roleNamed reports whether arn is an IAM role ARN (arn:PARTITION:iam::ACCOUNT:role/[PATH/]NAME)
+// whose name is name, in any account and under any path. IAM role names are unique within an
+// account without regard to case ("Role names are not distinguished by case",
+// https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateRole.html), so the comparison
+// ignores case.
+func roleNamed(arn, name string) bool {
+	c, ok := canonicalRoleArn(arn)
+	if !ok || name == "" || !strings.Contains(c, ":iam::") {
+		return false
+	}
+	return strings.EqualFold(c[strings.LastIndexByte(c, '/')+1:], name)
+}
+
+// accountOfArn returns the account field of an ARN (arn:PARTITION:SERVICE:REGION:ACCOUNT:…), or "".
+func accountOfArn(arn string) string {
+	if parts := strings.SplitN(arn, ":", 6); len(parts) == 6 && parts[0] == "arn" {
+		return parts[4]
+	}
+	return ""
+}
