@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -147,27 +149,27 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 			cands[n] = cand{ng.NodeRole, ev.Source(evidence.KindNodegroups) + " (node group " + ng.Name + "'s nodeRole)"}
 		}
 	}
+	acct := rd.clusterAccount(ev)
 	for _, nc := range ev.NodeClasses {
 		// the role a node class launches its nodes with (EC2NodeClass / Auto Mode NodeClass
-		// spec.role, a role name): its ARN from the cluster's account, when describe-cluster
-		// names it (arn:aws:eks:REGION:ACCOUNT:cluster/NAME)
+		// spec.role, a role name): its ARN from the cluster's account when the paste shows it
+		// (clusterAccount)
 		if nc.Role == "" || nc.Role == clusterRole || strings.Contains(nc.Role, "/") {
 			continue
 		}
-		arn := ""
-		if ev.Cluster != nil {
-			if parts := strings.SplitN(ev.Cluster.Arn, ":", 6); len(parts) == 6 && parts[4] != "" {
-				arn = "arn:" + parts[1] + ":iam::" + parts[4] + ":role/" + nc.Role
-			}
+		arn, why := "", ev.Source(evidence.KindEC2NodeClasses)+" ("+classKindOf(nc)+" "+nc.Name+" spec.role)"
+		if acct.id != "" {
+			arn = "arn:" + acct.partition + ":iam::" + acct.id + ":role/" + nc.Role
+			why += "; its account " + acct.id + " from " + acct.origin
 		}
-		// a pasted role of that name is the node class's role even without describe-cluster
-		// to give its ARN (list-attached-role-policies --role-name names no ARN)
-		pasted := rd.roles[nc.Role]
-		if arn == "" && pasted != nil {
+		// a pasted role of that name is the node class's role (list-attached-role-policies
+		// --role-name names no ARN; get-role does)
+		if pasted := rd.roles[nc.Role]; arn == "" && pasted != nil {
 			arn = pasted.arn
 		}
-		if _, named := cands[nc.Role]; !named && (arn != "" || pasted != nil) {
-			cands[nc.Role] = cand{arn, ev.Source(evidence.KindEC2NodeClasses) + " (" + classKindOf(nc) + " " + nc.Name + " spec.role)"}
+		// without an ARN the role is known by its name: the mapping checks judge it by name
+		if _, named := cands[nc.Role]; !named {
+			cands[nc.Role] = cand{arn, why}
 		}
 	}
 	for _, e := range ev.DescribedAccessEntries {
@@ -237,9 +239,6 @@ func (rd *reader) adoptNodeRole(ev *evidence.Evidence, snap *snapshot.Snapshot) 
 				c.arn = e.PrincipalArn
 			}
 		}
-	}
-	if c.arn == "" && (ev.Have(evidence.KindAWSAuth) || ev.Have(evidence.KindAccessEntries) || ev.Have(evidence.KindMappingChanges)) {
-		return // a role known only by name: the mapping checks would compare an empty ARN
 	}
 	var fallback *evidence.Role
 	if c.arn != "" {
@@ -328,4 +327,150 @@ func claimClassRole(ev *evidence.Evidence) (role, why string) {
 			ev.Source(kind), classKindOf(nc), nc.Name, strings.Join(names, ", "))
 	}
 	return "", ""
+}
+
+// account is an AWS account ID with its partition ("aws", "aws-cn", "aws-us-gov") and where the
+// paste shows it.
+type account struct{ partition, id, origin string }
+
+// reEKSResourceArn is the ARN of an EKS resource: arn:PARTITION:eks:REGION:ACCOUNT:TYPE/CLUSTER…
+// (cluster/NAME, nodegroup/CLUSTER/NAME/UUID, access-entry/CLUSTER/…, addon/CLUSTER/…,
+// fargateprofile/CLUSTER/…, podidentityassociation/CLUSTER/…,
+// https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelastickubernetesservice.html).
+var reEKSResourceArn = regexp.MustCompile(`arn:(aws[a-z-]*):eks:[a-z0-9-]+:(\d{12}):(cluster|nodegroup|access-entry|addon|fargateprofile|podidentityassociation)/([A-Za-z0-9][A-Za-z0-9_-]*)(?:/[A-Za-z0-9_.@+=,-]+)*`)
+
+// nodeEntryTypes are the access entry types other than STANDARD: "If the type of the access
+// entry is anything other than STANDARD …, the ARN must be in the same AWS account that your
+// cluster is in" (https://docs.aws.amazon.com/eks/latest/userguide/creating-access-entries.html).
+var nodeEntryTypes = []string{"EC2_LINUX", "EC2_WINDOWS", "EC2", "FARGATE_LINUX", "HYBRID_LINUX"}
+
+// clusterAccount returns the account of the cluster the paste is about when the paste shows it
+// reliably, and where; the zero account when it shows none, or two (then which one is the
+// cluster's is not known). A node class's role (spec.role, a name) is a role of that account:
+// Karpenter and Auto Mode launch the node in the cluster's account, an instance's profile and
+// role are of the instance's account, and a node role's access entry (EC2_LINUX, EC2 …) must
+// name a principal of the cluster's account. What shows the account:
+//   - the ARN of one of the cluster's EKS resources (describe-cluster's arn, a node group's
+//     nodegroupArn, an access entry's accessEntryArn, an add-on's addonArn …): its account field
+//     is the account the cluster lives in, whatever principal an access entry names. An ARN
+//     naming another cluster (when the cluster's name is known) is not this cluster's.
+//   - the principal of a described access entry whose type is not STANDARD (nodeEntryTypes):
+//     EKS refuses such an entry for a principal of another account. A STANDARD entry, and any
+//     principal of list-access-entries (whose types it does not say), may be another account's
+//     — cross-account administrators and CI roles are common — so they show nothing.
+//   - the owner (Reservations[].OwnerId) of the instance a NodeClaim launched
+//     (status.providerID): the instance's profile, and so the node class's role, are of the
+//     instance's own account. Other instances of describe-instances show nothing.
+//
+// No sts get-caller-identity is used: it names whoever ran the CLI, often another account.
+func (rd *reader) clusterAccount(ev *evidence.Evidence) account {
+	cluster := ev.Target.Cluster
+	if ev.Cluster != nil && ev.Cluster.Name != "" {
+		cluster = ev.Cluster.Name
+	}
+	var found []account
+	add := func(a account) {
+		if a.id != "" {
+			found = append(found, a)
+		}
+	}
+	if ev.Cluster != nil {
+		if m := reEKSResourceArn.FindStringSubmatch(ev.Cluster.Arn); m != nil {
+			add(account{m[1], m[2], ev.Source(evidence.KindCluster) + " (the cluster's arn " + m[0] + ")"})
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(rd.files)) {
+		if !strings.HasPrefix(p, "eks/") {
+			continue
+		}
+		for _, m := range reEKSResourceArn.FindAllStringSubmatch(string(rd.files[p]), -1) {
+			if cluster != "" && m[4] != cluster {
+				continue // another cluster's resource
+			}
+			add(account{m[1], m[2], rd.fileOrigin[p] + " (" + m[0] + ", an ARN of the cluster's own EKS resources)"})
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(rd.files)) {
+		if !strings.HasPrefix(p, "eks/describe-access-entry/") {
+			continue
+		}
+		var doc any
+		if json.Unmarshal(rd.files[p], &doc) != nil {
+			continue
+		}
+		typ, principal := layout.Lookup(doc, "accessEntry.type"), layout.Lookup(doc, "accessEntry.principalArn")
+		if c := layout.Lookup(doc, "accessEntry.clusterName"); !slices.Contains(nodeEntryTypes, typ) || cluster != "" && c != "" && c != cluster {
+			continue
+		}
+		parts := strings.SplitN(principal, ":", 6)
+		if len(parts) != 6 || parts[0] != "arn" || parts[2] != "iam" || len(parts[4]) != 12 {
+			continue
+		}
+		add(account{parts[1], parts[4], rd.fileOrigin[p] + " (the " + typ + " access entry of " + principal + ": an access entry of a type other than STANDARD names a principal of the cluster's own account)"})
+	}
+	add(rd.claimInstanceOwner(ev))
+	if len(found) == 0 {
+		return account{}
+	}
+	for _, a := range found[1:] {
+		if a.id != found[0].id || a.partition != found[0].partition {
+			return account{} // two accounts: which is the cluster's is not known
+		}
+	}
+	return found[0]
+}
+
+// claimInstanceOwner returns the account that owns the instance a NodeClaim names by its
+// status.providerID (aws:///ZONE/i-…), from a pasted describe-instances (the reservation's
+// OwnerId), with the partition of the zone's region; the zero account when no such instance
+// was pasted or the claims name instances of two accounts.
+func (rd *reader) claimInstanceOwner(ev *evidence.Evidence) account {
+	b := rd.files["ec2/describe-instances.json"]
+	if len(b) == 0 || len(ev.NodeClaims) == 0 {
+		return account{}
+	}
+	zones := map[string]string{}
+	for _, c := range ev.NodeClaims {
+		if id := c.InstanceID(); id != "" {
+			zone := strings.TrimPrefix(c.ProviderID, "aws:///")
+			zones[id] = zone[:max(strings.IndexByte(zone, '/'), 0)]
+		}
+	}
+	var out account
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for {
+		var doc any
+		if dec.Decode(&doc) != nil {
+			break
+		}
+		res, _ := layout.LookupAny(doc, "Reservations").([]any)
+		for _, r := range res {
+			owner := layout.Lookup(r, "OwnerId")
+			insts, _ := layout.LookupAny(r, "Instances").([]any)
+			for _, in := range insts {
+				id := layout.Lookup(in, "InstanceId")
+				zone, claimed := zones[id]
+				if !claimed || len(owner) != 12 {
+					continue
+				}
+				if out.id != "" && out.id != owner {
+					return account{}
+				}
+				out = account{partitionOfZone(zone), owner, rd.fileOrigin["ec2/describe-instances.json"] + " (the OwnerId of instance " + id + ", which a NodeClaim launched: an instance's profile and role are of its own account)"}
+			}
+		}
+	}
+	return out
+}
+
+// partitionOfZone returns the ARN partition of an availability zone's region: aws-cn for China
+// (cn-…), aws-us-gov for GovCloud (us-gov-…), aws otherwise.
+func partitionOfZone(zone string) string {
+	switch {
+	case strings.HasPrefix(zone, "cn-"):
+		return "aws-cn"
+	case strings.HasPrefix(zone, "us-gov-"):
+		return "aws-us-gov"
+	}
+	return "aws"
 }

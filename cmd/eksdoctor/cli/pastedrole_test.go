@@ -64,8 +64,9 @@ func TestPastedInstanceProfileRoleKeepsItsTrustPolicy(t *testing.T) {
 // launch with, so `aws iam list-attached-role-policies --role-name` for that role pasted beside
 // it is the node role's policy list, whatever the role is called, even with no describe-cluster
 // to give the role's ARN (red team 10a, finding 9, case25). A role the node class does not name
-// and whose name says nothing is not taken; a role known only by name is not taken either when
-// aws-auth or access entries are pasted, since mapping checks compare ARNs.
+// and whose name says nothing is not taken. A role known only by name beside an aws-auth that
+// maps no role of that name is still the node role: its policies are judged, and
+// auth.role-not-mapped judges it by name (a warning: the access entries were not pasted).
 func TestPastedNodeClassRoleLinksItsPolicies(t *testing.T) {
 	nodeClass := func(role string) string {
 		return "$ kubectl get ec2nodeclass default -o yaml\napiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  role: \"" + role + "\"\n" +
@@ -94,7 +95,7 @@ func TestPastedNodeClassRoleLinksItsPolicies(t *testing.T) {
 		{"all policies", nodeClass("platform-x") + policies("platform-x", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonEKS_CNI_Policy"), "pass", "node role platform-x has the required managed policies"},
 		{"spec.role names another role", nodeClass("KarpenterNodeRole-prod") + policies("platform-x", "AmazonSSMManagedInstanceCore"), "skipped", ""},
 		{"aws-auth gives the ARN", nodeClass("platform-x") + policies("platform-x", "AmazonSSMManagedInstanceCore") + awsAuth("platform-x"), "fail", strings.Replace(lacks, "%s", "platform-x", 1)},
-		{"aws-auth without the role: ARN unknown", nodeClass("platform-x") + policies("platform-x", "AmazonSSMManagedInstanceCore") + awsAuth("other-node-role"), "skipped", ""},
+		{"aws-auth without the role: ARN unknown", nodeClass("platform-x") + policies("platform-x", "AmazonSSMManagedInstanceCore") + awsAuth("other-node-role"), "fail", strings.Replace(lacks, "%s", "platform-x", 1)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, r, _, errOut := analyze(t, c.paste, "-")
@@ -113,6 +114,11 @@ func TestPastedNodeClassRoleLinksItsPolicies(t *testing.T) {
 			if c.name == "aws-auth gives the ARN" {
 				if s, m := pastedFinding(r, "auth.role-not-mapped"); s != "pass" {
 					t.Errorf("auth.role-not-mapped %s %q, want pass", s, m)
+				}
+			}
+			if c.name == "aws-auth without the role: ARN unknown" {
+				if s, m := pastedFinding(r, "auth.role-not-mapped"); s != "warn" || !strings.Contains(m, "node role platform-x (known by name from") {
+					t.Errorf("auth.role-not-mapped %s %q, want warn judging the role by name", s, m)
 				}
 			}
 		})
