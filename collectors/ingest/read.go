@@ -887,6 +887,9 @@ func (rd *reader) file(path string, v any, origin string, s *Segment) {
 		return
 	}
 	if _, dup := rd.files[path]; dup {
+		if rd.mergeCopy(path, v, origin, s) {
+			return
+		}
 		if !rd.selected[path] || s.selected {
 			s.Problem = "a second copy of " + path + " in the paste; the first one is used"
 			return
@@ -996,7 +999,7 @@ func (rd *reader) awsFile(s *Segment, origin string) {
 				rd.narrowed[p] = n
 			}
 		}
-		if s.selected && s.Problem == "" {
+		if s.selected && s.Problem == "" && rd.fileSeg[p] == s {
 			if rd.selected == nil {
 				rd.selected = map[string]bool{}
 			}
