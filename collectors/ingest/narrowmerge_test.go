@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// problems lists the segments of r whose Problem mentions want, with their lines.
+// segsWithProblem lists the segments of r whose Problem mentions want.
 func segsWithProblem(r *Result, want string) []Segment {
 	var out []Segment
 	for _, s := range r.Segments {
