@@ -75,6 +75,10 @@ type testimony struct {
 	// ended are the failure hits whose fault is over by their own evidence (testimonyEnded).
 	ended  []evidence.SignatureHit
 	causes []string
+	// note, when set, ends the finding's message: what a clock step after the failure lines
+	// showed (judgeClockStep); context are the hits it was judged by, quoted as evidence.
+	note    string
+	context []evidence.SignatureHit
 }
 
 // judgeTestimony reads the logs' account of finding id. Lines whose every ConsequenceOf cause
@@ -130,6 +134,20 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 	for _, h := range t.failing {
 		if logscan.Later(h.Last, last) {
 			last = h.Last
+		}
+	}
+	if id == clockStepFinding {
+		if v := judgeClockStep(logs, t.failing); v.step != nil {
+			t.note = v.note()
+			if v.refused != nil {
+				t.state, t.context = testimonyFailing, []evidence.SignatureHit{*v.step, *v.refused}
+				return t
+			}
+			t.state, t.resolvedBy = testimonyResolved, v.step
+			if v.by != nil {
+				t.resolvedBy = v.by
+			}
+			return t
 		}
 	}
 	curlBypass := curlBypassesProxy(logs, id, t.failing)
@@ -462,6 +480,9 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 	}
 	if t.state == testimonyResolved {
 		items = append(items, hitItem(src, *t.resolvedBy))
+		if t.note != "" {
+			return one(pass(target, fmt.Sprintf("%d line%s matched (%s) but %s: transient", total, plural(total), t.failing[0].Meaning, t.note), items...))
+		}
 		return one(pass(target, fmt.Sprintf("%d line%s matched (%s) but the log later shows %q: transient", total, plural(total), t.failing[0].Meaning, t.resolvedBy.Meaning), items...))
 	}
 	resource := target
@@ -482,6 +503,12 @@ func testimonyFindings(id string, t testimony, logs *evidence.NodeLogs, target, 
 		msg += "; " + facts
 	}
 	msg += proxyNote(logs, id, t)
+	if t.note != "" {
+		msg += "; " + t.note
+	}
+	for _, h := range t.context {
+		items = append(items, hitItem(src, h))
+	}
 	f := fail(resource, msg, items...)
 	f.Symptom = true
 	for _, h := range t.failing {
