@@ -475,6 +475,11 @@ func evalNodeClaimRegistered(ev *evidence.Evidence) []Finding {
 				continue
 			}
 		}
+		if launched.IsZero() && nc.ListedAge > 0 && nc.ListedAge < evidence.KarpenterRegistrationTTL {
+			// known from a kubectl get table only: its AGE is the one time it shows
+			out = append(out, Finding{Status: StatusSkipped, Resource: res, Message: fmt.Sprintf("not a cause yet: NodeClaim %s was %s old when listed (kubectl get's AGE), within Karpenter's %d-minute registration timeout; its node may still be booting (%s)", nc.Name, nc.ListedAge, int(evidence.KarpenterRegistrationTTL.Minutes()), quoteCondition(c))})
+			continue
+		}
 		when := "condition set" + age(ev, c.LastTransition)
 		if c.LastTransition.IsZero() {
 			when = "NodeClaim created" + age(ev, nc.Created)

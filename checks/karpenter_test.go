@@ -422,3 +422,33 @@ func TestAutoModeNodeClassExplainsKarpenterLines(t *testing.T) {
 		t.Fatalf("most likely %q, chain %v", d.MostLikelyCause, d.Chain)
 	}
 }
+
+// TestListedNodeClaimJudgedAtItsAge: a NodeClaim known only from a kubectl get table (no
+// creationTimestamp, no condition times) is judged at the AGE the table printed: younger than
+// Karpenter's registration timeout it is not a cause yet, older it never registered; with no
+// age at all it is judged as it stands.
+func TestListedNodeClaimJudgedAtItsAge(t *testing.T) {
+	c, _ := Default().Get("karpenter.nodeclaim-not-registered")
+	for _, tc := range []struct {
+		name string
+		age  time.Duration
+		want Status
+		msg  string
+	}{
+		{"13 minutes", 13 * time.Minute, StatusSkipped, "not a cause yet: NodeClaim default-x7k2p was 13m0s old when listed (kubectl get's AGE), within Karpenter's 15-minute registration timeout"},
+		{"42 minutes", 42 * time.Minute, StatusFail, "never registered"},
+		{"no age", 0, StatusFail, "never registered"},
+	} {
+		ev := healthyEvidence()
+		neverRegistered(ev)
+		ev.NodeClaim.Created, ev.NodeClaim.ListedAge = time.Time{}, tc.age
+		for i := range ev.NodeClaim.Conditions {
+			ev.NodeClaim.Conditions[i].LastTransition = time.Time{}
+		}
+		ev.NodeClaims[0] = *ev.NodeClaim
+		f := Run([]Check{c}, ev)[0]
+		if f.Status != tc.want || !strings.Contains(f.Message, tc.msg) {
+			t.Errorf("%s: %s %q", tc.name, f.Status, f.Message)
+		}
+	}
+}

@@ -55,6 +55,10 @@ type NodeClaim struct {
 	NodeName   string
 	ImageID    string
 	Conditions []Condition
+	// ListedAge is how old the claim was when kubectl get listed it (its AGE column, to kubectl's
+	// rounding: "13m", "2d5h"), for a claim known only from that table, whose creationTimestamp
+	// and condition times are not shown; 0 when unknown or when Created is known.
+	ListedAge time.Duration
 }
 
 // InstanceID returns the EC2 instance ID of status.providerID, "" when not launched.

@@ -3,6 +3,7 @@ package ingest
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
@@ -32,9 +33,9 @@ func TestKubectlGetNodeClasses(t *testing.T) {
 	}
 }
 
-// TestKubectlGetNodeClaims: a launched claim with no node after the registration TTL is read as
-// launched and not registered; a younger one, a registered one and one not launched carry no
-// verdict the table cannot give.
+// TestKubectlGetNodeClaims: a launched claim with no node is read as launched and not
+// registered, with the AGE the table printed (the registration check judges it against the
+// registration TTL); a registered one carries no verdict the table cannot give.
 func TestKubectlGetNodeClaims(t *testing.T) {
 	table := `NAME            TYPE         CAPACITY    ZONE         NODE                                        READY     AGE
 default-8kq2x   m5.large     on-demand   eu-west-1a                                               Unknown   47m
@@ -49,7 +50,7 @@ default-ab12c   c5.xlarge    on-demand   eu-west-1c   ip-10-0-7-9.eu-west-1.comp
 	for _, c := range ev.NodeClaims {
 		got[c.Name] = c
 	}
-	if len(got) != 2 {
+	if len(got) != 3 {
 		t.Fatalf("claims %+v", ev.NodeClaims)
 	}
 	stuck := got["default-8kq2x"]
@@ -62,8 +63,8 @@ default-ab12c   c5.xlarge    on-demand   eu-west-1c   ip-10-0-7-9.eu-west-1.comp
 	if r, _ := got["default-ab12c"].Condition("Registered"); r.Status != "True" || got["default-ab12c"].NodeName == "" {
 		t.Errorf("joined claim: %+v", got["default-ab12c"])
 	}
-	if _, young := got["default-9zz1c"]; young {
-		t.Errorf("a claim younger than the registration TTL was judged")
+	if young := got["default-9zz1c"]; young.ListedAge != 3*time.Minute {
+		t.Errorf("a claim younger than the registration TTL lost its age: %+v", young)
 	}
 }
 

@@ -531,44 +531,60 @@ func tabledNodeClasses(s *Segment) []evidence.NodeClass {
 	return out
 }
 
-// tabledNodeClaims reads kubectl get nodeclaims (NAME TYPE CAPACITY ZONE NODE READY AGE, with
-// -o wide also ID, NODEPOOL, NODECLASS), and kubectl get machines of Karpenter v0.28–v0.31, whose
-// columns are the same (-o wide: CAPACITY, PROVISIONER, TEMPLATE). A row with an instance type has launched; one with a
-// node has registered. A claim younger than the registration TTL with no node is left out: it
-// is still booting, and nothing in the row says otherwise.
+// tabledNodeClaims reads kubectl get nodeclaims: every column the karpenter.sh NodeClaim CRD
+// prints (kubernetes-sigs/karpenter pkg/apis/crds/karpenter.sh_nodeclaims.yaml,
+// additionalPrinterColumns: NAME TYPE CAPACITY ZONE NODE READY AGE; -o wide from v1.0 ID
+// (.status.providerID), NODEPOOL, NODECLASS (.spec.nodeClassRef.name), from v1.3 IMAGEID
+// (.status.imageID), from v1.7 DRIFTED (the Drifted condition's status); v0.32–v0.37's v1beta1
+// has CAPACITY, NODEPOOL and NODECLASS under -o wide only). NODECLASS names the class alone: its
+// kind and group stay unknown. A column not printed leaves its field unknown. kubectl get
+// machines of Karpenter v0.28–v0.31 has the same columns (-o wide: CAPACITY, PROVISIONER,
+// TEMPLATE); TEMPLATE, the machine's AWSNodeTemplate, is no node class and is not read.
+//
+// The conditions are what the row shows: READY is the Ready condition; a row with an instance
+// type or a provider ID has launched; one with a node has registered. A launched claim with no
+// node has Registered Unknown: the table prints no creation time, so its AGE is kept
+// (ListedAge) for the registration check to judge it against Karpenter's registration timeout.
+// A claim not launched has no Launched condition (the table does not say why, nor whether it
+// failed), but is kept: its node pool and class tie it to the rest of the input.
 func tabledNodeClaims(s *Segment) []evidence.NodeClaim {
 	header, rows := alignedTable(strings.Split(strings.TrimRight(string(s.Text), "\n"), "\n"))
 	var out []evidence.NodeClaim
 	for _, r := range rows {
-		c := evidence.NodeClaim{Name: column(header, r, "NAME"), NodePool: column(header, r, "NODEPOOL"),
-			NodeName: column(header, r, "NODE"), ProviderID: column(header, r, "ID")}
-		if cls := column(header, r, "NODECLASS"); cls != "" {
+		cell := func(name string) string {
+			if v := column(header, r, name); v != "<none>" {
+				return v
+			}
+			return ""
+		}
+		c := evidence.NodeClaim{Name: cell("NAME"), NodePool: cell("NODEPOOL"), NodeName: cell("NODE"),
+			ProviderID: cell("ID"), ImageID: cell("IMAGEID"), ListedAge: kubectlAge(cell("AGE"))}
+		if cls := cell("NODECLASS"); cls != "" {
 			c.NodeClassRef = evidence.NodeClassRef{Name: cls}
 		}
 		if c.NodePool == "" {
-			c.NodePool = column(header, r, "PROVISIONER") // a v1alpha5 Machine's -o wide
+			c.NodePool = cell("PROVISIONER") // a v1alpha5 Machine's -o wide
 		}
-		ready, age := column(header, r, "READY"), kubectlAge(column(header, r, "AGE"))
+		ready := cell("READY")
 		if c.Name == "" || !validConditionStatus(ready) {
 			continue
 		}
-		launched := column(header, r, "TYPE") != "" || c.ProviderID != ""
+		launched := cell("TYPE") != "" || c.ProviderID != ""
 		switch {
 		case c.NodeName != "" && launched:
-			c.Conditions = []evidence.Condition{{Type: "Launched", Status: "True"},
-				{Type: "Registered", Status: "True"}, {Type: "Ready", Status: ready}}
+			c.Conditions = []evidence.Condition{{Type: "Launched", Status: "True"}, {Type: "Registered", Status: "True"}}
 			if ready == "True" {
 				// READY is the NodeClaim's root condition, True only once Launched, Registered
 				// and Initialized all are (karpenter.sh/v1 NodeClaim status)
 				c.Conditions = append(c.Conditions, evidence.Condition{Type: "Initialized", Status: "True"})
 			}
-		case age < evidence.KarpenterRegistrationTTL:
-			continue
 		case launched:
 			c.Conditions = []evidence.Condition{{Type: "Launched", Status: "True"},
-				{Type: "Registered", Status: "Unknown", Message: "no node after " + column(header, r, "AGE")}}
-		default:
-			continue // not launched: the table does not say why, nor whether it failed
+				{Type: "Registered", Status: "Unknown", Message: "no node after " + cell("AGE")}}
+		}
+		c.Conditions = append(c.Conditions, evidence.Condition{Type: "Ready", Status: ready})
+		if d := cell("DRIFTED"); validConditionStatus(d) {
+			c.Conditions = append(c.Conditions, evidence.Condition{Type: "Drifted", Status: d})
 		}
 		out = append(out, c)
 	}

@@ -220,6 +220,12 @@ func Read(text []byte, name string, opt Options) *Result {
 		if sev.Have(evidence.KindNodeLogs) && ev.Have(evidence.KindNodeLogs) && sev.NodeLogs != nil {
 			cpLogs, cpSource = sev.NodeLogs, sev.Source(evidence.KindNodeLogs)
 		}
+		if sev.Have(evidence.KindNodeClaims) && ev.Have(evidence.KindNodeClaims) {
+			// the pasted objects' claims and the paste's tables and describes of them are one
+			// set: a claim both show is merged, not replaced by the table's thinner row
+			ev.NodeClaims = mergeNodeClaims(append(slices.Clip(sev.NodeClaims), ev.NodeClaims...))
+			ev.Mark(evidence.KindNodeClaims, sev.Source(evidence.KindNodeClaims)+", "+ev.Source(evidence.KindNodeClaims))
+		}
 		sev.Adopt(ev)
 		if cpLogs != nil && sev.NodeLogs != nil && sev.NodeLogs != cpLogs {
 			merged := *sev.NodeLogs
@@ -769,8 +775,12 @@ func (rd *reader) document(s *Segment) {
 		if len(claims) == 0 {
 			return
 		}
-		ev.NodeClaims = append(ev.NodeClaims, claims...)
-		ev.Mark(evidence.KindNodeClaims, origin)
+		src := origin
+		if ev.Have(evidence.KindNodeClaims) {
+			src = ev.Source(evidence.KindNodeClaims) + ", " + origin
+		}
+		ev.NodeClaims = mergeNodeClaims(append(ev.NodeClaims, claims...))
+		ev.Mark(evidence.KindNodeClaims, src)
 	case s.Type == TypeEksctlConfig:
 		rd.eksctlConfig(s, origin)
 	case s.Type == TypeCallerIdentity:
