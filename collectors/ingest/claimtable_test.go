@@ -128,3 +128,31 @@ status:
 		t.Errorf("the table's DRIFTED not added: %+v", c.Conditions)
 	}
 }
+
+// TestClaimClassRoleUnknownKind: a NodeClaim known from a table names its class by name only, so
+// it ties the node role only when one class of that name was pasted: an EC2NodeClass and an Auto
+// Mode NodeClass of the same name leave it unknown; a claim whose group is known picks its kind.
+func TestClaimClassRoleUnknownKind(t *testing.T) {
+	ev := &evidence.Evidence{
+		NodeClaims: []evidence.NodeClaim{{Name: "default-b4kxn", NodeClassRef: evidence.NodeClassRef{Name: "default"}}},
+		NodeClasses: []evidence.NodeClass{{Name: "default", Role: "KarpenterNodeRole-prod"},
+			{Name: "default", AutoMode: true, Role: "AutoNodeRole-prod"}},
+	}
+	if role, why := claimClassRole(ev); role != "" {
+		t.Errorf("a class of unknown kind chose %s (%s)", role, why)
+	}
+	ev.NodeClaims[0].NodeClassRef = evidence.NodeClassRef{Group: "eks.amazonaws.com", Kind: "NodeClass", Name: "default"}
+	if role, _ := claimClassRole(ev); role != "AutoNodeRole-prod" {
+		t.Errorf("Auto Mode claim: role %q", role)
+	}
+	// another claim listed by a table only, beside the one whose object gives the kind
+	ev.NodeClaims = append(ev.NodeClaims, evidence.NodeClaim{Name: "default-zr7qp", NodeClassRef: evidence.NodeClassRef{Name: "default"}})
+	if role, _ := claimClassRole(ev); role != "AutoNodeRole-prod" {
+		t.Errorf("Auto Mode claim beside a table's row: role %q", role)
+	}
+	ev.NodeClaims = ev.NodeClaims[:1]
+	ev.NodeClaims[0].NodeClassRef, ev.NodeClasses = evidence.NodeClassRef{Name: "default"}, ev.NodeClasses[:1]
+	if role, _ := claimClassRole(ev); role != "KarpenterNodeRole-prod" {
+		t.Errorf("one class of the name: role %q", role)
+	}
+}

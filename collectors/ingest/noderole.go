@@ -280,7 +280,9 @@ func classKindOf(nc evidence.NodeClass) string {
 // with — every NodeClaim not yet registered (all of them when each has) naming, by
 // spec.nodeClassRef, the same node class, of the matching kind, that has spec.role — and why,
 // quoting the class's source; "" when the claims name no class, several, or one with no role
-// or a role given as an ARN of another form (a path).
+// or a role given as an ARN of another form (a path), or name it without its kind (the NODECLASS
+// column of kubectl get nodeclaims) while an EC2NodeClass and an Auto Mode NodeClass share the
+// name.
 func claimClassRole(ev *evidence.Evidence) (role, why string) {
 	var claims []evidence.NodeClaim
 	for _, c := range ev.NodeClaims {
@@ -300,7 +302,9 @@ func claimClassRole(ev *evidence.Evidence) (role, why string) {
 		if ref.Name != "" && c.NodeClassRef.Name != ref.Name {
 			return "", ""
 		}
-		ref = c.NodeClassRef
+		if ref.Group == "" {
+			ref = c.NodeClassRef // a claim's own object, not a table's row, knows the kind
+		}
 		if !slices.Contains(names, c.Name) {
 			names = append(names, c.Name)
 		}
@@ -308,10 +312,19 @@ func claimClassRole(ev *evidence.Evidence) (role, why string) {
 	if ref.Name == "" {
 		return "", ""
 	}
+	var match []evidence.NodeClass
+	kinds := map[bool]bool{}
 	for _, nc := range ev.NodeClasses {
 		if nc.Name != ref.Name || ref.Group != "" && ref.AutoMode() != nc.AutoMode {
 			continue
 		}
+		match = append(match, nc)
+		kinds[nc.AutoMode] = true
+	}
+	if len(kinds) > 1 {
+		return "", "" // named without its kind (a kubectl get table's NODECLASS), and both kinds have the name
+	}
+	for _, nc := range match {
 		r := nc.Role
 		if strings.HasPrefix(r, "arn:") {
 			r = nameOfArn(r)
