@@ -3,6 +3,7 @@ package ingest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,12 +120,7 @@ type fieldConflict struct {
 // copy.
 func mergeCopies(dst map[string]any, src map[string]any, path string) []fieldConflict {
 	var out []fieldConflict
-	keys := make([]string, 0, len(src))
-	for k := range src {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(src)) {
 		sv := src[k]
 		p := joinPath(path, k)
 		dv, has := dst[k]

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/shlex"
 	"golang.org/x/net/http/httpproxy"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -82,35 +83,13 @@ func ParseUnit(text []byte, source string) Unit {
 }
 
 // unitWords splits a systemd assignment's value into words, honouring double and single quotes
-// (systemd.syntax(7)).
+// (systemd.syntax(7)) as a shell does (github.com/google/shlex); a value whose quote is never
+// closed is split at blanks.
 func unitWords(s string) []string {
-	var out []string
-	var b strings.Builder
-	var quote rune
-	in := false
-	for _, r := range s {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			b.WriteRune(r)
-		case r == '"' || r == '\'':
-			quote, in = r, true
-		case r == ' ' || r == '\t':
-			if in {
-				out = append(out, b.String())
-				b.Reset()
-				in = false
-			}
-		default:
-			b.WriteRune(r)
-			in = true
-		}
+	if w, err := shlex.Split(s); err == nil {
+		return w
 	}
-	if in {
-		out = append(out, b.String())
-	}
-	return out
+	return strings.Fields(s)
 }
 
 // reTraceWrite is a bash -x trace line printing a proxy assignment (echo or printf): the user
