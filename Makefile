@@ -76,7 +76,7 @@ eval:
 ## eval-channels: the same, and gate the channels reading is robust to (each pasted case as a
 ## ticket's channel changes it: within 2 points of the paste, no false alarm; about a minute more
 ## on two cores). make test runs this one.
-EVAL_GATED_CHANNELS ?= nbsp,zwsp,smartquotes,quote,crlf,utf16,utf8bom,ansi,html,details,tabindent,chat,terminal,mixed,consolejson
+EVAL_GATED_CHANNELS ?= nbsp,zwsp,smartquotes,quote,crlf,utf16,utf8bom,ansi,html,details,tabindent,chat,terminal,mixed,consolejson,jsonstring
 eval-channels:
 	$(GO) run ./fixtures/realworld/eval -gate-channels $(EVAL_GATED_CHANNELS)
 

@@ -139,7 +139,7 @@ func bootstrapChecks() []Check {
 			Needs: []evidence.Kind{evidence.KindBootstrap}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
 			Stage: StageBootstrap, Explains: explains("bootstrap.nodeconfig-incomplete", "runtime.*"),
 			Why:         "With a custom AMI or launch template user data, nothing joins the node unless the user data calls /etc/eks/bootstrap.sh (AL2), carries a nodeadm NodeConfig (AL2023), sets settings.kubernetes (Bottlerocket) or calls Start-EKSBootstrap.ps1 (Windows).",
-			Remediation: "Add the bootstrap step for the AMI family, e.g. for AL2023 a MIME part 'Content-Type: application/node.eks.aws' with a NodeConfig naming the cluster, apiServerEndpoint, certificateAuthority and cidr; for AL2 '/etc/eks/bootstrap.sh CLUSTER --apiserver-endpoint … --b64-cluster-ca …'.",
+			Remediation: "Add the bootstrap step for the AMI family, e.g. for AL2023 a MIME part 'Content-Type: application/node.eks.aws' with a NodeConfig naming the cluster, apiServerEndpoint, certificateAuthority and cidr; for AL2 '/etc/eks/bootstrap.sh CLUSTER --apiserver-endpoint … --b64-cluster-ca …'; for Windows the Start-EKSBootstrap.ps1 call inside <powershell>…</powershell> (EC2Launch runs no user data outside a <powershell> or <script> tag).",
 			Docs:        []string{docLaunchTemplates, docNodeadm, docBootstrapSh, docBottlerocketK8s}},
 			Eval: func(ev *evidence.Evidence) []Finding {
 				if f, ok := kubeconfigOnly(ev); ok {
