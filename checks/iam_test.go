@@ -78,34 +78,12 @@ func TestNodeRolePoliciesUnreadPermissions(t *testing.T) {
 			if tc.mutate != nil {
 				tc.mutate(ev)
 			}
-			fs := Run([]Check{c}, ev)
-			if len(fs) != 1 {
-				t.Fatalf("got %d findings", len(fs))
-			}
-			f := fs[0]
+			f := soleFinding(t, c, ev)
 			if f.ID != "iam.node-role-policies" || f.Status != tc.want {
 				t.Fatalf("got %s %s %q, want %s", f.ID, f.Status, f.Message, tc.want)
 			}
-			for _, s := range tc.msg {
-				if !strings.Contains(f.Message, s) {
-					t.Errorf("message %q lacks %q", f.Message, s)
-				}
-			}
-			for _, s := range tc.notMsg {
-				if strings.Contains(f.Message, s) {
-					t.Errorf("message %q holds %q", f.Message, s)
-				}
-			}
-			for _, s := range tc.fix {
-				if !strings.Contains(f.Remediation, s) {
-					t.Errorf("remediation %q lacks %q", f.Remediation, s)
-				}
-			}
-			for _, s := range tc.notFix {
-				if strings.Contains(f.Remediation, s) {
-					t.Errorf("remediation %q holds %q", f.Remediation, s)
-				}
-			}
+			textHolds(t, "message", f.Message, tc.msg, tc.notMsg)
+			textHolds(t, "remediation", f.Remediation, tc.fix, tc.notFix)
 		})
 	}
 }
@@ -177,24 +155,11 @@ func TestNodeRolePoliciesCNIDenialNamesTheNodeRole(t *testing.T) {
 			}
 			ev.NodeLogs = &evidence.NodeLogs{Origin: "artefact", Hits: tc.hits}
 			ev.Mark(evidence.KindNodeLogs, "paste:paste.txt")
-			fs := Run([]Check{c}, ev)
-			if len(fs) != 1 {
-				t.Fatalf("got %d findings", len(fs))
-			}
-			f := fs[0]
+			f := soleFinding(t, c, ev)
 			if f.Status != tc.want {
 				t.Fatalf("got %s %q, want %s", f.Status, f.Message, tc.want)
 			}
-			for _, s := range tc.msg {
-				if !strings.Contains(f.Message, s) {
-					t.Errorf("message %q lacks %q", f.Message, s)
-				}
-			}
-			for _, s := range tc.notMsg {
-				if strings.Contains(f.Message, s) {
-					t.Errorf("message %q holds %q", f.Message, s)
-				}
-			}
+			textHolds(t, "message", f.Message, tc.msg, tc.notMsg)
 			if tc.want == StatusFail && !strings.Contains(f.Remediation, "arn:aws:iam::aws:policy/"+policyCNI) {
 				t.Errorf("remediation %q does not attach %s", f.Remediation, policyCNI)
 			}

@@ -72,19 +72,11 @@ func TestRoleKnownByName(t *testing.T) {
 			if tc.mutate != nil {
 				tc.mutate(ev)
 			}
-			fs := Run([]Check{c}, ev)
-			if len(fs) != 1 {
-				t.Fatalf("findings %+v", fs)
-			}
-			f := fs[0]
+			f := soleFinding(t, c, ev)
 			if f.Status != tc.want {
 				t.Fatalf("status %s %q, want %s", f.Status, f.Message, tc.want)
 			}
-			for _, m := range tc.msg {
-				if !strings.Contains(f.Message, m) {
-					t.Errorf("message %q lacks %q", f.Message, m)
-				}
-			}
+			textHolds(t, "message", f.Message, tc.msg, nil)
 			if f.Resource != "KarpenterNodeRole-prod" {
 				t.Errorf("resource %q, want the role's name", f.Resource)
 			}
