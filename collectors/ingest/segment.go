@@ -1136,9 +1136,10 @@ func splitPrompts(lines []line) []subRegion {
 			cur = subRegion{command: cmd}
 			continue
 		}
-		if barePrompt(l.text) {
-			// the prompt the shell printed after the output, nothing typed after it: the
-			// output ends here (the prompt line is dropped, as a command line is)
+		if barePrompt(l.text) || listMarker(l.text) {
+			// the prompt the shell printed after the output, nothing typed after it, or the
+			// number of the next item of a ticket's list ("2."): the output ends here (the line
+			// is dropped, as a command line is)
 			flush(i)
 			cur = subRegion{}
 			continue
@@ -1275,6 +1276,10 @@ func decoratedCommand(t string) (string, bool) {
 	if bareCommand(t) {
 		return strings.TrimSpace(t), true
 	}
+	if m := reListItem.FindStringIndex(t); m != nil && bareCommand(t[m[1]:]) {
+		// the item of a numbered list that is a command ("3. aws ec2 describe-nat-gateways …")
+		return strings.TrimSpace(t[m[1]:]), true
+	}
 	const marks = "=#*-`~:"
 	s := strings.TrimSpace(t)
 	inner := strings.TrimSpace(strings.TrimRight(strings.TrimLeft(s, marks+" "), marks+" "))
@@ -1283,6 +1288,17 @@ func decoratedCommand(t string) (string, bool) {
 	}
 	return inner, true
 }
+
+// reListItem is the number of an item of a list a ticket numbers ("1.", "2)", "(3)") at the start
+// of a line, with the space after it.
+var reListItem = regexp.MustCompile(`^\s*(?:\d{1,2}[.)]|\(\d{1,2}\))\s+`)
+
+// reListMarker is a line holding only such a number: what follows is the item.
+var reListMarker = regexp.MustCompile(`^\s*(?:\d{1,2}[.)]|\(\d{1,2}\))\s*$`)
+
+// listMarker reports whether t is only the number of a list item (reListMarker): no output of
+// the tools eksdoctor reads is a line of a number and a dot or parenthesis.
+func listMarker(t string) bool { return reListMarker.MatchString(t) }
 
 // reQuotedArg is a quoted argument of a command line ('NatGateways[].{id:NatGatewayId,eip:…}'):
 // its commas and brackets are the query's, not a sentence's.
@@ -1718,12 +1734,17 @@ func proseLike(p []line) bool {
 	structuredLines := 0
 	for _, l := range p {
 		t := l.text
-		if logLine(t) || reYAMLish.MatchString(t) || strings.HasPrefix(t, " ") || strings.HasPrefix(t, "\t") {
+		if logLine(t) || reYAMLish.MatchString(t) || reTOMLLine.MatchString(t) || strings.HasPrefix(t, " ") || strings.HasPrefix(t, "\t") {
 			structuredLines++
 		}
 	}
 	return structuredLines*2 < len(p)
 }
+
+// reTOMLLine is a TOML table header ("[settings.kubernetes]", "[[settings.x]]") or key/value
+// line ("cluster-name = \"prod\"", "\"workload\" = \"batch\"") at column 0: a paragraph of
+// Bottlerocket settings after a blank line is the document's next table, not the poster's words.
+var reTOMLLine = regexp.MustCompile(`^(?:\[\[?[A-Za-z0-9_"-]+(?:\.[A-Za-z0-9_."-]+)*\]\]?\s*(?:#.*)?$|(?:[A-Za-z0-9_-]+|"[^"]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"]*"))*\s*=\s*\S)`)
 
 // reYAMLish is a line that starts as YAML does: a key or a list item. One "^" outside the
 // alternatives lets a line that is neither fail at its start (see rePrompt).

@@ -72,3 +72,26 @@ func prefixEach(s, p string) string {
 	}
 	return strings.Join(lines, "")
 }
+
+// TestNumberedListItemsEndTheOutput: a ticket answering a numbered request puts "1." alone on the
+// line above the output it sends, or "3. aws ec2 describe-nat-gateways …" as the item's text: the
+// marker ends what came before (a "1." read into a JSON document made it "lines of JSON that
+// does not parse", and a command after "3." was read into the journal above it) and an item
+// that is a command is that command.
+func TestNumberedListItemsEndTheOutput(t *testing.T) {
+	cluster := "{\n    \"cluster\": {\n        \"name\": \"c\",\n        \"endpoint\": \"https://ABC.gr7.eu-west-1.eks.amazonaws.com\",\n        \"resourcesVpcConfig\": {\n            \"endpointPublicAccess\": true,\n            \"endpointPrivateAccess\": false\n        },\n        \"status\": \"ACTIVE\"\n    }\n}\n"
+	journal := "Nov 12 08:10:14 ip-10-80-141-37.eu-west-1.compute.internal kubelet[1722]: E1112 08:10:14.519611    1722 kubelet_node_status.go:95] \"Unable to register node with API server\" err=\"Post \\\"https://ABC.gr7.eu-west-1.eks.amazonaws.com/api/v1/nodes\\\": dial tcp 52.49.206.113:443: i/o timeout\" node=\"ip-10-80-141-37.eu-west-1.compute.internal\"\n"
+	nat := "{\n    \"NatGateways\": [\n        {\n            \"NatGatewayAddresses\": [{\"PublicIp\": \"34.248.19.201\"}],\n            \"NatGatewayId\": \"nat-0f3b5d7a9c1e24681\",\n            \"State\": \"available\",\n            \"SubnetId\": \"subnet-1\"\n        }\n    ]\n}\n"
+	for _, m := range []string{"1.", "1)", "(1)"} {
+		two := strings.Replace(m, "1", "2", 1)
+		three := strings.Replace(m, "1", "3", 1)
+		paste := m + "\n" + cluster + "\n" + two + "\n" + journal + "\n" + three + " aws ec2 describe-nat-gateways --filter Name=vpc-id,Values=vpc-1\n" + nat
+		r := Read([]byte(paste), "ticket.txt", Options{})
+		if r.Evidence.Cluster == nil || !r.Evidence.Cluster.EndpointPublicAccess {
+			t.Errorf("%q: describe-cluster not read: %v", m, types(r.Segments))
+		}
+		if len(r.Evidence.NATGateways) != 1 || r.Evidence.NATGateways[0].ID != "nat-0f3b5d7a9c1e24681" {
+			t.Errorf("%q: NAT gateway not read: %v %+v %v", m, types(r.Segments), r.Evidence.NATGateways, r.Evidence.Gaps())
+		}
+	}
+}

@@ -133,8 +133,24 @@ func parseQuery(expr string) ([]qStep, bool) {
 }
 
 // fieldPath parses a dotted field path (State.Name, NatGatewayAddresses[0].PublicIp) inside a
-// multi-select; ok is false for anything else.
+// multi-select; ok is false for anything else. An or-expression of sibling field paths
+// (GatewayId||NatGatewayId, people's way of printing a route's one target) is placed under its
+// first alternative: which alternative gave the value is not printed, and the readers of such
+// siblings (a route's target fields) take whichever is set.
 func fieldPath(expr string) ([]qStep, bool) {
+	if alts := splitOr(expr); len(alts) > 1 {
+		var first []qStep
+		for i, a := range alts {
+			sub, ok := fieldPath(a)
+			if !ok || i > 0 && !siblings(first, sub) {
+				return nil, false
+			}
+			if i == 0 {
+				first = sub
+			}
+		}
+		return first, true
+	}
 	sub, ok := parseQuery(expr)
 	if !ok {
 		return nil, false
@@ -145,6 +161,47 @@ func fieldPath(expr string) ([]qStep, bool) {
 		}
 	}
 	return sub, true
+}
+
+// splitOr splits a JMESPath expression at its top-level `||` operators (outside brackets and
+// quotes); one element when it has none.
+func splitOr(s string) []string {
+	var out []string
+	depth, start, quote := 0, 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '[' || c == '{' || c == '(':
+			depth++
+		case c == ']' || c == '}' || c == ')':
+			depth--
+		case c == '|' && depth == 0 && i+1 < len(s) && s[i+1] == '|':
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 2
+			i++
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// siblings reports whether two field paths differ only in their last field (Route.GatewayId
+// and Route.NatGatewayId): members of one object.
+func siblings(a, b []qStep) bool {
+	if len(a) != len(b) || len(a) == 0 || a[len(a)-1].field == "" || b[len(b)-1].field == "" {
+		return false
+	}
+	for i := range len(a) - 1 {
+		if a[i].field != b[i].field || a[i].index != b[i].index {
+			return false
+		}
+	}
+	return true
 }
 
 func isIdent(c byte) bool {

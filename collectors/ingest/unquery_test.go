@@ -75,6 +75,8 @@ func TestQueriedOutputIsPutBack(t *testing.T) {
 			"aws:eks/describe-nodegroup/<nodegroup>.json", "nodegroup.nodeRole", "arn:aws:iam::111122223333:role/ng-role"},
 		{"one value under a projection, as text", "$ aws ec2 describe-instances --instance-ids i-07e9a1c3b5d7f9e24 --query 'Reservations[].Instances[].ImageId' --output text\nami-0c3e5a7b9d1f3c580\n",
 			"aws:ec2/describe-instances.json", "Reservations.0.Instances.0.ImageId", "ami-0c3e5a7b9d1f3c580"},
+		{"an or-expression of sibling fields: a route's target, as text", "$ aws ec2 describe-route-tables --filters Name=association.subnet-id,Values=subnet-1 --query 'RouteTables[].Routes[].[DestinationCidrBlock,GatewayId||NatGatewayId,State]' --output text\n10.12.0.0/16\tlocal\tactive\n0.0.0.0/0\tnat-0f1b3d5a7c9e1f246\tactive\n",
+			"aws:ec2/describe-route-tables.json", "RouteTables.0.Routes.1.GatewayId", "nat-0f1b3d5a7c9e1f246"},
 		{"JSON boolean", "$ aws eks describe-cluster --name c --query cluster.resourcesVpcConfig.endpointPublicAccess --output json\nfalse\n",
 			"aws:eks/describe-cluster.json", "cluster.resourcesVpcConfig.endpointPublicAccess", "false"},
 		{"scalar as a table", "$ aws eks describe-cluster --name c --query cluster.status --output table\n----------------------\n|  DescribeCluster   |\n+--------------------+\n|  ACTIVE            |\n+--------------------+\n",
