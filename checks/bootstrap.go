@@ -167,6 +167,12 @@ func bootstrapChecks() []Check {
 					return one(Finding{Status: StatusSkipped, Resource: ev.Target.InstanceID, Message: ConsequencePrefix + "bootstrap.userdata-unparseable",
 						Evidence: []EvidenceItem{bootstrapItem(ev, "the node's settings after its user data was refused")}})
 				}
+				if ng := subjectNodegroup(ev); ng != nil && ng.AmiType != "" && ng.AmiType != "CUSTOM" && ev.UserData == nil {
+					// user data shown without the instance's own: a managed node group's launch
+					// template, to which EKS adds the bootstrap step for every amiType but CUSTOM
+					// (https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html)
+					return one(notApplicable(ev.Target.InstanceID, "managed node group "+ng.Name+" (amiType "+ng.AmiType+") has no custom AMI: EKS adds the bootstrap step to its launch template's user data"))
+				}
 				return one(fail(ev.Target.InstanceID, "user data never calls bootstrap.sh, has no NodeConfig, no Bottlerocket settings.kubernetes and no Start-EKSBootstrap.ps1",
 					bootstrapItem(ev, "parts: %s", quoteList(b.Parts))))
 			}},

@@ -97,6 +97,19 @@ func instanceNodegroup(ev *evidence.Evidence) *evidence.Nodegroup {
 	return nil
 }
 
+// subjectNodegroup returns the node's managed node group: the instance's (instanceNodegroup), or,
+// without an instance, the one node group the evidence holds (a paste of describe-nodegroup
+// beside the group's launch template); nil otherwise.
+func subjectNodegroup(ev *evidence.Evidence) *evidence.Nodegroup {
+	if ev.Instance != nil {
+		return instanceNodegroup(ev)
+	}
+	if len(ev.Nodegroups) == 1 {
+		return &ev.Nodegroups[0]
+	}
+	return nil
+}
+
 var minorRe = regexp.MustCompile(`(?:^|[-_v])(1\.\d{1,2})(?:[-_.+]|$)`)
 
 // kubeMinor extracts "1.29" from "v1.29.3-eks-ae9a62a", "1.29", "amazon-eks-node-1.29-v2024…",

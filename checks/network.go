@@ -235,7 +235,7 @@ func networkChecks() []Check {
 			"With public access restricted by publicAccessCidrs, the API server drops connections from any other address; nodes reaching the public endpoint through a NAT gateway or their own public IP must have that address in the list.",
 			"Add the egress address: aws eks update-cluster-config --name CLUSTER --resources-vpc-config publicAccessCidrs=EXISTING,EIP/32 — or enable private endpoint access so in-VPC nodes do not use the public endpoint.",
 			[]string{docEndpointAccess}, explains(runtimeNet...)...),
-			Eval: flowEval(netpath.CheckPublicCIDRs)},
+			Eval: flowEval(netpath.CheckPublicCIDRs), Partial: partialFlow(netpath.CheckPublicCIDRs)},
 		{Meta: netMeta(netpath.CheckNoEgressRoute, "Node subnet has no working route out", SeverityCritical,
 			kinds(evidence.KindRouteTables),
 			"Without a default route to a NAT gateway, internet gateway or transit gateway (and without VPC endpoints), the node cannot reach the API server, ECR, STS or EC2; a blackhole route or a NAT gateway without its own internet route drops the traffic silently.",

@@ -42,6 +42,9 @@ type apiPeer struct {
 // when it cannot judge.
 func partialFlow(id string) func(ev *evidence.Evidence) []Finding {
 	return func(ev *evidence.Evidence) []Finding {
+		if id == netpath.CheckPublicCIDRs {
+			return partialPublicCIDRs(ev)
+		}
 		if ev.NodeLogs == nil || judgeTestimony(ev.NodeLogs, "runtime.apiserver-timeout").state != testimonyFailing {
 			return nil
 		}

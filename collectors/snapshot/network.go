@@ -116,7 +116,9 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 	inst := s.instanceOf(ev)
 	if inst == nil {
 		// the cluster as a whole (no instance yet): the cluster's VPC DNS attributes, DHCP options
-		// and endpoints judge what every node of it will meet
+		// and endpoints judge what every node of it will meet, and its NAT gateways' addresses
+		// the public endpoint's publicAccessCidrs (checks.partialPublicCIDRs)
+		s.loadGateways(ev)
 		if ev.Cluster != nil && ev.Cluster.VpcID != "" {
 			s.loadVPCEndpoints(ev)
 			s.loadVPCDNS(ev, ev.Cluster.VpcID)
@@ -128,7 +130,12 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 		return
 	}
 	s.loadVPCEndpoints(ev)
+	s.loadGateways(ev)
+	s.loadVPCDNS(ev, inst.VpcID)
+}
 
+// loadGateways reads the region's NAT gateways (with their Elastic IPs) and internet gateways.
+func (s *Snapshot) loadGateways(ev *evidence.Evidence) {
 	p := "ec2/describe-nat-gateways.json"
 	res, reason := decodeInto(s, p, func(o *DescribeNatGatewaysOutput) {
 		for _, n := range o.NatGateways {
@@ -169,7 +176,6 @@ func (s *Snapshot) loadNetwork(ev *evidence.Evidence) {
 	})
 	s.markFound(ev, evidence.KindInternetGateways, res, reason, p, true, "")
 
-	s.loadVPCDNS(ev, inst.VpcID)
 }
 
 // soleAttributeVPC returns the VPC whose DNS attributes the snapshot holds
