@@ -209,7 +209,8 @@ func TestBlindSnapshots(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "snapshots11", 14)...)
 	dirs = append(dirs, blindDirs(t, "snapshots12", 14)...)
 	dirs = append(dirs, blindDirs(t, "snapshots13", 14)...)
-	for _, dir := range append(dirs, blindDirs(t, "snapshots14", 9)...) {
+	dirs = append(dirs, blindDirs(t, "snapshots14", 9)...)
+	for _, dir := range append(dirs, blindDirs(t, "snapshots15", 12)...) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
 			var m struct {
@@ -262,6 +263,7 @@ func TestBlindBundles(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "bundles12", 8)...)
 	dirs = append(dirs, blindDirs(t, "bundles13", 8)...)
 	dirs = append(dirs, blindDirs(t, "bundles14", 8)...)
+	dirs = append(dirs, blindDirs(t, "bundles15", 8)...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
@@ -291,6 +293,9 @@ func TestBlindPastes(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "pastes22", 13)...)
 	dirs = append(dirs, blindDirs(t, "pastes23", 12)...)
 	dirs = append(dirs, blindDirs(t, "pastes24", 12)...)
+	dirs = append(dirs, blindDirs(t, "pastes25", 14)...)
+	dirs = append(dirs, blindDirs(t, "pastes26", 12)...)
+	dirs = append(dirs, blindDirs(t, "pastes27", 12)...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
