@@ -122,7 +122,12 @@ func splitIMDSProxied(logs *evidence.NodeLogs, id string, failing []evidence.Sig
 // routeText says how a request goes through the proxy: the proxy, the variable and where it is
 // set, and the NO_PROXY that does not exclude the host (or that none is set).
 func routeText(r proxyenv.Route) string {
-	s := fmt.Sprintf("the HTTP proxy %s (%s, from %s)", r.Proxy, r.ProxyVar, r.Proxied.Source)
+	proxy := r.Proxy
+	if proxyenv.Redacted(r.Proxied.Value) {
+		// Bottlerocket's logdog: "http://REDACTED" is no proxy's address
+		proxy = "whose address the input redacts"
+	}
+	s := fmt.Sprintf("the HTTP proxy %s (%s, from %s)", proxy, r.ProxyVar, r.Proxied.Source)
 	if r.NoProxy.Value == "" {
 		return s + " with no NO_PROXY set"
 	}

@@ -120,3 +120,23 @@ func TestIMDSThroughKubeletProxy(t *testing.T) {
 		})
 	}
 }
+
+// TestRedactedProxy: Bottlerocket's logdog writes settings.network.https-proxy as "REDACTED"
+// in a bundle's settings.json; the message says the proxy's address is redacted instead of
+// naming "http://REDACTED" as if it were the proxy.
+func TestRedactedProxy(t *testing.T) {
+	logs := proxyLogs(t, x509Kubelet, 5, curlLivez)
+	logs.CurlRoute = evidence.CurlDirect
+	logs.Proxy = []evidence.ProxyEnv{{Component: "kubelet", Vars: map[string]evidence.ProxyVar{
+		"HTTPS_PROXY": {Value: "REDACTED", Source: "settings.json: settings.network.https-proxy"},
+		"NO_PROXY":    {Value: "localhost,127.0.0.1,169.254.169.254,.internal", Source: "settings.json: settings.network.no-proxy"},
+	}}}
+	tm := judgeTestimony(logs, "runtime.tls-untrusted")
+	if tm.state != testimonyFailing {
+		t.Fatalf("state = %v", tm.state)
+	}
+	msg := testimonyFindings("runtime.tls-untrusted", tm, logs, "node", "bundle:x")[0].Message
+	if strings.Contains(msg, "REDACTED") || !strings.Contains(msg, "the HTTP proxy whose address the input redacts (HTTPS_PROXY, from settings.json: settings.network.https-proxy)") {
+		t.Errorf("message %q", msg)
+	}
+}

@@ -155,6 +155,9 @@ func Through(env evidence.ProxyEnv, rawURL string) (Route, bool) {
 		}
 	}
 	if np, ok := env.Lookup("NO_PROXY", "no_proxy"); ok {
+		if Redacted(np.Value) {
+			return Route{}, false // what it excludes is not known
+		}
 		cfg.NoProxy = np.Value
 		r.NoProxy = np
 	}
@@ -165,6 +168,13 @@ func Through(env evidence.ProxyEnv, rawURL string) (Route, bool) {
 	p.User = nil
 	r.Proxy, r.Proxied = p.String(), v
 	return r, true
+}
+
+// Redacted reports whether a proxy setting's value was replaced by a redaction marker before
+// the input was written: Bottlerocket's logdog writes settings.network.https-proxy and
+// no-proxy into a bundle's settings.json as "REDACTED" (alone, or as the host of a URL).
+func Redacted(v string) bool {
+	return strings.Contains(strings.ToUpper(v), "REDACTED")
 }
 
 // HostOf returns the host of the first http(s) URL in text (a log line quoting the request
