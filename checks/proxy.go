@@ -29,9 +29,24 @@ var curlResolvable = map[string]bool{"runtime.apiserver-timeout": true, "runtime
 // to a proxy finds none whatever the instance profile.
 var imdsCredentialFindings = map[string]bool{"iam.no-instance-profile": true}
 
-// proxyEnvOf returns the proxy environment of component in the logs' node (nil when none).
+// proxyEnvOf returns the proxy environment of component in the logs' node that it is known to
+// run with (nil when none is).
 func proxyEnvOf(logs *evidence.NodeLogs, component string) *evidence.ProxyEnv {
 	if logs == nil {
+		return nil
+	}
+	for i := range logs.Proxy {
+		if logs.Proxy[i].Component == component && logs.Proxy[i].Unsure == "" {
+			return &logs.Proxy[i]
+		}
+	}
+	return nil
+}
+
+// unsureEnvOf returns the proxy environment component may run with (evidence.ProxyEnv.Unsure),
+// nil when there is none or a sure one.
+func unsureEnvOf(logs *evidence.NodeLogs, component string) *evidence.ProxyEnv {
+	if logs == nil || proxyEnvOf(logs, component) != nil {
 		return nil
 	}
 	for i := range logs.Proxy {
@@ -60,7 +75,11 @@ func kubeletLine(logs *evidence.NodeLogs, l evidence.LogLine) bool {
 // proxy environment gives it, when every failing hit is the kubelet's, names an https URL, and
 // each such host goes through the proxy; ok false otherwise.
 func kubeletProxied(logs *evidence.NodeLogs, failing []evidence.SignatureHit) (host string, r proxyenv.Route, ok bool) {
-	env := proxyEnvOf(logs, "kubelet")
+	return proxiedWith(logs, proxyEnvOf(logs, "kubelet"), failing)
+}
+
+// proxiedWith is kubeletProxied under env (nil: not proxied).
+func proxiedWith(logs *evidence.NodeLogs, env *evidence.ProxyEnv, failing []evidence.SignatureHit) (host string, r proxyenv.Route, ok bool) {
 	if env == nil || len(failing) == 0 {
 		return "", proxyenv.Route{}, false
 	}
@@ -144,6 +163,12 @@ func proxyNote(logs *evidence.NodeLogs, id string, t testimony) string {
 	if curlResolvable[id] {
 		host, r, ok := kubeletProxied(logs, t.failing)
 		if !ok {
+			if env := unsureEnvOf(logs, "kubelet"); env != nil {
+				if host, r, ok := proxiedWith(logs, env, t.failing); ok {
+					return fmt.Sprintf("; the kubelet's requests to %s would go through %s, if the kubelet runs with it (not known: %s): then add %s to NO_PROXY",
+						host, routeText(r), env.Unsure, proxyenv.Exclusion(host))
+				}
+			}
 			return ""
 		}
 		s := fmt.Sprintf("; the kubelet's requests to %s go through %s", host, routeText(r))
@@ -154,6 +179,9 @@ func proxyNote(logs *evidence.NodeLogs, id string, t testimony) string {
 			s += ", while the log collector's curl, which does not use the kubelet's proxy, reached the endpoint directly"
 		}
 		return s + fmt.Sprintf(": add %s to NO_PROXY", proxyenv.Exclusion(host))
+	}
+	if id == "runtime.image-pull" {
+		return pullNote(logs, t.failing)
 	}
 	if id == "runtime.exec-credential-failed" {
 		r, ok := imdsProxied(logs)
@@ -173,4 +201,40 @@ func hasCIDR(noProxy string) bool {
 		}
 	}
 	return false
+}
+
+// pullNote is what runtime.image-pull's message adds when containerd, which pulls every image
+// the kubelet asks for (and the sandbox image), sends the failing pulls' registry through its
+// HTTP proxy: the proxy and the NO_PROXY that does not exclude the registry. "" when the
+// failing lines name no https URL or one containerd reaches directly.
+func pullNote(logs *evidence.NodeLogs, failing []evidence.SignatureHit) string {
+	env, unsure := proxyEnvOf(logs, "containerd"), ""
+	if env == nil {
+		if env = unsureEnvOf(logs, "containerd"); env == nil {
+			return ""
+		}
+		unsure = env.Unsure
+	}
+	host := ""
+	var r proxyenv.Route
+	for _, h := range failing {
+		hh := proxyenv.ImageHostOf(h.First.Text)
+		if hh == "" {
+			return ""
+		}
+		rr, through := proxyenv.Through(*env, "https://"+hh+"/")
+		if !through {
+			return ""
+		}
+		if host == "" {
+			host, r = hh, rr
+		}
+	}
+	if host == "" {
+		return ""
+	}
+	if unsure != "" {
+		return fmt.Sprintf("; containerd's pulls from %s would go through %s, if containerd runs with it (not known: %s)", host, routeText(r), unsure)
+	}
+	return fmt.Sprintf("; containerd's pulls from %s go through %s: the proxy must allow %s, or add it to NO_PROXY where a VPC endpoint or NAT reaches it", host, routeText(r), host)
 }

@@ -140,3 +140,46 @@ func TestRedactedProxy(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestPullThroughContainerdProxy: containerd pulls every image, so runtime.image-pull's message
+// names the proxy containerd's drop-in sends the registry through, found by the image
+// reference's host when the quoted line is cut before its URL.
+func TestPullThroughContainerdProxy(t *testing.T) {
+	const pull = `Jun 24 07:12:41 ip-10-88-3-201.us-west-2.compute.internal containerd[1822]: time="2026-06-24T07:12:41.634104683Z" level=error msg="PullImage \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.5\" failed" error="failed to pull and unpack image \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.5\": failed to resolve reference \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.5\": failed to do request: Head \"https://602401143452.dkr.ecr.us-west-2.amazonaws.com/v2/eks/pause/manifests/3.5\": proxyconnect tcp: dial tcp 10.88.0.9:3128: i/o timeout"`
+	logs := proxyLogs(t, pull, 3, "")
+	env := kubeletEnv("HTTPS_PROXY", "http://10.88.0.9:3128", "NO_PROXY", "localhost,169.254.169.254,.internal")
+	env[0].Component = "containerd"
+	logs.Proxy = env
+	tm := judgeTestimony(logs, "runtime.image-pull")
+	if tm.state != testimonyFailing {
+		t.Fatalf("state = %v", tm.state)
+	}
+	msg := testimonyFindings("runtime.image-pull", tm, logs, "node", "bundle:x")[0].Message
+	if !strings.Contains(msg, "containerd's pulls from 602401143452.dkr.ecr.us-west-2.amazonaws.com go through the HTTP proxy http://10.88.0.9:3128 (HTTPS_PROXY") {
+		t.Errorf("message %q", msg)
+	}
+	logs.Proxy[0].Vars["NO_PROXY"] = evidence.ProxyVar{Value: ".amazonaws.com", Source: "x"}
+	if msg := testimonyFindings("runtime.image-pull", judgeTestimony(logs, "runtime.image-pull"), logs, "node", "bundle:x")[0].Message; strings.Contains(msg, "proxy") && strings.Contains(msg, "containerd's pulls") {
+		t.Errorf("an excluded registry is said to go through the proxy: %q", msg)
+	}
+}
+
+// TestUnsureKubeletProxy: a proxy environment the kubelet may not run with (/etc/environment
+// without the unit that would read it) is named with its doubt, and changes no conclusion: the
+// log collector's curl still shows the kubelet's x509 over.
+func TestUnsureKubeletProxy(t *testing.T) {
+	env := kubeletEnv("HTTPS_PROXY", "http://proxy.corp:3128", "NO_PROXY", "localhost")
+	env[0].Unsure = "the kubelet's unit is not in the input"
+	logs := proxyLogs(t, x509Kubelet, 5, "")
+	logs.Proxy = env
+	tm := judgeTestimony(logs, "runtime.tls-untrusted")
+	msg := testimonyFindings("runtime.tls-untrusted", tm, logs, "node", "bundle:x")[0].Message
+	if !strings.Contains(msg, "would go through the HTTP proxy http://proxy.corp:3128") || !strings.Contains(msg, "if the kubelet runs with it (not known: the kubelet's unit is not in the input)") {
+		t.Errorf("message %q", msg)
+	}
+	logs = proxyLogs(t, x509Kubelet, 5, curlLivez)
+	logs.Proxy, logs.CurlRoute = env, evidence.CurlDirect
+	if got := judgeTestimony(logs, "runtime.tls-untrusted").state; got != testimonyResolved {
+		t.Errorf("an unsure proxy changed the judgement: %v", got)
+	}
+}

@@ -111,7 +111,7 @@ func (b *Bundle) bottlerocket(ev *evidence.Evidence, nos *evidence.NodeOS) (*evi
 		}
 	}
 	if b.Logs != nil {
-		b.Logs.Proxy = bottlerocketProxy(settings)
+		b.Logs.Proxy = BottlerocketProxy(settings, "settings.json")
 	}
 	if aws, ok := settings["aws"].(map[string]any); ok {
 		ev.Target.Region, _ = aws["region"].(string)

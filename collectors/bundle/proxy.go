@@ -14,7 +14,7 @@ const kubeletUnit = "kubelet/kubelet_service.txt"
 // the kubelet's unit's Environment= lines, and for its EnvironmentFile= (whose contents the
 // bundle does not hold, /etc/environment most often) the proxy assignments the user data
 // printed under bash -x in cloud-init-output.log. Nil when no proxy is set. (Bottlerocket's
-// are bottlerocketProxy's.)
+// are BottlerocketProxy's.)
 func (b *Bundle) proxyEnvs() []evidence.ProxyEnv {
 	raw, ok := b.Configs[kubeletUnit]
 	if !ok {
@@ -35,18 +35,19 @@ func (b *Bundle) proxyEnvs() []evidence.ProxyEnv {
 	return []evidence.ProxyEnv{{Component: "kubelet", Vars: vars}}
 }
 
-// bottlerocketProxy is the proxy environment Bottlerocket's proxy-env template gives the
+// BottlerocketProxy is the proxy environment Bottlerocket's proxy-env template gives the
 // kubelet and containerd (bottlerocket-os/bottlerocket packages/os/proxy-env): HTTPS_PROXY from
 // settings.network.https-proxy (no HTTP_PROXY), NO_PROXY from settings.network.no-proxy followed
 // by localhost, 127.0.0.1, the host of settings.kubernetes.api-server and
-// "."+settings.kubernetes.cluster-domain.
-func bottlerocketProxy(settings map[string]any) []evidence.ProxyEnv {
+// "."+settings.kubernetes.cluster-domain. settings is the settings object (settings.json's
+// "settings", `apiclient get settings…`'s); src names it in the places recorded ("settings.json").
+// Nil when no https-proxy is set.
+func BottlerocketProxy(settings map[string]any, src string) []evidence.ProxyEnv {
 	network, _ := settings["network"].(map[string]any)
 	proxy, _ := network["https-proxy"].(string)
 	if proxy == "" {
 		return nil
 	}
-	const src = "settings.json"
 	var no []string
 	if l, ok := network["no-proxy"].([]any); ok {
 		for _, e := range l {

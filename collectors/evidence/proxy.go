@@ -12,6 +12,10 @@ type ProxyEnv struct {
 	// Vars are the proxy variables set (HTTP_PROXY, HTTPS_PROXY, NO_PROXY and their lower-case
 	// forms, as written), each with where it was read.
 	Vars map[string]ProxyVar `json:"vars"`
+	// Unsure, when set, says why it is not known that the component runs with Vars (the
+	// node's /etc/environment shown without the unit that would read it): such an environment
+	// is named in messages with this reason, and never changes what a finding concludes.
+	Unsure string `json:"unsure,omitempty"`
 }
 
 // ProxyVar is one proxy variable's value and the place that sets it.

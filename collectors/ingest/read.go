@@ -165,6 +165,7 @@ func Read(text []byte, name string, opt Options) *Result {
 	for i := range r.Segments {
 		rd.document(&r.Segments[i])
 	}
+	rd.proxy(r.Segments)
 	for _, s := range r.Segments {
 		if s.console != nil {
 			// the console output itself (its Timestamp dates the evidence below)

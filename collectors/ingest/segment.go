@@ -103,7 +103,20 @@ type Segment struct {
 	// console is the get-console-output document the segment was read from (nil otherwise):
 	// its Timestamp is when EC2 captured the console.
 	console *evidence.ConsoleOutput
+	// shell is the shell command whose output region the segment is part of ("systemctl cat
+	// kubelet", "env | grep -i proxy"), and shellHost where the prompt says it ran (hostNode,
+	// hostWorkstation, or "" when no prompt says)
+	shell, shellHost string
 }
+
+// Where a prompt says a command ran (Segment.shellHost).
+const (
+	// hostNode: a prompt of a shell on a node (nodePrompt).
+	hostNode = "node"
+	// hostWorkstation: a prompt naming a user and host that is no node's ("dana@laptop:~$",
+	// "PS C:\Users\dana>").
+	hostWorkstation = "workstation"
+)
 
 // line is one input line with its 1-based number.
 type line struct {
@@ -123,7 +136,7 @@ var (
 	// "PS C:\> Get-…", and the arrow prompts of zsh themes ("(base) ➜  repo git:(main) ✗ kubectl …").
 	// Its one "^" outside the alternatives lets a line that is no prompt fail at its start: with
 	// a "^" in each, the regexp engine tries every position of a megabyte-long pasted line.
-	rePrompt = regexp.MustCompile(`^(?:\s*(?:(?:\[[^\]\n]{1,80}\]|[\w.@-]+(?:@[\w.-]+)?(?::[^\s$#]*)?)?\s*[$#%]|(?:\([\w.-]+\)\s+)?[➜❯]\s+(?:[^\s$#%]+\s+)?(?:git:\([^)\s]*\)\s+)?(?:✗\s*)?)\s+(?:sudo\s+)?(kubectl|aws|eksctl|journalctl|systemctl|cat|tail|head|less|grep|egrep|terraform|helm|nodeadm|apiclient|crictl|ctr|docker|curl|dmesg|sheltie|logdog|base64|echo|k|kc)\b(.*)$|\s*PS [A-Z]:\\[^>]*>\s+(.*)$)`)
+	rePrompt = regexp.MustCompile(`^(?:\s*(?:(?:\[[^\]\n]{1,80}\]|[\w.@-]+(?:@[\w.-]+)?(?::[^\s$#]*)?)?\s*[$#%]|(?:\([\w.-]+\)\s+)?[➜❯]\s+(?:[^\s$#%]+\s+)?(?:git:\([^)\s]*\)\s+)?(?:✗\s*)?)\s+(?:sudo\s+)?(kubectl|aws|eksctl|journalctl|systemctl|cat|tail|head|less|grep|egrep|terraform|helm|nodeadm|apiclient|crictl|ctr|docker|curl|dmesg|sheltie|logdog|base64|echo|env|printenv|k|kc)\b(.*)$|\s*PS [A-Z]:\\[^>]*>\s+(.*)$)`)
 )
 
 // Segments splits text into segments: Markdown fences first, then shell prompts, then runs of
@@ -192,7 +205,11 @@ func splitSegments(text []byte) []Segment {
 			return append(out, s)
 		}
 		for _, sub := range splitPrompts(r.lines) {
+			n := len(out)
 			out = append(out, classify(sub.lines, r.fenced, sub.command)...)
+			for k := n; k < len(out); k++ {
+				out[k].shell, out[k].shellHost = sub.command, sub.host
+			}
 		}
 	}
 	return out
@@ -1010,6 +1027,8 @@ type subRegion struct {
 	// onNode is true when the prompt shows a shell on a node (nodePrompt): what the command
 	// printed there used the node's credentials and clock
 	onNode bool
+	// host is where the prompt says the command ran (hostNode, hostWorkstation, "")
+	host string
 }
 
 // OperatorCLIMark starts an AWS CLI error line printed under an aws command that was not typed
@@ -1032,6 +1051,22 @@ var reNodePrompt = regexp.MustCompile(`\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}\b|\b
 // nodePrompt reports whether prompt, the part of a prompt line before its command, is a shell
 // on a node (reNodePrompt).
 func nodePrompt(prompt string) bool { return reNodePrompt.MatchString(prompt) }
+
+// promptHost says where a prompt (the part of a prompt line before its command) shows a shell:
+// on a node, on a workstation when it names a user and host that is no node's or is
+// PowerShell's, "" when it names neither (a bare "$").
+func promptHost(prompt string) string {
+	switch {
+	case nodePrompt(prompt):
+		return hostNode
+	case reUserHost.MatchString(prompt), strings.HasPrefix(strings.TrimSpace(prompt), "PS "):
+		return hostWorkstation
+	}
+	return ""
+}
+
+// reUserHost is a prompt naming its user and host: "dana@laptop:~/eks$", "[dana@ws01 ~]$".
+var reUserHost = regexp.MustCompile(`[\w.-]+@[\w.-]+`)
 
 // markOperatorCLI returns lines with OperatorCLIMark before each error line a CLI printed about
 // its own request, for the output of a command not typed on a node: the AWS CLI's ("An error
@@ -1116,7 +1151,7 @@ func splitPrompts(lines []line) []subRegion {
 	}
 	flush := func(end int) { part(end, false) }
 	for i, l := range lines {
-		if m := rePrompt.FindStringSubmatch(l.text); m != nil {
+		if m := rePrompt.FindStringSubmatch(l.text); m != nil && (m[1] != "env" && m[1] != "printenv" || reEnvListing.MatchString(m[2])) {
 			if k := introBefore(lines[start:i]); k > 0 {
 				// the poster's words introducing the command ("And here is another node that
 				// works fine:"), after a blank line under the last part: not that part's last line
@@ -1128,7 +1163,8 @@ func splitPrompts(lines []line) []subRegion {
 			if m[3] != "" {
 				cmd = strings.TrimSpace(m[3])
 			}
-			cur = subRegion{command: cmd, onNode: nodePrompt(l.text[:max(0, strings.Index(l.text, m[1]+m[2]))])}
+			prompt := l.text[:max(0, strings.Index(l.text, m[1]+m[2]))]
+			cur = subRegion{command: cmd, onNode: nodePrompt(prompt), host: promptHost(prompt)}
 			continue
 		}
 		if cmd, ok := decoratedCommand(l.text); ok {
@@ -1153,6 +1189,11 @@ func splitPrompts(lines []line) []subRegion {
 	flush(len(lines))
 	return out
 }
+
+// reEnvListing is what follows env or printenv when the command lists the environment: nothing,
+// a pipe ("env | grep -i proxy"), or the names printenv prints. "# env vars for the proxy", a
+// comment of a script, is no such command.
+var reEnvListing = regexp.MustCompile(`^\s*(?:$|\|)|^(?:\s+(?:[A-Z_][A-Z0-9_]*|https?_proxy|no_proxy))+\s*$`)
 
 // reBarePrompt is a shell prompt with nothing typed after it, alone on its line: one that names
 // its user or host ("[ec2-user@ip-10-0-1-2 ~]$", "[root@ip-10-0-1-2 ~]#", "dana@laptop:~/eks$"),

@@ -186,6 +186,19 @@ func HostOf(text string) string {
 	return ""
 }
 
+// ImageHostOf returns the registry host of the first image reference quoted in text (a pull
+// failure: `PullImage \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.5\" failed`),
+// else the host of its first https URL (HostOf); "" when there is neither. A reference whose
+// first part has no dot (docker.io's "library/busybox") names no host and is passed over.
+func ImageHostOf(text string) string {
+	if m := reImageRef.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return HostOf(text)
+}
+
+var reImageRef = regexp.MustCompile(`\\?"((?:[a-z0-9-]+\.)+[a-z]{2,})(?::\d+)?/[^"\\\s]+\\?"`)
+
 var reURL = regexp.MustCompile(`https://([A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9])(?::\d+)?[/"\\ ]`)
 
 // Exclusion is the NO_PROXY entry to add for host: the EKS endpoints' common domain for an API
@@ -199,3 +212,150 @@ func Exclusion(host string) string {
 	}
 	return host
 }
+
+// reUnitPath is the unit a unit file's path belongs to, as `systemctl cat` heads each file:
+// "/etc/systemd/system/kubelet.service", "/etc/systemd/system/kubelet.service.d/http-proxy.conf".
+var reUnitPath = regexp.MustCompile(`(?:^|/)([\w@.-]+)\.service(?:\.d/[^/\s]+)?$`)
+
+// UnitOfPath returns the service a systemd unit file or drop-in path configures ("kubelet" for
+// /etc/systemd/system/kubelet.service.d/http-proxy.conf), "" when the path is no unit file.
+func UnitOfPath(p string) string {
+	if m := reUnitPath.FindStringSubmatch(strings.TrimSpace(p)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// ParseUnits reads `systemctl cat` output of one or more units, each file after its
+// "# /path" line, by the service each file configures (UnitOfPath); lines before any such
+// line (`systemctl show UNIT -p Environment`, a drop-in printed by cat) belong to dflt, and are
+// dropped when dflt is "". source names the text in the places recorded.
+func ParseUnits(text []byte, source, dflt string) map[string]Unit {
+	chunks := map[string][]byte{}
+	var order []string
+	cur := dflt
+	for _, l := range strings.SplitAfter(string(text), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "# /"); ok {
+			cur = UnitOfPath("/" + rest)
+		}
+		if cur == "" {
+			continue
+		}
+		if _, ok := chunks[cur]; !ok {
+			order = append(order, cur)
+		}
+		chunks[cur] = append(chunks[cur], l...)
+	}
+	out := map[string]Unit{}
+	for _, c := range order {
+		u := ParseUnit(chunks[c], source)
+		if len(u.Vars) > 0 || len(u.EnvironmentFiles) > 0 {
+			out[c] = u
+		}
+	}
+	return out
+}
+
+// reEnvLine is a proxy assignment of an environment file (/etc/environment, which pam_env and
+// systemd's EnvironmentFile= read as NAME=value lines) or of `env`/`printenv` output, with an
+// optional "export " and quotes.
+var reEnvLine = regexp.MustCompile(`^\s*(?:export\s+)?(HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy)=(?:"([^"]*)"|'([^']*)'|(\S*))\s*$`)
+
+// ParseEnvFile returns the proxy assignments of an environment file or a shell's environment
+// as printed by env (NAME=value lines), the last of each name winning; at names each place by
+// its 0-based line index in text.
+func ParseEnvFile(text []byte, at func(line int) string) map[string]evidence.ProxyVar {
+	out := map[string]evidence.ProxyVar{}
+	for i, l := range strings.Split(string(text), "\n") {
+		if m := reEnvLine.FindStringSubmatch(strings.TrimSuffix(l, "\r")); m != nil {
+			out[m[1]] = evidence.ProxyVar{Value: m[2] + m[3] + m[4], Source: at(i)}
+		}
+	}
+	return out
+}
+
+// Facts are the proxy settings one input shows, before they are given to the components:
+// units' Environment= and EnvironmentFile= lines by service, and environment files' proxy
+// assignments by path.
+type Facts struct {
+	Units map[string]Unit
+	Files map[string]map[string]evidence.ProxyVar
+}
+
+// AddUnits adds units read from one text; a unit already shown is extended, later variables
+// overriding earlier ones.
+func (f *Facts) AddUnits(us map[string]Unit) {
+	if f.Units == nil {
+		f.Units = map[string]Unit{}
+	}
+	for c, u := range us {
+		old, ok := f.Units[c]
+		if !ok {
+			f.Units[c] = u
+			continue
+		}
+		for n, v := range u.Vars {
+			old.Vars[n] = v
+		}
+		old.EnvironmentFiles = append(old.EnvironmentFiles, u.EnvironmentFiles...)
+		f.Units[c] = old
+	}
+}
+
+// AddFile adds an environment file's proxy assignments.
+func (f *Facts) AddFile(path string, vars map[string]evidence.ProxyVar) {
+	if len(vars) == 0 {
+		return
+	}
+	if f.Files == nil {
+		f.Files = map[string]map[string]evidence.ProxyVar{}
+	}
+	if f.Files[path] == nil {
+		f.Files[path] = map[string]evidence.ProxyVar{}
+	}
+	for n, v := range vars {
+		f.Files[path][n] = v
+	}
+}
+
+// Envs returns the proxy environment of the node components the facts show (kubelet,
+// containerd), each unit's Environment= variables overridden by those of the files its
+// EnvironmentFile= lines read, as systemd applies them. A component whose unit is not shown
+// gets the variables of /etc/environment, when that file is, with Unsure saying that whether
+// it reads the file is not known. Components are in a stable order; nil when none has a proxy.
+func (f Facts) Envs() []evidence.ProxyEnv {
+	var out []evidence.ProxyEnv
+	for _, c := range []string{"kubelet", "containerd"} {
+		u, ok := f.Units[c]
+		if !ok {
+			continue
+		}
+		vars := map[string]evidence.ProxyVar{}
+		for n, v := range u.Vars {
+			vars[n] = v
+		}
+		for _, p := range u.EnvironmentFiles {
+			for n, v := range f.Files[p] {
+				v.Source += ", read by the " + c + " through EnvironmentFile=" + p
+				vars[n] = v
+			}
+		}
+		if len(vars) > 0 {
+			out = append(out, evidence.ProxyEnv{Component: c, Vars: vars})
+		}
+	}
+	if env := f.Files[EtcEnvironment]; len(env) > 0 {
+		for _, c := range []string{"kubelet", "containerd"} {
+			if _, ok := f.Units[c]; ok {
+				continue
+			}
+			out = append(out, evidence.ProxyEnv{Component: c, Vars: env,
+				Unsure: "a service reads " + EtcEnvironment + " only through an EnvironmentFile= line of its unit, and the " + c + "'s unit is not in the input"})
+		}
+	}
+	return out
+}
+
+// EtcEnvironment is the system-wide environment file the EKS proxy guides write and point the
+// kubelet's and containerd's drop-ins at (EnvironmentFile=/etc/environment).
+const EtcEnvironment = "/etc/environment"
