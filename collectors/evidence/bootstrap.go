@@ -103,7 +103,9 @@ type BootstrapConfig struct {
 	Fragment bool
 	// Truncated is true when the user data was parsed only in part: its decoded (or
 	// decompressed) text is over the decoder's byte limit (1 MiB), it has more MIME parts than
-	// the decoder visits (256), or parts nested deeper than it follows. What was not parsed may
+	// the decoder visits (256), or parts nested deeper than it follows; or, pasted, it holds an
+	// elision mark on a line of its own ("...", "…", "[...]") where the poster cut lines out
+	// (a missing closing boundary is then not reported either). What was not parsed may
 	// bootstrap the node or set the values looked for, so checks that would conclude from an
 	// absence (no bootstrap step, a field not set) skip for missing evidence instead.
 	// TruncatedWhy says which limit cut the parse.

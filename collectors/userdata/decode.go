@@ -113,6 +113,13 @@ func decode(raw []byte, lim Limits, excerpt bool) *evidence.BootstrapConfig {
 		d.finish()
 		return d.cfg
 	}
+	if excerpt {
+		if mark, line := elisionLine(text); line > 0 {
+			// a poster cut lines out where the mark stands: what they held is unknown
+			d.elided = true
+			d.truncated(fmt.Sprintf("the poster elided lines (%q on line %d)", mark, line))
+		}
+	}
 	if b, ok := partsFragment(text); ok && excerpt {
 		// parts cut out of a multipart document: read them under the header they were cut from
 		d.cfg.Fragment = true
@@ -124,6 +131,21 @@ func decode(raw []byte, lim Limits, excerpt bool) *evidence.BootstrapConfig {
 	d.handle(text, "user data", "", 0, 0)
 	d.finish()
 	return d.cfg
+}
+
+// elisionLine returns the first line of pasted user data that is an elision mark on its own —
+// "...", "…", "[...]", "[…]" or "...." between blanks — and its 1-based number, or ("", 0). No
+// consumer on the node accepts such a line where it stands (a shell runs it as a command, YAML
+// ends the document, a MIME body carries it as text), so in a paste it marks lines the poster
+// cut out; in user data read from EC2 it is judged as written.
+func elisionLine(text []byte) (string, int) {
+	for i, l := range strings.Split(string(text), "\n") {
+		switch t := strings.TrimSpace(l); t {
+		case "...", "…", "[...]", "[…]", "....":
+			return t, i + 1
+		}
+	}
+	return "", 0
 }
 
 // PartsFragment reports whether pasted text is parts cut out of a multipart user data
@@ -179,6 +201,9 @@ type decoder struct {
 	budgetReported bool
 	// excerpt is set for pasted user data, which may lack the lines above what was copied.
 	excerpt bool
+	// elided is set for pasted user data holding an elision mark (see elisionLine): lines were
+	// cut out, so what the text lacks (a closing boundary) may be in them.
+	elided bool
 }
 
 // issue records a parse issue. Strings quoted from the user data are cut to MaxQuoteBytes and

@@ -141,3 +141,20 @@ func TestSoleUserDataJudged(t *testing.T) {
 		})
 	}
 }
+
+// TestElidedUserDataNotJudgedByAbsence: MIME user data pasted with the poster's "..." where the
+// generated NodeConfig's cluster details and the closing boundary were is read only in part, so
+// neither the missing closing boundary nor the NodeConfig fields fail; the same user data pasted
+// whole without its closing boundary still fails bootstrap.userdata-unparseable.
+func TestElidedUserDataNotJudgedByAbsence(t *testing.T) {
+	head := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"//\"\n\n--//\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  featureGates:\n    FastImagePull: true\n\n--//\nContent-Type: application/node.eks.aws\n\n"
+	elided := head + "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n...\n"
+	code, cause, errOut := analyzePaste(t, elided)
+	if code == 1 || cause != "" {
+		t.Errorf("elided user data: exit %d, cause %q; want no failing finding\n%s", code, cause, errOut)
+	}
+	whole := head + pasteNodeConfig("prod")
+	if code, cause, errOut := analyzePaste(t, whole); code != 1 || cause != "bootstrap.userdata-unparseable" {
+		t.Errorf("unterminated user data: exit %d, cause %q; want 1, bootstrap.userdata-unparseable\n%s", code, cause, errOut)
+	}
+}
