@@ -324,3 +324,20 @@ func FuzzSnapshotFile(f *testing.F) {
 		runAll(t, FromFiles("fuzz", files), instance)
 	})
 }
+
+// TestHostileDeeplyNestedJSON: a file nested deeper than the JSON reader's limit is a gap whose
+// problem names the limit, as a paste's is (ingest.MaxJSONDepth), not Go's "invalid character
+// '{' exceeded max depth".
+func TestHostileDeeplyNestedJSON(t *testing.T) {
+	files := fixtureFiles(t, hostileFixture)
+	files["eks/describe-cluster.json"] = []byte(strings.Repeat(`{"a":`, 20000) + "1" + strings.Repeat("}", 20000))
+	s := FromFiles("test", files)
+	ev, err := s.Evidence(s.InstanceIDs()[0], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reason := ev.GapFor(evidence.KindCluster).Reason
+	if ev.Have(evidence.KindCluster) || !strings.Contains(reason, "more than 10000 levels") || strings.Contains(reason, "invalid character") {
+		t.Errorf("cluster gap = %q", reason)
+	}
+}

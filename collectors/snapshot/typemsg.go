@@ -35,12 +35,21 @@ func streamPages(p string, js []byte) ([]json.RawMessage, bool) {
 	return items, true
 }
 
+// maxJSONDepth is encoding/json's nesting limit (ingest.MaxJSONDepth says the same for pastes).
+const maxJSONDepth = 10000
+
 // typeMessage rewrites a JSON type error of the document of the file at snapshot path p (a field of another type than
 // the command's output gives it) as what it means: the field, what it holds and the shape
 // expected. A scalar where an object or list belongs is what a --query projection that kept a
-// field's name for one value inside it writes ({State:State.Name}). Other errors are returned
-// as they are.
+// field's name for one value inside it writes ({State:State.Name}). A document nested past
+// maxJSONDepth is named with the limit. Other errors are returned as they are.
 func typeMessage(p string, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) && strings.HasSuffix(se.Error(), "exceeded max depth") {
+		// encoding/json stops past maxNestingDepth (src/encoding/json/scanner.go); no AWS CLI
+		// or kubectl output nests more than a few dozen levels
+		return fmt.Errorf("JSON too deeply nested to read: more than %d levels of objects and arrays, the reader's limit, reached at byte %d", maxJSONDepth, se.Offset)
+	}
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) {
 		return err
