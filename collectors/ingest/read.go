@@ -120,8 +120,19 @@ func (s Segment) Label() string {
 	if l == "" {
 		l = string(s.Type)
 	}
-	if s.Detail != "" && s.Detail != l {
-		l += " (" + s.Detail + ")"
+	detail := s.Detail
+	if s.decodedFrom != "" {
+		detail = strings.TrimSpace(s.decodedFrom + "-decoded " + detail)
+	}
+	if s.inJSON {
+		if detail == "" {
+			detail = "text inside JSON"
+		} else {
+			detail += " (inside JSON)"
+		}
+	}
+	if detail != "" && detail != l {
+		l += " (" + detail + ")"
 	}
 	if s.console != nil && s.Detail != detailConsole {
 		l += " in the " + detailConsole

@@ -100,6 +100,11 @@ type Segment struct {
 	// textFirst, when not 0, is the line number Text's first line has in the text it was
 	// carried in (a console output's Output): log lines are numbered from it, not from First.
 	textFirst int
+	// inJSON is true for text read out of a JSON string value that carried it whole
+	// ({"message": "…"}); decodedFrom is the encoding ("base64", "gzip+base64") of the blob a
+	// segment was decoded from. Label names both; Detail stays what the text itself is.
+	inJSON      bool
+	decodedFrom string
 	// console is the get-console-output document the segment was read from (nil otherwise):
 	// its Timestamp is when EC2 captured the console.
 	console *evidence.ConsoleOutput
@@ -168,10 +173,8 @@ func segments(text []byte, depth int) []Segment {
 		}
 		for _, in := range segments(s.decoded, depth+1) {
 			in.First, in.Last, in.encoding = s.First, s.Last, s.encoding
-			if in.Detail == "" {
-				in.Detail = s.encoding + "-decoded"
-			} else if !strings.Contains(in.Detail, "-decoded") {
-				in.Detail = s.encoding + "-decoded " + in.Detail
+			if in.decodedFrom == "" {
+				in.decodedFrom = s.encoding // Label says so; Detail keeps what the text is
 			}
 			res = append(res, in)
 		}

@@ -1493,11 +1493,7 @@ func embedded(docs []any, lines []line) ([]Segment, bool) {
 	for i := range inner {
 		inner[i].First, inner[i].Last = lines[0].n, lines[len(lines)-1].n
 		inner[i].compacted = true
-		if inner[i].Detail == "" {
-			inner[i].Detail = "text inside JSON"
-		} else {
-			inner[i].Detail += " (inside JSON)"
-		}
+		inner[i].inJSON = true // Label says so; Detail keeps what the text is
 	}
 	return inner, len(inner) > 0
 }
