@@ -11,7 +11,9 @@ package kube
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -97,6 +99,9 @@ type collector struct {
 	needs map[evidence.Kind]bool
 	mu    sync.Mutex
 	res   *Result
+	// unreached are the reads that failed before any answer of the API server (a refused
+	// connection, a dial or TLS handshake timeout), by path.
+	unreached map[string]*url.Error
 }
 
 func (col *collector) wanted(kinds ...evidence.Kind) bool {
@@ -192,7 +197,40 @@ func Collect(ctx context.Context, c kubernetes.Interface, o Options) *Result {
 		}()
 	}
 	wg.Wait()
+	col.unreachable()
 	return col.res
+}
+
+// unreachable rewrites the errors of a collection in which no read reached the API server —
+// every read failed before an answer (url.Error without an API status) — as one error naming
+// the server and why, with code Unreachable and kubectl's "Unable to connect to the server"
+// text: the report then says it once, not once per object and URL. A collection in which some
+// reads were answered keeps each failed read's own error.
+func (col *collector) unreachable() {
+	if len(col.unreached) == 0 {
+		return
+	}
+	for p := range col.res.Files {
+		if e := col.res.Errors[p]; col.unreached[p] == nil && (e == nil || e.Code != "NoAccess") {
+			return // a read was answered (NoAccess: one that was never sent)
+		}
+	}
+	paths := make([]string, 0, len(col.unreached))
+	for p := range col.unreached {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	first := col.unreached[paths[0]]
+	server := first.URL
+	if u, err := url.Parse(first.URL); err == nil && u.Host != "" {
+		server = u.Scheme + "://" + u.Host
+	}
+	why := first.Err.Error()
+	for _, p := range paths {
+		col.res.Files[p] = []byte("Unable to connect to the server: " + why + "\n")
+		col.res.Errors[p] = &snapshot.SourceError{Code: "Unreachable",
+			Message: fmt.Sprintf("kubernetes: the API server %s could not be reached (%s): no cluster object was read", server, why)}
+	}
 }
 
 // pendingPods lists the pods of every namespace in phase Pending (the field selector is applied by
@@ -277,6 +315,15 @@ func (col *collector) save(path, apiVersion, kind string, obj any, err error) {
 	if err != nil {
 		b = []byte(kubectlError(err))
 		serr = snapshot.KubeError(string(apierrors.ReasonForError(err)), err.Error())
+		var ue *url.Error
+		if _, isStatus := err.(apierrors.APIStatus); !isStatus && errors.As(err, &ue) {
+			col.mu.Lock()
+			if col.unreached == nil {
+				col.unreached = map[string]*url.Error{}
+			}
+			col.unreached[path] = ue
+			col.mu.Unlock()
+		}
 		if serr.Code == "" || serr.Code == string(metav1.StatusReasonUnknown) {
 			serr = snapshot.KubeError("InternalError", err.Error())
 		}

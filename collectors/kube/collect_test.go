@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"net"
 	"net/url"
 	"strings"
 	"testing"
@@ -15,7 +16,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/rest"
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
@@ -99,6 +103,43 @@ func TestOperationNamesEveryPath(t *testing.T) {
 	for _, p := range Paths {
 		if strings.HasPrefix(Operation(p), "read of") {
 			t.Errorf("Operation(%s) names no read", p)
+		}
+	}
+}
+
+// TestCollectUnreachableAPIServer: when no read reaches the API server (a connection refused, a
+// dial timeout), each read's error says the same thing once — the server could not be reached,
+// and why — with code Unreachable, not an InternalError per URL that the report repeated for
+// every object.
+func TestCollectUnreachableAPIServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now: connection refused
+	rc := &rest.Config{Host: "https://" + addr, TLSClientConfig: rest.TLSClientConfig{Insecure: true}}
+	cs, err := kubernetes.NewForConfig(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn, err := dynamic.NewForConfig(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Collect(context.Background(), cs, Options{Dynamic: dyn})
+	if len(res.Errors) < 5 {
+		t.Fatalf("errors: %v", res.Errors)
+	}
+	var msg string
+	for p, e := range res.Errors {
+		if e.Code != "Unreachable" || !strings.Contains(e.Message, "https://"+addr) || !strings.Contains(e.Message, "connection refused") || strings.Contains(e.Message, "/api/") {
+			t.Errorf("%s: %+v", p, e)
+		}
+		if msg == "" {
+			msg = e.Message
+		} else if e.Message != msg {
+			t.Errorf("%s: %q differs from %q", p, e.Message, msg)
 		}
 	}
 }

@@ -1032,6 +1032,10 @@ func (e *SourceError) reason() string {
 	switch {
 	case e.NotFound:
 		return e.Code
+	case e.Code == "Unreachable":
+		// a live collection's kube reads, none answered (kube.Collect): the input problem says
+		// which server and why, once
+		return "the API server could not be reached"
 	case e.Permission != "":
 		return fmt.Sprintf("missing permission %s (%s)", e.Permission, e.Code)
 	case e.Operation == "" && strings.HasPrefix(e.Message, "kubectl: "):

@@ -145,8 +145,14 @@ func (l *LiveOptions) snapshot(g *GlobalOptions, instanceIDs []string, cluster s
 // Each problem ends with failedCallMark (isFailedCall).
 func failedCalls(errs map[string]*snapshot.SourceError) []snapshot.FileProblem {
 	var out []snapshot.FileProblem
+	var unreached []string
 	for p, e := range errs {
 		if e == nil || e.NotFound || e.Permission != "" || e.Code == "Forbidden" || e.Code == "NoAccess" || e.Code == "NoResourceType" {
+			continue
+		}
+		if e.Code == "Unreachable" {
+			// the API server answered no read (kube.Collect): said once, for all of them
+			unreached = append(unreached, p)
 			continue
 		}
 		op := e.Operation
@@ -163,8 +169,26 @@ func failedCalls(errs map[string]*snapshot.SourceError) []snapshot.FileProblem {
 		}
 		out = append(out, snapshot.FileProblem{Path: p, Err: fmt.Sprintf("%s failed (%s: %s)%s", op, e.Code, msg, failedCallMark)})
 	}
+	if len(unreached) > 0 {
+		sort.Strings(unreached)
+		out = append(out, snapshot.FileProblem{Path: "kube/", Err: fmt.Sprintf("%s; none of the %d cluster reads (%s) ran%s",
+			strings.TrimPrefix(errs[unreached[0]].Message, "kubernetes: "), len(unreached), kubeReadNames(unreached), failedCallMark)})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// kubeReadNames names the objects of kube/ snapshot paths in the order given ("amazon-vpc-cni,
+// aws-auth, …"), at most six and a count of the rest.
+func kubeReadNames(paths []string) string {
+	var names []string
+	for _, p := range paths {
+		names = append(names, strings.TrimSuffix(strings.TrimPrefix(p, "kube/"), ".json"))
+	}
+	if len(names) > 6 {
+		return strings.Join(names[:6], ", ") + fmt.Sprintf(" and %d more", len(names)-6)
+	}
+	return strings.Join(names, ", ")
 }
 
 // failedCallMark ends the input problem of a call that failed for good (failedCalls).
