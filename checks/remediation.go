@@ -200,6 +200,10 @@ func subnetInVPC(ev *evidence.Evidence, subnet, vpc string) bool {
 // (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-creds.html).
 const hybridAccessType = "HYBRID_LINUX"
 
+// autoNodePolicyArn is the EKS access policy an Auto Mode node role's access entry is associated
+// with (https://docs.aws.amazon.com/eks/latest/userguide/access-policy-permissions.html).
+const autoNodePolicyArn = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy"
+
 // accessTypeRe matches the access entry type left to the reader's OS.
 var accessTypeRe = regexp.MustCompile(`EC2_LINUX \(EC2_WINDOWS for Windows\)|EC2_LINUX \(or EC2_WINDOWS\)`)
 
@@ -244,6 +248,17 @@ func concretize(f Finding, ev *evidence.Evidence) string {
 		// username system:node:{{SessionName}}
 		// (https://docs.aws.amazon.com/eks/latest/userguide/hybrid-nodes-creds.html)
 		out = strings.ReplaceAll(accessTypeRe.ReplaceAllString(out, hybridAccessType), "--type EC2_LINUX", "--type "+hybridAccessType)
+		out = strings.ReplaceAll(out, NodeUsername, SessionNodeUsername)
+	case ev.Provisioner.Kind == evidence.ProvisionerAutoMode:
+		// an EKS Auto Mode node role takes an access entry of type EC2 (username
+		// system:node:{{SessionName}}) with the AmazonEKSAutoNodePolicy access policy
+		// (https://docs.aws.amazon.com/eks/latest/userguide/create-node-role.html#auto-mode-node-role)
+		out = accessTypeRe.ReplaceAllString(out, "EC2_LINUX")
+		if strings.Contains(out, "--type EC2_LINUX") {
+			out = strings.ReplaceAll(out, "--type EC2_LINUX", "--type EC2")
+			out = strings.TrimSuffix(strings.TrimSpace(out), ".") + ", then aws eks associate-access-policy --cluster-name CLUSTER --principal-arn ROLE_ARN --policy-arn " + autoNodePolicyArn + " --access-scope type=cluster."
+		}
+		out = strings.ReplaceAll(out, "EC2_LINUX", "EC2")
 		out = strings.ReplaceAll(out, NodeUsername, SessionNodeUsername)
 	case ev.Instance != nil || ev.Image != nil || ev.NodeOS != nil:
 		// the OS is known: the access entry type is no longer a choice
