@@ -312,7 +312,7 @@ func otherInstance(providerID, id string) string {
 // ownNode reports whether n is the Node of ev's instance: its providerID names the instance, or
 // it has the instance's private DNS name and its providerID names no other instance.
 func ownNode(n evidence.Node, ev *evidence.Evidence) bool {
-	return n.Name == ev.Instance.PrivateDNSName && otherInstance(n.ProviderID, ev.Instance.ID) == "" || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID)
+	return ev.Instance.NamesNode(n.Name) && otherInstance(n.ProviderID, ev.Instance.ID) == "" || strings.HasSuffix(n.ProviderID, "/"+ev.Instance.ID)
 }
 
 // StaleNode returns a sentence on the Node of ev that has the instance's private DNS name but

@@ -282,7 +282,8 @@ func computeConfigShown(e *Evidence) bool {
 // https://docs.aws.amazon.com/eks/latest/userguide/fargate-pod-configuration.html).
 const computeTypeLabel = "eks.amazonaws.com/compute-type"
 
-// TargetNode is the Node of the target: the one named by the instance's private DNS name or
+// TargetNode is the Node of the target: the one named by the instance's private DNS name
+// (Instance.NamesNode) or
 // whose provider ID ends in its instance ID; without an instance, the only Node of the evidence
 // (a pasted Node object). Nil when none is known.
 func (e *Evidence) TargetNode() *Node {
@@ -294,7 +295,7 @@ func (e *Evidence) TargetNode() *Node {
 	}
 	for i := range e.Nodes {
 		n := &e.Nodes[i]
-		if n.Name != "" && n.Name == e.Instance.PrivateDNSName || e.Instance.ID != "" && strings.HasSuffix(n.ProviderID, "/"+e.Instance.ID) {
+		if e.Instance.NamesNode(n.Name) || e.Instance.ID != "" && strings.HasSuffix(n.ProviderID, "/"+e.Instance.ID) {
 			return n
 		}
 	}

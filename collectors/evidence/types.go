@@ -1,6 +1,9 @@
 package evidence
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Cluster is the part of EKS DescribeCluster the checks use
 // (https://docs.aws.amazon.com/eks/latest/APIReference/API_Cluster.html).
@@ -302,6 +305,25 @@ type AuthProblem struct {
 	// Username marks a problem inside a mapping's username (a placeholder the authenticator does
 	// not substitute): the ConfigMap parses, and the name is judged as a username, not as syntax.
 	Username bool `json:",omitempty"`
+}
+
+// NamesNode reports whether a Node named name carries the instance's host name: its private DNS
+// name, or — when a --query left only the private IPv4 address — the EC2 host name that address
+// gives ("ip-10-0-1-23" then the region's domain, the name an EKS node registers under by default:
+// https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-naming.html). Whether the Node's
+// providerID names another instance is the caller's to judge.
+func (i *Instance) NamesNode(name string) bool {
+	if name == "" {
+		return false
+	}
+	if i.PrivateDNSName != "" {
+		return name == i.PrivateDNSName
+	}
+	if i.PrivateIP == "" || strings.Contains(i.PrivateIP, ":") {
+		return false
+	}
+	host := "ip-" + strings.ReplaceAll(i.PrivateIP, ".", "-")
+	return name == host || strings.HasPrefix(name, host+".")
 }
 
 // Node is a Kubernetes Node.

@@ -502,6 +502,11 @@ func TestApiclientGetSomeKeysIsPartial(t *testing.T) {
 	if ev.Bootstrap == nil || ev.Bootstrap.ClusterName != "geo" || !ev.Bootstrap.Fragment {
 		t.Fatalf("bootstrap %+v", ev.Bootstrap)
 	}
+	// keys of other settings beside some of settings.kubernetes: still only those printed
+	withOS := strings.Replace(paste, "apiclient get settings.kubernetes.api-server", "apiclient get os settings.kubernetes.api-server", 1)
+	if ev := Read([]byte(withOS), "stdin", Options{}).Evidence; ev.Bootstrap == nil || !ev.Bootstrap.Fragment {
+		t.Fatalf("apiclient get os settings.kubernetes.…: not partial: %+v", ev.Bootstrap)
+	}
 	whole := strings.Replace(paste, "apiclient get settings.kubernetes.api-server settings.kubernetes.cluster-name", "apiclient get settings.kubernetes", 1)
 	if ev := Read([]byte(whole), "stdin", Options{}).Evidence; ev.Bootstrap == nil || ev.Bootstrap.Fragment {
 		t.Fatalf("the whole settings.kubernetes read as partial: %+v", ev.Bootstrap)

@@ -50,9 +50,10 @@ func structured(lines []line, command string) ([]Segment, bool) {
 	return segs, ok
 }
 
-// apiclientSome reports whether command is `apiclient get` of keys that each name less than the
-// whole of settings.kubernetes ("apiclient get settings.kubernetes.api-server
-// settings.kubernetes.cluster-name"): what it prints holds only those keys.
+// apiclientSome reports whether command is `apiclient get` of keys none of which names the whole
+// of settings.kubernetes ("apiclient get settings.kubernetes.api-server
+// settings.kubernetes.cluster-name", "apiclient get os settings.kubernetes.node-ip"): what it
+// prints holds only those keys.
 func apiclientSome(command string) bool {
 	f := strings.Fields(command)
 	if len(f) < 3 || f[0] != "apiclient" || f[1] != "get" {
@@ -63,8 +64,8 @@ func apiclientSome(command string) bool {
 		if strings.HasPrefix(a, "-") {
 			continue
 		}
-		if !strings.HasPrefix(a, "settings.kubernetes.") {
-			return false
+		if a == "settings" || a == "settings.kubernetes" {
+			return false // the whole of settings.kubernetes is printed
 		}
 		some = true
 	}
