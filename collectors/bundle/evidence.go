@@ -124,7 +124,10 @@ func (b *Bundle) bottlerocket(ev *evidence.Evidence, nos *evidence.NodeOS) (*evi
 	if m := regexp.MustCompile(`aws-k8s-(\d+\.\d+)`).FindStringSubmatch(nos.Variant); m != nil {
 		nos.KubeletVersion = "v" + m[1]
 	}
-	return settingsBootstrap(settings), "settings.json", ""
+	// logdog's settings.json is the API's settings (apiclient), which its model accepted
+	cfg := settingsBootstrap(settings)
+	cfg.AcceptedByAPI("the bundle's settings.json")
+	return cfg, "settings.json", ""
 }
 
 // settingsObject decodes a settings.json that must be a JSON object; an empty file, invalid

@@ -148,6 +148,24 @@ type ParseIssue struct {
 	// bootstraps, which bootstrap.no-bootstrap reports (with BootstrapConfig.BootstrapUnreached),
 	// not bootstrap.userdata-unparseable.
 	NotRun bool `json:",omitempty"`
+	// ModelRejects marks an error that is Bottlerocket's settings model refusing a value's type
+	// or format (a quoted max-pods, a taint that is not "value:Effect"): the API would not take
+	// the settings. Settings a running node's API printed were taken, so there such an error is
+	// a stricter reading of the model than the node's version has (AcceptedByAPI).
+	ModelRejects bool `json:",omitempty"`
+}
+
+// AcceptedByAPI records that b is Bottlerocket settings as a running node's API holds them
+// (`apiclient get`, a log bundle's settings.json), which its settings model accepted when they
+// were set: each ModelRejects error becomes a warning that says so and names source. Other
+// errors (standalone-mode on) stand.
+func (b *BootstrapConfig) AcceptedByAPI(source string) {
+	for i, is := range b.Issues {
+		if is.ModelRejects && is.Level == IssueError {
+			b.Issues[i].Level = IssueWarning
+			b.Issues[i].Message += "; but these are the settings the node's API holds (" + source + "), which it accepted, so this node's settings model takes the value"
+		}
+	}
 }
 
 // HasErrors reports whether any issue is an error.

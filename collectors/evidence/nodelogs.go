@@ -162,12 +162,39 @@ func DistinctLines(hits []SignatureHit) int64 {
 const tailLines = 2
 
 // AtEnd reports whether h's last line is among the last lines of the stream it was read from
-// (at most two lines follow it): the log was cut while the condition it shows still held.
+// (at most two lines follow it) and no line a signature matched above it in that stream is
+// dated later by its own time: the log was cut while the condition it shows still held. A
+// listing printed newest first (Get-WinEvent, journalctl -r) ends with its oldest line, which
+// the lines above it followed.
 func (l *NodeLogs) AtEnd(h SignatureHit) bool {
+	in := func(st LogStream, x LogLine) bool {
+		return st.Path == x.Path && st.FirstLine <= x.Line && x.Line <= st.LastLine
+	}
 	for _, st := range l.Streams {
-		if st.Path == h.Last.Path && st.FirstLine <= h.Last.Line && h.Last.Line <= st.LastLine {
-			return st.LastLine-h.Last.Line <= tailLines
+		if !in(st, h.Last) {
+			continue
 		}
+		if st.LastLine-h.Last.Line > tailLines {
+			return false
+		}
+		for _, o := range l.Hits {
+			if in(st, o.Last) && o.Last.Line < h.Last.Line && datedAfter(o.Last, h.Last) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// datedAfter reports whether line a's own time is later than line b's: both dated with a year,
+// or both with a year-less clock (LogLine.Clock). Lines whose times cannot be compared are not.
+func datedAfter(a, b LogLine) bool {
+	switch {
+	case !a.Time.IsZero() && !b.Time.IsZero():
+		return a.Time.After(b.Time)
+	case a.Time.IsZero() && b.Time.IsZero() && a.Clock != 0 && b.Clock != 0:
+		return a.Clock > b.Clock
 	}
 	return false
 }

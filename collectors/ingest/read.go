@@ -457,6 +457,11 @@ func (rd *reader) logs(segs []Segment, block int) {
 			text = unitStatus(unfold(text))
 		}
 		text = squeeze(unwrap(text))
+		if anonymousRequest(s.shell) {
+			// the answer to the poster's own request, which carried no credentials: its 401 or
+			// 403 is what any anonymous request gets, not the node's identity
+			text = markLines(text, OperatorCLIMark, reIdentityAnswer)
+		}
 		_ = sc.ScanFrom(bytes.NewReader(text), rd.name, streamOf(s), first)
 		scanned = append(scanned, i)
 		texts = append(texts, text)
@@ -687,6 +692,9 @@ func (rd *reader) document(s *Segment) {
 		cfg := bundle.SettingsBootstrap(b)
 		// `apiclient get` of some keys: the others are not shown, not missing
 		cfg.Fragment = cfg.Fragment || s.partial
+		if apiclientOutput(s.command) || apiclientOutput(s.shell) {
+			cfg.AcceptedByAPI("`" + orText(s.command, s.shell) + "`")
+		}
 		rd.bootstrap(cfg, origin, s)
 	case s.Type == TypeKubeconfig:
 		rd.bootstrap(bundle.KubeconfigBootstrap(s.Text), origin, s)

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -1043,7 +1044,9 @@ type subRegion struct {
 // TLS, timeout and authentication signatures (kubelet.yaml, client-go.yaml) exclude them.
 // Log signatures that read such errors as the node's credentials, clock or API quota exclude it
 // (collectors/logscan/catalog aws-sdk.yaml, bootstrap-sh.yaml): an expired SSO session or a
-// deactivated access key on the poster's laptop says nothing of the node.
+// deactivated access key on the poster's laptop says nothing of the node. It also starts the
+// lines of a 401 or 403 answer to an HTTP request the poster sent without credentials, on the node
+// or off it (anonymousRequest, reIdentityAnswer): "[operator CLI] … User \"system:anonymous\" …".
 const OperatorCLIMark = "[operator CLI] "
 
 // reNodePrompt is a shell prompt on an EKS node: its EC2 host name ("[ec2-user@ip-10-0-1-23 ~]$",
@@ -1154,7 +1157,8 @@ func splitPrompts(lines []line) []subRegion {
 	}
 	flush := func(end int) { part(end, false) }
 	for i, l := range lines {
-		if m := rePrompt.FindStringSubmatch(l.text); m != nil && (m[1] != "env" && m[1] != "printenv" || reEnvListing.MatchString(m[2])) {
+		cmd, prompt, isPrompt := promptCommand(l.text)
+		if isPrompt {
 			if k := introBefore(lines[start:i]); k > 0 {
 				// the poster's words introducing the command ("And here is another node that
 				// works fine:"), after a blank line under the last part: not that part's last line
@@ -1162,11 +1166,6 @@ func splitPrompts(lines []line) []subRegion {
 				cur = subRegion{}
 			}
 			flush(i)
-			cmd := strings.TrimSpace(m[1] + m[2])
-			if m[3] != "" {
-				cmd = strings.TrimSpace(m[3])
-			}
-			prompt := l.text[:max(0, strings.Index(l.text, m[1]+m[2]))]
 			cur = subRegion{command: cmd, onNode: nodePrompt(prompt), host: promptHost(prompt)}
 			continue
 		}
@@ -1191,6 +1190,75 @@ func splitPrompts(lines []line) []subRegion {
 	}
 	flush(len(lines))
 	return out
+}
+
+// promptCommand returns the command typed on a shell prompt line and the prompt before it: a
+// prompt rePrompt knows followed by one of the commands it lists, or a prompt that names its user
+// and host, or a bash or sh version, followed by any command (reHostPrompt: "[ec2-user@ip-10-0-1-2
+// ~]$ sudo iptables -t nat -S", "bash-5.2# df -h"), whose output is that command's and not the
+// previous one's. ok is false for any other line.
+func promptCommand(t string) (cmd, prompt string, ok bool) {
+	if m := rePrompt.FindStringSubmatch(t); m != nil && (m[1] != "env" && m[1] != "printenv" || reEnvListing.MatchString(m[2])) {
+		cmd = strings.TrimSpace(m[1] + m[2])
+		if m[3] != "" {
+			cmd = strings.TrimSpace(m[3])
+		}
+		return cmd, t[:max(0, strings.Index(t, m[1]+m[2]))], true
+	}
+	if m := reHostPrompt.FindStringSubmatch(t); m != nil {
+		return strings.TrimSpace(m[2]), m[1], true
+	}
+	return "", "", false
+}
+
+// reHostPrompt is a prompt that cannot be a line of a log or a script, followed by any command:
+// one naming its user and host in brackets or before a colon ("[root@ip-10-0-1-2 ~]#",
+// "dana@laptop:~/eks$") or a shell's name and version ("bash-5.2#", "sh-4.2$").
+var reHostPrompt = regexp.MustCompile(`^(\s*(?:\[[\w.-]+@[^\]\n]{1,80}\][$#]|[\w.-]+@[\w.-]+:[^\s$#]*[$#]|(?:ba)?sh-\d+\.\d+[$#]))\s+(\S.*)$`)
+
+// anonymousRequest reports whether command, a shell command a paste shows above its output, is
+// an HTTP request sent without credentials: curl, wget, Invoke-WebRequest or Invoke-RestMethod
+// (iwr, irm) with no option that sends any (reRequestCredentials: an Authorization or IMDSv2 token
+// header, a client certificate, a user and password, a bearer token, a SigV4 signature, a config
+// file). What the server answers such a request — the API server's 403 for "system:anonymous",
+// its 401, IMDS's 401 page when IMDSv2 is required — is what every anonymous request gets
+// (https://kubernetes.io/docs/reference/access-authn-authz/authentication/#anonymous-requests,
+// https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-instance-metadata-service.html):
+// it says nothing of the kubelet's credentials or of what a script on the node was answered.
+func anonymousRequest(command string) bool {
+	f := strings.Fields(command)
+	for len(f) > 0 && (f[0] == "sudo" || strings.Contains(f[0], "=")) {
+		f = f[1:] // sudo, VAR=value before the command
+	}
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSuffix(f[0], ".exe")) {
+	case "curl", "wget", "invoke-webrequest", "invoke-restmethod", "iwr", "irm":
+		return !reRequestCredentials.MatchString(command)
+	}
+	return false
+}
+
+// reRequestCredentials is an option of curl, wget or PowerShell's web cmdlets that sends
+// credentials, or a header naming a token.
+var reRequestCredentials = regexp.MustCompile(`(?i:authorization|metadata-token|bearer|\$\{?token)|(?:^|\s)(?:-[a-zA-Z]*[EuKn]|--cert|--key|--user|--oauth2-bearer|--aws-sigv4|--negotiate|--ntlm|--netrc|--config|--password|--http-user|--certificate|--private-key|-Credential|-Certificate|-Headers|-UseDefaultCredentials|-Authentication)\b`)
+
+// reIdentityAnswer is a line of a server's answer about who the requester is: the API server's
+// 401 or 403 (a Status message naming system:anonymous, "Unauthorized", "Forbidden") or IMDS's
+// 401 page. The rest of a request's output (curl -v's "Trying IP:443", a timeout, the body it
+// fetched) says what it says of the path whoever sent it.
+var reIdentityAnswer = regexp.MustCompile(`(?i)system:anonymous|unauthori[sz]ed|forbidden|\b40[13]\b`)
+
+// markLines returns text with mark before each line that re matches; the line count stays.
+func markLines(text []byte, mark string, re *regexp.Regexp) []byte {
+	lines := bytes.Split(text, []byte("\n"))
+	for i, l := range lines {
+		if re.Match(l) {
+			lines[i] = append([]byte(mark), l...)
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
 }
 
 // reEnvListing is what follows env or printenv when the command lists the environment: nothing,

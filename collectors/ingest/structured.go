@@ -50,6 +50,17 @@ func structured(lines []line, command string) ([]Segment, bool) {
 	return segs, ok
 }
 
+// apiclientOutput reports whether command is Bottlerocket's apiclient (with sudo, or run through
+// sheltie or the admin container's wrappers: "apiclient get settings.kubernetes", "apiclient -u
+// /settings | jq"), whose settings are the node's API's.
+func apiclientOutput(command string) bool {
+	f := strings.Fields(command)
+	for len(f) > 0 && (f[0] == "sudo" || f[0] == "sheltie" || f[0] == "--") {
+		f = f[1:]
+	}
+	return len(f) > 0 && f[0] == "apiclient"
+}
+
 // apiclientSome reports whether command is `apiclient get` of keys none of which names the whole
 // of settings.kubernetes ("apiclient get settings.kubernetes.api-server
 // settings.kubernetes.cluster-name", "apiclient get os settings.kubernetes.node-ip"): what it

@@ -29,7 +29,13 @@ var (
 	// EC2Launch v1 writes its logs (UserdataExecution.log, Ec2Launch.log) in UTC with a "Z" and
 	// a colon after the time ("2025/09/16 08:14:02Z: Userdata execution begins"; Write-Log in
 	// its Module/Scripts), EC2Launch v2 its agent.log without a zone ("2025-12-17 21:40:15 Info: …").
-	reSpaced = regexp.MustCompile(`^(\d{4})[-/](\d\d)[-/](\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:Z:? |[ ,]|$)`)
+	// reKlogInside is a whole klog header (severity, date, time to the microsecond, thread, file
+	// and line) after text no other layout reads: the columns a table put before the message
+	// (Get-WinEvent | Format-Table's "12/9/2025 11:26:48 AM  Information  I1209
+	// 11:26:48.513072 3920 kubelet_node_status.go:78] …", whose own time, to the second in the
+	// viewer's locale, cannot order two lines of one second).
+	reKlogInside = regexp.MustCompile(`(?:^|\s)[IWEF](\d\d)(\d\d) (\d\d:\d\d:\d\d\.\d{6})\s+\d+ [\w.-]+\.go:\d+\] `)
+	reSpaced     = regexp.MustCompile(`^(\d{4})[-/](\d\d)[-/](\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?(?:Z:? |[ ,]|$)`)
 )
 
 // ParseTime returns the timestamp a log line starts with, in UTC, or the zero time. It knows
@@ -95,6 +101,9 @@ func parseTime(line string, ref time.Time) (time.Time, int64) {
 		if t, err := time.Parse(time.RFC1123Z, m[1]); err == nil {
 			return t.UTC(), 0
 		}
+	}
+	if m := reKlogInside.FindStringSubmatch(line); m != nil {
+		return withYear(m[1]+" "+m[2]+" "+m[3], "01 02 15:04:05.999999", ref)
 	}
 	return time.Time{}, 0
 }

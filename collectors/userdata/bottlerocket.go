@@ -44,7 +44,7 @@ func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 		case nil:
 			return ""
 		default:
-			d.issue(evidence.IssueError, part, firstLine, "settings.kubernetes.%s must be a string, got %v", key, v)
+			d.rejected(part, firstLine, "settings.kubernetes.%s must be a string, got %v", key, v)
 			return ""
 		}
 	}
@@ -82,10 +82,10 @@ func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 		d.cfg.MaxPods = &n
 	case string:
 		// The model's max_pods is u32: a quoted number is a string, which the API rejects.
-		d.issue(evidence.IssueError, part, firstLine, "settings.kubernetes.max-pods = %q is a string; Bottlerocket's settings model wants an unquoted integer and rejects the settings", v)
+		d.rejected(part, firstLine, "settings.kubernetes.max-pods = %q is a string; Bottlerocket's settings model wants an unquoted integer and rejects the settings", v)
 	case nil:
 	default:
-		d.issue(evidence.IssueError, part, firstLine, "settings.kubernetes.max-pods must be an integer, got %v", v)
+		d.rejected(part, firstLine, "settings.kubernetes.max-pods must be an integer, got %v", v)
 	}
 	if labels, ok := k8s["node-labels"].(map[string]any); ok {
 		d.cfg.Labels = map[string]string{}
@@ -98,7 +98,7 @@ func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 	}
 	if ca := d.cfg.CertificateAuthority; ca != "" {
 		if _, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(ca), "")); err != nil && !elided(ca) {
-			d.issue(evidence.IssueError, part, firstLine, "settings.kubernetes.cluster-certificate is not valid base64 (%v); Bottlerocket's settings model (ValidBase64) rejects the settings", err)
+			d.rejected(part, firstLine, "settings.kubernetes.cluster-certificate is not valid base64 (%v); Bottlerocket's settings model (ValidBase64) rejects the settings", err)
 		}
 	}
 	if sm, ok := k8s["standalone-mode"].(bool); ok && sm {
@@ -125,11 +125,11 @@ func (d *decoder) bottlerocketTaints(taints map[string]any, part string, line in
 	add := func(k string, x any) {
 		v, ok := x.(string)
 		if !ok {
-			d.issue(evidence.IssueError, part, line, "settings.kubernetes.node-taints.%s holds %v, not a \"value:Effect\" string; Bottlerocket's settings model rejects the settings", k, x)
+			d.rejected(part, line, "settings.kubernetes.node-taints.%s holds %v, not a \"value:Effect\" string; Bottlerocket's settings model rejects the settings", k, x)
 			return
 		}
 		if !bottlerocketTaintValue.MatchString(v) {
-			d.issue(evidence.IssueError, part, line, "settings.kubernetes.node-taints.%s = %q is not \"value:Effect\" (for example \"gpu:NoSchedule\"); Bottlerocket's settings model rejects the settings", k, v)
+			d.rejected(part, line, "settings.kubernetes.node-taints.%s = %q is not \"value:Effect\" (for example \"gpu:NoSchedule\"); Bottlerocket's settings model rejects the settings", k, v)
 			return
 		}
 		d.cfg.Taints = append(d.cfg.Taints, k+"="+v)
@@ -140,13 +140,13 @@ func (d *decoder) bottlerocketTaints(taints map[string]any, part string, line in
 			add(k, v)
 		case []any:
 			if len(v) == 0 {
-				d.issue(evidence.IssueError, part, line, "settings.kubernetes.node-taints.%s is an empty list; Bottlerocket's settings model rejects it (\"empty taint value\") and with it the settings", k)
+				d.rejected(part, line, "settings.kubernetes.node-taints.%s is an empty list; Bottlerocket's settings model rejects it (\"empty taint value\") and with it the settings", k)
 			}
 			for _, x := range v {
 				add(k, x)
 			}
 		default:
-			d.issue(evidence.IssueError, part, line, "settings.kubernetes.node-taints.%s must be a string or a list of strings, got %v; Bottlerocket's settings model rejects the settings (\"unsupported taint value type\")", k, v)
+			d.rejected(part, line, "settings.kubernetes.node-taints.%s must be a string or a list of strings, got %v; Bottlerocket's settings model rejects the settings (\"unsupported taint value type\")", k, v)
 		}
 	}
 }
@@ -164,7 +164,7 @@ func (d *decoder) checkBottlerocketSysctl(settings map[string]any, part string, 
 	sort.Strings(keys)
 	for _, k := range keys {
 		if _, ok := sysctl[k].(string); !ok {
-			d.issue(evidence.IssueError, part, line, "settings.kernel.sysctl.%q = %v is not a string; Bottlerocket's settings model takes sysctl values as strings (write \"%v\") and rejects the settings", k, sysctl[k], sysctl[k])
+			d.rejected(part, line, "settings.kernel.sysctl.%q = %v is not a string; Bottlerocket's settings model takes sysctl values as strings (write \"%v\") and rejects the settings", k, sysctl[k], sysctl[k])
 		}
 	}
 }

@@ -228,6 +228,13 @@ func (d *decoder) issue(level evidence.IssueLevel, part string, line int, format
 	d.cfg.Issues = append(d.cfg.Issues, evidence.ParseIssue{Level: level, Part: clip(part, MaxQuoteBytes), Line: line, Message: clip(fmt.Sprintf(format, args...), maxIssueBytes)})
 }
 
+// rejected records an error that is Bottlerocket's settings model refusing a value's type or
+// format (evidence.ParseIssue.ModelRejects).
+func (d *decoder) rejected(part string, line int, format string, args ...any) {
+	d.issue(evidence.IssueError, part, line, format, args...)
+	d.cfg.Issues[len(d.cfg.Issues)-1].ModelRejects = true
+}
+
 // truncated records that part of the user data was not parsed, and the first reason why
 // (evidence.BootstrapConfig.Truncated).
 func (d *decoder) truncated(why string) {
