@@ -256,8 +256,9 @@ type region struct {
 // references are decoded (unescapeHTML), line numbers removed (unnumber). Lines quoted
 // with "> " (an e-mail or Markdown quote, "> > " for a quote of a quote) are unquoted first, a CI runner's timestamps removed
 // (unprefixCI: a CI runner's, `kubectl logs --timestamps`' or `aws logs tail`'s), a log
-// shipper's records replaced by the lines they carry (unship), and the indentation every
-// non-blank line of a region shares is removed (see dedent).
+// shipper's records replaced by the lines they carry (unship), the indentation every
+// non-blank line of a region shares is removed (see dedent), and another command's stderr lines
+// inside a JSON document are moved under it (unstderr).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
 	lines = unship(unnumber(uncode(unprefixCI(unquote(unnumber(unbox(untable(unjoinEvents(unjoin(journalArrays(undoubleCSV(unchat(unescapeHTML(lines))))))))))))))
@@ -268,7 +269,7 @@ func regions(lines []line) []region {
 		if cur := lines[start:end:end]; len(cur) > 0 {
 			// a CI log pasted into an indented code block: its stamps show once the block is
 			// dedented, and what they prefixed may be indented itself (a describe pasted indented)
-			out = append(out, region{lines: uncode(unnumber(dedent(unprefixCI(dedent(cur))))), fenced: fenced})
+			out = append(out, region{lines: unstderr(uncode(unnumber(dedent(unprefixCI(dedent(cur)))))), fenced: fenced})
 		}
 		start = end + 1
 	}
@@ -1555,7 +1556,7 @@ func paragraphs(lines []line) []Segment {
 	if start >= 0 {
 		paras = append(paras, [2]int{start, len(lines)})
 	}
-	paras = splitAtHeaders(lines, paras)
+	paras, hard := splitAtHeaders(lines, paras)
 	para := func(k int) []line { return lines[paras[k][0]:paras[k][1]:paras[k][1]] }
 	// pos is the index in lines of the last line numbered as line k is: the pieces of a line cut
 	// in records (unjoin) share its number
@@ -1578,7 +1579,7 @@ func paragraphs(lines []line) []Segment {
 			// MIME user data holds part bodies of any shape (a shell script reads as prose):
 			// its paragraphs up to the closing boundary belong to it
 			closing := mimeClosing(p, i+1, min(len(paras), i+20), para)
-			for ; j < len(paras) && j < i+20 && (j <= i+closing || !proseLike(para(j))) && !docAfterDoc(lines, paras[j-1][0], paras[j][0]); j++ {
+			for ; j < len(paras) && j < i+20 && (j <= i+closing || !proseLike(para(j))) && !docAfterDoc(lines, paras[j-1][0], paras[j][0]) && !hard[paras[j][0]]; j++ {
 				// with the blank lines between the paragraphs: MIME needs the one that ends
 				// its headers, and a script or a YAML block scalar keeps its own
 				joined := lines[pos(paras[i][0]) : pos(paras[j][1]-1)+1]
@@ -1671,18 +1672,56 @@ func mimeClosing(p []line, from, to int, para func(k int) []line) int {
 
 // splitAtHeaders cuts a paragraph (a range [lo, hi) of lines) where kubectl output starts inside
 // it (a get table header or a describe "Name:" line after other text), so an error line pasted
-// above a table does not hide it.
-func splitAtHeaders(lines []line, paras [][2]int) [][2]int {
-	var out [][2]int // nil while no paragraph was cut: paras is returned as it is
+// above a table does not hide it, and at the seams of artefacts pasted with nothing between them
+// (see seams.go): a JSON document at column 0 under a log line, the line after a JSON document's
+// balanced end, a YAML document under a log line (yamlAfterLog), a log line stamped at column 0
+// under a document's last line. It returns the ranges and, for the ranges that start at such a
+// seam or where a document starts right under another (docAfterDoc), true in hard at their first
+// line: paragraphs never joins a range across one.
+func splitAtHeaders(lines []line, paras [][2]int) (out [][2]int, hard map[int]bool) {
+	// out is nil while no paragraph was cut: paras is returned as it is
 	for k, p := range paras {
 		start := p[0]
+		// jsonEnd is the end of the JSON document that starts the current range, or -1
+		jsonEnd, docTries := -1, 0
+		if jsonStart(lines[start].text) {
+			jsonEnd = validJSONEnd(lines, start, p[1])
+		}
 		for i := p[0] + 1; i < p[1]; i++ {
-			if reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) || manifestAfterLog(lines, i) || docAfterDoc(lines, start, i) {
+			seam := false
+			switch {
+			case i == jsonEnd && jsonStart(lines[i].text):
+				// JSON documents back to back stay together: jsonDocs reads them apart
+				jsonEnd = validJSONEnd(lines, i, p[1])
+			case i == jsonEnd:
+				seam = true
+			case docAfterDoc(lines, start, i) || yamlAfterLog(lines, i, p[1]):
+				seam = true
+			case jsonStart(lines[i].text):
+				if e := jsonAfterLog(lines, i, p[1]); e > 0 {
+					seam = true
+				}
+			case logAfterLine(lines, i) && docTries < 4:
+				// the parse is bounded per range: a range of text with log lines in it is
+				// no document, and is not parsed again for each of them
+				docTries++
+				seam = docPiece(lines, start, i)
+			}
+			if seam || reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) || manifestAfterLog(lines, i) {
 				if out == nil {
 					out = append(make([][2]int, 0, len(paras)+1), paras[:k]...)
 				}
+				if seam {
+					if hard == nil {
+						hard = map[int]bool{}
+					}
+					hard[i] = true
+				}
 				out = append(out, [2]int{start, i})
-				start = i
+				start, jsonEnd, docTries = i, -1, 0
+				if jsonStart(lines[i].text) {
+					jsonEnd = validJSONEnd(lines, i, p[1])
+				}
 			}
 		}
 		if out != nil {
@@ -1690,9 +1729,9 @@ func splitAtHeaders(lines []line, paras [][2]int) [][2]int {
 		}
 	}
 	if out == nil {
-		return paras
+		return paras, hard
 	}
-	return out
+	return out, hard
 }
 
 // docAfterDoc reports whether lines[i] starts another document right under the one that starts
