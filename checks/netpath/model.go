@@ -358,6 +358,8 @@ func analyze(ev *evidence.Evidence) []Flow {
 	var flows []Flow
 	if ev.Cluster != nil {
 		flows = append(flows, m.apiFlow())
+	} else if addrs := publicAPIAddresses(ev.NodeLogs); len(addrs) > 0 {
+		flows = append(flows, m.publicAPIFlow(addrs))
 	}
 	for _, svc := range RequiredServices {
 		flows = append(flows, m.serviceFlow(svc))
@@ -708,6 +710,49 @@ func (m *Model) apiFlow() Flow {
 	default:
 		w.add(Hop{Name: "endpoint access", Resource: c.Arn, Verdict: Blocked, Detail: fmt.Sprintf("the endpoint is private only and the node is in %s, not the cluster VPC %s", m.vpc, c.VpcID), Check: CheckEndpointUnreachable}, true)
 	}
+	return f
+}
+
+// apiTimeout is the finding of the kubelet's connections to the API server timing out; its
+// lines carry the address dialled as the fact "address" (collectors/logscan).
+const apiTimeout = "runtime.apiserver-timeout"
+
+// publicAPIAddresses returns the addresses the node's failing API server timeouts dialled
+// (logs' failing hits of apiTimeout) when every one is a public IPv4 address, else nil.
+func publicAPIAddresses(logs *evidence.NodeLogs) []string {
+	if logs == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range logs.Hits {
+		if h.Finding != apiTimeout || !logs.Failing(h) {
+			continue
+		}
+		for _, a := range h.Facts["address"] {
+			ip, err := netip.ParseAddr(a)
+			if err != nil || !ip.Is4() || !ip.IsGlobalUnicast() || ip.IsPrivate() || netip.MustParsePrefix("100.64.0.0/10").Contains(ip) {
+				return nil // a private endpoint, or an address of no known kind: not only the internet way
+			}
+			if !seen[a] {
+				seen[a] = true
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// publicAPIFlow is the API server flow without describe-cluster, as the node's log shows it: the
+// kubelet dialled the endpoint at public addresses, so DNS gave the node the public endpoint and
+// the way there is the node subnet's way to the internet, which no VPC endpoint carries (a
+// cluster's endpoint has none: https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html).
+// The endpoint's publicAccessCidrs are not known, so the flow ends at the way out.
+func (m *Model) publicAPIFlow(addrs []string) Flow {
+	f := Flow{Name: "api-server", Destination: strings.Join(addrs, ", "), Verdict: Reachable}
+	w := &walk{f: &f}
+	w.add(Hop{Name: "endpoint access", Verdict: Reachable, Detail: "the kubelet dialled the API server at public addresses (" + strings.Join(addrs, ", ") + "): the node reaches it through the internet", Check: CheckEndpointUnreachable}, false)
+	m.internetPath(w, CheckNoEgressRoute, "")
 	return f
 }
 
