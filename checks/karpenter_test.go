@@ -452,3 +452,17 @@ func TestListedNodeClaimJudgedAtItsAge(t *testing.T) {
 		}
 	}
 }
+
+// TestInstanceProfileExplainsNodeClassNotReady: the node class controller's instance profile
+// failure (iam:PassRole denied on AddRoleToInstanceProfile) leaves InstanceProfileReady, and so
+// Ready, not True: the instance profile is the cause and the class not being Ready its
+// restatement (pastes26/09, a Reconciler error line read by both signatures).
+func TestInstanceProfileExplainsNodeClassNotReady(t *testing.T) {
+	d := Diagnose([]Finding{
+		{ID: "karpenter.nodeclass-not-ready", Status: StatusFail, Severity: SeverityCritical},
+		{ID: "karpenter.instance-profile", Status: StatusFail, Severity: SeverityCritical},
+	}, Default().Metas())
+	if d.MostLikelyCause != "karpenter.instance-profile" || !slices.Contains(d.Chain, "karpenter.nodeclass-not-ready") {
+		t.Fatalf("most likely %q, chain %v", d.MostLikelyCause, d.Chain)
+	}
+}

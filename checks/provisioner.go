@@ -52,7 +52,7 @@ func provisionerChecks() []Check {
 			"Karpenter launched the instance, but no Node with its provider ID appeared before the registration timeout, so Karpenter deletes the instance and tries again. The cause lies on the node: bootstrap user data, the node role's mapping, or the network path to the API server.",
 			"Find why the instance did not join: run eksdoctor why-not-joining INSTANCE_ID against the account, or eksdoctor analyze on its console output; check that the EC2NodeClass role is mapped (an EC2_LINUX access entry or aws-auth mapRoles) and that its user data matches the AMI family.",
 			docKarpenterNodeClm, docKarpenterTS),
-		mk("karpenter.instance-profile", "Karpenter's instance profile or node role is unusable", SeverityCritical, StageIdentity, explains("karpenter.nodeclaim-not-launched", "nodegroup.launch-errors"),
+		mk("karpenter.instance-profile", "Karpenter's instance profile or node role is unusable", SeverityCritical, StageIdentity, explains("karpenter.nodeclaim-not-launched", "nodegroup.launch-errors", "karpenter.nodeclass-not-ready"),
 			"Karpenter launches nodes with the instance profile of the EC2NodeClass (spec.role or spec.instanceProfile); when the profile or role does not exist, Karpenter's controller role may not pass or manage it, or the role is not mapped in the cluster, nodes cannot launch or cannot join.",
 			"Create the node role and set it in the EC2NodeClass spec.role (Karpenter then manages the instance profile) or point spec.instanceProfile at an existing profile; allow the controller role iam:PassRole on the node role and the iam:*InstanceProfile actions; map the role with an EC2_LINUX access entry.",
 			docKarpenterNodeCls, docKarpenterMigrate, docInstanceProfile),
