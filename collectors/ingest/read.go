@@ -979,6 +979,9 @@ func (rd *reader) awsFile(s *Segment, origin string) {
 		// filter-log-events output is told apart by its events' streams, not its keys
 		p = "logs/audit-events.json"
 	}
+	if p == lookupEventsPath && rd.trailFiles(s, origin) {
+		return
+	}
 	for _, e := range layout.Entries {
 		if e.Path != p {
 			continue

@@ -1707,7 +1707,7 @@ func splitAtHeaders(lines []line, paras [][2]int) (out [][2]int, hard map[int]bo
 				docTries++
 				seam = docPiece(lines, start, i)
 			}
-			if seam || reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) || manifestAfterLog(lines, i) {
+			if seam || reTableHeader.MatchString(lines[i].text) || reDescribeName.MatchString(lines[i].text) || manifestAfterLog(lines, i) || labelsAboveJSON(lines, start, i) {
 				if out == nil {
 					out = append(make([][2]int, 0, len(paras)+1), paras[:k]...)
 				}
@@ -1733,6 +1733,29 @@ func splitAtHeaders(lines []line, paras [][2]int) (out [][2]int, hard map[int]bo
 	}
 	return out, hard
 }
+
+// labelsAboveJSON reports whether lines[i] opens a JSON document at column 0 ("{" or "[" alone
+// on its line) right under lines[start:i], a few labels a copy from a web console caught with it
+// ("Event record", "Info", "Copy" above a CloudTrail record; "Edit trust policy" above an IAM
+// role's trust policy): short lines at column 0 that neither continue a document (no trailing
+// ",", "{", "[" or ":", no quoted key) nor are log records. The document is then read on its
+// own and the labels as text.
+func labelsAboveJSON(lines []line, start, i int) bool {
+	if t := lines[i].text; (t != "{" && t != "[") || i-start > maxLabelLines {
+		return false
+	}
+	for _, l := range lines[start:i] {
+		t := l.text
+		if t == "" || len(t) > 100 || t[0] == ' ' || t[0] == '\t' || strings.ContainsAny(t[len(t)-1:], ",{[:(\\") ||
+			strings.Contains(t, `": `) || strongLogLine(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxLabelLines bounds the labels labelsAboveJSON takes above a document.
+const maxLabelLines = 8
 
 // docAfterDoc reports whether lines[i] starts another document right under the one that starts
 // at lines[start], with no blank line between: files put together with `cat f1 f2 …`. JSON

@@ -840,6 +840,9 @@ func docType(v any) (Type, string) {
 			if snapshotManifest(d) {
 				return TypeData, "the snapshot's manifest.json: its cluster, region and instance IDs, no evidence of its own"
 			}
+			if _, ok := trailRecords(d); ok {
+				return AWSType(lookupEventsPath), "CloudTrail event record (read as aws cloudtrail lookup-events output)"
+			}
 			for key := range d {
 				if key == "Entries" && !prefixListEntries(d["Entries"]) {
 					continue // another service's Entries (EventBridge, a network ACL's on its own)
