@@ -69,3 +69,64 @@ func TestCloudTrailRecordIsReadAsLookupEvents(t *testing.T) {
 		})
 	}
 }
+
+// iamConsoleRole is a copy of an IAM role's console page: its breadcrumb, summary (ARN with the
+// "Copy" label), Permissions table and Trust relationships tab.
+const iamConsoleRole = `IAM > Roles > prod-node
+
+prod-node
+Info
+Summary
+ARN
+arn:aws:iam::111122223333:role/prod-node
+Copy
+
+Permissions policies (2)
+Policy name	Type	Attached entities
+AmazonEKSWorkerNodePolicy	AWS managed	3
+AmazonEC2ContainerRegistryReadOnly	AWS managed	3
+
+Trusted entities
+Entities that can assume this role under specified conditions.
+Edit trust policy
+{
+    "Version": "2012-10-17",
+    "Statement": [
+        {
+            "Effect": "Allow",
+            "Principal": {"Service": "ec2.amazonaws.com"},
+            "Action": "sts:AssumeRole",
+            "Condition": {"ArnLike": {"aws:SourceArn": "arn:aws:eks:eu-west-1:111122223333:cluster/prod"}}
+        }
+    ]
+}
+`
+
+// TestIAMConsoleTrustPolicyIsTheRolesGetRole: a trust policy copied from an IAM role's console
+// page is that role's (the page's breadcrumb and ARN name it), read as `aws iam get-role` output
+// with the policy's lines as origin, so the role is the node role and its trust is judged; a
+// trust policy no page names, or one under a page naming two roles, is not given to any role.
+func TestIAMConsoleTrustPolicyIsTheRolesGetRole(t *testing.T) {
+	r := Read([]byte(iamConsoleRole), "stdin", Options{})
+	ev := r.Evidence
+	if !ev.Have(evidence.KindNodeRole) || ev.NodeRole == nil || ev.NodeRole.TrustPolicy == nil {
+		t.Fatalf("node role not read from the console copy (segments %v)", labels(r.Segments))
+	}
+	if ev.NodeRole.Arn != "arn:aws:iam::111122223333:role/prod-node" {
+		t.Errorf("role %+v", ev.NodeRole)
+	}
+	if src := ev.Source(evidence.KindNodeRole); !strings.Contains(src, "paste:stdin:18-28") {
+		t.Errorf("node role source %q, want the trust policy's lines 18-28", src)
+	}
+
+	policy := iamConsoleRole[strings.Index(iamConsoleRole, "Trusted entities"):]
+	r = Read([]byte(policy), "stdin", Options{})
+	if r.Evidence.Have(evidence.KindNodeRole) {
+		t.Errorf("a trust policy no page names was given to role %+v", r.Evidence.NodeRole)
+	}
+	two := "IAM > Roles > other-role\n\nARN\narn:aws:iam::111122223333:role/other-role\n\n" + iamConsoleRole
+	r = Read([]byte(two), "stdin", Options{})
+	if r.Evidence.NodeRole != nil && r.Evidence.NodeRole.TrustPolicy != nil && r.Evidence.NodeRole.Name == "other-role" {
+		t.Errorf("the trust policy was given to the first page's role")
+	}
+}

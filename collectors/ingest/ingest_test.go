@@ -511,6 +511,19 @@ func TestApiclientGetSomeKeysIsPartial(t *testing.T) {
 	if ev := Read([]byte(whole), "stdin", Options{}).Evidence; ev.Bootstrap == nil || ev.Bootstrap.Fragment {
 		t.Fatalf("the whole settings.kubernetes read as partial: %+v", ev.Bootstrap)
 	}
+	// keys of other settings or of os beside them add no settings.kubernetes key (pastes26/05)
+	for _, cmd := range []string{"apiclient get settings.kubernetes.cluster-name settings.kubernetes.api-server os.version-id", "apiclient get os settings.kubernetes.api-server settings.network.hostname"} {
+		some := strings.Replace(paste, "apiclient get settings.kubernetes.api-server settings.kubernetes.cluster-name", cmd, 1)
+		if ev := Read([]byte(some), "stdin", Options{}).Evidence; ev.Bootstrap == nil || !ev.Bootstrap.Fragment {
+			t.Errorf("%s: read as the whole settings: %+v", cmd, ev.Bootstrap)
+		}
+	}
+	for _, cmd := range []string{"apiclient get settings", "apiclient get os settings.kubernetes"} {
+		all := strings.Replace(paste, "apiclient get settings.kubernetes.api-server settings.kubernetes.cluster-name", cmd, 1)
+		if ev := Read([]byte(all), "stdin", Options{}).Evidence; ev.Bootstrap == nil || ev.Bootstrap.Fragment {
+			t.Errorf("%s: read as partial: %+v", cmd, ev.Bootstrap)
+		}
+	}
 }
 
 // TestTextWithNULHoles: a log a crash left runs of NUL bytes in (trailing, or a hole between

@@ -87,8 +87,9 @@ type Segment struct {
 	// selected is true for AWS CLI output narrowed by a --query that picked fields (a
 	// multi-select hash or list): a field it lacks was not asked for, not absent.
 	selected bool
-	// partial is true for Bottlerocket settings printed by `apiclient get KEY…` for keys inside
-	// settings.kubernetes: the keys not asked for are not shown, not unset.
+	// partial is true for Bottlerocket settings printed by `apiclient get KEY…` for keys none of
+	// which is settings or settings.kubernetes whole: the keys not asked for are not shown, not
+	// unset.
 	partial bool
 	// command is the shell command shown above the segment ("aws ec2
 	// get-managed-prefix-list-entries --prefix-list-id pl-…"), empty when none was: it names

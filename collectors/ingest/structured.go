@@ -61,10 +61,11 @@ func apiclientOutput(command string) bool {
 	return len(f) > 0 && f[0] == "apiclient"
 }
 
-// apiclientSome reports whether command is `apiclient get` of keys none of which names the whole
+// apiclientSome reports whether command is `apiclient get` of keys none of which holds the whole
 // of settings.kubernetes ("apiclient get settings.kubernetes.api-server
-// settings.kubernetes.cluster-name", "apiclient get os settings.kubernetes.node-ip"): what it
-// prints holds only those keys.
+// settings.kubernetes.cluster-name os.version-id"): what it prints holds only those keys, and
+// keys of os or of other settings add none of settings.kubernetes. `apiclient get` with no key,
+// or with settings or settings.kubernetes, prints all of it.
 func apiclientSome(command string) bool {
 	f := strings.Fields(command)
 	if len(f) < 3 || f[0] != "apiclient" || f[1] != "get" {
@@ -75,8 +76,8 @@ func apiclientSome(command string) bool {
 		if strings.HasPrefix(a, "-") {
 			continue
 		}
-		if a == "settings" || a == "settings.kubernetes" {
-			return false // the whole of settings.kubernetes is printed
+		if k := strings.TrimPrefix(a, "/"); k == "settings" || k == "settings.kubernetes" {
+			return false
 		}
 		some = true
 	}
