@@ -48,6 +48,17 @@ func (s *Snapshot) InstancesGap() (reason string, denied bool) {
 	return "", false
 }
 
+// InstancesNotFound returns EC2's answer when ec2/describe-instances.json holds an error saying
+// the instances asked for do not exist ("InvalidInstanceID.NotFound": EC2 describes a terminated
+// instance for about an hour after it ends, then forgets it): a fact about the instances, not a
+// file that could not be read. "" when the file holds anything else.
+func (s *Snapshot) InstancesNotFound() string {
+	if idx := s.instanceIndex(); idx.res == readNotFound {
+		return idx.reason
+	}
+	return ""
+}
+
 // InstancesCut says why ec2/describe-instances.json does not list every instance: it stops at
 // a page ("ec2/describe-instances.json lists only the first page (NextToken present): what is
 // not on it is unknown"); "" when the list is whole (or was not read).

@@ -159,6 +159,17 @@ func (o *WhyNotJoiningOptions) Run() error {
 	} else {
 		ev, err = snap.Evidence(o.InstanceID, o.Cluster)
 	}
+	if err != nil && !claim && snap.InstancesNotFound() != "" {
+		// EC2 says the instance does not exist (terminated, then forgotten, before the
+		// collection): its own evidence is gone, but what the cluster shows (its NodeClasses,
+		// node groups, access entries) may still name the cause, so the cluster is judged
+		gone := fmt.Sprintf("%s no longer exists: ec2/describe-instances.json holds EC2's %s (a terminated instance is described for about an hour, then forgotten), so nothing of the instance itself could be judged; the cluster as a whole was judged instead",
+			o.InstanceID, snap.InstancesNotFound())
+		ev = snap.ClusterEvidence(o.Cluster)
+		ev.AddGapForce(evidence.KindInstance, gone)
+		o.warnings = append(o.warnings, gone)
+		return o.render(reg, selected, ev, snapshotProblems(snap), denied)
+	}
 	if err != nil {
 		if errors.Is(err, snapshot.ErrUnknownInstance) || errors.Is(err, snapshot.ErrUnknownNodeClaim) {
 			return inputErr("%v", err)
