@@ -78,6 +78,17 @@ func catalogCases() []checkCase {
 		{"instance.root-volume-small", "custom ami 8 GiB", withDisk("/dev/xvda", 8, 0), StatusFail, "is 8 GiB (AMI ami-1 maps /dev/xvda to 8 GiB), below the 20 GiB"},
 		{"instance.root-volume-small", "launch template raises it", withDisk("/dev/xvda", 8, 50), StatusPass, "launch template lt-1 version 3 sets /dev/xvda to 50 GiB"},
 		{"instance.root-volume-small", "no mappings", nil, StatusSkipped, "no block device mappings"},
+		// without the launch's own settings the AMI's mapping is only the default: RunInstances
+		// (Terraform's root_block_device, run-instances --block-device-mappings) may raise it
+		{"instance.root-volume-small", "no launch template: the launch's size is unknown", then(withDisk("/dev/sda1", 8, 0), func(ev *evidence.Evidence) {
+			ev.AddGapForce(evidence.KindLaunchTemplate, "the instance was not launched from a launch template")
+		}), StatusWarn, "the AMI's 8 GiB is only the default: the instance was not launched from a launch template"},
+		{"instance.root-volume-small", "launch template not read", then(withDisk("/dev/xvda", 8, 0), func(ev *evidence.Evidence) {
+			ev.AddGapForce(evidence.KindLaunchTemplate, "not in snapshot (ec2/describe-launch-template-versions/lt-1.json)")
+		}), StatusWarn, "the AMI's 8 GiB is only the default: not in snapshot"},
+		{"instance.root-volume-small", "no launch template, and the node says it is full", then(withDisk("/dev/xvda", 8, 0), withLogs(strings.Repeat(runtimeSamples["runtime.disk-pressure"]+"\n", 3)), func(ev *evidence.Evidence) {
+			ev.AddGapForce(evidence.KindLaunchTemplate, "the instance was not launched from a launch template")
+		}), StatusFail, "the node's logs show it"},
 		{"instance.root-volume-small", "small and the node says so", then(withDisk("/dev/xvda", 8, 0), withLogs(strings.Repeat(runtimeSamples["runtime.disk-pressure"]+"\n", 3))),
 			StatusFail, "the node's logs show it"},
 		{"instance.root-volume-small", "large but full", then(withDisk("/dev/xvda", 30, 0), withLogs(strings.Repeat(runtimeSamples["runtime.disk-pressure"]+"\n", 3))),

@@ -22,7 +22,8 @@ func rootVolumeChecks() []Check {
 			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindImage}, Optional: []evidence.Kind{evidence.KindLaunchTemplate, evidence.KindNodegroups, evidence.KindNodeLogs},
 			Stage: StagePostJoin, Explains: []string{"runtime.disk-pressure"},
 			Why: "Container images, writable layers and logs live on the root volume (on Bottlerocket, on the second, data volume). The EKS-optimized AL2 and AL2023 AMIs give it 20 GiB, Bottlerocket's data volume 20 GiB and the Windows AMIs 50 GiB; " +
-				"a smaller disk (typically a custom AMI built with an 8 GiB snapshot) fills with the first images, the kubelet reports DiskPressure, taints the node and evicts pods, and image pulls fail with 'no space left on device'.",
+				"a smaller disk (typically a custom AMI built with an 8 GiB snapshot) fills with the first images, the kubelet reports DiskPressure, taints the node and evicts pods, and image pulls fail with 'no space left on device'. " +
+				"The AMI's mapping is the size only when the launch set none: without the launch template (or for an instance launched without one, whose RunInstances call may set the size) a small AMI mapping is a warning.",
 			Remediation: "Give the node a larger volume: in the launch template's BlockDeviceMappings set Ebs.VolumeSize to 20 GiB or more for the AMI's root device (for Bottlerocket, /dev/xvdb), or diskSize on a managed node group without a launch template, then replace the nodes " +
 				"(aws ec2 create-launch-template-version --launch-template-id LT --source-version N --launch-template-data '{\"BlockDeviceMappings\":[{\"DeviceName\":\"/dev/xvda\",\"Ebs\":{\"VolumeSize\":50,\"VolumeType\":\"gp3\"}}]}').",
 			Docs: []string{docEKSAMIBuild, docBottlerocketDisk, docEviction}},
@@ -65,6 +66,13 @@ func evalRootVolume(ev *evidence.Evidence) []Finding {
 		}
 	}
 	items := []EvidenceItem{item(imgSrc, "%s", from)}
+	// The AMI's mapping is the size only when the launch set none: what the instance was
+	// launched with is known from its launch template; without one (Terraform's aws_instance,
+	// run-instances) RunInstances' own BlockDeviceMappings may have raised it.
+	launchUnknown := ""
+	if lt := ev.LaunchTemplate; lt == nil || !ev.Have(evidence.KindLaunchTemplate) {
+		launchUnknown = ev.GapFor(evidence.KindLaunchTemplate).Reason
+	}
 	if lt := ev.LaunchTemplate; lt != nil && ev.Have(evidence.KindLaunchTemplate) {
 		for _, b := range lt.BlockDevices {
 			if b.DeviceName == device && b.SizeGiB > 0 {
@@ -89,6 +97,10 @@ func evalRootVolume(ev *evidence.Evidence) []Finding {
 				items = append(items, hitItem(ev.Source(evidence.KindNodeLogs), h))
 			}
 		}
+	}
+	if size < floor && logNote == "" && launchUnknown != "" {
+		return one(warn(in.ID, fmt.Sprintf("the AMI's %d GiB is only the default: %s, so the size the launch gave the %s %s is not in the evidence (RunInstances' BlockDeviceMappings, Terraform's root_block_device, may raise it to %d GiB or more): check it with aws ec2 describe-volumes --filters Name=attachment.instance-id,Values=%s",
+			size, launchUnknown, role, device, floor, in.ID), items...))
 	}
 	if size < floor {
 		return one(fail(in.ID, fmt.Sprintf("the node's %s %s is %d GiB (%s), below the %d GiB the EKS AMIs give it%s", role, device, size, from, floor, logNote), items...))
