@@ -61,6 +61,10 @@ func (b *Bundle) Evidence() *evidence.Evidence {
 		}
 		ev.AddGap(evidence.KindBootstrap, why)
 	}
+	if b.Logs != nil {
+		// signatures bound to OS families (logscan.Signature.OnlyOn) are judged on the node's
+		b.Logs.OS = nos.Family
+	}
 	if nos.Family != "" || nos.KubeletVersion != "" {
 		ev.NodeOS = nos
 		ev.Mark(evidence.KindNodeOS, src)

@@ -1,6 +1,9 @@
 package evidence
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Node-side evidence kinds, read from a node log bundle or a pasted artefact
 // (docs/bundle-formats.md).
@@ -26,6 +29,10 @@ type NodeLogs struct {
 	// CurlRoute says how the EKS log collector's curl to the API endpoint went
 	// (networking/curl_api_server.txt): CurlDirect, CurlProxied, or "" when it did not run.
 	CurlRoute string `json:",omitempty"`
+	// OS is the node's OS family as the input shows it (NodeOS.Family: al2, al2023,
+	// bottlerocket, ubuntu, windows); "" when unknown. Signatures bound to families
+	// (SignatureHit.OnlyOn) fail only on those.
+	OS string `json:",omitempty"`
 }
 
 // LogStream is one log file (or archive member) that was scanned.
@@ -108,6 +115,9 @@ type SignatureHit struct {
 	// RepeatEvery is how often the component writes the line again while the fault lasts
 	// (logscan.Signature.RepeatEvery); 0 when it does not repeat on a period.
 	RepeatEvery time.Duration `json:",omitempty"`
+	// OnlyOn lists the OS families on which the lines show the fault (logscan.Signature.OnlyOn):
+	// on another, or when NodeLogs.OS is unknown, they are no failure.
+	OnlyOn []string `json:",omitempty"`
 	// Milestone is the join step the line shows ("registered", "ready", …), or "".
 	Milestone string `json:",omitempty"`
 	// Symptom marks lines that only say nodes did not join, not why (logscan.Signature.Symptom).
@@ -219,6 +229,9 @@ func (l *NodeLogs) WaitedOut(h SignatureHit) bool {
 // the end of the log (EndsLog, AtEnd), a wait that lasted (WaitedOut) and every value its lines
 // must show between them (AllValuesSeen). Normal hits are not.
 func (l *NodeLogs) Failing(h SignatureHit) bool {
+	if len(h.OnlyOn) > 0 && !slices.Contains(h.OnlyOn, l.OS) {
+		return false
+	}
 	return !h.Normal && h.Finding != "" && (h.Count >= max(h.MinCount, 1) || h.EndsLog && l.AtEnd(h)) && l.WaitedOut(h) && h.AllValuesSeen()
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -113,6 +114,7 @@ type catalogSpec struct {
 	ValuesOf      string   `json:"valuesOf,omitempty"`
 	Milestone     string   `json:"milestone,omitempty"`
 	Symptom       bool     `json:"symptom,omitempty"`
+	OnlyOn        []string `json:"onlyOn,omitempty"`
 	Source        string   `json:"source"`
 	Examples      Examples `json:"examples"`
 }
@@ -216,7 +218,7 @@ func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
 		comps = append(comps, Component{Name: f.Component, Description: f.Description, Presence: f.Presence})
 		for _, c := range f.Signatures {
 			sg := Signature{Name: c.Name, Component: f.Component, Finding: c.Finding, Anchor: c.Anchor, Pattern: c.Pattern,
-				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, SameFact: c.SameFact, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, RepeatEvery: c.RepeatEvery, Less: c.Less, AllValues: c.AllValues, ValuesOf: c.ValuesOf, Milestone: c.Milestone, Symptom: c.Symptom, Meaning: c.Meaning,
+				Exclude: c.Exclude, Normal: c.Normal, Resolves: c.Resolves, SameFact: c.SameFact, ConsequenceOf: c.ConsequenceOf, MinCount: c.MinCount, EndsLog: c.EndsLog, MinWait: c.MinWait, RepeatEvery: c.RepeatEvery, Less: c.Less, AllValues: c.AllValues, ValuesOf: c.ValuesOf, Milestone: c.Milestone, Symptom: c.Symptom, OnlyOn: c.OnlyOn, Meaning: c.Meaning,
 				Source: c.Source, Examples: c.Examples}
 			if err := validate(sg); err != nil {
 				return nil, nil, fmt.Errorf("%s: signature %s: %v", n, c.Name, err)
@@ -231,6 +233,9 @@ func LoadCatalog(fsys fs.FS) ([]Signature, []Component, error) {
 	sort.Slice(comps, func(i, j int) bool { return comps[i].Name < comps[j].Name })
 	return sigs, comps, nil
 }
+
+// OSFamilies are the node OS families a signature's OnlyOn may name (evidence.NodeOS.Family).
+var OSFamilies = []string{"al2", "al2023", "bottlerocket", "ubuntu", "windows"}
 
 // Milestones are the steps of the join sequence a signature may mark, in order: the instance
 // booted, the bootstrap agent (nodeadm, bootstrap.sh, early-boot-config, the Windows script)
@@ -254,6 +259,8 @@ func validate(sg Signature) error {
 		return fmt.Errorf("a normal signature must list the findings it resolves (or mark a milestone)")
 	case sg.Normal && sg.Finding != "":
 		return fmt.Errorf("a normal signature has no finding")
+	case len(sg.OnlyOn) > 0 && (sg.Normal || slices.ContainsFunc(sg.OnlyOn, func(f string) bool { return !slices.Contains(OSFamilies, f) })):
+		return fmt.Errorf("onlyOn lists OS families (%s) of a failure signature", strings.Join(OSFamilies, ", "))
 	case !sg.Normal && sg.Finding == "":
 		return fmt.Errorf("no finding")
 	case len(sg.Examples.Match) == 0:

@@ -79,6 +79,11 @@ type Signature struct {
 	// is seen logging on well after the last such line (evidence.SignatureHit.QuietAfter), the
 	// fault is over although no line says so.
 	RepeatEvery int `json:"repeatEvery,omitempty"`
+	// OnlyOn lists the node OS families (OSFamilies) on which the line shows the fault: on
+	// another, or when the input does not show the OS, it is no failure (cloud-init ignoring a
+	// NodeConfig part is harmless on AL2023, whose nodeadm reads it, and the cause on AL2 or
+	// Ubuntu, which have no nodeadm). Empty: every OS.
+	OnlyOn []string `json:"onlyOn,omitempty"`
 	// Milestone marks a step of the join sequence the line shows (Milestones): the node's
 	// timeline is built from them, and "registered" / "ready" show that the node joined.
 	Milestone string `json:"milestone,omitempty"`
@@ -660,7 +665,7 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 	sg := &s.sigs[i]
 	if h == nil {
 		h = &evidence.SignatureHit{Signature: sg.Name, Component: sg.Component, Finding: sg.Finding, Normal: sg.Normal,
-			Resolves: sg.Resolves, SameFact: sg.SameFact, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), AllValues: sg.AllValues, ValuesOf: sg.ValuesOf, EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, RepeatEvery: time.Duration(sg.RepeatEvery) * time.Second, Milestone: sg.Milestone, Symptom: sg.Symptom, Meaning: sg.Meaning, First: l}
+			Resolves: sg.Resolves, SameFact: sg.SameFact, ConsequenceOf: sg.ConsequenceOf, MinCount: int64(sg.MinCount), AllValues: sg.AllValues, ValuesOf: sg.ValuesOf, EndsLog: sg.EndsLog, MinWait: time.Duration(sg.MinWait) * time.Second, RepeatEvery: time.Duration(sg.RepeatEvery) * time.Second, Milestone: sg.Milestone, Symptom: sg.Symptom, OnlyOn: sg.OnlyOn, Meaning: sg.Meaning, First: l}
 		s.hits[i] = h
 	}
 	h.Count++
