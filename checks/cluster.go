@@ -87,7 +87,7 @@ func clusterChecks() []Check {
 			Why:         "The kubelet must not be newer than the API server and may be at most three minor versions older (two before Kubernetes 1.28); outside that range the API server rejects or mishandles the node.",
 			Remediation: "Launch the node from an AMI for the cluster's Kubernetes version: aws ssm get-parameter --name /aws/service/eks/optimized-ami/VERSION/amazon-linux-2023/x86_64/standard/recommended/image_id, or update the node group (aws eks update-nodegroup-version).",
 			Docs:        []string{docVersionSkew, docEKSVersions}},
-			Eval: evalVersionSkew},
+			Eval: evalVersionSkew, Partial: partialVersionSkew},
 		{Meta: Meta{ID: "cluster.ami-family-unsupported", Title: "AMI family not offered for this Kubernetes version", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindCluster, evidence.KindInstance}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
 			Stage: StageBootstrap, Explains: []string{"bootstrap.wrong-format-for-ami"},
@@ -144,6 +144,43 @@ func evalVersionSkew(ev *evidence.Evidence) []Finding {
 	f := skewFinding(ev.Target.InstanceID, nodeVer, c.Version, item(src, "%s; control plane %s", from, c.Version))
 	if f.Status == StatusFail {
 		f.Remediation = skewRemediation(ev, c.Version)
+	}
+	return one(f)
+}
+
+// partialVersionSkew judges the skew without the cluster's own record (a node log bundle): the
+// control plane's version is what aws-node's IPAMD read from the API server the node talks to
+// ("Cluster Version is: v1.33", fact serverVersion), the kubelet's what the node reports. Nil
+// when either is unknown or the lines name more than one control-plane version.
+func partialVersionSkew(ev *evidence.Evidence) []Finding {
+	if ev.NodeLogs == nil || ev.Have(evidence.KindCluster) {
+		return nil
+	}
+	var server, said string
+	for _, h := range ev.NodeLogs.Hits {
+		for _, v := range h.Facts["serverVersion"] {
+			if m := kubeMinor(v); minorNumber(m) < 0 || server != "" && m != server {
+				return nil
+			} else if server == "" {
+				server, said = m, fmt.Sprintf("IPAMD %q (%s)", strings.TrimSpace(h.Last.Text), where(h.Last))
+			}
+		}
+	}
+	if server == "" {
+		return nil
+	}
+	var nodeVer, from, src string
+	if ev.NodeOS != nil && ev.NodeOS.KubeletVersion != "" {
+		nodeVer, from, src = kubeMinor(ev.NodeOS.KubeletVersion), "the node's kubelet "+ev.NodeOS.KubeletVersion, ev.Source(evidence.KindNodeOS)
+	} else {
+		nodeVer, from, src = loggedKubeletVersion(ev)
+	}
+	if nodeVer == "" {
+		return nil
+	}
+	f := skewFinding(ev.Target.InstanceID, nodeVer, server, item(src, "%s; control plane %s as %s read it", from, server, said))
+	if f.Status == StatusFail {
+		f.Remediation = skewRemediation(ev, server)
 	}
 	return one(f)
 }

@@ -59,6 +59,7 @@ var FactNames = map[string]string{
 	"node":              "a Kubernetes Node name",
 	"cluster":           "an EKS cluster name",
 	"kubernetesVersion": "a Kubernetes version (1.33, v1.29.3)",
+	"serverVersion":     "the Kubernetes version of the API server a node component talked to (1.33)",
 	"amiType":           "an EKS AMI type (AL2_x86_64, AL2023_ARM_64_STANDARD, BOTTLEROCKET_x86_64, …)",
 	"code":              "an error or health code (NodeCreationFailure, InsufficientInstanceCapacity, AccessDenied)",
 	"instanceId":        "an EC2 instance ID",
