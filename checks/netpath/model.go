@@ -3,6 +3,7 @@ package netpath
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 
@@ -270,6 +271,24 @@ func (m *Model) routeTable(subnetID, vpcID string) *evidence.RouteTable {
 func (m *Model) noRouteTable(subnetID string) string {
 	if why := m.ev.SubsetOf(evidence.KindRouteTables); why != "" {
 		return "no route table of " + subnetID + " in the evidence (" + why + ")"
+	}
+	if m.vpc != "" && len(m.ev.RouteTables) > 0 {
+		// the listing holds tables, none of the node's VPC: it was taken elsewhere (another
+		// region or account, no --filters), and says nothing of the node's routes
+		var others []string
+		for _, rt := range m.ev.RouteTables {
+			if rt.VpcID == m.vpc {
+				return "no route table for the subnet in the evidence"
+			}
+			if rt.VpcID != "" && !slices.Contains(others, rt.VpcID) {
+				others = append(others, rt.VpcID)
+			}
+		}
+		if len(others) > 0 {
+			sort.Strings(others)
+			return fmt.Sprintf("%s holds no route table of %s, only of %s (another region or account?), so %s's route is unknown",
+				strings.TrimPrefix(m.ev.Source(evidence.KindRouteTables), "snapshot:"), m.vpc, strings.Join(others, ", "), subnetID)
+		}
 	}
 	return "no route table for the subnet in the evidence"
 }
