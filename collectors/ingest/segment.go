@@ -1158,6 +1158,9 @@ func splitPrompts(lines []line) []subRegion {
 		}
 	}
 	flush := func(end int) { part(end, false) }
+	// saved: the files a command line wrote a command's output to, each with that command; a
+	// later `cat FILE` prints that command's output (catOfSaved)
+	var saved map[string]string
 	for i, l := range lines {
 		cmd, prompt, isPrompt := promptCommand(l.text)
 		if isPrompt {
@@ -1168,6 +1171,16 @@ func splitPrompts(lines []line) []subRegion {
 				cur = subRegion{}
 			}
 			flush(i)
+			typed := cmd
+			if writer, ok := catOfSaved(cmd, saved); ok {
+				cmd = writer
+			}
+			for file, writer := range savedOutputs(typed) {
+				if saved == nil {
+					saved = map[string]string{}
+				}
+				saved[file] = writer
+			}
 			cur = subRegion{command: cmd, onNode: nodePrompt(prompt), host: promptHost(prompt)}
 			continue
 		}

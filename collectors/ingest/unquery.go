@@ -28,8 +28,15 @@ import (
 
 // awsQuery returns the --query expression and the --output format of an aws CLI command line;
 // ok is false when the command is not `aws` or has no --query.
+//
+// Only the aws command's own output is narrowed: a line that pipes it into a program that
+// changes it (base64 -d, openssl), writes it to a file or runs other commands after it prints
+// something else (shownAWSCommand).
 func awsQuery(command string) (expr, output string, ok bool) {
 	if !strings.HasPrefix(command, "aws ") {
+		return "", "", false
+	}
+	if command, ok = shownAWSCommand(command); !ok {
 		return "", "", false
 	}
 	args, err := shlex.Split(command)
