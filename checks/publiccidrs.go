@@ -19,9 +19,10 @@ import (
 // partialPublicCIDRs returns net.endpoint-public-cidrs judged without the node's route table:
 // the kubelet's connections to the API server time out, every address they went to is public,
 // describe-cluster shows public access on, private access off and publicAccessCidrs without
-// 0.0.0.0/0, and every address the node may leave from — each available public NAT gateway's
-// Elastic IPs in the cluster's VPC (or whose VPC the evidence does not give), and the
-// instance's own public address when it has one — is outside every CIDR. Nil when any of that
+// 0.0.0.0/0, and every address the node may leave from — the address an echo service saw a
+// request typed on the node come from (NodeLogs.Egress) when the input shows it; else each
+// available public NAT gateway's Elastic IPs in the cluster's VPC (or whose VPC the evidence
+// does not give), and the instance's own public address when it has one — is outside every CIDR. Nil when any of that
 // is not shown: the missing-evidence skip stands. The egress rule is EKS's: the API server's
 // public endpoint admits only sources in publicAccessCidrs
 // (https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html).
@@ -51,24 +52,35 @@ func partialPublicCIDRs(ev *evidence.Evidence) []Finding {
 			return nil // not (only) the public endpoint the kubelet went to
 		}
 	}
-	type way struct{ addr, via string }
+	type way struct{ addr, via, source string }
 	var ways []way
+	for _, o := range ev.NodeLogs.Egress {
+		// the address an echo service saw the node's request come from is the way out the
+		// node takes: the NAT gateways and public address below are only the ways it may take
+		ways = append(ways, way{o.Addr, "the node's egress address", o.Source})
+	}
 	for _, n := range ev.NATGateways {
+		if len(ev.NodeLogs.Egress) > 0 {
+			break
+		}
 		if n.ConnectivityType == "private" || n.State != "" && n.State != "available" || !natInVPC(ev, n, c.VpcID) {
 			continue
 		}
 		for _, ip := range n.PublicIPs {
-			ways = append(ways, way{ip, "NAT gateway " + orDefault(n.ID, "of the VPC")})
+			ways = append(ways, way{ip, "NAT gateway " + orDefault(n.ID, "of the VPC"), ev.Source(evidence.KindNATGateways)})
 		}
 	}
-	if i := ev.Instance; i != nil && i.PublicIP != "" {
-		ways = append(ways, way{i.PublicIP, "the instance's public address"})
+	if i := ev.Instance; i != nil && i.PublicIP != "" && len(ev.NodeLogs.Egress) == 0 {
+		ways = append(ways, way{i.PublicIP, "the instance's public address", ev.Source(evidence.KindInstance)})
 	}
 	if len(ways) == 0 {
 		return nil
 	}
-	var outside []string
+	var outside, sources []string
 	for _, w := range ways {
+		if w.source != "" && !slices.Contains(sources, w.source) {
+			sources = append(sources, w.source)
+		}
 		ip, err := netip.ParseAddr(w.addr)
 		if err != nil {
 			return nil
@@ -79,14 +91,17 @@ func partialPublicCIDRs(ev *evidence.Evidence) []Finding {
 		outside = append(outside, w.addr+" ("+w.via+")")
 	}
 	basis := "the node's route table is not in the input: judged on every way out the input shows"
-	if ev.Instance == nil {
+	switch {
+	case len(ev.NodeLogs.Egress) > 0:
+		basis = "the address an echo service saw the node's request come from, typed on the node"
+	case ev.Instance == nil:
 		basis = "the node's instance and route table are not in the input: judged on every way out the input shows"
 	}
 	last := timeouts[len(timeouts)-1].Last
 	f := fail(c.Arn, fmt.Sprintf("the kubelet's connections to the public endpoint (%s) time out, and no address the node may leave from is in publicAccessCidrs %s: %s (%s)",
 		strings.Join(addrs, ", "), strings.Join(c.PublicAccessCidrs, ","), strings.Join(outside, ", "), basis),
 		item(ev.Source(evidence.KindCluster), "endpointPublicAccess true, endpointPrivateAccess false, publicAccessCidrs %s", strings.Join(c.PublicAccessCidrs, ",")),
-		item(ev.Source(evidence.KindNATGateways), "egress addresses: %s", strings.Join(outside, ", ")),
+		item(strings.Join(sources, "; "), "egress addresses: %s", strings.Join(outside, ", ")),
 		item(ev.Source(evidence.KindNodeLogs), "%s: %s", where(last), strings.TrimSpace(last.Text)))
 	return one(f)
 }

@@ -33,6 +33,19 @@ type NodeLogs struct {
 	// bottlerocket, ubuntu, windows); "" when unknown. Signatures bound to families
 	// (SignatureHit.OnlyOn) fail only on those.
 	OS string `json:",omitempty"`
+	// Egress are the public addresses the node was seen leaving from: what an address echo
+	// service (checkip.amazonaws.com, ifconfig.me, api.ipify.org …) answered a command typed in
+	// a shell on the node. Empty when the input shows none.
+	Egress []ObservedAddress `json:",omitempty"`
+}
+
+// ObservedAddress is an IP address the input shows, with where it shows it.
+type ObservedAddress struct {
+	// Addr is the address as printed (IPv4 or IPv6).
+	Addr string `json:"addr"`
+	// Source is the part of the input and the command that printed it
+	// ("paste:ticket.txt:10 (`curl -s https://checkip.amazonaws.com` on the node)").
+	Source string `json:"source"`
 }
 
 // LogStream is one log file (or archive member) that was scanned.

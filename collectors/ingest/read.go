@@ -108,6 +108,7 @@ var typeLabels = map[Type]string{
 	TypeDescribeNodeClaim: "kubectl output", TypeGetNodes: "kubectl output", TypeGetCSR: "kubectl output", TypeGetEvents: "kubectl output",
 	TypeGetNodeClasses: "kubectl output", TypeGetNodeClaims: "kubectl output", TypeDescribeNodeClass: "kubectl output", TypeServerVersion: "kubectl output",
 	TypeTerraformAWSAuth: "Terraform plan", TypeEksctlConfig: "eksctl ClusterConfig", TypeData: "data", typeUnknownText: "unrecognised text",
+	TypeEgressAddress: "the node's public egress address",
 }
 
 // Label says what the segment was read as, for people: "log (journal)", "aws-auth (mapRoles fragment)",
@@ -178,6 +179,7 @@ func Read(text []byte, name string, opt Options) *Result {
 		rd.document(&r.Segments[i])
 	}
 	rd.proxy(r.Segments)
+	rd.egress(r.Segments)
 	for _, s := range r.Segments {
 		if s.console != nil {
 			// the console output itself (its Timestamp dates the evidence below)

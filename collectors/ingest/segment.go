@@ -59,6 +59,9 @@ const (
 	// TypeEksctlConfig is an eksctl ClusterConfig (eksctl.io/v1alpha5): the cluster's name and
 	// a node group's overrideBootstrapCommand.
 	TypeEksctlConfig Type = "eksctl:clusterconfig"
+	// TypeEgressAddress is the public address an address echo service (reEchoService)
+	// answered a curl typed on the node: the node's egress address.
+	TypeEgressAddress Type = "node:egress-address"
 	// TypeData is JSON or YAML that is no document eksdoctor knows (reported, not read).
 	TypeData Type = "data"
 )
@@ -1053,8 +1056,9 @@ const OperatorCLIMark = "[operator CLI] "
 
 // reNodePrompt is a shell prompt on an EKS node: its EC2 host name ("[ec2-user@ip-10-0-1-23 ~]$",
 // "root@ip-172-31-5-6:~#"), an instance ID, the ec2-user or ssm-user account, or the bare shell
-// of an SSM session ("sh-4.2$", "sh-5.2$").
-var reNodePrompt = regexp.MustCompile(`\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}\b|\bi-[0-9a-f]{8,17}\b|\b(?:ec2-user|ssm-user)@|^\s*sh-\d+\.\d+[$#]`)
+// of an SSM session ("sh-4.2$", "sh-5.2$"), or Bottlerocket's control and admin containers
+// ("[ssm-user@control]$", "[root@admin]#": their host names are the containers', not the node's).
+var reNodePrompt = regexp.MustCompile(`\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}\b|\bi-[0-9a-f]{8,17}\b|\b(?:ec2-user|ssm-user)@|^\s*sh-\d+\.\d+[$#]|^\s*\[[\w-]+@(?:control|admin)\][$#]`)
 
 // nodePrompt reports whether prompt, the part of a prompt line before its command, is a shell
 // on a node (reNodePrompt).

@@ -12,7 +12,9 @@ import (
 // names net.endpoint-public-cidrs when every way out the paste shows (each NAT gateway's Elastic
 // IP, the instance's own public address when it is given) is outside the CIDRs: whichever the
 // node uses, the endpoint refuses it. One way inside, private access on, timeouts to a private
-// address, CIDRs open to all, or no timeouts judge nothing.
+// address, CIDRs open to all, or no timeouts judge nothing. The address an echo service
+// (curl checkip.amazonaws.com) saw a command typed on the node come from is the way out the node
+// takes, when the paste shows it; one typed on a workstation is not the node's.
 func TestPublicCIDRsWithoutTheNodesRouteTable(t *testing.T) {
 	cluster := func(private bool, cidrs ...string) string {
 		return "$ aws eks describe-cluster --name ledger --query cluster.resourcesVpcConfig --output yaml\n" +
@@ -39,6 +41,9 @@ func TestPublicCIDRsWithoutTheNodesRouteTable(t *testing.T) {
 			strings.Join(rows, "\n") + "\n" +
 			"+-----------------+--------------------------+-------------+--------------------------+\n\n"
 	}
+	onNode := func(addr string) string {
+		return "[ec2-user@ip-10-9-3-14 ~]$ curl -s https://checkip.amazonaws.com\n" + addr + "\n\n"
+	}
 	for _, c := range []struct {
 		name, paste string
 		cause       string // "" when net.endpoint-public-cidrs may not fail
@@ -51,6 +56,15 @@ func TestPublicCIDRsWithoutTheNodesRouteTable(t *testing.T) {
 		{"timeouts to a private address", cluster(false, "203.0.113.0/25") + kubelet("10.9.1.20") + nats("54.249.31.177"), "", ""},
 		{"open to all", cluster(false, "0.0.0.0/0") + kubelet("52.47.118.40") + nats("54.249.31.177"), "", ""},
 		{"no timeouts", cluster(false, "203.0.113.0/25") + nats("54.249.31.177"), "", ""},
+		// the address an echo service saw a request typed on the node come from is the way out
+		{"the node's egress address outside, no NAT gateway", cluster(false, "203.0.113.0/25") + kubelet("52.47.118.40") + onNode("35.74.148.20"),
+			"net.endpoint-public-cidrs", "35.74.148.20"},
+		{"the node's egress address from Bottlerocket's admin container", cluster(false, "203.0.113.0/25") + kubelet("52.47.118.40") +
+			"[root@admin]# curl -s ifconfig.me\n35.74.148.20\n\n", "net.endpoint-public-cidrs", "35.74.148.20"},
+		{"the node's egress address outside, a NAT gateway inside", cluster(false, "203.0.113.0/25", "35.180.7.9/32") + kubelet("52.47.118.40") + nats("35.180.7.9") + onNode("35.74.148.20"),
+			"net.endpoint-public-cidrs", "35.74.148.20"},
+		{"the node's egress address inside", cluster(false, "203.0.113.0/25", "35.74.148.20/32") + kubelet("52.47.118.40") + onNode("35.74.148.20"), "", ""},
+		{"a workstation's address", cluster(false, "203.0.113.0/25") + kubelet("52.47.118.40") + "dana@laptop:~$ curl -s https://checkip.amazonaws.com\n35.74.148.20\n\n", "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, r, out, errOut := analyze(t, c.paste, "-")
