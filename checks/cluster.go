@@ -29,6 +29,11 @@ func statusUnknown(ev *evidence.Evidence) Finding {
 		Evidence: []EvidenceItem{item(ev.Source(evidence.KindCluster), "no status field")}}
 }
 
+// healthIssueCheck maps a cluster health issue code (lower case) to the check that reports that
+// issue on its own: StsRegionalEndpointDisabled is iam.sts-regional-disabled's
+// (https://docs.aws.amazon.com/eks/latest/APIReference/API_ClusterIssue.html).
+var healthIssueCheck = map[string]string{strings.ToLower(issueSTSRegional): idSTSRegional}
+
 func clusterChecks() []Check {
 	return []Check{
 		{Meta: Meta{ID: "cluster.not-active", ClusterWide: true, Title: "Cluster is not ACTIVE", Severity: SeverityCritical,
@@ -74,10 +79,26 @@ func clusterChecks() []Check {
 				if len(c.HealthIssues) == 0 {
 					return one(pass(c.Arn, "cluster reports no health issues", item(ev.Source(evidence.KindCluster), "health.issues is empty")))
 				}
+				// issues that one more specific check reports from the same health issue (with its
+				// own why and fix): when every issue is one such check's, this finding restates it
+				// and ranks after it (Finding.ExplainedBy) when it fails
+				restated := ""
+				for k, i := range c.HealthIssues {
+					own := healthIssueCheck[strings.ToLower(i.Code)]
+					if own == "" || k > 0 && own != restated {
+						restated = ""
+						break
+					}
+					restated = own
+				}
 				var out []Finding
 				for _, i := range c.HealthIssues {
-					out = append(out, fail(c.Arn, fmt.Sprintf("cluster health issue %s: %s", i.Code, i.Message),
-						item(ev.Source(evidence.KindCluster), "code %s, resources %s", i.Code, quoteList(i.ResourceIDs))))
+					f := fail(c.Arn, fmt.Sprintf("cluster health issue %s: %s", i.Code, i.Message),
+						item(ev.Source(evidence.KindCluster), "code %s, resources %s", i.Code, quoteList(i.ResourceIDs)))
+					if restated != "" {
+						f.ExplainedBy = []string{restated}
+					}
+					out = append(out, f)
 				}
 				return out
 			}},

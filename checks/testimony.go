@@ -82,7 +82,8 @@ type testimony struct {
 }
 
 // judgeTestimony reads the logs' account of finding id. Lines whose every ConsequenceOf cause
-// is itself failing (and not a consequence) are consequences; failure lines followed by a later
+// is itself failing, or a consequence of failing causes (then the lines follow from those), are
+// consequences; failure lines followed by a later
 // resolving healthy-progress line are transient.
 func judgeTestimony(logs *evidence.NodeLogs, id string) testimony {
 	return judgeDepth(logs, id, 0)
@@ -183,9 +184,24 @@ func judgeDepth(logs *evidence.NodeLogs, id string, depth int) testimony {
 				if c == id {
 					continue
 				}
-				if ct := judgeDepth(logs, c, depth+1); ct.state == testimonyFailing && sameBoot(h, ct.failing) {
+				ct := judgeDepth(logs, c, depth+1)
+				if !sameBoot(h, ct.failing) {
+					continue
+				}
+				switch ct.state {
+				case testimonyFailing:
 					causes[c] = true
 					found = true
+				case testimonyConsequence:
+					// the cause's own lines follow from others (the kubelet's CNI lines from
+					// its Unauthorized, that from STS refusing the region): these lines follow
+					// from those root causes too
+					for _, r := range ct.causes {
+						if r != id {
+							causes[r] = true
+							found = true
+						}
+					}
 				}
 			}
 			if !found {
