@@ -18,7 +18,8 @@ import (
 
 // partialPublicCIDRs returns net.endpoint-public-cidrs judged without the node's route table:
 // the kubelet's connections to the API server time out, every address they went to is public,
-// describe-cluster shows public access on, private access off and publicAccessCidrs without
+// describe-cluster shows public access on, private access off (or on, for a hybrid node, which
+// dialled the public addresses) and publicAccessCidrs without
 // 0.0.0.0/0, and every address the node may leave from — the address an echo service saw a
 // request typed on the node come from (NodeLogs.Egress) when the input shows it; else each
 // available public NAT gateway's Elastic IPs in the cluster's VPC (or whose VPC the evidence
@@ -28,7 +29,13 @@ import (
 // (https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html).
 func partialPublicCIDRs(ev *evidence.Evidence) []Finding {
 	c := ev.Cluster
-	if c == nil || !c.EndpointPublicAccess || c.EndpointPrivateAccess || len(c.PublicAccessCidrs) == 0 || ev.NodeLogs == nil {
+	if c == nil || !c.EndpointPublicAccess || len(c.PublicAccessCidrs) == 0 || ev.NodeLogs == nil {
+		return nil
+	}
+	if c.EndpointPrivateAccess && ev.Provisioner.Kind != evidence.ProvisionerHybrid {
+		// a node in the VPC reaches the private endpoint; a hybrid node on premises reaches it
+		// only when its DNS and network route to the VPC, and its timeouts to public addresses
+		// say it goes to the public one
 		return nil
 	}
 	var cidrs []netip.Prefix
@@ -100,7 +107,7 @@ func partialPublicCIDRs(ev *evidence.Evidence) []Finding {
 	last := timeouts[len(timeouts)-1].Last
 	f := fail(c.Arn, fmt.Sprintf("the kubelet's connections to the public endpoint (%s) time out, and no address the node may leave from is in publicAccessCidrs %s: %s (%s)",
 		strings.Join(addrs, ", "), strings.Join(c.PublicAccessCidrs, ","), strings.Join(outside, ", "), basis),
-		item(ev.Source(evidence.KindCluster), "endpointPublicAccess true, endpointPrivateAccess false, publicAccessCidrs %s", strings.Join(c.PublicAccessCidrs, ",")),
+		item(ev.Source(evidence.KindCluster), "endpointPublicAccess true, endpointPrivateAccess %v, publicAccessCidrs %s", c.EndpointPrivateAccess, strings.Join(c.PublicAccessCidrs, ",")),
 		item(strings.Join(sources, "; "), "egress addresses: %s", strings.Join(outside, ", ")),
 		item(ev.Source(evidence.KindNodeLogs), "%s: %s", where(last), strings.TrimSpace(last.Text)))
 	return one(f)

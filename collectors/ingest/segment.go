@@ -201,6 +201,7 @@ func splitSegments(text []byte) []Segment {
 	lines := splitLines(text)
 	var out []Segment
 	rs := regions(lines)
+	hosts := journalHosts(lines)
 	for i, r := range rs {
 		if len(out) >= MaxSegments {
 			// a budget, not a paste people write: the rest is scanned as one log
@@ -212,7 +213,7 @@ func splitSegments(text []byte) []Segment {
 			s.Problem = fmt.Sprintf("the input has more than %d parts; from line %d on it is read as one log, not split into documents", MaxSegments, rest[0].n)
 			return append(out, s)
 		}
-		for _, sub := range splitPrompts(r.lines) {
+		for _, sub := range splitPrompts(r.lines, hosts...) {
 			n := len(out)
 			out = append(out, classify(sub.lines, r.fenced, sub.command)...)
 			for k := n; k < len(out); k++ {
@@ -1078,7 +1079,36 @@ func promptHost(prompt string) string {
 }
 
 // reUserHost is a prompt naming its user and host: "dana@laptop:~/eks$", "[dana@ws01 ~]$".
-var reUserHost = regexp.MustCompile(`[\w.-]+@[\w.-]+`)
+var reUserHost = regexp.MustCompile(`[\w.-]+@([\w.-]+)`)
+
+// userHostName returns the host a user@host prompt names, "" when it names none.
+func userHostName(prompt string) string {
+	if m := reUserHost.FindStringSubmatch(prompt); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// reNodeJournalLine is a journal line (short format) a node's join components wrote, with the
+// host it was written on: "Jan 27 14:05:31 ss-kanda-k8s02 kubelet[3318]: …".
+var reNodeJournalLine = regexp.MustCompile(`^\s*(?:[A-Z][a-z]{2} )?[A-Z][a-z]{2}\s+\d{1,2} \d\d:\d\d:\d\d ([\w.-]+) (?:kubelet|nodeadm|containerd|kube-proxy|nodeadm-(?:config|run|init)|aws-node)\[\d+\]: `)
+
+// journalHosts returns the hosts the node journal lines of lines were written on (at most a few):
+// a prompt naming one of them is the node's shell.
+func journalHosts(lines []line) []string {
+	var hosts []string
+	for _, l := range lines {
+		if len(l.text) < 20 || l.text[0] != ' ' && (l.text[0] < 'A' || l.text[0] > 'Z') {
+			continue
+		}
+		if m := reNodeJournalLine.FindStringSubmatch(l.text); m != nil && !slices.Contains(hosts, m[1]) {
+			if hosts = append(hosts, m[1]); len(hosts) == 4 {
+				break
+			}
+		}
+	}
+	return hosts
+}
 
 // markOperatorCLI returns lines with OperatorCLIMark before each error line a CLI printed about
 // its own request, for the output of a command not typed on a node: the AWS CLI's ("An error
@@ -1142,7 +1172,7 @@ func operatorKubectlLine(t string) bool {
 // pasted alone on a line without a prompt (reBareCommand); each part remembers the command
 // before it. Output a poster put behind "# " under its command (a script, a README) is
 // uncommented (uncomment).
-func splitPrompts(lines []line) []subRegion {
+func splitPrompts(lines []line, nodeHosts ...string) []subRegion {
 	var out []subRegion
 	// a part is the lines between two command lines: a part of lines, not a copy
 	cur, start := subRegion{}, 0
@@ -1186,6 +1216,11 @@ func splitPrompts(lines []line) []subRegion {
 				saved[file] = writer
 			}
 			cur = subRegion{command: cmd, onNode: nodePrompt(prompt), host: promptHost(prompt)}
+			if cur.host == hostWorkstation && slices.Contains(nodeHosts, userHostName(prompt)) {
+				// the host the paste's node journal was written on: a node whose name is no EC2
+				// name (a hybrid node, a custom hostname)
+				cur.onNode, cur.host = true, hostNode
+			}
 			continue
 		}
 		if cmd, ok := decoratedCommand(l.text); ok {

@@ -44,6 +44,14 @@ func TestPublicCIDRsWithoutTheNodesRouteTable(t *testing.T) {
 	onNode := func(addr string) string {
 		return "[ec2-user@ip-10-9-3-14 ~]$ curl -s https://checkip.amazonaws.com\n" + addr + "\n\n"
 	}
+	// nodeadm's hybrid lines make the paste's node a hybrid node; the prompt's host is the one
+	// its kubelet journal was written on
+	hybridEcho := "root@ip-10-9-3-14:~# nodeadm debug -c file:///etc/eks/nodeConfig.yaml --no-color\n" +
+		"* Validating access to AWS SSM API endpoint [Success]\n* Validating NTP synchronization status [Success]\n" +
+		"* Validating proxy configuration on the hybrid node [Success]\n* Validating access to Kubernetes API endpoint [Failed]\n" +
+		"  └─ Error\n     └─ dialing 0A1B2C3D4E5F.gr7.eu-west-3.eks.amazonaws.com:443: dial tcp 52.47.118.40:443: i/o timeout\n" +
+		"     └─ Remediation\n        └─ Ensure your network configuration allows the node to access the Kubernetes API endpoint.\n\n" +
+		"root@ip-10-9-3-14:~# curl -s https://checkip.amazonaws.com\n198.51.100.74\n\n"
 	for _, c := range []struct {
 		name, paste string
 		cause       string // "" when net.endpoint-public-cidrs may not fail
@@ -56,6 +64,9 @@ func TestPublicCIDRsWithoutTheNodesRouteTable(t *testing.T) {
 		{"timeouts to a private address", cluster(false, "203.0.113.0/25") + kubelet("10.9.1.20") + nats("54.249.31.177"), "", ""},
 		{"open to all", cluster(false, "0.0.0.0/0") + kubelet("52.47.118.40") + nats("54.249.31.177"), "", ""},
 		{"no timeouts", cluster(false, "203.0.113.0/25") + nats("54.249.31.177"), "", ""},
+		// a hybrid node on premises dials the public addresses even with private access on; its
+		// site's address, as an echo service saw it from the node's shell, is outside the list
+		{"hybrid node, private access on", cluster(true, "203.0.113.0/26") + hybridEcho + kubelet("52.47.118.40"), "net.endpoint-public-cidrs", "198.51.100.74"},
 		// the address an echo service saw a request typed on the node come from is the way out
 		{"the node's egress address outside, no NAT gateway", cluster(false, "203.0.113.0/25") + kubelet("52.47.118.40") + onNode("35.74.148.20"),
 			"net.endpoint-public-cidrs", "35.74.148.20"},
