@@ -305,6 +305,7 @@ func TestBlindPastes(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "pastes26", 12)...)
 	dirs = append(dirs, blindDirs(t, "pastes27", 12)...)
 	dirs = append(dirs, blindDirs(t, "pastes28", 12)...)
+	dirs = append(dirs, blindDirs(t, "pastes29", 14)...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
