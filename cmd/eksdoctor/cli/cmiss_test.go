@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// cmissCase is one paste and what its diagnosis must (cause) or must not (notFailing) say.
+type cmissCase struct {
+	name, paste string
+	cause       string   // the most likely cause; "" when no cause is required
+	notFailing  []string // IDs that must not fail
+	mention     string   // text the report must contain
+}
+
+func runCmissCases(t *testing.T, cases []cmissCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, r, out, errOut := analyze(t, c.paste, "-")
+			got := failing(r)
+			if c.cause != "" && (r.Diagnosis.MostLikelyCause == nil || *r.Diagnosis.MostLikelyCause != c.cause) {
+				t.Errorf("cause %v (want %s), failing %v\n%s", r.Diagnosis.MostLikelyCause, c.cause, got, errOut)
+			}
+			for _, id := range c.notFailing {
+				if slices.Contains(got, id) {
+					t.Errorf("%s fails: %v", id, got)
+				}
+			}
+			if c.mention != "" && !strings.Contains(out, c.mention) {
+				t.Errorf("output does not name %q:\n%s", c.mention, out)
+			}
+		})
+	}
+}
+
+// TestKarpenterConnectivityFollowsTheNetwork: the Karpenter controller's start-up connectivity
+// check failing because an AWS service's interface endpoint drops its connections is the
+// endpoint's security group's doing: the endpoint is the cause, Karpenter launching nothing its
+// consequence.
+func TestKarpenterConnectivityFollowsTheNetwork(t *testing.T) {
+	runCmissCases(t, []cmissCase{
+		{"endpoint security group", "2022-06-01T10:00:00.000Z\tERROR\tcontroller.aws\tChecking EC2 API connectivity, WebIdentityErr: failed to retrieve credentials\ncaused by: RequestError: send request failed\ncaused by: Post \"https://sts.us-east-2.amazonaws.com/\": dial tcp 10.188.214.212:443: i/o timeout\n",
+			"net.vpc-endpoint-sg", nil, ""},
+		{"credentials refused", "2022-06-01T10:00:00.000Z\tERROR\tcontroller.aws\tChecking EC2 API connectivity, WebIdentityErr: failed to retrieve credentials caused by: AccessDenied: Not authorized to perform sts:AssumeRoleWithWebIdentity\n",
+			"karpenter.nodeclaim-not-launched", []string{"net.vpc-endpoint-sg"}, ""},
+	})
+}
