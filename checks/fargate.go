@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -28,7 +29,9 @@ func fargateChecks() []Check {
 			Needs: profiles, Optional: []evidence.Kind{evidence.KindAccessEntries, evidence.KindAWSAuth}, Stage: StageAuth, ClusterWide: true, AppliesTo: fargateOnly,
 			Why:         "Every Fargate pod runs on its own node whose kubelet authenticates with the profile's pod execution role: the role must trust eks-fargate-pods.amazonaws.com, carry AmazonEKSFargatePodExecutionRolePolicy (to pull images) and be mapped — an access entry of type FARGATE_LINUX, or an aws-auth mapRoles entry with system:bootstrappers, system:nodes and system:node-proxier. Otherwise the pod stays Pending and no Fargate node registers.",
 			Remediation: "aws eks create-access-entry --cluster-name CLUSTER --principal-arn ROLE_ARN --type FARGATE_LINUX (or restore its aws-auth entry with username system:node:{{SessionName}} and groups system:bootstrappers, system:nodes, system:node-proxier); let eks-fargate-pods.amazonaws.com assume the role and attach arn:aws:iam::aws:policy/AmazonEKSFargatePodExecutionRolePolicy.",
-			Docs:        []string{docFargatePodRole, docAccessEntries, docAWSAuth}}, Eval: evalFargateRole},
+			Docs:        []string{docFargatePodRole, docAccessEntries, docAWSAuth}}, Eval: evalFargateRole,
+			// a pasted aws-auth alone shows a Fargate profile's ARN mapped in place of its role
+			Partial: fargateProfileArnMapped},
 		{Meta: Meta{ID: "fargate.profile-public-subnet", Title: "A Fargate profile uses a public subnet", Severity: SeverityHigh,
 			Needs: []evidence.Kind{evidence.KindFargateProfiles}, Optional: []evidence.Kind{evidence.KindRouteTables}, Stage: StageNetwork, ClusterWide: true, AppliesTo: fargateOnly,
 			Why:         "Fargate pods get no public IP address: a profile may only name private subnets (a default route through a NAT gateway, not an internet gateway). EKS refuses to create such a profile, and one whose subnet's routes were changed to an internet gateway leaves its pods without a path to the API server, ECR and STS.",
@@ -209,4 +212,36 @@ func fargateSelects(ps []evidence.FargateProfile, pod evidence.PendingPod) bool 
 		}
 	}
 	return false
+}
+
+// isFargateProfileArn reports whether arn is an EKS Fargate profile's ARN,
+// arn:PARTITION:eks:REGION:ACCOUNT:fargateprofile/CLUSTER/PROFILE/UUID (the fargateprofile
+// resource type of
+// https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelastickubernetesservice.html#amazonelastickubernetesservice-resources-for-iam-policies).
+// Placeholders in its fields (<region>) are accepted: only the service and the resource type
+// are read.
+func isFargateProfileArn(arn string) bool {
+	f := strings.SplitN(strings.ToLower(strings.TrimSpace(arn)), ":", 6)
+	return len(f) == 6 && f[0] == "arn" && f[2] == "eks" && strings.HasPrefix(f[5], "fargateprofile/")
+}
+
+// fargateProfileArnMapped is fargate.pod-execution-role's judgement of aws-auth alone: a
+// mapRoles entry whose rolearn is a Fargate profile's ARN maps no principal. A Fargate pod's
+// kubelet authenticates as the profile's pod execution role, an IAM role
+// (https://docs.aws.amazon.com/eks/latest/userguide/pod-execution-role.html); the authenticator
+// compares the caller's role ARN with each rolearn, so the profile's ARN never matches and the
+// role it stands for stays unmapped. No such entry, or aws-auth not read, judges nothing.
+func fargateProfileArnMapped(ev *evidence.Evidence) []Finding {
+	if !ev.Have(evidence.KindAWSAuth) || ev.AWSAuth == nil {
+		return nil
+	}
+	var out []Finding
+	for _, m := range ev.AWSAuth.Roles {
+		if !isFargateProfileArn(m.RoleArn) {
+			continue
+		}
+		out = append(out, fail(m.RoleArn, fmt.Sprintf("mapRoles entry %d maps the Fargate profile ARN %s, not a role: Fargate's kubelets authenticate as the profile's pod execution role (arn:aws:iam::ACCOUNT:role/NAME), which this entry therefore does not map", m.Index+1, m.RoleArn),
+			item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d rolearn: %s", m.Index+1, m.RoleArn)))
+	}
+	return out
 }

@@ -47,3 +47,22 @@ func TestKarpenterConnectivityFollowsTheNetwork(t *testing.T) {
 			"karpenter.nodeclaim-not-launched", []string{"net.vpc-endpoint-sg"}, ""},
 	})
 }
+
+// TestFargateProfileArnMapped: an aws-auth mapRoles entry whose rolearn is a Fargate profile's
+// ARN (arn:aws:eks:…:fargateprofile/…) maps no principal: Fargate's kubelets authenticate as the
+// profile's pod execution role, an IAM role. A pasted aws-auth alone shows it; the mapping of a
+// pod execution role by its role ARN is no failure.
+func TestFargateProfileArnMapped(t *testing.T) {
+	cm := func(arn string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aws-auth\n  namespace: kube-system\ndata:\n  mapRoles: |\n" +
+			"    - rolearn: " + arn + "\n      username: system:node:{{SessionName}}\n      groups:\n        - system:bootstrappers\n        - system:nodes\n        - system:node-proxier\n"
+	}
+	runCmissCases(t, []cmissCase{
+		{"profile ARN", cm("arn:aws:eks:eu-west-1:111122223333:fargateprofile/prod/default/a4c2b1e0-1234-5678-9abc-def012345678"),
+			"fargate.pod-execution-role", nil, "fargateprofile/prod/default"},
+		{"profile ARN, placeholders", cm("arn:aws:eks:<region>:<AWS account id>:fargateprofile/<cluster name>/<fargate profile name>/xxxxxxxx"),
+			"fargate.pod-execution-role", nil, ""},
+		{"pod execution role", cm("arn:aws:iam::111122223333:role/AmazonEKSFargatePodExecutionRole"),
+			"", []string{"fargate.pod-execution-role"}, ""},
+	})
+}
