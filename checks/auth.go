@@ -96,9 +96,19 @@ func authChecks() []Check {
 				if ev.Instance != nil && ev.AWSAuth != nil && instanceProfileMapping(ev.AWSAuth, ev.Instance.InstanceProfileArn) != nil {
 					near = append(near, "aws-auth maps the instance profile ARN instead of the role (see auth.instance-profile-arn)")
 				}
+				typo := misspeltNodeMapping(ev.AWSAuth, roleArn)
+				if typo != nil {
+					near = append(near, fmt.Sprintf("mapRoles entry %d maps %s as a node, the node role's name with one character added, dropped or swapped: that entry was meant for the node role and names another role", typo.Index+1, typo.RoleArn))
+					its = append(its, item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d: rolearn %s, username %s", typo.Index+1, typo.RoleArn, typo.Username))
+				}
 				msg := fmt.Sprintf("node role %s is in neither aws-auth mapRoles nor an access entry", roleArn)
 				if len(near) > 0 {
 					msg += ": " + strings.Join(near, "; ")
+				}
+				if typo != nil {
+					// the node role's mapping is the misspelt aws-auth entry: whatever the
+					// uncollected source holds, the mapping meant for it does not map it
+					return one(fail(roleArn, msg, its...))
 				}
 				return one(unmapped(ev, roleArn, msg, its))
 			}},
@@ -852,4 +862,59 @@ func ies(n int) string {
 		return "y"
 	}
 	return "ies"
+}
+
+// misspeltNodeMapping returns the aws-auth node mapping (isNodeMapping) of a role in the node
+// role's account whose name is the node role's name misspelt — one character added or dropped,
+// or two adjacent ones swapped (role/xnew_nodegroup_3 for role/new_nodegroup_3) — or nil. Such
+// an entry is the node role's mapping typed wrong: the authenticator compares whole ARNs, so it
+// maps a role that is not the node's. A name with one character replaced is not taken for a
+// misspelling: sibling node groups' roles are often numbered or lettered (ng-1, ng-2). Names
+// are compared case-insensitively, as the authenticator compares ARNs; names shorter than six
+// characters are never judged.
+func misspeltNodeMapping(a *evidence.AWSAuth, roleArn string) *evidence.RoleMapping {
+	want, ok := canonicalRoleArn(roleArn)
+	if a == nil || !ok {
+		return nil
+	}
+	i := strings.Index(want, ":role/")
+	acct, name := want[:i], want[i+len(":role/"):]
+	if len(name) < 6 {
+		return nil
+	}
+	for k := range a.Roles {
+		m := &a.Roles[k]
+		got, ok := canonicalRoleArn(m.RoleArn)
+		if !ok || !isNodeMapping(*m) || roleArnHasPath(m.RoleArn) {
+			continue
+		}
+		j := strings.Index(got, ":role/")
+		if got[:j] == acct && oneSlip(name, got[j+len(":role/"):]) {
+			return m
+		}
+	}
+	return nil
+}
+
+// oneSlip reports whether b is a with one character inserted or deleted, or with two adjacent
+// characters transposed (not equal, and not one character replaced).
+func oneSlip(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	switch len(b) - len(a) {
+	case 1:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return a[i:] == b[i+1:]
+	case 0:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	}
+	return false
 }

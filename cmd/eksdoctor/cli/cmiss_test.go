@@ -66,3 +66,26 @@ func TestFargateProfileArnMapped(t *testing.T) {
 			"", []string{"fargate.pod-execution-role"}, ""},
 	})
 }
+
+// TestNodeRoleMisspeltInAWSAuth: aws-auth maps as a node a role of the node role's account whose
+// name is the node role's with one character added, dropped or two swapped (xnew_nodegroup_3 for
+// new_nodegroup_3): the node role's mapping was meant to be that entry, and it names another
+// role, so the node role is not mapped — a failure even though the access entries were not read.
+// A sibling's role (new_nodegroup_2: one character replaced, a numbered series) or no near name
+// leaves the warning that the other source may map it.
+func TestNodeRoleMisspeltInAWSAuth(t *testing.T) {
+	paste := func(mapped string) string {
+		return "$ kubectl describe configmap aws-auth -n kube-system\n\nData\n====\nmapRoles:\n----\n" +
+			"- groups:\n  - system:bootstrappers\n  - system:nodes\n  rolearn: arn:aws:iam::444455556666:role/eksctl-lab-nodegroup-default-NodeInstanceRole-7QWERTY\n  username: system:node:{{EC2PrivateDNSName}}\n" +
+			"- groups:\n  - system:bootstrappers\n  - system:nodes\n  rolearn: arn:aws:iam::444455556666:role/" + mapped + "\n  username: system:node:{{EC2PrivateDNSName}}\n\n" +
+			"$ aws eks describe-nodegroup --cluster-name lab --nodegroup-name payments_ng --query 'nodegroup.nodeRole' --output text\n" +
+			"arn:aws:iam::444455556666:role/payments_ng_role\n"
+	}
+	runCmissCases(t, []cmissCase{
+		{"one character added", paste("xpayments_ng_role"), "auth.role-not-mapped", nil, "xpayments_ng_role"},
+		{"one character dropped", paste("payments_ngrole"), "auth.role-not-mapped", nil, "payments_ngrole"},
+		{"two swapped", paste("payments_ng_rloe"), "auth.role-not-mapped", nil, ""},
+		{"a sibling's role", paste("payments_ng_rolf"), "", []string{"auth.role-not-mapped"}, ""},
+		{"another role", paste("ledger_ng_role"), "", []string{"auth.role-not-mapped"}, ""},
+	})
+}
