@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/eksdoctor/eksdoctor/collectors/evidence"
 )
@@ -432,7 +433,9 @@ func windowsChecks() []Check {
 					return one(fail(roleArn, fmt.Sprintf("mapRoles entry %d for the Windows node role lacks group eks:kube-proxy-windows", m.Index+1), it))
 				}
 				return one(pass(roleArn, "mapping has eks:kube-proxy-windows", it))
-			})},
+			}),
+			// a pasted aws-auth alone: a node mapping whose role's name says Windows
+			Partial: windowsNamedMappings},
 		{Meta: Meta{ID: "windows.no-linux-nodes", Title: "Cluster has no Linux node", Severity: SeverityCritical,
 			Needs: []evidence.Kind{evidence.KindInstance, evidence.KindNodes}, Optional: []evidence.Kind{evidence.KindImage, evidence.KindNodegroups},
 			Stage:       StagePostJoin,
@@ -619,4 +622,68 @@ func evalIPv6Unsupported(ev *evidence.Evidence) []Finding {
 		return one(Finding{Status: StatusSkipped, Resource: in.ID, Message: "the instance type's hypervisor is not in the evidence (describe-instance-types Hypervisor)", Evidence: []EvidenceItem{cl, it}})
 	}
 	return one(fail(in.ID, fmt.Sprintf("%s is not a Nitro instance type (hypervisor %s): the VPC CNI runs an IPv6 cluster only in prefix delegation mode, which needs Nitro, so ipamd refuses to start and the node stays NotReady", t.Name, t.Hypervisor), cl, it))
+}
+
+// windowsNamedMappings is windows.kube-proxy-group's judgement without the instance (a pasted
+// aws-auth): a node mapping (isNodeMapping) whose role is named for Windows nodes
+// (namesWindows: the role's name, or a placeholder standing for its ARN, holds the word windows
+// or win) and lacks the group eks:kube-proxy-windows fails. When the node role is known only its
+// mapping is judged; an instance known not to run Windows, an access entry of the role (its type
+// decides the groups), or aws-auth not read judges nothing.
+func windowsNamedMappings(ev *evidence.Evidence) []Finding {
+	if !ev.Have(evidence.KindAWSAuth) || ev.AWSAuth == nil || (ev.Instance != nil && !isWindows(ev)) {
+		return nil
+	}
+	roleArn := nodeRoleArn(ev)
+	if roleArn != "" && nodeAccessEntry(ev, roleArn) != nil {
+		return nil
+	}
+	var out []Finding
+	for _, m := range ev.AWSAuth.Roles {
+		if !isNodeMapping(m) || !namesWindows(m.RoleArn) || hasString(m.Groups, "eks:kube-proxy-windows") {
+			continue
+		}
+		if roleArn != "" && len(roleMatches(&evidence.AWSAuth{Roles: []evidence.RoleMapping{m}}, roleArn)) == 0 {
+			continue
+		}
+		out = append(out, fail(m.RoleArn, fmt.Sprintf("mapRoles entry %d maps %s, a role named for Windows nodes, without group eks:kube-proxy-windows", m.Index+1, m.RoleArn),
+			item(ev.Source(evidence.KindAWSAuth), "mapRoles entry %d groups: %s", m.Index+1, quoteList(m.Groups))))
+	}
+	return out
+}
+
+// namesWindows reports whether a role ARN's role name — or, for a value that is not an ARN (a
+// placeholder such as <windows_mng_role_arn>), the whole value — holds the word "windows" or
+// "win": words are split at every character that is not a letter or digit and where a lower-case
+// letter or digit is followed by an upper-case one (EksWinNodeRole), so twinkle is no match.
+func namesWindows(arn string) bool {
+	name := strings.TrimSpace(arn)
+	if strings.HasPrefix(strings.ToLower(name), "arn:") {
+		name = name[strings.LastIndexAny(name, ":/")+1:]
+	}
+	var words []string
+	var cur []rune
+	prev := rune(0)
+	for _, r := range name {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if !alnum || (unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev))) {
+			if len(cur) > 0 {
+				words = append(words, strings.ToLower(string(cur)))
+			}
+			cur = cur[:0]
+		}
+		if alnum {
+			cur = append(cur, r)
+		}
+		prev = r
+	}
+	if len(cur) > 0 {
+		words = append(words, strings.ToLower(string(cur)))
+	}
+	for _, w := range words {
+		if w == "windows" || w == "win" {
+			return true
+		}
+	}
+	return false
 }

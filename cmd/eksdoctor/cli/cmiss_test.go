@@ -89,3 +89,21 @@ func TestNodeRoleMisspeltInAWSAuth(t *testing.T) {
 		{"another role", paste("ledger_ng_role"), "", []string{"auth.role-not-mapped"}, ""},
 	})
 }
+
+// TestWindowsRoleMappingWithoutKubeProxyGroup: a pasted aws-auth alone whose node mapping names
+// a role for Windows nodes (a role name or placeholder with the word windows or win) without the
+// group eks:kube-proxy-windows fails windows.kube-proxy-group; with the group, or for a role
+// whose name does not say Windows, nothing fails.
+func TestWindowsRoleMappingWithoutKubeProxyGroup(t *testing.T) {
+	cm := func(arn string, groups ...string) string {
+		return "mapRoles: |\n  - \"groups\":\n    - \"" + strings.Join(groups, "\"\n    - \"") + "\"\n    \"rolearn\": \"" + arn + "\"\n    \"username\": \"system:node:{{EC2PrivateDNSName}}\"\n"
+	}
+	runCmissCases(t, []cmissCase{
+		{"windows role", cm("arn:aws:iam::111122223333:role/eks-windows-ng-role", "system:bootstrappers", "system:nodes"), "windows.kube-proxy-group", nil, "eks-windows-ng-role"},
+		{"camel case", cm("arn:aws:iam::111122223333:role/EksWinNodeRole", "system:bootstrappers", "system:nodes"), "windows.kube-proxy-group", nil, ""},
+		{"placeholder", cm("<windows_mng_role_arn>", "system:bootstrappers", "system:nodes"), "windows.kube-proxy-group", nil, ""},
+		{"with the group", cm("arn:aws:iam::111122223333:role/eks-windows-ng-role", "system:bootstrappers", "system:nodes", "eks:kube-proxy-windows"), "", []string{"windows.kube-proxy-group"}, ""},
+		{"linux role", cm("arn:aws:iam::111122223333:role/eks-linux-ng-role", "system:bootstrappers", "system:nodes"), "", []string{"windows.kube-proxy-group"}, ""},
+		{"word inside another", cm("arn:aws:iam::111122223333:role/twinkle-nodes", "system:bootstrappers", "system:nodes"), "", []string{"windows.kube-proxy-group"}, ""},
+	})
+}
