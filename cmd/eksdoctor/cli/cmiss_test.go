@@ -107,3 +107,22 @@ func TestWindowsRoleMappingWithoutKubeProxyGroup(t *testing.T) {
 		{"word inside another", cm("arn:aws:iam::111122223333:role/twinkle-nodes", "system:bootstrappers", "system:nodes"), "", []string{"windows.kube-proxy-group"}, ""},
 	})
 }
+
+// TestSDKv1PublicServiceTimeout: the AWS SDK for Go v1 reports a failed call as "RequestError:
+// send request failed" with the cause on its own "caused by:" line; a regional service's name
+// that resolved to a public address and timed out shows no interface endpoint for it and no
+// way out: net.vpc-endpoints-missing. A private address (an endpoint: its security group) or a
+// proxy is not that.
+func TestSDKv1PublicServiceTimeout(t *testing.T) {
+	log := func(addr string) string {
+		return "E1113 10:39:21.362613       1 aws_manager.go:154] Failed to regenerate ASG cache: cannot autodiscover ASGs: RequestError: send request failed\n" +
+			"caused by: Post https://autoscaling.eu-central-1.amazonaws.com/: dial tcp " + addr + ":443: i/o timeout\n"
+	}
+	runCmissCases(t, []cmissCase{
+		{"public address", log("54.239.55.230"), "net.vpc-endpoints-missing", nil, "autoscaling"},
+		{"quoted", "caused by: Post \"https://ec2.us-west-2.amazonaws.com/\": dial tcp 52.94.8.1:443: i/o timeout\n", "net.vpc-endpoints-missing", nil, ""},
+		{"private address", log("10.0.4.17"), "", []string{"net.vpc-endpoints-missing"}, ""},
+		{"carrier-grade address", log("100.64.3.9"), "", []string{"net.vpc-endpoints-missing"}, ""},
+		{"proxy", "caused by: Post https://autoscaling.eu-central-1.amazonaws.com/: proxyconnect tcp: dial tcp 54.239.55.230:443: i/o timeout\n", "", []string{"net.vpc-endpoints-missing"}, ""},
+	})
+}
