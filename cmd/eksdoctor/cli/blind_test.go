@@ -211,7 +211,8 @@ func TestBlindSnapshots(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "snapshots13", 14)...)
 	dirs = append(dirs, blindDirs(t, "snapshots14", 9)...)
 	dirs = append(dirs, blindDirs(t, "snapshots15", 12)...)
-	for _, dir := range append(dirs, blindDirs(t, "snapshots16", 12)...) {
+	dirs = append(dirs, blindDirs(t, "snapshots16", 12)...)
+	for _, dir := range append(dirs, blindDirs(t, "snapshots17", 12)...) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
 			var m struct {
@@ -272,6 +273,7 @@ func TestBlindBundles(t *testing.T) {
 	dirs = append(dirs, blindDirs(t, "bundles13", 8)...)
 	dirs = append(dirs, blindDirs(t, "bundles14", 8)...)
 	dirs = append(dirs, blindDirs(t, "bundles15", 8)...)
+	dirs = append(dirs, blindDirs(t, "bundles16", 8)...)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := readBlindCase(t, dir)
