@@ -59,7 +59,15 @@ func evalFargateRole(ev *evidence.Evidence) []Finding {
 		arn := p.PodExecutionRoleArn
 		it := item(src, "profile %s: pod execution role %s", p.Name, arn)
 		mapped, entryUnknown := false, false
-		for _, a := range ev.AccessEntries {
+		// authenticationMode CONFIG_MAP reads aws-auth alone: EKS consults no access entry and
+		// ListAccessEntries refuses ("must be set to one of [API, API_AND_CONFIG_MAP]"),
+		// https://docs.aws.amazon.com/eks/latest/userguide/grant-k8s-access.html
+		configMapOnly := ev.Cluster != nil && ev.Cluster.AuthenticationMode == "CONFIG_MAP"
+		entries := ev.AccessEntries
+		if configMapOnly {
+			entries = nil
+		}
+		for _, a := range entries {
 			if sameRoleArn(a.PrincipalArn, arn) {
 				mapped = mapped || a.Type == "FARGATE_LINUX"
 				entryUnknown = entryUnknown || !a.Described
@@ -75,6 +83,9 @@ func evalFargateRole(ev *evidence.Evidence) []Finding {
 		apiOnly := ev.Cluster != nil && ev.Cluster.AuthenticationMode == "API"
 		known := ev.Have(evidence.KindAccessEntries) && !entryUnknown && (apiOnly || ev.Have(evidence.KindAWSAuth))
 		switch {
+		case !mapped && configMapOnly && ev.Have(evidence.KindAWSAuth):
+			out = append(out, fail(arn, "Fargate profile "+p.Name+": pod execution role "+arn+" has no aws-auth entry with system:node-proxier (authenticationMode CONFIG_MAP reads no access entry)", it,
+				item(ev.Source(evidence.KindAWSAuth), "no mapRoles entry for %s with group system:node-proxier", arn)))
 		case !mapped && known:
 			out = append(out, fail(arn, "Fargate profile "+p.Name+": pod execution role "+arn+" has no FARGATE_LINUX access entry and no aws-auth entry with system:node-proxier", it))
 		case !mapped && (ev.Have(evidence.KindAccessEntries) || ev.Have(evidence.KindAWSAuth)):

@@ -37,6 +37,14 @@ func fargateCases() []checkCase {
 			ev.AWSAuth.Roles = append(ev.AWSAuth.Roles, evidence.RoleMapping{RoleArn: tFargateRole, Username: "system:node:{{SessionName}}",
 				Groups: []string{"system:bootstrappers", "system:nodes", "system:node-proxier"}})
 		}, StatusPass, "mapped"},
+		// authenticationMode CONFIG_MAP: EKS reads no access entry (ListAccessEntries refuses), so
+		// aws-auth alone decides
+		{"fargate.pod-execution-role", "CONFIG_MAP, access entries refused", func(ev *evidence.Evidence) {
+			withFargate(ev)
+			ev.Cluster.AuthenticationMode = "CONFIG_MAP"
+			ev.AccessEntries = nil
+			ev.AddGapForce(evidence.KindAccessEntries, "InvalidRequestException on ListAccessEntries")
+		}, StatusFail, "has no aws-auth entry with system:node-proxier (authenticationMode CONFIG_MAP reads no access entry)"},
 		{"fargate.pod-execution-role", "trust", func(ev *evidence.Evidence) {
 			withFargate(ev)
 			ev.Fargate.Profiles[0].Role.TrustPolicy.Statement[0].Principal = map[string][]string{"Service": {"ec2.amazonaws.com"}}
