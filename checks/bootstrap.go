@@ -133,6 +133,9 @@ func bootstrapChecks() []Check {
 				if n > EC2UserDataLimit {
 					return one(fail(ev.Target.InstanceID, fmt.Sprintf("user data is %d bytes, over the %d-byte limit", n, EC2UserDataLimit), it))
 				}
+				if f, ok := partialUserData(ev, ev.Target.InstanceID, fmt.Sprintf("make it larger than the %d-byte limit", EC2UserDataLimit)); ok {
+					return one(f)
+				}
 				return one(pass(ev.Target.InstanceID, fmt.Sprintf("user data is %d bytes (limit %d)", n, EC2UserDataLimit), it))
 			}},
 		{Meta: Meta{ID: "bootstrap.no-bootstrap", Title: "User data never bootstraps the node", Severity: SeverityCritical,

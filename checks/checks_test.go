@@ -595,6 +595,13 @@ func TestChecks(t *testing.T) {
 		}, StatusFail, "without a <powershell> or <script> tag"},
 		{"bootstrap.userdata-too-large", "large", func(ev *evidence.Evidence) { ev.Bootstrap.RawBytes = 20 << 20 }, StatusFail, "over the 16384-byte limit"},
 		{"bootstrap.userdata-too-large", "ok", nil, StatusPass, ""},
+		// user data shown in part (head FILE, a poster's elision): its size is not known
+		{"bootstrap.userdata-too-large", "read in part", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Truncated, ev.Bootstrap.TruncatedWhy = true, "shown by `head -6 ud.ps1`: only its first lines"
+		}, StatusSkipped, "the user data was read only in part (shown by `head -6 ud.ps1`: only its first lines); the part not read may make it larger than"},
+		{"bootstrap.userdata-too-large", "read in part, large", func(ev *evidence.Evidence) {
+			ev.Bootstrap.Truncated, ev.Bootstrap.RawBytes = true, 2<<20
+		}, StatusFail, "over the 16384-byte limit"},
 		{"bootstrap.no-bootstrap", "none", func(ev *evidence.Evidence) {
 			ev.Bootstrap.CallsBootstrap, ev.Bootstrap.Format = false, evidence.FormatNone
 		}, StatusFail, "never calls"},

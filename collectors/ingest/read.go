@@ -662,6 +662,10 @@ func (rd *reader) document(s *Segment) {
 		if s.Detail == detailIMDSUserData {
 			dec = userdata.Decode // what IMDS returned is the user data whole
 		}
+		if why, endCut := shownInPart(orText(s.command, s.shell)); why != "" && s.Detail != "base64 user data" {
+			// `head FILE`, `… | tail`: the lines not shown may hold what the text lacks
+			dec = func(b []byte) *evidence.BootstrapConfig { return userdata.DecodeShownInPart(b, why, endCut) }
+		}
 		if ng, ok := s.value.(tfNodeGroup); ok {
 			cfg := &evidence.BootstrapConfig{Format: evidence.FormatManaged, Formats: []evidence.BootstrapFormat{evidence.FormatManaged},
 				CallsBootstrap: true, Parts: []string{detailTFNodeLabels}}

@@ -191,3 +191,42 @@ func catOfSaved(command string, saved map[string]string) (string, bool) {
 	writer, ok := saved[c.Args[at+1].Lit()]
 	return writer, ok
 }
+
+// shownInPart says whether a command line prints only part of what its command reads: its last
+// pipeline stage is `head` or `tail` (`head -6 FILE`, `cat FILE | head -n 20`), whose output is
+// the first or last lines. why names the command ("shown by `head -6 FILE`: only its first
+// lines"), and endCut is true for head (the end is not shown), false for tail (the start is
+// not). why is "" for any other command line, one that does not parse, or `tail -n +1`,
+// `head -c -N` and the like that the bash words alone cannot bound.
+func shownInPart(command string) (why string, endCut bool) {
+	f, ok := parseCommandLine(command)
+	if !ok || len(f.Stmts) != 1 {
+		return "", false
+	}
+	stages := pipeStages(f.Stmts[0])
+	if len(stages) == 0 {
+		return "", false
+	}
+	last := stages[len(stages)-1]
+	if _, redirected := stdoutRedirect(last); redirected {
+		return "", false
+	}
+	call := last.Cmd.(*syntax.CallExpr)
+	name, at := callName(call)
+	for _, a := range call.Args[at+1:] {
+		if w := a.Lit(); strings.HasPrefix(w, "+") || strings.HasPrefix(w, "-n+") || strings.HasPrefix(w, "--lines=+") ||
+			strings.HasPrefix(w, "-c-") || strings.HasPrefix(w, "-n-") || strings.HasPrefix(w, "-") && len(w) > 1 && w[1] == '-' && strings.Contains(w, "=-") {
+			return "", false // tail from line N on, head all but the last N: not bounded here
+		} else if w == "-f" || w == "-F" || w == "--follow" {
+			return "", false // tail -f follows a log
+		}
+	}
+	shown := strings.TrimSpace(command)
+	switch name {
+	case "head":
+		return "shown by `" + shown + "`: only its first lines", true
+	case "tail":
+		return "shown by `" + shown + "`: only its last lines", false
+	}
+	return "", false
+}

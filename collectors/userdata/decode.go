@@ -90,12 +90,28 @@ func DecodePasted(raw []byte) *evidence.BootstrapConfig {
 	return decode(raw, DefaultLimits, true)
 }
 
+// DecodeShownInPart parses pasted user data that the command printing it showed only in part
+// (`head`, `tail`): lines are missing, so what the shown text lacks (a closing tag or boundary,
+// the bootstrap step) is not judged absent, as for an excerpt with an elision mark; endCut says
+// the text's end was not shown (head), so a tag or block left open is not judged unclosed. The
+// result is Truncated with why (which should name the command) as TruncatedWhy; RawBytes counts
+// the bytes shown. It never returns nil.
+func DecodeShownInPart(raw []byte, why string, endCut bool) *evidence.BootstrapConfig {
+	return decodeText(raw, DefaultLimits, true, why, endCut)
+}
+
 // DecodeWithLimits parses raw user data. It never returns nil.
 func DecodeWithLimits(raw []byte, lim Limits) *evidence.BootstrapConfig {
 	return decode(raw, lim, false)
 }
 
 func decode(raw []byte, lim Limits, excerpt bool) *evidence.BootstrapConfig {
+	return decodeText(raw, lim, excerpt, "", false)
+}
+
+// decodeText parses user data; cut, when not "", says why lines of the pasted text are missing,
+// and endCut that its end is among them.
+func decodeText(raw []byte, lim Limits, excerpt bool, cut string, endCut bool) *evidence.BootstrapConfig {
 	if lim.MaxExpansionBytes <= 0 {
 		lim.MaxExpansionBytes = DefaultLimits.MaxExpansionBytes
 	}
@@ -112,6 +128,10 @@ func decode(raw []byte, lim Limits, excerpt bool) *evidence.BootstrapConfig {
 	if !ok {
 		d.finish()
 		return d.cfg
+	}
+	if cut != "" {
+		d.elided, d.endCut = true, endCut
+		d.truncated(cut)
 	}
 	if excerpt {
 		if mark, line := elisionLine(text); line > 0 {
@@ -201,9 +221,13 @@ type decoder struct {
 	budgetReported bool
 	// excerpt is set for pasted user data, which may lack the lines above what was copied.
 	excerpt bool
-	// elided is set for pasted user data holding an elision mark (see elisionLine): lines were
+	// elided is set for pasted user data holding an elision mark (see elisionLine), or shown
+	// only in part by the command that printed it (DecodeShownInPart): lines were
 	// cut out, so what the text lacks (a closing boundary) may be in them.
 	elided bool
+	// endCut is set for pasted user data whose end was not shown (`head`): a block it opens may
+	// close in the lines not shown.
+	endCut bool
 }
 
 // issue records a parse issue. Strings quoted from the user data are cut to MaxQuoteBytes and

@@ -77,7 +77,8 @@ func (d *decoder) handleEC2LaunchV2(s, part string, firstLine int) {
 func (d *decoder) handleWindows(s, part string, firstLine int) {
 	d.addFormat(evidence.FormatWindows)
 	lower := strings.ToLower(s)
-	if strings.HasPrefix(strings.TrimSpace(lower), "<powershell>") && !strings.Contains(lower, "</powershell>") {
+	if strings.HasPrefix(strings.TrimSpace(lower), "<powershell>") && !strings.Contains(lower, "</powershell>") && !d.endCut {
+		// (the end of user data printed by head may hold the closing tag)
 		d.issue(evidence.IssueError, part, firstLine, "<powershell> block is not closed with </powershell>; EC2Launch does not run it")
 	}
 	idx := strings.Index(lower, "start-eksbootstrap.ps1")
