@@ -63,6 +63,52 @@ func partialUserData(ev *evidence.Evidence, resource, what string) (Finding, boo
 		Evidence: []EvidenceItem{bootstrapItem(ev, "%d bytes, parts read: %d", b.RawBytes, len(b.Parts))}}, true
 }
 
+// karpenterUserDataMargin is the room, in bytes, left for what Karpenter adds to an EC2NodeClass's
+// spec.userData (its generated NodeConfig or settings with the cluster's CA, endpoint, CIDR,
+// labels and taints, and the MIME framing: about 2–3 KiB): a spec.userData this close to the
+// limit may or may not pass with it.
+const karpenterUserDataMargin = 4096
+
+// nodeClassUserDataSize judges the size of the spec.userData of each EC2NodeClass in scope
+// (classesInScope) when the target is no instance (a NodeClaim never launched, the cluster as a
+// whole); an instance whose user data was not collected is missing evidence. Karpenter merges the node class's user data with the bootstrap
+// configuration it generates (a MIME part, or TOML settings) and base64-encodes the result into
+// the launch template, so a spec.userData over EC2UserDataLimit bytes by itself makes
+// CreateLaunchTemplate fail ("InvalidUserData.Malformed: User data is limited to 16384 bytes");
+// https://karpenter.sh/docs/concepts/nodeclasses/#specuserdata,
+// https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-add-user-data.html.
+func nodeClassUserDataSize(ev *evidence.Evidence) []Finding {
+	if !ev.Have(evidence.KindEC2NodeClasses) || ev.Instance != nil {
+		// an instance launched: its own user data, not collected, is what EC2 took
+		return one(Finding{Status: StatusSkipped, Message: "missing evidence: " + strings.TrimPrefix(missingReasons(ev, evidence.KindBootstrap), "; ")})
+	}
+	classes, applies := classesInScope(ev, false)
+	src := ev.Source(evidence.KindEC2NodeClasses)
+	var out []Finding
+	for _, nc := range classes {
+		if !applies || nc.StatusOnly || !nc.HasUserData {
+			continue
+		}
+		res := "ec2nodeclass/" + nc.Name
+		n := len(nc.UserData)
+		it := item(src, "EC2NodeClass %s spec.userData: %d bytes", nc.Name, n)
+		if n > EC2UserDataLimit {
+			out = append(out, fail(res, fmt.Sprintf("EC2NodeClass %s's spec.userData is %d bytes, over EC2's %d-byte user data limit before Karpenter adds its own bootstrap part: EC2 refuses the launch template, so its NodeClaims never launch", nc.Name, n, EC2UserDataLimit), it))
+			continue
+		}
+		if n > EC2UserDataLimit-karpenterUserDataMargin {
+			out = append(out, Finding{Status: StatusSkipped, Resource: res, Message: fmt.Sprintf("missing evidence: EC2NodeClass %s's spec.userData is %d bytes, within %d bytes of EC2's %d-byte limit; whether the bootstrap part Karpenter adds takes it over shows only in the launched instance's user data", nc.Name, n, karpenterUserDataMargin, EC2UserDataLimit),
+				Evidence: []EvidenceItem{it}})
+			continue
+		}
+		out = append(out, pass(res, fmt.Sprintf("EC2NodeClass %s's spec.userData is %d bytes (limit %d, with %d left for the part Karpenter adds)", nc.Name, n, EC2UserDataLimit, karpenterUserDataMargin), it))
+	}
+	if len(out) == 0 {
+		return one(notApplicable(targetName(ev), "no instance user data in the evidence, and no EC2NodeClass in scope sets spec.userData"))
+	}
+	return out
+}
+
 func expectedFormat(f AMIFamily) evidence.BootstrapFormat {
 	switch f {
 	case FamilyAL2, FamilyUbuntu:
@@ -120,11 +166,17 @@ func bootstrapChecks() []Check {
 				return one(pass(ev.Target.InstanceID, fmt.Sprintf("user data parses (%s)", quoteList(b.Parts)), bootstrapItem(ev, "%d bytes, format %s", b.RawBytes, b.Format)))
 			}},
 		{Meta: Meta{ID: "bootstrap.userdata-too-large", Title: "User data over the 16 KB EC2 limit", Severity: SeverityCritical,
-			Needs: []evidence.Kind{evidence.KindBootstrap}, Stage: StageBootstrap, Explains: explains(),
-			Why:         "EC2 accepts at most 16 KB of user data (before base64 encoding); larger user data makes RunInstances or the launch template version fail, so no node with it is ever launched.",
+			// the instance's user data, or (no instance launched) the EC2NodeClass's spec.userData
+			// Karpenter builds its launch template from
+			NeedsAny: []evidence.Kind{evidence.KindBootstrap, evidence.KindEC2NodeClasses}, Stage: StageBootstrap, ClusterWide: true,
+			Explains:    explains("karpenter.nodeclaim-not-launched"),
+			Why:         "EC2 accepts at most 16 KB of user data (before base64 encoding); larger user data makes RunInstances or the launch template version fail, so no node with it is ever launched. Karpenter adds its own bootstrap part to an EC2NodeClass's spec.userData, so one over the limit fails every launch of its NodeClaims.",
 			Remediation: "Shrink the user data: gzip it (cloud-init and nodeadm accept gzip), move large files to S3 or SSM Parameter Store and fetch them at boot.",
 			Docs:        []string{docUserDataLimit}},
 			Eval: func(ev *evidence.Evidence) []Finding {
+				if !ev.Have(evidence.KindBootstrap) || ev.Bootstrap == nil {
+					return nodeClassUserDataSize(ev)
+				}
 				if f, ok := kubeconfigOnly(ev); ok {
 					return one(f)
 				}

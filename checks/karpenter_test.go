@@ -123,6 +123,35 @@ func karpenterCases() []checkCase {
 			ev.Provisioner = evidence.Provisioner{}
 		}, StatusFail, `reason InsufficientCapacityError: "all requested instance types were unavailable during launch"`},
 		{"karpenter.nodeclaim-not-launched", "launched", karpenterNode, StatusPass, "launched aws:///eu-west-1a/i-1"},
+		// an EC2NodeClass's spec.userData over EC2's 16 KB: Karpenter adds its own part to it, so
+		// the launch template it creates is refused and no instance (no instance user data) exists
+		{"bootstrap.userdata-too-large", "EC2NodeClass userData, never launched", func(ev *evidence.Evidence) {
+			userData("al2023@latest", mimeNodeConfig+strings.Repeat("# corporate CA bundle line\n", 700))(ev)
+			ev.NodeClaims[0].ProviderID = ""
+			ev.NodeClaims[0].Conditions = []evidence.Condition{{Type: "Launched", Status: "False", Reason: "LaunchFailed", Message: "Error getting launch template configs: Instance launch failed"}}
+			ev.NodeClaim = nil
+			clusterScope(ev)
+			ev.Bootstrap, ev.UserData = nil, nil
+			ev.AddGapForce(evidence.KindBootstrap, "cluster-wide evaluation")
+			ev.AddGapForce(evidence.KindUserData, "cluster-wide evaluation")
+			ev.Provisioner = evidence.Provisioner{}
+		}, StatusFail, "EC2NodeClass default's spec.userData is 19111 bytes, over EC2's 16384-byte user data limit"},
+		{"bootstrap.userdata-too-large", "EC2NodeClass userData near the limit, never launched", func(ev *evidence.Evidence) {
+			userData("al2023@latest", mimeNodeConfig+strings.Repeat("# corporate CA bundle line\n", 550))(ev)
+			ev.NodeClaim = nil
+			clusterScope(ev)
+			ev.Bootstrap, ev.UserData = nil, nil
+			ev.AddGapForce(evidence.KindBootstrap, "cluster-wide evaluation")
+			ev.Provisioner = evidence.Provisioner{}
+		}, StatusSkipped, "whether the bootstrap part Karpenter adds takes it over"},
+		{"bootstrap.userdata-too-large", "EC2NodeClass userData small, never launched", func(ev *evidence.Evidence) {
+			userData("al2023@latest", mimeNodeConfig)(ev)
+			ev.NodeClaim = nil
+			clusterScope(ev)
+			ev.Bootstrap, ev.UserData = nil, nil
+			ev.AddGapForce(evidence.KindBootstrap, "cluster-wide evaluation")
+			ev.Provisioner = evidence.Provisioner{}
+		}, StatusPass, "EC2NodeClass default's spec.userData is 211 bytes"},
 		{"karpenter.nodeclaim-not-launched", "managed node group", func(ev *evidence.Evidence) {
 			ev.Provisioner = evidence.DetectProvisioner(ev)
 		}, StatusSkipped, "not applicable: the node was provisioned by managed-nodegroup"},

@@ -235,6 +235,17 @@ func autoModeUserData(m Meta, ev *evidence.Evidence) bool {
 		}
 		needs = true
 	}
+	// a check that judges the user data or, without it, an EC2NodeClass's (Auto Mode has none)
+	anyUserData, absent := false, 0
+	for _, k := range m.NeedsAny {
+		if !ev.Have(k) {
+			absent++
+		}
+		anyUserData = anyUserData || k == evidence.KindBootstrap || k == evidence.KindUserData
+	}
+	if len(m.NeedsAny) > 0 && absent == len(m.NeedsAny) {
+		needs = needs || anyUserData
+	}
 	return needs
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -318,11 +319,20 @@ func relevantGaps(gaps []evidence.Gap, selected []checks.Check, findings []check
 			notApplicable[f.ID] = true
 		}
 	}
+	missing := map[evidence.Kind]bool{}
+	for _, g := range gaps {
+		missing[g.Kind] = true
+	}
 	users, applicable := map[evidence.Kind]int{}, map[evidence.Kind]int{}
 	for _, c := range selected {
+		// of the kinds a check needs any one of, those missing matter only when all are
+		anyHeld := false
+		for _, k := range c.Meta.NeedsAny {
+			anyHeld = anyHeld || !missing[k]
+		}
 		for _, k := range append(append([]evidence.Kind{}, c.Meta.Needs...), append(c.Meta.Optional, c.Meta.NeedsAny...)...) {
 			users[k]++
-			if !notApplicable[c.Meta.ID] {
+			if !notApplicable[c.Meta.ID] && !(anyHeld && slices.Contains(c.Meta.NeedsAny, k) && !slices.Contains(c.Meta.Needs, k) && !slices.Contains(c.Meta.Optional, k)) {
 				applicable[k]++
 			}
 		}
