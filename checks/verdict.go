@@ -374,6 +374,9 @@ func joinedNode(ev *evidence.Evidence) *NodeState {
 		if st := renewedListed(ev, renewal); st != nil {
 			return st
 		}
+		if st := loggedListed(ev); st != nil {
+			return st
+		}
 		return csrRequestorListed(ev)
 	}
 	h := reg
@@ -428,6 +431,43 @@ func renewedListed(ev *evidence.Evidence, hit *evidence.SignatureHit) *NodeState
 	}
 	return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: fmt.Sprintf("%s: Node %s is %s; %s: %s", ev.Source(evidence.KindNodes), n.Name,
 		map[bool]string{true: "Ready", false: "NotReady"}[n.Ready], where(hit.Last), strings.TrimSpace(hit.Last.Text))}
+}
+
+// loggedListed returns the Node of an input with no instance whose log lines all name one node
+// (hitNodes: the kubelet's node facts, the journal's host) when the node list given with them
+// shows that node registered, with the list's Ready state: the kubelet whose lines were quoted
+// (an "Error getting node … not found" in its first seconds, a NetworkPluginNotReady before the
+// CNI started) is the Node's own, so that Node joined since. nil when the lines name no node or
+// several, or the list does not show it.
+func loggedListed(ev *evidence.Evidence) *NodeState {
+	if ev.Instance != nil || !ev.Have(evidence.KindNodes) || ev.NodeLogs == nil {
+		return nil
+	}
+	var named []string
+	for _, h := range ev.NodeLogs.Hits {
+		for _, n := range hitNodes(h) {
+			if !slices.ContainsFunc(named, func(m string) bool { return sameNode(m, n) }) {
+				named = append(named, n)
+			}
+		}
+	}
+	if len(named) != 1 {
+		return nil
+	}
+	var n *evidence.Node
+	for i := range ev.Nodes {
+		if sameNode(ev.Nodes[i].Name, named[0]) {
+			if n != nil {
+				return nil // two listed nodes share the first label: which one is unknown
+			}
+			n = &ev.Nodes[i]
+		}
+	}
+	if n == nil || n.Unregistered {
+		return nil
+	}
+	return &NodeState{Name: n.Name, Ready: n.Ready, Evidence: fmt.Sprintf("%s: Node %s, whose kubelet's lines were given, is %s", ev.Source(evidence.KindNodes), n.Name,
+		map[bool]string{true: "Ready", false: "NotReady"}[n.Ready])}
 }
 
 // csrRequestorListed returns the Node that requested the Pending kubelet CSRs of an input with
@@ -523,7 +563,8 @@ func listedNode(ev *evidence.Evidence, name string) *evidence.Node {
 // ListedReady returns the name of the node whose failing line h a node list pasted with the
 // logs (not the node's own log) ends by showing it Ready: a Node the logs registered (by name,
 // the registered and ready lines' node facts) that the list shows Ready and that h names (its
-// node facts), or any such Node when h names none. In one ticket the list is what the poster saw
+// node facts), or any such Node when h names none; without a registration line, the one node all
+// the lines name when the list shows it Ready (loggedListed). In one ticket the list is what the poster saw
 // after the logs they quote. Lines naming only other nodes are not ended ("", false): with two
 // nodes' logs pasted together, one node's readiness says nothing of the other's failure (red team
 // round 7, finding 3). Runs about an instance (a snapshot and a bundle, collected apart) are left
@@ -545,6 +586,10 @@ func ListedReady(ev *evidence.Evidence, h evidence.SignatureHit) (string, bool) 
 				return n.Name, true
 			}
 		}
+	}
+	// no registration line: the one node every line names, which the list shows Ready
+	if st := loggedListed(ev); st != nil && st.Ready && (len(named) == 0 || slices.ContainsFunc(named, func(n string) bool { return sameNode(n, st.Name) })) {
+		return st.Name, true
 	}
 	return "", false
 }

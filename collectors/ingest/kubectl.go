@@ -82,7 +82,7 @@ func kubectlText(lines []line, command string) ([]Segment, bool) {
 			return []Segment{seg(TypeGetNodeClaims, "kubectl get machines (Karpenter v1alpha5, read as NodeClaims)", lines)}, true
 		case has("SIGNERNAME") || has("REQUESTOR") || (has("CONDITION") && strings.Contains(cmd, "csr")):
 			return []Segment{seg(TypeGetCSR, "kubectl get csr", lines)}, true
-		case has("ROLES") && has("VERSION") || reGetNodes.MatchString(cmd):
+		case has("ROLES") && has("VERSION") || k9sNodes(cols) || reGetNodes.MatchString(cmd):
 			return []Segment{seg(TypeGetNodes, "kubectl get nodes", lines)}, true
 		case has("REASON") && has("MESSAGE") || strings.Contains(lines[0].text, "LAST SEEN"):
 			return []Segment{seg(TypeGetEvents, "kubectl get events", lines)}, true
@@ -270,11 +270,22 @@ func rejoinRows(lines []string) []string {
 	return out
 }
 
+// k9sNodes reports whether a table's header is k9s's Nodes view (NAME STATUS ROLE TAINTS VERSION
+// PODS CPU MEM … AGE): its ROLE cell is empty for nodes without a role label, so its rows are
+// read by the header's column positions.
+func k9sNodes(cols []string) bool {
+	return slices.Contains(cols, "ROLE") && slices.Contains(cols, "TAINTS") && slices.Contains(cols, "VERSION") && slices.Contains(cols, "STATUS")
+}
+
 // describedNodes reads Nodes from kubectl describe node or kubectl get nodes output.
 func describedNodes(s *Segment) []evidence.Node {
 	text := string(s.Text)
 	if s.Type == TypeGetNodes {
-		header, rows := fieldsTable(rejoinRows(strings.Split(strings.TrimSpace(text), "\n")))
+		table := fieldsTable
+		if k9sNodes(strings.Fields(strings.SplitN(strings.TrimSpace(text), "\n", 2)[0])) {
+			table = k9sTable
+		}
+		header, rows := table(rejoinRows(strings.Split(strings.TrimSpace(text), "\n")))
 		readyCol := customColumnNames(header, s.command)
 		var out []evidence.Node
 		at := map[string]int{}
@@ -435,6 +446,41 @@ func alignedTable(lines []string) (header []string, rows [][]string) {
 			if len(row) != len(header) {
 				continue
 			}
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
+
+// k9sTable reads a k9s resource table by the header's column positions: k9s left-aligns text
+// and right-aligns numbers, so a number may start a little before its column's name ("3420"
+// under "CPU"). Each word of a row belongs to the last column that starts before the word ends;
+// words of one column are joined by a space, and a column no word falls in is empty (a node
+// without a role). Column positions count bytes: the header's sort arrow is a space by then
+// (unk9s), and rows are ASCII past the name.
+func k9sTable(lines []string) (header []string, rows [][]string) {
+	if len(lines) == 0 {
+		return nil, nil
+	}
+	word := regexp.MustCompile(`\S+`)
+	var starts []int
+	for _, m := range word.FindAllStringIndex(lines[0], -1) {
+		starts = append(starts, m[0])
+		header = append(header, lines[0][m[0]:m[1]])
+	}
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		row := make([]string, len(starts))
+		for _, m := range word.FindAllStringIndex(l, -1) {
+			col := 0
+			for i, st := range starts {
+				if st < m[1] {
+					col = i
+				}
+			}
+			row[col] = strings.TrimSpace(row[col] + " " + l[m[0]:m[1]])
 		}
 		rows = append(rows, row)
 	}

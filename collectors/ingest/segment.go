@@ -266,7 +266,7 @@ type region struct {
 // inside a JSON document are moved under it (unstderr).
 func regions(lines []line) []region {
 	// numbers inside a CI runner's prefix show once the prefix is gone
-	lines = unship(unnumber(uncode(unprefixCI(unquote(unnumber(unbox(untable(unjoinEvents(unjoin(journalArrays(undoubleCSV(unchat(unescapeHTML(lines))))))))))))))
+	lines = unship(unnumber(uncode(unprefixCI(unquote(unnumber(unbox(unk9s(untable(unjoinEvents(unjoin(journalArrays(undoubleCSV(unchat(unescapeHTML(lines)))))))))))))))
 	var out []region
 	// the lines of a region are those between two fence lines: a part of lines, not a copy
 	start := 0
@@ -725,6 +725,41 @@ func untable(lines []line) []line {
 		}
 		if out != nil {
 			out = append(out, l)
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
+
+// reK9sTitle is the title line of a k9s resource view ("Nodes(all)[4]", "Pods(kube-system)[12]")
+// and reK9sSort the sort indicator k9s appends to a header's column name ("NAME↑", "AGE↓").
+var (
+	reK9sTitle = regexp.MustCompile(`^\s?[A-Z][A-Za-z]*\([^()\s]*\)\[\d+\]\s*$`)
+	reK9sSort  = regexp.MustCompile(`[A-Z%/-][↑↓]`)
+)
+
+// unk9s reads a k9s resource view copied from the terminal as the kubectl get table it shows:
+// k9s indents its pane by one space, titles it ("Nodes(all)[4]") and marks the sorted column
+// with an arrow ("NAME↑"). The title becomes blank, the header's arrow a space (one column wide
+// as on screen, so the header's column positions stay those of the rows) and the pane's rows
+// lose their one-space indent, up to the first blank line.
+func unk9s(lines []line) []line {
+	var out []line
+	for i := 0; i+1 < len(lines); i++ {
+		h := lines[i+1].text
+		if !reK9sTitle.MatchString(lines[i].text) || !strings.HasPrefix(h, " ") || strings.HasPrefix(h, "  ") ||
+			!reK9sSort.MatchString(h) || !reTableHeader.MatchString(strings.NewReplacer("↑", " ", "↓", " ").Replace(h[1:])) {
+			continue
+		}
+		if out == nil {
+			out = append([]line(nil), lines...)
+		}
+		out[i].text = ""
+		out[i+1].text = strings.NewReplacer("↑", " ", "↓", " ").Replace(h[1:])
+		for j := i + 2; j < len(out) && strings.TrimSpace(out[j].text) != ""; j++ {
+			out[j].text = strings.TrimPrefix(out[j].text, " ")
 		}
 	}
 	if out == nil {
