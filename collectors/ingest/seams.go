@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync/atomic"
 )
 
 // Seams: where one artefact ends and the next begins in a paste that has no blank line, fence
@@ -16,23 +17,80 @@ import (
 // printed into the listing on stdout): more is no listing with a few lines in it.
 const maxStray = 8
 
-// jsonDocEnd scans the JSON document whose first line is lines[i] by its brackets outside
-// strings, up to line hi, and returns the index of the line after the one that closes it, or -1
-// when the brackets do not close first. Inside the document a line at column 0 can only be a
-// bracket, a string or a blank line; a log or tool error line there (logLine) is stray, another
-// command's output printed into it, and its index is returned in stray (at most maxStray); any
-// other text at column 0 ends the scan with -1: the text is no JSON document.
-func jsonDocEnd(lines []line, i, hi int) (end int, stray []int) {
-	depth := 0
-	for k := i; k < hi; k++ {
+// jsonScans counts the lines the JSON document scans of this file looked at: the lines a
+// jsonScan indexed and the lines it validated as JSON. Tests read it to check the work is linear
+// in the paste.
+var jsonScans atomic.Int64
+
+// jsonScan finds, in one pass over lines[lo:hi], where the JSON document that may start on each
+// line ends (newJSONScan), and validates the documents asked about at most
+// once each, within a budget of lines. Scanning each candidate from its first line to the end
+// made the work quadratic: 100,000 lines of "{" (no document closes), or "{" under each line
+// of an indented log, took minutes.
+type jsonScan struct {
+	lines  []line
+	lo, hi int
+	// end[i-lo] is the index after the line that closes the document starting on line i, or -1
+	end []int32
+	// the stray lines of that document are strays[strayFrom[i-lo]:strayTo[i-lo]]
+	strayFrom, strayTo []int32
+	strays             []int
+	valid              map[int]bool // validity of the documents validated, by first line
+	budget             int          // lines json.Valid may still read
+}
+
+// jsonValidBudget is how many lines a jsonScan validates as JSON per line it covers, and
+// jsonValidSlack how many more: each document once is at most the paste once; only documents
+// nested in others, under log lines, read their lines again. A document past the budget is
+// taken as not valid, as it is when it does not parse: the lines are read as they would be
+// without the seam.
+const (
+	jsonValidBudget = 2
+	jsonValidSlack  = 20000
+)
+
+// newJSONScan indexes the JSON documents that may start in lines[lo:hi]: on every line
+// jsonStart accepts, a document, which ends at the first line after which its brackets (outside
+// strings, each line on its own) are balanced, and fails at a closing bracket with none open, at
+// hi, or at a line at column 0 that is no bracket, string or blank line: inside a document such
+// a line can only be a log or tool error line (logLine), another command's output printed into
+// it (stray: at most maxStray of them), and any other text, or a stray line more, ends it: the
+// text is no JSON document. The documents still open are kept on a stack, innermost last; a document's depth
+// is the running depth of all lines less the depth before its first line, so one pass tells all
+// of them apart.
+func newJSONScan(lines []line, lo, hi int) *jsonScan {
+	n := hi - lo
+	s := &jsonScan{lines: lines, lo: lo, hi: hi, end: make([]int32, n), strayFrom: make([]int32, n), strayTo: make([]int32, n),
+		valid: map[int]bool{}, budget: jsonValidBudget*n + jsonValidSlack}
+	for k := range s.end {
+		s.end[k] = -1
+	}
+	type open struct{ first, base, strays int }
+	var stack []open // documents not yet closed, the outermost at stack[bottom]
+	bottom, depth := 0, 0
+	for k := lo; k < hi; k++ {
 		t := lines[k].text
-		if k > i && t != "" && !strings.ContainsRune(" \t{}[]\",", rune(t[0])) {
-			if len(stray) < maxStray && logLine(t) {
-				stray = append(stray, k)
+		if jsonStart(t) {
+			stack = append(stack, open{k, depth, len(s.strays)})
+		}
+		if bottom == len(stack) {
+			stack, bottom, depth = stack[:0], 0, 0 // nothing open: the depth counts from here
+			continue
+		}
+		jsonScans.Add(1)
+		if t != "" && !strings.ContainsRune(" \t{}[]\",", rune(t[0])) {
+			// no document's first line (jsonStart): a stray log line or the end of them all
+			if !logLine(t) {
+				stack, bottom = stack[:0], 0
 				continue
 			}
-			return -1, nil
+			s.strays = append(s.strays, k)
+			for bottom < len(stack) && len(s.strays)-stack[bottom].strays > maxStray {
+				bottom++
+			}
+			continue
 		}
+		low, d := 0, 0
 		in, esc := false, false
 		for j := 0; j < len(t); j++ {
 			c := t[j]
@@ -45,43 +103,78 @@ func jsonDocEnd(lines []line, i, hi int) (end int, stray []int) {
 				in = !in
 			case in:
 			case c == '{' || c == '[':
-				depth++
+				d++
 			case c == '}' || c == ']':
-				depth--
-				if depth < 0 {
-					return -1, nil
-				}
+				d--
+				low = min(low, d)
 			}
 		}
-		if depth == 0 {
-			return k + 1, stray
+		// a closing bracket with none open ends the documents it closes below their start
+		for len(stack) > bottom && depth+low < stack[len(stack)-1].base {
+			stack = stack[:len(stack)-1]
+		}
+		depth += d
+		if top := len(stack) - 1; top >= bottom && stack[top].base == depth {
+			o := stack[top]
+			s.end[o.first-lo], s.strayFrom[o.first-lo], s.strayTo[o.first-lo] = int32(k+1), int32(o.strays), int32(len(s.strays))
+			stack = stack[:top]
 		}
 	}
-	return -1, nil
+	return s
 }
 
-// validJSONEnd returns jsonDocEnd's end when the document from line i is valid JSON as it stands
+// docEnd returns the index after the line that closes the document starting on line i, and the
+// indexes of its stray lines; -1 when no document starts there or it does not close.
+func (s *jsonScan) docEnd(i int) (end int, stray []int) {
+	if i < s.lo || i >= s.hi || s.end[i-s.lo] < 0 {
+		return -1, nil
+	}
+	k := i - s.lo
+	return int(s.end[k]), s.strays[s.strayFrom[k]:s.strayTo[k]]
+}
+
+// validJSON reports whether doc, the n lines of the document starting on line i, is valid
+// JSON: once per document, and false when the scan's budget of lines is spent.
+func (s *jsonScan) validJSON(i int, doc func() []byte, n int) bool {
+	if v, ok := s.valid[i]; ok {
+		return v
+	}
+	v := false
+	if n <= s.budget {
+		s.budget -= n
+		jsonScans.Add(int64(n))
+		v = json.Valid(doc())
+	}
+	s.valid[i] = v
+	return v
+}
+
+// validEnd returns docEnd's end when the document starting on line i is valid JSON as it stands
 // (no stray line in it), else -1.
-func validJSONEnd(lines []line, i, hi int) int {
-	end, stray := jsonDocEnd(lines, i, hi)
-	if end < 0 || len(stray) > 0 || !json.Valid(joinLines(lines[i:end])) {
+func (s *jsonScan) validEnd(i int) int {
+	end, stray := s.docEnd(i)
+	if end < 0 || len(stray) > 0 || !s.validJSON(i, func() []byte { return joinLines(s.lines[i:end]) }, end-i) {
 		return -1
 	}
 	return end
 }
 
-// unstderr moves the stray lines of a JSON document (see jsonDocEnd) — an AWS CLI error a
+// unstderr moves the stray lines of a JSON document (see newJSONScan) — an AWS CLI error a
 // parallel command printed on stderr into a listing on stdout — to just under the document's
 // closing line, when the document is valid JSON without them. Each line keeps its number: the
 // document is read whole, and the error line after it as a log line of its own, not lost.
 // Other lines are returned as they are.
 func unstderr(lines []line) []line {
 	var out []line // nil while nothing moved
+	var scan *jsonScan
 	for i := 0; i < len(lines); i++ {
 		if !jsonStart(lines[i].text) {
 			continue
 		}
-		end, stray := jsonDocEnd(lines, i, len(lines))
+		if scan == nil {
+			scan = newJSONScan(lines, i, len(lines))
+		}
+		end, stray := scan.docEnd(i)
 		if end < 0 || len(stray) == 0 {
 			continue
 		}
@@ -93,7 +186,7 @@ func unstderr(lines []line) []line {
 			}
 			doc = append(doc, lines[k])
 		}
-		if !json.Valid(joinLines(doc)) {
+		if !scan.validJSON(i, func() []byte { return joinLines(doc) }, len(doc)) {
 			continue
 		}
 		if out == nil {
@@ -178,13 +271,13 @@ func knownDocuments(lines []line) bool {
 	return true
 }
 
-// jsonAfterLog returns the end of a JSON document (validJSONEnd) that starts at column 0 on
-// lines[i] right under a log or tool error line, or -1.
-func jsonAfterLog(lines []line, i, hi int) int {
+// jsonAfterLog returns the end of a valid JSON document (validEnd: jsonScan.validEnd) that
+// starts at column 0 on lines[i] right under a log or tool error line, or -1.
+func jsonAfterLog(lines []line, i int, validEnd func(int) int) int {
 	if i == 0 || !jsonStart(lines[i].text) || !logLine(lines[i-1].text) {
 		return -1
 	}
-	return validJSONEnd(lines, i, hi)
+	return validEnd(i)
 }
 
 // logAfterLine reports whether lines[i] is a log line stamped at column 0 (strongLogLine) right

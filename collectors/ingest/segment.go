@@ -1770,23 +1770,33 @@ func splitAtHeaders(lines []line, paras [][2]int) (out [][2]int, hard map[int]bo
 	// out is nil while no paragraph was cut: paras is returned as it is
 	for k, p := range paras {
 		start := p[0]
-		// jsonEnd is the end of the JSON document that starts the current range, or -1
-		jsonEnd, docTries := -1, 0
-		if jsonStart(lines[start].text) {
-			jsonEnd = validJSONEnd(lines, start, p[1])
+		// the paragraph's JSON documents, indexed when one may start in it
+		var scan *jsonScan
+		validJSONEnd := func(i int) int {
+			if !jsonStart(lines[i].text) {
+				return -1
+			}
+			if scan == nil {
+				scan = newJSONScan(lines, i, p[1])
+			}
+			return scan.validEnd(i)
 		}
+		// jsonEnd is the end of the JSON document that starts the current range, or -1
+		jsonEnd, docTries := validJSONEnd(start), 0
 		for i := p[0] + 1; i < p[1]; i++ {
 			seam := false
 			switch {
 			case i == jsonEnd && jsonStart(lines[i].text):
 				// JSON documents back to back stay together: jsonDocs reads them apart
-				jsonEnd = validJSONEnd(lines, i, p[1])
+				jsonEnd = validJSONEnd(i)
 			case i == jsonEnd:
 				seam = true
 			case docAfterDoc(lines, start, i) || yamlAfterLog(lines, i, p[1]):
 				seam = true
 			case jsonStart(lines[i].text):
-				if e := jsonAfterLog(lines, i, p[1]); e > 0 {
+				// inside a valid JSON document, a line opening another is part of it (the last
+				// record of an array of JSON log records), not a seam
+				if i > jsonEnd && jsonAfterLog(lines, i, validJSONEnd) > 0 {
 					seam = true
 				}
 			case logAfterLine(lines, i) && docTries < 4:
@@ -1806,10 +1816,7 @@ func splitAtHeaders(lines []line, paras [][2]int) (out [][2]int, hard map[int]bo
 					hard[i] = true
 				}
 				out = append(out, [2]int{start, i})
-				start, jsonEnd, docTries = i, -1, 0
-				if jsonStart(lines[i].text) {
-					jsonEnd = validJSONEnd(lines, i, p[1])
-				}
+				start, jsonEnd, docTries = i, validJSONEnd(i), 0
 			}
 		}
 		if out != nil {
