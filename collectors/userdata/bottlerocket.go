@@ -12,10 +12,20 @@ import (
 	"github.com/pelletier/go-toml/v2"
 )
 
+// MaxBottlerocketTOML is the largest Bottlerocket settings TOML parsed, in bytes: four times the
+// most EC2 holds as user data (EC2UserDataLimit, 16 KB), room for a paste's indentation and
+// comments. The TOML reader's check for keys defined twice takes time quadratic in a table's keys
+// (60,000 keys took minutes); larger text is named as too large, not parsed.
+const MaxBottlerocketTOML = 4 * EC2UserDataLimit
+
 // handleBottlerocket reads Bottlerocket TOML user data
 // (https://bottlerocket.dev/en/os/latest/api/settings/kubernetes/).
 func (d *decoder) handleBottlerocket(s, part string, firstLine int) {
 	d.addFormat(evidence.FormatBottlerocket)
+	if len(s) > MaxBottlerocketTOML {
+		d.issue(evidence.IssueError, part, firstLine, "Bottlerocket settings TOML of %d bytes, more than %d: EC2 holds at most 16 KB of user data, so this is no node's user data; not parsed", len(s), MaxBottlerocketTOML)
+		return
+	}
 	var doc map[string]any
 	if err := toml.Unmarshal([]byte(s), &doc); err != nil {
 		line := firstLine
