@@ -457,7 +457,7 @@ func (rd *reader) logs(segs []Segment, block int) {
 			first = int64(s.textFirst) // lines of the text the segment was carried in
 		}
 		if s.Type == TypeLog {
-			text = unitStatus(unfold(text))
+			text = unitStatus(records(unfold(text)))
 		}
 		text = squeeze(unwrap(text))
 		if anonymousRequest(s.shell) {

@@ -1912,6 +1912,9 @@ func logOrProse(lines []line) (Type, string) {
 			return TypeLog, logDetail(lines)
 		}
 	}
+	if tfDiagnosticContext(lines) {
+		return TypeLog, "tool error"
+	}
 	if markdownProse(lines) {
 		return TypeProse, ""
 	}
@@ -1922,6 +1925,19 @@ func logOrProse(lines []line) (Type, string) {
 		return TypeProse, "source code"
 	}
 	return TypeLog, "text"
+}
+
+// tfDiagnosticContext reports whether a paragraph is the part of a Terraform diagnostic a
+// blank line set apart from its summary when it was printed without its box (-no-color, a CI
+// log): "with ADDRESS," then "on FILE line N, in …:" and the source excerpt. It is more of the
+// tool's error above it (a log paragraph), never source code or prose, so the diagnostic stays
+// one record (records).
+func tfDiagnosticContext(lines []line) bool {
+	if len(lines) < 2 {
+		return false
+	}
+	first, second := tfBody([]byte(lines[0].text)), tfBody([]byte(lines[1].text))
+	return reTFDiagWith.Match(first) && reTFDiagOn.Match(second) || reTFDiagOn.Match(first)
 }
 
 var (

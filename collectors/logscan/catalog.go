@@ -80,6 +80,7 @@ var FactNames = map[string]string{
 	"unit":              "a systemd unit name",
 	"service":           "an AWS service or endpoint name (sts, ecr.api, ec2)",
 	"detail":            "the free-text reason a component gave",
+	"resource":          "the Terraform resource address a diagnostic is about (module.eks.kubernetes_config_map.aws_auth[0]), read from its \"with ADDRESS,\" line",
 	"timeSource":        "the time source chronyd selected: an NTP server's address, its name beside in parentheses (10.20.0.5 (ntp01.corp.example)), or a reference clock's name (PHC0)",
 }
 

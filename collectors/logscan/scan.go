@@ -26,6 +26,11 @@ import (
 // BlockSize is the read block in bytes (and so the longest line matched whole).
 const BlockSize = 1 << 20
 
+// RecordSep separates the pieces of a record a reader rejoined from several lines (a Terraform
+// diagnostic's summary, resource address, configuration line and detail; see
+// ingest.records): a pattern may read across it, a fact never runs past it.
+const RecordSep = " │ "
+
 // Signature is one known log line shape, loaded from the YAML catalog (catalog/*.yaml, see
 // Catalog).
 type Signature struct {
@@ -636,6 +641,9 @@ func (c *compiled) lessHolds(ln []byte, sub []int) bool {
 	return v[0] < v[1]
 }
 
+// recordSep is RecordSep as bytes.
+var recordSep = []byte(RecordSep)
+
 // maxFactValues bounds the distinct values kept per fact of one signature.
 const maxFactValues = 8
 
@@ -700,7 +708,14 @@ func (s *Scanner) record(i int, l evidence.LogLine, ln []byte, sub []int) {
 		if name == "" || 2*gi+1 >= len(sub) || sub[2*gi] < 0 || sub[2*gi] == sub[2*gi+1] {
 			continue
 		}
-		v := strings.ToValidUTF8(string(ln[sub[2*gi]:sub[2*gi+1]][:min(sub[2*gi+1]-sub[2*gi], 200)]), "\uFFFD")
+		raw := ln[sub[2*gi]:sub[2*gi+1]]
+		if k := bytes.Index(raw, recordSep); k >= 0 {
+			raw = raw[:k] // a fact of one piece of a rejoined record ends with it
+		}
+		if len(raw) == 0 {
+			continue
+		}
+		v := strings.ToValidUTF8(string(raw[:min(len(raw), 200)]), "\uFFFD")
 		if name == "image" {
 			v = registryImage(v)
 		}
