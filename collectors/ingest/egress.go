@@ -84,12 +84,7 @@ func (rd *reader) egress(segs []Segment) {
 		if n != 1 || err != nil || !addr.IsGlobalUnicast() || addr.IsPrivate() || netip.MustParsePrefix("100.64.0.0/10").Contains(addr) {
 			continue
 		}
-		if s.shellHost != hostNode {
-			where := "where no prompt names the host"
-			if s.shellHost == hostWorkstation {
-				where = "on a workstation (its prompt names no node)"
-			}
-			s.Detail = strings.TrimSpace(s.Detail + "; the public address of a shell " + where + ", not the node's: not read as the node's egress address")
+		if notNodeShell(s, "the public address", "egress address") {
 			continue
 		}
 		seen = append(seen, evidence.ObservedAddress{Addr: addr.String(), Source: fmt.Sprintf("paste:%s:%d (`%s` on the node)", rd.name, s.First, s.shell)})
@@ -114,4 +109,19 @@ func echoHost(command string) string {
 		}
 	}
 	return "an address echo service"
+}
+
+// notNodeShell reports whether s was printed by a shell that is not the node's (a workstation's
+// prompt, or no prompt naming the host) and, if so, says in its Detail that what (its subject:
+// "the public address") is not read as the node's as (its reading: "egress address").
+func notNodeShell(s *Segment, what, as string) bool {
+	if s.shellHost == hostNode {
+		return false
+	}
+	where := "where no prompt names the host"
+	if s.shellHost == hostWorkstation {
+		where = "on a workstation (its prompt names no node)"
+	}
+	s.Detail = strings.TrimSpace(s.Detail + "; " + what + " of a shell " + where + ", not the node's: not read as the node's " + as)
+	return true
 }

@@ -85,12 +85,7 @@ func (rd *reader) proxy(segs []Segment) {
 			if len(vars) == 0 {
 				continue
 			}
-			if s.shellHost != hostNode {
-				where := "where no prompt names the host"
-				if s.shellHost == hostWorkstation {
-					where = "on a workstation (its prompt names no node)"
-				}
-				s.Detail = strings.TrimSpace(s.Detail + "; the proxy variables of a shell " + where + ", not the node's: not read as the node's proxy")
+			if notNodeShell(s, "the proxy variables", "proxy") {
 				continue
 			}
 			for n, v := range vars {

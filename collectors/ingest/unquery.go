@@ -174,7 +174,26 @@ func fieldPath(expr string) ([]qStep, bool) {
 // quotes); one element when it has none.
 func splitOr(s string) []string {
 	var out []string
-	depth, start, quote := 0, 0, byte(0)
+	depth, start := 0, 0
+	unquoted(s, func(i int) bool {
+		switch c := s[i]; {
+		case c == '[' || c == '{' || c == '(':
+			depth++
+		case c == ']' || c == '}' || c == ')':
+			depth--
+		case c == '|' && depth == 0 && i+1 < len(s) && s[i+1] == '|' && i >= start:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 2
+		}
+		return true
+	})
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// unquoted calls visit with the index of each byte of s outside quoted text ('…', "…", `…`),
+// in order, until visit returns false.
+func unquoted(s string, visit func(i int) bool) {
+	quote := byte(0)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -184,17 +203,12 @@ func splitOr(s string) []string {
 			}
 		case c == '\'' || c == '"' || c == '`':
 			quote = c
-		case c == '[' || c == '{' || c == '(':
-			depth++
-		case c == ']' || c == '}' || c == ')':
-			depth--
-		case c == '|' && depth == 0 && i+1 < len(s) && s[i+1] == '|':
-			out = append(out, strings.TrimSpace(s[start:i]))
-			start = i + 2
-			i++
+		default:
+			if !visit(i) {
+				return
+			}
 		}
 	}
-	return append(out, strings.TrimSpace(s[start:]))
 }
 
 // siblings reports whether two field paths differ only in their last field (Route.GatewayId
@@ -230,26 +244,20 @@ func isInt(s string) bool {
 
 // closing returns the index of the bracket closing s[0], skipping quoted text; -1 when none.
 func closing(s string, open, close byte) int {
-	depth, quote := 0, byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			quote = c
-		case c == open:
+	depth, at := 0, -1
+	unquoted(s, func(i int) bool {
+		switch s[i] {
+		case open:
 			depth++
-		case c == close:
-			depth--
-			if depth == 0 {
-				return i
+		case close:
+			if depth--; depth == 0 {
+				at = i
+				return false
 			}
 		}
-	}
-	return -1
+		return true
+	})
+	return at
 }
 
 // splitTop splits a hash body at its top-level commas.
