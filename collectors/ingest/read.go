@@ -164,6 +164,7 @@ func Read(text []byte, name string, opt Options) *Result {
 	} else {
 		segs = Segments(text)
 		consoleRoles(segs)
+		segs = consoleNet(segs)
 		for i := range segs {
 			if lostLineBreaks(segs[i]) {
 				segs[i].Type, segs[i].Detail = typeUnknownText, fmt.Sprintf("%s on one line of %d bytes: its line breaks were lost on the way (a web page, chat or ticket tool), so it is not judged; paste it again as the file has it", segs[i].Type, len(segs[i].Text))
