@@ -372,28 +372,15 @@ func consoleRoute(dest, target, status string) (map[string]any, bool) {
 		}
 	}
 	member := ""
-	switch {
-	case target == "local" || strings.HasPrefix(target, "igw-") || strings.HasPrefix(target, "vgw-") || strings.HasPrefix(target, "vpce-"):
+	if target == "local" {
 		member = "GatewayId"
-	case strings.HasPrefix(target, "nat-"):
-		member = "NatGatewayId"
-	case strings.HasPrefix(target, "tgw-"):
-		member = "TransitGatewayId"
-	case strings.HasPrefix(target, "pcx-"):
-		member = "VpcPeeringConnectionId"
-	case strings.HasPrefix(target, "eni-"):
-		member = "NetworkInterfaceId"
-	case strings.HasPrefix(target, "i-"):
-		member = "InstanceId"
-	case strings.HasPrefix(target, "lgw-"):
-		member = "LocalGatewayId"
-	case strings.HasPrefix(target, "cagw-"):
-		member = "CarrierGatewayId"
-	case strings.HasPrefix(target, "eigw-"):
-		member = "EgressOnlyInternetGatewayId"
-	case strings.HasPrefix(target, "arn:aws"):
-		member = "CoreNetworkArn"
-	default:
+	}
+	for _, t := range routeTargetMembers {
+		if member == "" && strings.HasPrefix(target, t.prefix) {
+			member = t.member
+		}
+	}
+	if member == "" {
 		return nil, false
 	}
 	if strings.ContainsAny(target, " \t") {
@@ -555,4 +542,14 @@ func consoleNACLEntry(num, proto, ports, cidr, action string, egress bool) (map[
 		return nil, false
 	}
 	return e, true
+}
+
+// routeTargetMembers names the member of a DescribeRouteTables route that holds a target by its
+// ID's prefix (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_Route.html); the
+// internet, virtual private and endpoint gateways all go in GatewayId, as "local" does.
+var routeTargetMembers = []struct{ prefix, member string }{
+	{"igw-", "GatewayId"}, {"vgw-", "GatewayId"}, {"vpce-", "GatewayId"},
+	{"nat-", "NatGatewayId"}, {"tgw-", "TransitGatewayId"}, {"pcx-", "VpcPeeringConnectionId"},
+	{"eni-", "NetworkInterfaceId"}, {"i-", "InstanceId"}, {"lgw-", "LocalGatewayId"},
+	{"cagw-", "CarrierGatewayId"}, {"eigw-", "EgressOnlyInternetGatewayId"}, {"arn:aws", "CoreNetworkArn"},
 }
