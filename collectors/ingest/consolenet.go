@@ -265,11 +265,7 @@ func routeTablePage(page []line, id string) (v any, end int, ok bool) {
 	vpc, main, routesRead, counted := "", false, false, -1
 	subnetsCount, listed := -1, false
 	for j := 0; j < len(page); j++ {
-		t := strings.TrimSpace(page[j].text)
-		next := ""
-		if j+1 < len(page) {
-			next = strings.TrimSpace(page[j+1].text)
-		}
+		t, next := pageLine(page, j)
 		if h := reConsoleHeading.FindStringSubmatch(t); h != nil {
 			n, _ := strconv.Atoi(h[2])
 			switch h[1] {
@@ -408,11 +404,7 @@ func naclPage(page []line, id string) (v any, end int, ok bool) {
 	read := map[string]bool{}
 	associated, listed := -1, false
 	for j := 0; j < len(page); j++ {
-		t := strings.TrimSpace(page[j].text)
-		next := ""
-		if j+1 < len(page) {
-			next = strings.TrimSpace(page[j+1].text)
-		}
+		t, next := pageLine(page, j)
 		if h := reConsoleHeading.FindStringSubmatch(t); h != nil {
 			heading = h[1]
 			counted, _ = strconv.Atoi(h[2])
@@ -552,4 +544,13 @@ var routeTargetMembers = []struct{ prefix, member string }{
 	{"nat-", "NatGatewayId"}, {"tgw-", "TransitGatewayId"}, {"pcx-", "VpcPeeringConnectionId"},
 	{"eni-", "NetworkInterfaceId"}, {"i-", "InstanceId"}, {"lgw-", "LocalGatewayId"},
 	{"cagw-", "CarrierGatewayId"}, {"eigw-", "EgressOnlyInternetGatewayId"}, {"arn:aws", "CoreNetworkArn"},
+}
+
+// pageLine returns line j of a console page and the line after it (""), trimmed.
+func pageLine(page []line, j int) (t, next string) {
+	t = strings.TrimSpace(page[j].text)
+	if j+1 < len(page) {
+		next = strings.TrimSpace(page[j+1].text)
+	}
+	return t, next
 }
